@@ -1,0 +1,222 @@
+/**
+ * One HTTP exchange with retries: timeout, cancellation, status to ApiError, JSON parsing and
+ * response validation. Retrying follows one rule: repeat only what cannot have had an effect
+ * (the server refused it with 429, the connection was refused before a byte was sent) or what is
+ * safe to repeat (GET).
+ */
+import type { z } from 'zod';
+import { describeIssue } from './schemas';
+import { ApiError, abortedError, httpErrorMessage } from './errors';
+import { backoffDelay, parseRetryAfter, type RetryPolicy, type Sleep } from './retry';
+
+export interface Transport {
+  fetch: typeof fetch;
+  baseUrl: string;
+  authHeaders: Record<string, string>;
+  retry: RetryPolicy;
+  /** Per-attempt limit for ordinary calls; null = none. */
+  timeoutMs: number | null;
+  sleep: Sleep;
+  random: () => number;
+}
+
+export interface Call<S extends z.ZodType> {
+  method: 'GET' | 'POST';
+  /** Method and path template, for messages: 'GET /chat/sessions/{id}/'. */
+  endpoint: string;
+  url: string;
+  schema: S;
+  body?: BodyInit;
+  contentType?: string;
+  signal?: AbortSignal;
+  /** Overrides the policy's retry count (polling does its own). */
+  retries?: number;
+  /** Overrides the transport's timeout; null = none (uploads of large files). */
+  timeoutMs?: number | null;
+}
+
+/** Which requests may be repeated after this failure. */
+type Repeat = 'any' | 'get' | 'none';
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: ApiError; repeat: Repeat };
+
+// Failures that happen before the request is written: repeating a POST cannot duplicate anything.
+const BEFORE_SEND = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
+const RETRYABLE_STATUS_FOR_GET = new Set([502, 503, 504]);
+
+export async function send<S extends z.ZodType>(t: Transport, call: Call<S>): Promise<z.output<S>> {
+  const retries = Math.max(0, call.retries ?? t.retry.retries);
+  for (let attempt = 0; ; attempt++) {
+    if (call.signal?.aborted) throw abortedError(call.endpoint, call.url, call.signal.reason);
+    const result = await attemptOnce(t, call);
+    if (result.ok) return result.value;
+    const { error, repeat } = result;
+    const repeatable = repeat === 'any' || (repeat === 'get' && call.method === 'GET');
+    if (!repeatable || attempt >= retries) {
+      if (attempt > 0) error.message += ` (gave up after ${attempt + 1} attempts)`;
+      throw error;
+    }
+    let wait = backoffDelay(attempt, t.retry, t.random);
+    if (error.retryAfterSeconds !== null) {
+      wait = error.retryAfterSeconds * 1000;
+      if (wait > t.retry.maxRetryAfterMs) throw error;
+    }
+    try {
+      await t.sleep(wait, call.signal);
+    } catch (e) {
+      if (call.signal?.aborted) throw abortedError(call.endpoint, call.url, e);
+      throw e;
+    }
+  }
+}
+
+async function attemptOnce<S extends z.ZodType>(t: Transport, call: Call<S>): Promise<Attempt<z.output<S>>> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(call.signal!.reason);
+  call.signal?.addEventListener('abort', onAbort, { once: true });
+  const timeoutMs = call.timeoutMs === undefined ? t.timeoutMs : call.timeoutMs;
+  let timedOut = false;
+  const timer =
+    timeoutMs && timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs)
+      : undefined;
+
+  const lost = (cause: unknown, phase: 'connect' | 'read'): Attempt<never> => {
+    if (call.signal?.aborted) return { ok: false, error: abortedError(call.endpoint, call.url, cause), repeat: 'none' };
+    const base = { kind: 'network' as const, endpoint: call.endpoint, url: call.url, cause };
+    if (timedOut) {
+      const message = `The service at ${t.baseUrl} did not answer ${call.endpoint} within ${timeoutMs! / 1000} s. Try again; if it keeps happening, check the service.`;
+      return { ok: false, error: new ApiError({ ...base, message }), repeat: 'get' };
+    }
+    const code = errorCode(cause);
+    const message =
+      phase === 'connect'
+        ? `Could not reach the service at ${t.baseUrl}: ${networkReason(cause, code)}`
+        : `The connection to the service at ${t.baseUrl} broke while reading the answer to ${call.endpoint}: ${networkReason(cause, code)}`;
+    const repeat = phase === 'connect' && code && BEFORE_SEND.has(code) ? 'any' : 'get';
+    return { ok: false, error: new ApiError({ ...base, message }), repeat };
+  };
+
+  try {
+    const headers: Record<string, string> = { Accept: 'application/json', ...t.authHeaders };
+    if (call.contentType) headers['Content-Type'] = call.contentType;
+    let response: Response;
+    try {
+      // 'manual': following a redirect to another origin would hand it the X-API-Key header.
+      response = await t.fetch(call.url, {
+        method: call.method,
+        headers,
+        body: call.body,
+        signal: controller.signal,
+        redirect: 'manual',
+      });
+    } catch (e) {
+      return lost(e, 'connect');
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (e) {
+      return lost(e, 'read');
+    }
+    return interpret(t, call, response, text);
+  } finally {
+    clearTimeout(timer);
+    call.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function interpret<S extends z.ZodType>(t: Transport, call: Call<S>, response: Response, text: string): Attempt<z.output<S>> {
+  const base = { endpoint: call.endpoint, url: call.url };
+  const redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+  if (redirected || !response.ok) {
+    const serverMessage = readServerMessage(text);
+    const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+    const location = response.headers.get('location');
+    const message = httpErrorMessage({
+      status: response.status,
+      endpoint: call.endpoint,
+      serverMessage: redirected && location ? `redirect to ${location}` : serverMessage,
+      retryAfterSeconds,
+      baseUrl: t.baseUrl,
+      hasApiKey: Object.keys(t.authHeaders).length > 0,
+      redirected,
+    });
+    const error = new ApiError({ ...base, kind: 'http', status: response.status, serverMessage, retryAfterSeconds, message });
+    const repeat: Repeat =
+      response.status === 429 ? 'any' : RETRYABLE_STATUS_FOR_GET.has(response.status) ? 'get' : 'none';
+    return { ok: false, error, repeat };
+  }
+
+  let json: unknown;
+  try {
+    if (!text.trim()) throw new Error('empty');
+    json = JSON.parse(text);
+  } catch {
+    const type = response.headers.get('content-type') || 'no content type';
+    const shown = text.trim() ? `: "${text.replace(/\s+/g, ' ').trim().slice(0, 120)}"` : ' an empty body';
+    const message = `The service at ${t.baseUrl} answered ${call.endpoint} with something that is not JSON (${response.status}, ${type})${shown}. Check that the base URL points at the v2 service.`;
+    return { ok: false, error: new ApiError({ ...base, kind: 'invalid_response', status: response.status, message }), repeat: 'none' };
+  }
+
+  const parsed = call.schema.safeParse(json);
+  if (!parsed.success) {
+    const message = `The service's answer to ${call.endpoint} does not match the v2 interface: ${describeIssue(parsed.error)}. The service may run an incompatible version.`;
+    return { ok: false, error: new ApiError({ ...base, kind: 'invalid_response', status: response.status, message }), repeat: 'none' };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+/** `{"error": "..."}` per the spec; DRF-style `{"detail": "..."}` is read too. */
+function readServerMessage(text: string): string | null {
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (body && typeof body === 'object') {
+      const { error, detail } = body as { error?: unknown; detail?: unknown };
+      if (typeof error === 'string' && error.trim()) return error;
+      if (typeof detail === 'string' && detail.trim()) return detail;
+    }
+  } catch {
+    /* not JSON: no server message */
+  }
+  return null;
+}
+
+/** The system error code (ECONNREFUSED, ...) somewhere in the cause chain of a fetch failure. */
+function errorCode(e: unknown): string | null {
+  for (let depth = 0, cur = e; cur && typeof cur === 'object' && depth < 5; depth++) {
+    const { code, errors, cause } = cur as { code?: unknown; errors?: unknown; cause?: unknown };
+    if (typeof code === 'string') return code;
+    if (Array.isArray(errors) && errors.length) cur = errors[0];
+    else cur = cause;
+  }
+  return null;
+}
+
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused. Is the service running, and is the address right?',
+  ENOTFOUND: 'the host name was not found. Check the base URL.',
+  EAI_AGAIN: 'the host name could not be looked up (DNS). Check the network connection.',
+  ECONNRESET: 'the connection was reset. Try again.',
+  ETIMEDOUT: 'the connection timed out. Check the network connection.',
+  EHOSTUNREACH: 'the host is unreachable. Check the network connection.',
+  UND_ERR_SOCKET: 'the connection was closed unexpectedly. Try again.',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is not trusted (self-signed). Trust the certificate, e.g. with NODE_EXTRA_CA_CERTS.',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate is not trusted. Trust the certificate, e.g. with NODE_EXTRA_CA_CERTS.',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate could not be verified. Trust the certificate, e.g. with NODE_EXTRA_CA_CERTS.',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired.',
+};
+
+function networkReason(e: unknown, code: string | null): string {
+  if (code && REASONS[code]) return `${REASONS[code]} (${code})`;
+  let inner: unknown = e;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  const text = inner instanceof Error ? inner.message : String(e);
+  // Browsers say only "Failed to fetch"; the usual causes are these.
+  if (/failed to fetch|networkerror|load failed/i.test(text)) {
+    return `${text}. Check the address, that the service is running, and that it allows this add-in's origin (CORS).`;
+  }
+  return `${text}${code ? ` (${code})` : ''}.`;
+}

@@ -1,0 +1,56 @@
+/**
+ * What the task pane needs from the open workbook. `src/excel` implements it on Office.js (and so on
+ * the in-memory Excel host of the workbench); task pane components receive it as a prop.
+ */
+import type { QuestionWithAnswers } from '../api/schemas';
+import type { PlanOptions, WritePlan } from '../fill/types';
+
+export interface CellRef {
+  tab: string;
+  address: string;
+}
+
+export interface AnnotateOptions {
+  /** Fill colour by trust level (high/medium/low). */
+  highlight?: boolean;
+  /** A note (or comment on older Excel) with the top sources. */
+  sourceNotes?: boolean;
+}
+
+export interface ApplyResult {
+  written: number;
+  /** Writes that failed at apply time (e.g. the sheet became protected), with the reason. */
+  failed: { tab: string; address: string; reason: string }[];
+  syncs: number;
+}
+
+export interface UndoResult {
+  restored: number;
+}
+
+export interface ReadProgress {
+  loaded: number;
+  total: number;
+}
+
+export interface WorkbookAdapter {
+  /** The open workbook as .xlsx bytes (getFileAsync, Compressed, slices reassembled). */
+  readFile(onProgress?: (p: ReadProgress) => void): Promise<{ bytes: Uint8Array; fileName: string }>;
+  /** Reads the target cells' state and plans the fill with src/fill. */
+  plan(questions: QuestionWithAnswers[], options: PlanOptions): Promise<WritePlan>;
+  /** Captures an undo snapshot of every touched cell, then writes the plan in batches. */
+  apply(plan: WritePlan, options: AnnotateOptions): Promise<ApplyResult>;
+  /** True when a fill of this workbook can be undone (also after the pane was reopened). */
+  canUndo(): Promise<boolean>;
+  /** Restores every cell touched by the last fill exactly; null when there is nothing to undo. */
+  undo(): Promise<UndoResult | null>;
+  /** Activates the tab and selects the cell. */
+  select(ref: CellRef): Promise<void>;
+  getSelection(): Promise<CellRef | null>;
+  /** Subscribes to selection changes; returns an unsubscribe function. */
+  onSelectionChanged(handler: (ref: CellRef) => void): Promise<() => void>;
+  /** Writes text into the selected cell with the write-back safety rules. */
+  insertIntoSelection(text: string, options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
+  /** A stable key for the open workbook (to resume polling and find the undo snapshot). Not secret. */
+  documentKey(): Promise<string>;
+}

@@ -1,0 +1,104 @@
+/**
+ * The write plan: what `src/fill` decides and what every writer (Office.js in `src/excel`, the
+ * lossless xlsx writer of `qfill fill`) applies. Pure data, no Office, no DOM.
+ */
+import type { TrustLevel } from '../api/schemas';
+
+/** Why a slot was not written. Stable identifiers: reports and the UI key off them. */
+export type SkipReason =
+  | 'blocked' // the service marked the slot is_blocked
+  | 'formula' // the cell holds a formula in the workbook
+  | 'occupied' // the cell already has a value and overwrite is off
+  | 'missing_tab' // no sheet of that name, even case-insensitively
+  | 'no_value' // the answer has nothing for this slot
+  | 'not_allowed' // a list slot whose value matches no allowed value: left for review
+  | 'protected' // the sheet is protected and the cell is locked
+  | 'bad_coordinate'; // the slot's coordinate is not an A1 cell address
+
+export const SKIP_REASONS: readonly SkipReason[] = [
+  'blocked',
+  'formula',
+  'occupied',
+  'missing_tab',
+  'no_value',
+  'not_allowed',
+  'protected',
+  'bad_coordinate',
+];
+
+export interface SourceRef {
+  filename: string;
+  page_number: number;
+}
+
+/** One cell to write. `value` is plain text: writers store it as text, never as a formula. */
+export interface CellWrite {
+  /** Sheet name exactly as it is in the workbook (after case-insensitive resolution). */
+  tab: string;
+  /** A1 address of the cell (top-left cell of a merged area), no sheet prefix, no `$`. */
+  address: string;
+  value: string;
+  questionId: number;
+  originalId: string | null;
+  slotRole: string;
+  slotHeader: string;
+  score: number | null;
+  trust: TrustLevel | null;
+  sources: SourceRef[];
+  /** True when `value` would be read by Excel as a formula or a number and must be forced to text. */
+  forceText: boolean;
+}
+
+export interface SkippedSlot {
+  tab: string;
+  address: string | null;
+  questionId: number;
+  originalId: string | null;
+  slotRole: string;
+  reason: SkipReason;
+  /** A sentence for a person: what was there or what was wrong. */
+  detail: string;
+}
+
+export interface TabReport {
+  tab: string;
+  written: number;
+  skipped: number;
+  byReason: Partial<Record<SkipReason, number>>;
+}
+
+export interface FillReport {
+  written: number;
+  skipped: number;
+  byReason: Partial<Record<SkipReason, number>>;
+  tabs: TabReport[];
+}
+
+export interface WritePlan {
+  writes: CellWrite[];
+  skipped: SkippedSlot[];
+  report: FillReport;
+}
+
+/** What a writer knows about a target cell before planning (read from the workbook). */
+export interface CellState {
+  /** Displayed/cached value; null or '' when empty. */
+  value: string | number | boolean | null;
+  /** True when the cell holds a formula. */
+  hasFormula: boolean;
+  /** True when the cell is locked on a protected sheet. */
+  locked?: boolean;
+}
+
+/** The planner's view of the workbook: names of its sheets and the state of the cells it asks for. */
+export interface WorkbookView {
+  sheetNames: readonly string[];
+  protectedSheets?: readonly string[];
+  /** State of a cell; undefined means empty. `tab` is the resolved sheet name. */
+  cell(tab: string, address: string): CellState | undefined;
+}
+
+export interface PlanOptions {
+  /** Overwrite cells that already hold a value (never formulas or blocked slots). Default false. */
+  overwrite?: boolean;
+}

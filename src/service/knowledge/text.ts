@@ -1,0 +1,196 @@
+/**
+ * Text normalisation shared by indexing and querying, so both sides agree on what a term is.
+ * Security vocabulary is full of acronyms and numbered standards (SOC 2, ISO 27001, AES-256) that a
+ * plain word tokenizer would split into meaningless pieces ("soc", "2"); they are rewritten into single
+ * canonical tokens, and spelled-out phrases gain their acronym so "MFA" finds "multi-factor authentication".
+ */
+import { porterStem } from './porter';
+
+/** Numbered standards and algorithms joined into one token: `SOC 2` -> `soc2`, `AES-256` -> `aes256`. */
+const JOINED_PATTERNS: [RegExp, string][] = [
+  [/\bsoc\s*[-–]?\s*(1|2|3|i{1,3})\b/gi, 'soc$1'],
+  [/\biso\s*(?:\/\s*iec)?\s*[-–]?\s*(\d{4,5})(?:[-–:]\d+)?\b/gi, 'iso$1'],
+  [/\baes\s*[-–]?\s*(128|192|256)\b/gi, 'aes$1'],
+  [/\bsha\s*[-–]?\s*(1|2|256|384|512)\b/gi, 'sha$1'],
+  [/\brsa\s*[-–]?\s*(1024|2048|3072|4096)\b/gi, 'rsa$1'],
+  [/\btls\s*v?\s*(1\.[0-3])\b/gi, 'tls $1'],
+  [/\bnist\s*(?:sp\s*)?800\s*[-–]\s*(\d+)\b/gi, 'nist800$1'],
+  [/\bpci\s*[-–]?\s*dss\b/gi, 'pcidss'],
+  [/\bhi\s*trust\b/gi, 'hitrust'],
+  [/\bfed\s*ramp\b/gi, 'fedramp'],
+  [/\btx\s*[-–]\s*ramp\b/gi, 'txramp'],
+  [/\b(\d+)\s*[-–]?\s*factor\b/gi, '$1factor'],
+  [/\b24\s*[x×\/]\s*7\b/gi, '24x7'],
+];
+
+/**
+ * Canonical acronym -> phrases that mean the same. Each phrase is matched on word boundaries,
+ * case-insensitively, with optional hyphens/spaces between its words.
+ */
+export const SYNONYMS: Record<string, string[]> = {
+  mfa: ['multi factor authentication', 'multifactor authentication', 'two factor authentication', '2factor authentication', 'multi factor', 'two factor', '2fa', 'two step verification'],
+  sso: ['single sign on', 'single signon'],
+  dr: ['disaster recovery'],
+  bcp: ['business continuity plan', 'business continuity planning', 'business continuity'],
+  siem: ['security information and event management', 'security information event management'],
+  dlp: ['data loss prevention', 'data leakage prevention'],
+  pii: ['personally identifiable information', 'personal data', 'personal information'],
+  ids: ['intrusion detection system', 'intrusion detection'],
+  ips: ['intrusion prevention system', 'intrusion prevention'],
+  waf: ['web application firewall'],
+  ddos: ['distributed denial of service'],
+  vpn: ['virtual private network'],
+  rbac: ['role based access control', 'role based access'],
+  iam: ['identity and access management'],
+  sdlc: ['software development life cycle', 'software development lifecycle', 'system development life cycle'],
+  rto: ['recovery time objective'],
+  rpo: ['recovery point objective'],
+  bia: ['business impact analysis'],
+  ferpa: ['family educational rights and privacy act'],
+  gdpr: ['general data protection regulation'],
+  hipaa: ['health insurance portability and accountability act'],
+  saml: ['security assertion markup language'],
+  ldap: ['lightweight directory access protocol'],
+  ciso: ['chief information security officer'],
+  edr: ['endpoint detection and response'],
+  soar: ['security orchestration automation and response'],
+  kms: ['key management service', 'key management system'],
+  hsm: ['hardware security module'],
+  pentest: ['penetration test', 'penetration testing', 'pen test', 'pen testing', 'pentesting'],
+  vpc: ['virtual private cloud'],
+  tls: ['transport layer security'],
+  ssl: ['secure sockets layer'],
+  ir: ['incident response'],
+  av: ['anti virus', 'antivirus', 'anti malware', 'antimalware'],
+  encrypt: ['encryption', 'encrypted', 'encrypts', 'cryptographic'],
+  byod: ['bring your own device'],
+  mdm: ['mobile device management'],
+};
+
+const SYNONYM_MATCHERS: [RegExp, string][] = Object.entries(SYNONYMS).flatMap(([acronym, phrases]) =>
+  phrases.map((phrase): [RegExp, string] => [
+    new RegExp(`\\b${phrase.split(' ').map(escapeRegExp).join('[\\s\\-–]*')}\\b`, 'gi'),
+    acronym,
+  ]),
+);
+const ACRONYMS = new Set(Object.keys(SYNONYMS));
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export const STOP_WORDS = new Set(
+  (
+    'a about above after again against all am an and any are aren as at be because been before being below ' +
+    'between both but by can cannot could did didn do does doesn doing don down during each few for from further ' +
+    'had has have having he her here hers herself him himself his how i if in into is isn it its itself just ' +
+    'let me more most my myself no nor not of off on once only or other ought our ours ourselves out over own ' +
+    'same she should so some such than that the their theirs them themselves then there these they this those ' +
+    'through to too under until up very was we were what when where which while who whom why will with would ' +
+    'you your yours yourself yourselves also etc e g ie eg may might must shall us use used using via ' +
+    'please describe provide explain detail details list outline indicate specify state summarize answer question ' +
+    'yes n/a na applicable'
+  ).split(/\s+/),
+);
+
+/** Words that make a sentence deny what it states; an extractive Yes needs none of them. */
+export const NEGATIONS = new Set([
+  'not', 'no', 'never', 'none', 'neither', 'nor', 'cannot', 'without', "don't", "doesn't", "isn't", "aren't",
+  "won't", "can't", 'dont', 'doesnt', 'isnt', 'arent', 'wont', 'cant', 'unable', 'lack', 'lacks',
+]);
+
+/** Lower-cases, folds quotes and rewrites standards/acronyms into single canonical tokens. */
+export function normalizeText(text: string): string {
+  let t = text.normalize('NFKC').toLowerCase().replace(/[’‘]/g, "'");
+  for (const [pattern, replacement] of JOINED_PATTERNS) t = t.replace(pattern, replacement);
+  return t;
+}
+
+/** Acronyms whose spelled-out phrase occurs in `normalized` text. */
+function acronymsFor(normalized: string): string[] {
+  const found = new Set<string>();
+  for (const [pattern, acronym] of SYNONYM_MATCHERS) {
+    pattern.lastIndex = 0;
+    if (pattern.test(normalized)) found.add(acronym);
+  }
+  return [...found];
+}
+
+/** Raw word tokens of normalised text (letters/digits, keeping `tls 1.2` as `1.2`-free pieces). */
+export function wordTokens(normalized: string): string[] {
+  return normalized.match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** What goes into the FTS index: the text plus the acronyms its phrases stand for. */
+export function textForIndex(text: string): string {
+  const normalized = normalizeText(text);
+  const extra = acronymsFor(normalized);
+  return extra.length ? `${normalized}\n${extra.join(' ')}` : normalized;
+}
+
+/** Key terms of a question or passage: normalised, stop words dropped, acronyms added, unstemmed. */
+export function keyTerms(text: string): string[] {
+  const normalized = normalizeText(text);
+  const terms = new Set<string>();
+  for (const token of wordTokens(normalized)) {
+    if (STOP_WORDS.has(token)) continue;
+    if (token.length < 2 && !/\d/.test(token)) continue;
+    terms.add(token);
+  }
+  for (const acronym of acronymsFor(normalized)) terms.add(acronym);
+  return [...terms];
+}
+
+/** Stemmed key terms, the unit of every overlap/similarity computation. */
+export function stemmedTerms(text: string): Set<string> {
+  const stems = new Set<string>();
+  for (const term of keyTerms(text)) stems.add(stem(term));
+  return stems;
+}
+
+export function stem(term: string): string {
+  return ACRONYMS.has(term) ? term : porterStem(term);
+}
+
+/** Share of `query` stems present in `candidate` stems; acronyms and numbers count double. */
+export function coverage(query: Set<string>, candidate: Set<string>): number {
+  let total = 0;
+  let hit = 0;
+  for (const term of query) {
+    const weight = termWeight(term);
+    total += weight;
+    if (candidate.has(term)) hit += weight;
+  }
+  return total === 0 ? 0 : hit / total;
+}
+
+function termWeight(term: string): number {
+  return ACRONYMS.has(term) || /\d/.test(term) ? 2 : 1;
+}
+
+/** Cosine similarity of two stem sets (binary vectors), 0..1. */
+export function setCosine(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let common = 0;
+  for (const term of a) if (b.has(term)) common++;
+  return common / Math.sqrt(a.size * b.size);
+}
+
+/**
+ * An FTS5 MATCH expression from arbitrary user text: an OR of quoted terms. Terms contain only
+ * letters and digits, so quotes, `*`, `-`, `NEAR`, `AND` or parentheses in the input can never
+ * become query syntax. Returns null when no searchable term remains.
+ */
+export function ftsQuery(text: string, maxTerms = 32): string | null {
+  const terms = keyTerms(text).slice(0, maxTerms);
+  if (terms.length === 0) return null;
+  return terms.map((term) => `"${term}"`).join(' OR ');
+}
+
+/** Sentences of a passage; keeps abbreviations such as "e.g." and numbers such as "1.2" intact. */
+export function splitSentences(text: string): string[] {
+  const cleaned = text.replace(/\s+/g, ' ').trim();
+  if (!cleaned) return [];
+  const parts = cleaned.split(/(?<=[.!?])\s+(?=[A-Z0-9"“(•])|\s+(?=•\s)/u);
+  return parts.map((s) => s.replace(/^•\s*/, '').trim()).filter((s) => s.length > 0);
+}

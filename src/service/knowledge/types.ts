@@ -1,0 +1,107 @@
+/** The knowledge module's boundary: what ingestion produces and what answering returns. */
+import type { AnswerSlot, DocumentType, Evaluation, FileFormat } from '../../api/schemas';
+
+export interface ExtractedPage {
+  page_number: number;
+  text: string;
+  /**
+   * The page's text as headings and paragraphs, in reading order, when the format shows structure.
+   * Passages take their heading trail (`context_header`) from it; without it `text` is split on blank lines.
+   */
+  blocks?: TextBlock[];
+}
+
+/** A heading (`level` 1 = outermost) or a paragraph (`level` 0). */
+export interface TextBlock {
+  level: number;
+  text: string;
+}
+
+/** A question/answer pair from a Q&A sheet or a completed questionnaire: an answer-library entry. */
+export interface QaPair {
+  question: string;
+  /** The main answer text (e.g. `Yes` or a sentence). */
+  answer: string;
+  /** Every answer slot as written (e.g. answer=`Yes`, comment=`We use SAML SSO`). */
+  slots: { slot_key: string; header?: string; content: string }[];
+  original_id?: string | null;
+  tab_name?: string;
+  /** Where it came from, e.g. `Sheet1!C12`. */
+  location?: string;
+}
+
+export interface ExtractedDocument {
+  file_format: FileFormat;
+  document_type: DocumentType;
+  pages: ExtractedPage[];
+  qa: QaPair[];
+  /** A title from the document's own metadata (e.g. YAML front matter `name:`), if any. */
+  title?: string;
+}
+
+/** A file that cannot be ingested; `message` is the reason shown to the user. */
+export class ExtractError extends Error {
+  override name = 'ExtractError';
+}
+
+export interface FileMeta {
+  org_id: number;
+  file_id: number;
+  filename: string;
+  offering_ids: number[];
+  scope_includes_company: boolean;
+  use_as_source: boolean;
+}
+
+export interface SearchFilters {
+  file_id?: number;
+  offering_ids?: number[];
+}
+
+/** One ranked piece of evidence; maps onto SourceEvidence (2.10) and chat sources (2.5). */
+export interface Evidence {
+  type: 'passage' | 'qna';
+  passage_id: number | null;
+  qna_id: number | null;
+  file_id: number;
+  filename: string;
+  page_number: number;
+  content: string;
+  context_header: string;
+  section_path: string[];
+  tab_name: string;
+  question_text?: string;
+  source_location?: string;
+  /** 0..1, higher is better. */
+  relevance_score: number;
+  /** 1 = best. */
+  rank: number;
+}
+
+export interface QuestionInput {
+  text: string;
+  original_id?: string | null;
+  answer_slots: AnswerSlot[];
+}
+
+export interface AnswerResult {
+  text: string;
+  slot_responses: { slot_key: string; content: string }[];
+  score: number;
+  evaluation: Evaluation;
+  flagged_for_review: boolean;
+  evidence: Evidence[];
+  method: 'library' | 'extractive' | 'llm' | 'none';
+}
+
+export interface ChatTurn {
+  sender: 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatAnswer {
+  answer: string;
+  sources: Evidence[];
+  /** The query actually searched (follow-ups expanded with earlier turns). */
+  resolved_query: string;
+}

@@ -1,0 +1,33 @@
+/** Errors as sentences a person can act on, and the few error facts the panes branch on. */
+import { ApiError, describeError } from '../api/errors';
+
+export function explainError(e: unknown): string {
+  if (e instanceof ApiError) {
+    if (e.kind === 'http' && e.status === 429) {
+      const wait = e.retryAfterSeconds !== null ? `wait ${e.retryAfterSeconds} s` : 'wait a moment';
+      // The client already retried what it could; say so, so nobody hammers the button.
+      return `${e.message} The service's quota is exhausted for now: ${wait} and try again (short waits are retried automatically).`;
+    }
+    return e.message;
+  }
+  // A fetch TypeError reaching us unwrapped means the request never got an answer.
+  if (e instanceof TypeError && /fetch|network|load failed/i.test(e.message)) {
+    return `Could not reach the service (${e.message}). The address may be wrong or the service down, or — if it runs on another origin — it may not allow this add-in's origin (CORS).`;
+  }
+  return describeError(e);
+}
+
+/** True for the 403 a read-only key, a missing repository-manager right or a missing licence gives on upload. */
+export function isForbidden(e: unknown): e is ApiError {
+  return e instanceof ApiError && e.kind === 'http' && (e.status === 403 || e.status === 401);
+}
+
+export function isAborted(e: unknown): boolean {
+  return (e instanceof ApiError && e.kind === 'aborted') || (e instanceof Error && e.name === 'AbortError');
+}
+
+/** The reason shown beside disabled upload buttons after the service refused an upload. */
+export function uploadRefusedReason(e: ApiError): string {
+  const said = e.serverMessage ? ` The service said: "${e.serverMessage}".` : '';
+  return `Uploads are disabled: the service refused an upload with this API key (${e.status}). The key is probably read-only or lacks repository-manager rights.${said} Asking questions still works; use another key in Settings to upload.`;
+}
