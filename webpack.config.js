@@ -23,7 +23,7 @@ class BundleSizePlugin {
         let raw = 0;
         let gz = 0;
         for (const file of entry.getFiles().filter((f) => f.endsWith('.js'))) {
-          const source = compilation.getAsset(file).source.buffer();
+          const source = fs.readFileSync(path.join(compiler.options.output.path, file));
           raw += source.length;
           gz += zlib.gzipSync(source, { level: 9 }).length;
         }
@@ -88,6 +88,7 @@ export default async (env = {}, argv = {}) => {
       ],
     },
     performance: { hints: false },
+    stats: 'errors-warnings',
     plugins: [
       ...pages,
       new CopyWebpackPlugin({

@@ -14,7 +14,7 @@ const doc = parser.parse(xml);
 const app = doc.OfficeApp;
 
 function urlsIn(text: string): string[] {
-  return [...text.matchAll(/(?:DefaultValue|>)\s*"?(https:\/\/[^"<\s]+)/g)].map((m) => m[1]!);
+  return [...text.matchAll(/(?:DefaultValue="|>)(https:\/\/[^"<\s]+)/g)].map((m) => m[1]!);
 }
 
 describe('manifest.xml', () => {

@@ -3,7 +3,7 @@
  * ../shared/spec/interface-v2.md section 4, plus pagination and progress polling. Inputs are checked
  * against the contract before sending; answers are validated against it after receiving.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   AnswersQuery,
   AskRequest,
@@ -29,7 +29,7 @@ import type { Paginated } from './schemas';
 import { ApiError, invalidArgument } from './errors';
 import { checkInput, digitsId, formBody, multipartBody, normaliseBaseUrl, sessionId, withQuery } from './encode';
 import type { UploadFile } from './encode';
-import { send, type Call } from './http';
+import { send, type Call, type Transport } from './http';
 import { pollUntilComplete, type PollOptions } from './poll';
 import { DEFAULT_RETRY_POLICY, sleep as realSleep, type RetryPolicy, type Sleep } from './retry';
 
@@ -88,7 +88,7 @@ const EP = {
 export class ApiClient {
   /** Normalised, ends with '/api/v2/'. */
   readonly baseUrl: string;
-  private readonly transport;
+  private readonly transport: Transport;
   private readonly explicitTimeout: boolean;
 
   constructor(options: ClientOptions) {
@@ -131,7 +131,7 @@ export class ApiClient {
 
   ask(req: AskRequest, opts: RequestOptions & { encoding?: 'json' | 'form' } = {}): Promise<AskResponse> {
     return this.run(async () => {
-      const body = checkInput(AskRequest, req, 'question');
+      const body = checkInput(AskRequest, req, 'ask request');
       if (opts.encoding === 'form') {
         return this.call({ method: 'POST', endpoint: EP.ask, url: this.url('chat/ask/'), schema: AskResponse, body: formBody(body), signal: opts.signal });
       }
@@ -255,22 +255,22 @@ export class ApiClient {
     }
   }
 
-  private call<S extends z.ZodType>(c: Call<S>): Promise<z.output<S>> {
+  private call<S extends z.ZodMiniType>(c: Call<S>): Promise<z.output<S>> {
     return send(this.transport, c);
   }
 
-  private get<S extends z.ZodType>(endpoint: string, url: string, schema: S, opts: RequestOptions, retries?: number) {
+  private get<S extends z.ZodMiniType>(endpoint: string, url: string, schema: S, opts: RequestOptions, retries?: number) {
     return this.call({ method: 'GET', endpoint, url, schema, signal: opts.signal, retries });
   }
 
-  private postJson<S extends z.ZodType>(endpoint: string, path: string, body: unknown, schema: S, opts: RequestOptions) {
+  private postJson<S extends z.ZodMiniType>(endpoint: string, path: string, body: unknown, schema: S, opts: RequestOptions) {
     return this.call({
       method: 'POST', endpoint, url: this.url(path), schema, signal: opts.signal,
       body: JSON.stringify(body), contentType: 'application/json',
     });
   }
 
-  private upload<S extends z.ZodType>(endpoint: string, path: string, body: FormData, schema: S, opts: RequestOptions) {
+  private upload<S extends z.ZodMiniType>(endpoint: string, path: string, body: FormData, schema: S, opts: RequestOptions) {
     const timeoutMs = this.explicitTimeout ? this.transport.timeoutMs : null;
     return this.call({ method: 'POST', endpoint, url: this.url(path), schema, body, signal: opts.signal, timeoutMs });
   }
@@ -287,7 +287,7 @@ export class ApiClient {
   private async *pages<T>(
     endpoint: string,
     firstUrl: () => string,
-    schema: z.ZodType<Paginated<T>>,
+    schema: z.ZodMiniType<Paginated<T>>,
     opts: RequestOptions,
   ): AsyncGenerator<T, void, undefined> {
     const origin = new URL(this.baseUrl).origin;

@@ -3,7 +3,7 @@
  * form-encoded and multipart bodies. Every rejection is an `invalid_argument` ApiError naming the
  * offending value, raised before any request is made.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { describeIssue } from './schemas';
 import { invalidArgument } from './errors';
 
@@ -57,7 +57,7 @@ function show(value: unknown): string {
 }
 
 /** Validates caller input against a contract schema; returns the parsed (trimmed, coerced) value. */
-export function checkInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+export function checkInput<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.output<S> {
   const parsed = schema.safeParse(value ?? {});
   if (!parsed.success) throw invalidArgument(`Invalid ${what}: ${describeIssue(parsed.error)}.`);
   return parsed.data;

@@ -4,7 +4,7 @@
  * (the server refused it with 429, the connection was refused before a byte was sent) or what is
  * safe to repeat (GET).
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { describeIssue } from './schemas';
 import { ApiError, abortedError, httpErrorMessage } from './errors';
 import { backoffDelay, parseRetryAfter, type RetryPolicy, type Sleep } from './retry';
@@ -20,7 +20,7 @@ export interface Transport {
   random: () => number;
 }
 
-export interface Call<S extends z.ZodType> {
+export interface Call<S extends z.ZodMiniType> {
   method: 'GET' | 'POST';
   /** Method and path template, for messages: 'GET /chat/sessions/{id}/'. */
   endpoint: string;
@@ -39,11 +39,12 @@ export interface Call<S extends z.ZodType> {
 type Repeat = 'any' | 'get' | 'none';
 type Attempt<T> = { ok: true; value: T } | { ok: false; error: ApiError; repeat: Repeat };
 
-// Failures that happen before the request is written: repeating a POST cannot duplicate anything.
-const BEFORE_SEND = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
+// Transient failures before the request is written: repeating even a POST cannot duplicate anything.
+const RETRY_BEFORE_SEND = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
+const TRUST = 'Trust the certificate (in Node: NODE_EXTRA_CA_CERTS).';
 const RETRYABLE_STATUS_FOR_GET = new Set([502, 503, 504]);
 
-export async function send<S extends z.ZodType>(t: Transport, call: Call<S>): Promise<z.output<S>> {
+export async function send<S extends z.ZodMiniType>(t: Transport, call: Call<S>): Promise<z.output<S>> {
   const retries = Math.max(0, call.retries ?? t.retry.retries);
   for (let attempt = 0; ; attempt++) {
     if (call.signal?.aborted) throw abortedError(call.endpoint, call.url, call.signal.reason);
@@ -52,7 +53,7 @@ export async function send<S extends z.ZodType>(t: Transport, call: Call<S>): Pr
     const { error, repeat } = result;
     const repeatable = repeat === 'any' || (repeat === 'get' && call.method === 'GET');
     if (!repeatable || attempt >= retries) {
-      if (attempt > 0) error.message += ` (gave up after ${attempt + 1} attempts)`;
+      if (attempt > 0) error.message += ` Gave up after ${attempt + 1} attempts.`;
       throw error;
     }
     let wait = backoffDelay(attempt, t.retry, t.random);
@@ -69,7 +70,7 @@ export async function send<S extends z.ZodType>(t: Transport, call: Call<S>): Pr
   }
 }
 
-async function attemptOnce<S extends z.ZodType>(t: Transport, call: Call<S>): Promise<Attempt<z.output<S>>> {
+async function attemptOnce<S extends z.ZodMiniType>(t: Transport, call: Call<S>): Promise<Attempt<z.output<S>>> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(call.signal!.reason);
   call.signal?.addEventListener('abort', onAbort, { once: true });
@@ -91,11 +92,19 @@ async function attemptOnce<S extends z.ZodType>(t: Transport, call: Call<S>): Pr
       return { ok: false, error: new ApiError({ ...base, message }), repeat: 'get' };
     }
     const code = errorCode(cause);
+    // Browsers give no code ("Failed to fetch"), so only a Node code can tell a cut-off upload apart.
+    const mayHaveArrived = call.method !== 'GET' && (phase === 'read' || (code !== null && !REASONS[code]?.[2]));
+    const reason = networkReason(cause, code, !mayHaveArrived);
+    const note = mayHaveArrived
+      ? ' The request may have reached the service, so it was not repeated; check its result before sending it again.'
+      : '';
     const message =
-      phase === 'connect'
-        ? `Could not reach the service at ${t.baseUrl}: ${networkReason(cause, code)}`
-        : `The connection to the service at ${t.baseUrl} broke while reading the answer to ${call.endpoint}: ${networkReason(cause, code)}`;
-    const repeat = phase === 'connect' && code && BEFORE_SEND.has(code) ? 'any' : 'get';
+      phase === 'read'
+        ? `The connection to the service at ${t.baseUrl} broke while reading the answer to ${call.endpoint}: ${reason}${note}`
+        : mayHaveArrived
+          ? `The connection to the service at ${t.baseUrl} broke during ${call.endpoint}: ${reason}${note}`
+          : `Could not reach the service at ${t.baseUrl}: ${reason}`;
+    const repeat = phase === 'connect' && code !== null && RETRY_BEFORE_SEND.has(code) ? 'any' : 'get';
     return { ok: false, error: new ApiError({ ...base, message }), repeat };
   };
 
@@ -128,7 +137,7 @@ async function attemptOnce<S extends z.ZodType>(t: Transport, call: Call<S>): Pr
   }
 }
 
-function interpret<S extends z.ZodType>(t: Transport, call: Call<S>, response: Response, text: string): Attempt<z.output<S>> {
+function interpret<S extends z.ZodMiniType>(t: Transport, call: Call<S>, response: Response, text: string): Attempt<z.output<S>> {
   const base = { endpoint: call.endpoint, url: call.url };
   const redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
   if (redirected || !response.ok) {
@@ -195,25 +204,32 @@ function errorCode(e: unknown): string | null {
   return null;
 }
 
-const REASONS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused. Is the service running, and is the address right?',
-  ENOTFOUND: 'the host name was not found. Check the base URL.',
-  EAI_AGAIN: 'the host name could not be looked up (DNS). Check the network connection.',
-  ECONNRESET: 'the connection was reset. Try again.',
-  ETIMEDOUT: 'the connection timed out. Check the network connection.',
-  EHOSTUNREACH: 'the host is unreachable. Check the network connection.',
-  UND_ERR_SOCKET: 'the connection was closed unexpectedly. Try again.',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is not trusted (self-signed). Trust the certificate, e.g. with NODE_EXTRA_CA_CERTS.',
-  SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate is not trusted. Trust the certificate, e.g. with NODE_EXTRA_CA_CERTS.',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate could not be verified. Trust the certificate, e.g. with NODE_EXTRA_CA_CERTS.',
-  CERT_HAS_EXPIRED: 'its TLS certificate has expired.',
+// What went wrong, and what a person can do about it.
+// What went wrong, what a person can do about it, and whether it happens before any byte is sent.
+const REASONS: Record<string, [what: string, hint: string, beforeSend: boolean]> = {
+  ECONNREFUSED: ['connection refused', 'Is the service running, and is the address right?', true],
+  ENOTFOUND: ['host name not found', 'Check the base URL.', true],
+  EAI_AGAIN: ['host name lookup failed', 'Check the network connection.', true],
+  ETIMEDOUT: ['connection timed out', 'Check the network connection.', true],
+  EHOSTUNREACH: ['host unreachable', 'Check the network connection.', true],
+  ENETUNREACH: ['network unreachable', 'Check the network connection.', true],
+  ECONNRESET: ['connection reset', 'Try again.', false],
+  EPIPE: ['connection closed while sending', 'Try again.', false],
+  UND_ERR_SOCKET: ['connection closed unexpectedly', 'Try again.', false],
+  DEPTH_ZERO_SELF_SIGNED_CERT: ['its TLS certificate is self-signed and not trusted', TRUST, true],
+  SELF_SIGNED_CERT_IN_CHAIN: ['its TLS certificate is not trusted', TRUST, true],
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['its TLS certificate could not be verified', TRUST, true],
+  ERR_TLS_CERT_ALTNAME_INVALID: ['its TLS certificate is for another host name', 'Check the base URL.', true],
+  CERT_HAS_EXPIRED: ['its TLS certificate has expired', 'Renew the certificate.', true],
 };
 
-function networkReason(e: unknown, code: string | null): string {
-  if (code && REASONS[code]) return `${REASONS[code]} (${code})`;
+/** "what (CODE). Hint." or, when the request may have arrived, without the generic hint. */
+function networkReason(e: unknown, code: string | null, withHint: boolean): string {
+  const known = code ? REASONS[code] : undefined;
+  if (known) return `${known[0]} (${code}).${withHint ? ` ${known[1]}` : ''}`;
   let inner: unknown = e;
   while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
-  const text = inner instanceof Error ? inner.message : String(e);
+  const text = (inner instanceof Error ? inner.message : String(e)).replace(/\.$/, '') || 'unknown network error';
   // Browsers say only "Failed to fetch"; the usual causes are these.
   if (/failed to fetch|networkerror|load failed/i.test(text)) {
     return `${text}. Check the address, that the service is running, and that it allows this add-in's origin (CORS).`;

@@ -6,7 +6,21 @@
  * Response objects are "loose" (unknown keys kept) so a newer server that adds fields still validates;
  * request schemas are strict so a typo in a field name is a 400, not a silently ignored option.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+
+// zod/mini ships without messages; English ones name what is wrong ("Invalid option: expected one of …").
+z.config(en());
+
+// zod/mini keeps the task pane bundle small (the full zod alone would take a third of its budget);
+// these helpers keep the schemas below as readable as the chained API.
+const opt = z.optional;
+const nul = z.nullable;
+const optNul = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
+const maxStr = (n: number) => z.string().check(z.maxLength(n));
+const nonEmpty = (n: number, what: string) => z.string().check(z.trim(), z.minLength(1, `${what} must not be empty`), z.maxLength(n));
+const positiveInt = () => z.int().check(z.positive());
+const queryPositiveInt = () => z.pipe(z.coerce.number(), z.int().check(z.positive()));
 
 // ---- Section 8: limits -------------------------------------------------------------------------
 export const LIMITS = {
@@ -61,156 +75,156 @@ export const Visibility = z.enum(VISIBILITIES);
 export const Sender = z.enum(SENDERS);
 
 const timestamp = z.string();
-const int = z.number().int();
+const int = () => z.int();
 
 // ---- 2.1 / 2.2 Ask -----------------------------------------------------------------------------
 export const AskRequest = z.strictObject({
-  question: z.string().trim().min(1, 'question must not be empty').max(LIMITS.questionLength),
-  session_id: int.positive().optional(),
-  file_id: int.positive().optional(),
-  offering_ids: z.array(int.positive()).optional(),
+  question: nonEmpty(LIMITS.questionLength, 'question'),
+  session_id: opt(positiveInt()),
+  file_id: opt(positiveInt()),
+  offering_ids: opt(z.array(positiveInt())),
 });
 
 /** Spec shows filename/page_number/content; the rest mirrors a chat source (2.5). */
 export const AskSource = z.looseObject({
   filename: z.string(),
-  page_number: int,
+  page_number: int(),
   content: z.string(),
-  id: int.optional(),
-  type: z.string().optional(),
-  relevance_score: z.number().optional(),
-  source_file: z.string().optional(),
-  context_header: z.string().optional(),
-  source_url: z.string().optional(),
-  file_id: int.optional(),
+  id: opt(int()),
+  type: opt(z.string()),
+  relevance_score: opt(z.number()),
+  source_file: opt(z.string()),
+  context_header: opt(z.string()),
+  source_url: opt(z.string()),
+  file_id: opt(int()),
 });
 
 export const AskResponse = z.looseObject({
   answer: z.string(),
   sources: z.array(AskSource),
-  session_id: int.nullable(),
+  session_id: nul(int()),
 });
 
 // ---- 2.3 - 2.6 Chat ----------------------------------------------------------------------------
 export const ChatSource = z.looseObject({
-  id: int,
+  id: int(),
   type: z.string(),
   relevance_score: z.number(),
   content: z.string(),
   source_file: z.string(),
-  page_number: int,
+  page_number: int(),
   context_header: z.string(),
   source_url: z.string(),
 });
 
 export const ChatMessage = z.looseObject({
-  id: int,
+  id: int(),
   sender: Sender,
   content: z.string(),
   created_at: timestamp,
   is_edited: z.boolean(),
-  metadata: z.unknown().nullable().optional(),
+  metadata: optNul(z.unknown()),
   sources: z.array(ChatSource),
 });
 
 export const ChatSession = z.looseObject({
-  id: int,
-  title: z.string().max(LIMITS.sessionTitleLength),
+  id: int(),
+  title: maxStr(LIMITS.sessionTitleLength),
   created_at: timestamp,
   updated_at: timestamp,
   is_archived: z.boolean(),
-  message_count: int,
-  last_message: z.unknown().nullable().optional(),
-  messages: z.array(ChatMessage).optional(),
+  message_count: int(),
+  last_message: optNul(z.unknown()),
+  messages: opt(z.array(ChatMessage)),
 });
 
 export const CreateSessionRequest = z.strictObject({
-  title: z.string().trim().min(1, 'title must not be empty').max(LIMITS.sessionTitleLength).optional(),
-  is_archived: z.boolean().optional(),
+  title: opt(nonEmpty(LIMITS.sessionTitleLength, 'title')),
+  is_archived: opt(z.boolean()),
 });
 
 export const SendMessageRequest = z.strictObject({
-  message: z.string().trim().min(1, 'message must not be empty').max(LIMITS.messageLength),
-  file_id: int.positive().nullable().optional(),
-  context: z.string().max(LIMITS.contextLength).optional(),
-  offering_ids: z.array(int.positive()).optional(),
+  message: nonEmpty(LIMITS.messageLength, 'message'),
+  file_id: optNul(positiveInt()),
+  context: opt(maxStr(LIMITS.contextLength)),
+  offering_ids: opt(z.array(positiveInt())),
 });
 
 // ---- 2.7 / 2.8 Repository ----------------------------------------------------------------------
-export const Tag = z.looseObject({ id: int, name: z.string().min(1).max(LIMITS.tagNameLength) });
+export const Tag = z.looseObject({ id: int(), name: z.string().check(z.minLength(1), z.maxLength(LIMITS.tagNameLength)) });
 
 export const Offering = z.looseObject({
-  id: int,
-  name: z.string().max(LIMITS.offeringNameLength),
+  id: int(),
+  name: maxStr(LIMITS.offeringNameLength),
   type: OfferingType,
 });
 
 export const RepositoryFile = z.looseObject({
-  id: int,
-  original_filename: z.string().max(LIMITS.filenameLength).nullable(),
+  id: int(),
+  original_filename: nul(maxStr(LIMITS.filenameLength)),
   status: RepositoryFileStatus,
-  status_display: z.string().optional(),
-  processing_stage: z.string().max(LIMITS.processingStageLength).optional(),
-  processing_percent: int.min(-32768).max(32767).optional(),
-  document_type: DocumentType.optional(),
-  file_format: FileFormat.optional(),
-  source_provider: z.string().max(LIMITS.sourceProviderLength).nullable().optional(),
-  created_at: timestamp.optional(),
-  tags: z.array(Tag).optional(),
-  relevant_offerings: z.array(Offering).optional(),
-  scope_includes_company: z.boolean().optional(),
-  use_as_source: z.boolean().optional(),
-  url: z.string().max(LIMITS.urlLength).nullable().optional(),
-  user: z.string().optional(),
-  qa_count: int.optional(),
-  data_count: int.optional(),
-  passage_count: int.optional(),
-  total_embeddings: int.optional(),
-  is_reprocessable: z.boolean().optional(),
+  status_display: opt(z.string()),
+  processing_stage: opt(maxStr(LIMITS.processingStageLength)),
+  processing_percent: opt(z.int().check(z.gte(-32768), z.lte(32767))),
+  document_type: opt(DocumentType),
+  file_format: opt(FileFormat),
+  source_provider: optNul(maxStr(LIMITS.sourceProviderLength)),
+  created_at: opt(timestamp),
+  tags: opt(z.array(Tag)),
+  relevant_offerings: opt(z.array(Offering)),
+  scope_includes_company: opt(z.boolean()),
+  use_as_source: opt(z.boolean()),
+  url: optNul(maxStr(LIMITS.urlLength)),
+  user: opt(z.string()),
+  qa_count: opt(int()),
+  data_count: opt(int()),
+  passage_count: opt(int()),
+  total_embeddings: opt(int()),
+  is_reprocessable: opt(z.boolean()),
   /** Not in the spec: why processing failed, so a person can act on it. */
-  error: z.string().nullable().optional(),
+  error: optNul(z.string()),
 });
 
 // ---- 2.9 Questionnaire -------------------------------------------------------------------------
 export const QuestionnaireFileRef = z.looseObject({
-  id: int,
+  id: int(),
   original_filename: z.string(),
   file_format: z.string(),
   status: z.string(),
   created_at: timestamp,
 });
 
-export const Team = z.looseObject({ id: int, name: z.string() });
+export const Team = z.looseObject({ id: int(), name: z.string() });
 
 export const Questionnaire = z.looseObject({
-  id: int,
+  id: int(),
   file: QuestionnaireFileRef,
-  file_name: z.string().optional(),
-  client: z.string().max(LIMITS.clientLength).nullable().optional(),
+  file_name: opt(z.string()),
+  client: optNul(maxStr(LIMITS.clientLength)),
   status: QuestionnaireStatus,
-  status_display: z.string().optional(),
-  visibility: Visibility.optional(),
-  user: z.string().optional(),
-  answers_count: int.optional(),
-  approved_count: int.optional(),
-  submitted_for_review_at: timestamp.nullable().optional(),
-  approved_at: timestamp.nullable().optional(),
-  owner: z.string().optional(),
-  reviewers: z.array(z.string()).optional(),
-  contributors: z.array(z.string()).optional(),
-  my_role: z.string().optional(),
-  permissions: z.record(z.string(), z.unknown()).optional(),
-  stats: z.record(z.string(), z.unknown()).optional(),
-  teams: z.array(Team).optional(),
-  my_teams: z.unknown().optional(),
-  relevant_offerings: z.array(Offering).optional(),
-  scope_includes_company: z.boolean().optional(),
-  detected_language: z.string().optional(),
-  effective_language: z.string().optional(),
-  can_access: z.boolean().optional(),
-  can_edit: z.boolean().optional(),
-  can_approve: z.boolean().optional(),
-  can_assign: z.boolean().optional(),
+  status_display: opt(z.string()),
+  visibility: opt(Visibility),
+  user: opt(z.string()),
+  answers_count: opt(int()),
+  approved_count: opt(int()),
+  submitted_for_review_at: optNul(timestamp),
+  approved_at: optNul(timestamp),
+  owner: opt(z.string()),
+  reviewers: opt(z.array(z.string())),
+  contributors: opt(z.array(z.string())),
+  my_role: opt(z.string()),
+  permissions: opt(z.record(z.string(), z.unknown())),
+  stats: opt(z.record(z.string(), z.unknown())),
+  teams: opt(z.array(Team)),
+  my_teams: opt(z.unknown()),
+  relevant_offerings: opt(z.array(Offering)),
+  scope_includes_company: opt(z.boolean()),
+  detected_language: opt(z.string()),
+  effective_language: opt(z.string()),
+  can_access: opt(z.boolean()),
+  can_edit: opt(z.boolean()),
+  can_approve: opt(z.boolean()),
+  can_assign: opt(z.boolean()),
 });
 
 // ---- 2.10 / 2.11 Questions, answers, slots -----------------------------------------------------
@@ -218,41 +232,41 @@ export const AnswerSlot = z.looseObject({
   role: z.string(),
   header: z.string(),
   coordinate: z.string(),
-  value: z.string().nullable().optional(),
-  is_blocked: z.boolean().optional(),
-  type: z.string().optional(),
-  allowed_values: z.array(z.string()).optional(),
+  value: optNul(z.string()),
+  is_blocked: opt(z.boolean()),
+  type: opt(z.string()),
+  allowed_values: opt(z.array(z.string())),
 });
 
 export const SlotResponse = z.looseObject({
   slot_key: z.string(),
   content: z.string(),
-  translations: z.record(z.string(), z.unknown()).optional(),
-  is_manually_edited: z.boolean().optional(),
-  edited_by: z.string().optional(),
+  translations: opt(z.record(z.string(), z.unknown())),
+  is_manually_edited: opt(z.boolean()),
+  edited_by: opt(z.string()),
 });
 
 export const SourceEvidence = z.looseObject({
-  id: int,
+  id: int(),
   type: z.string(),
   content: z.string(),
   filename: z.string(),
-  file_id: int,
-  page_number: int,
-  section_path: z.array(z.string()).optional(),
+  file_id: int(),
+  page_number: int(),
+  section_path: opt(z.array(z.string())),
   tab_name: z.string(),
   relevance_score: z.number(),
-  rank: int,
+  rank: int(),
   created_at: timestamp,
-  passage_id: int.nullable().optional(),
-  data_id: int.nullable().optional(),
-  question_id: int.nullable().optional(),
-  qna_id: int.nullable().optional(),
-  context_header: z.string().optional(),
-  question_text: z.string().optional(),
-  source_location: z.string().optional(),
-  source_url: z.string().optional(),
-  context: int.optional(),
+  passage_id: optNul(int()),
+  data_id: optNul(int()),
+  question_id: optNul(int()),
+  qna_id: optNul(int()),
+  context_header: opt(z.string()),
+  question_text: opt(z.string()),
+  source_location: opt(z.string()),
+  source_url: opt(z.string()),
+  context: opt(int()),
 });
 
 export const TRUST_LEVELS = ['high', 'medium', 'low'] as const;
@@ -263,50 +277,50 @@ export const TrustLevel = z.enum(TRUST_LEVELS);
  * accepts anything there and reads it through `readEvaluation`.
  */
 export const Evaluation = z.looseObject({
-  score: z.number().min(0).max(100),
+  score: z.number().check(z.gte(0), z.lte(100)),
   trust: TrustLevel,
   reason: z.string(),
-  method: z.string().optional(),
+  method: opt(z.string()),
 });
 
 export const Answer = z.looseObject({
-  id: int.optional(),
+  id: opt(int()),
   text: z.string(),
-  evaluation: z.unknown().optional(),
-  facts_summary: z.unknown().optional(),
-  slot_responses: z.array(SlotResponse).optional(),
-  status: AnswerStatus.optional(),
-  created_at: timestamp.optional(),
-  updated_at: timestamp.optional(),
-  source_evidence: z.array(SourceEvidence).optional(),
+  evaluation: opt(z.unknown()),
+  facts_summary: opt(z.unknown()),
+  slot_responses: opt(z.array(SlotResponse)),
+  status: opt(AnswerStatus),
+  created_at: opt(timestamp),
+  updated_at: opt(timestamp),
+  source_evidence: opt(z.array(SourceEvidence)),
 });
 
 export const AssignedUser = z.looseObject({
-  id: int,
+  id: int(),
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),
 });
 
 export const QuestionWithAnswers = z.looseObject({
-  id: int,
-  original_id: z.string().nullable().optional(),
+  id: int(),
+  original_id: optNul(z.string()),
   original_question_text: z.string(),
-  answer_slots: z.array(AnswerSlot).optional(),
+  answer_slots: opt(z.array(AnswerSlot)),
   tab_name: z.string(),
-  section_path: z.array(z.string()).optional(),
-  order: int.optional(),
-  needs_filling: z.boolean().optional(),
-  selected_answer_id: int.nullable().optional(),
-  flagged_for_review: z.boolean().optional(),
-  security_control: z.string().nullable().optional(),
-  category: z.string().nullable().optional(),
-  translations: z.record(z.string(), z.unknown()).optional(),
-  assigned_users: z.array(AssignedUser).optional(),
+  section_path: opt(z.array(z.string())),
+  order: opt(int()),
+  needs_filling: opt(z.boolean()),
+  selected_answer_id: optNul(int()),
+  flagged_for_review: opt(z.boolean()),
+  security_control: optNul(z.string()),
+  category: optNul(z.string()),
+  translations: opt(z.record(z.string(), z.unknown())),
+  assigned_users: opt(z.array(AssignedUser)),
   answers: z.array(Answer),
-  comment_count: int.optional(),
-  unread_comment_count: int.optional(),
-  mentions_me: z.boolean().optional(),
+  comment_count: opt(int()),
+  unread_comment_count: opt(int()),
+  mentions_me: opt(z.boolean()),
 });
 
 // ---- 2.12 Structure ----------------------------------------------------------------------------
@@ -326,52 +340,52 @@ export const GROUP_FILTER_KEYS = ['approved', 'not_approved', 'needs_review', 'l
 
 export const StructureTab = z.looseObject({
   tab_name: z.string(),
-  question_count: int,
-  needs_filling_count: int,
+  question_count: int(),
+  needs_filling_count: int(),
 });
 
 export const StructureGroup = z.looseObject({
   tab_name: z.string(),
-  section_path: z.array(z.string()).optional(),
-  question_count: int,
-  needs_filling_count: int,
+  section_path: opt(z.array(z.string())),
+  question_count: int(),
+  needs_filling_count: int(),
   answer_slots: z.array(AnswerSlot),
-  display_order: int,
-  filter_counts: z.record(z.string(), int),
+  display_order: int(),
+  filter_counts: z.record(z.string(), int()),
 });
 
 export const Structure = z.looseObject({
   tabs: z.array(StructureTab),
   groups: z.array(StructureGroup),
-  total_question_count: int,
-  total_needs_filling_count: int,
-  quick_filter_counts: z.record(z.string(), int),
-  avg_score: int.min(0).max(100),
+  total_question_count: int(),
+  total_needs_filling_count: int(),
+  quick_filter_counts: z.record(z.string(), int()),
+  avg_score: z.int().check(z.gte(0), z.lte(100)),
 });
 
 // ---- 2.13 / 2.14 / 2.15 ------------------------------------------------------------------------
 export const Progress = z.looseObject({
   status: ProgressStatus,
-  answers_expected: int,
-  answers_received: int,
-  percent: int,
+  answers_expected: int(),
+  answers_received: int(),
+  percent: int(),
 });
 
 export const RepositoryUploadResult = z.looseObject({
-  count: int,
-  failed: z.array(z.string()).optional(),
+  count: int(),
+  failed: opt(z.array(z.string())),
 });
 
 export const QuestionnaireUploadResult = z.looseObject({
-  file_ids: z.array(int),
-  questionnaire_ids: z.array(int),
+  file_ids: z.array(int()),
+  questionnaire_ids: z.array(int()),
 });
 
-export function paginated<T extends z.ZodType>(item: T) {
+export function paginated<T extends z.ZodMiniType>(item: T) {
   return z.looseObject({
-    count: int,
-    next: z.string().nullable(),
-    previous: z.string().nullable(),
+    count: int(),
+    next: nul(z.string()),
+    previous: nul(z.string()),
     results: z.array(item),
   });
 }
@@ -379,51 +393,48 @@ export function paginated<T extends z.ZodType>(item: T) {
 export const ErrorBody = z.strictObject({ error: z.string() });
 
 // ---- Query and multipart parameters (4.2, 4.6, 4.7, 4.10, 4.12, 4.13) --------------------------
-const queryInt = z.coerce.number().int();
 
 export const SessionListQuery = z.strictObject({
-  page: queryInt.min(1).optional(),
-  page_size: queryInt.min(1).max(LIMITS.pageSizeMax).optional(),
-  search: z.string().max(200).optional(),
+  page: opt(z.pipe(z.coerce.number(), z.int().check(z.gte(1)))),
+  page_size: opt(z.pipe(z.coerce.number(), z.int().check(z.gte(1), z.lte(LIMITS.pageSizeMax)))),
+  search: opt(maxStr(200)),
 });
 
 export const QuestionnaireListQuery = z.strictObject({
-  team_id: queryInt.positive().optional(),
-  visibility: Visibility.optional(),
+  team_id: opt(queryPositiveInt()),
+  visibility: opt(Visibility),
 });
 
 export const AnswersQuery = z.strictObject({
-  tab: z.string().optional(),
-  section: z.string().optional(),
+  tab: opt(z.string()),
+  section: opt(z.string()),
 });
 
 export const RepositoryListQuery = z.strictObject({
-  document_type: DocumentType.optional(),
-  ordering: z
-    .enum([...REPOSITORY_ORDERING_FIELDS, ...REPOSITORY_ORDERING_FIELDS.map((f) => `-${f}` as const)])
-    .optional(),
-  page: queryInt.min(1).optional(),
-  page_size: queryInt.min(1).max(LIMITS.pageSizeMax).optional(),
-  search: z.string().max(200).optional(),
-  status: RepositoryFileStatus.optional(),
+  document_type: opt(DocumentType),
+  ordering: opt(z.enum([...REPOSITORY_ORDERING_FIELDS, ...REPOSITORY_ORDERING_FIELDS.map((f) => `-${f}` as const)])),
+  page: opt(z.pipe(z.coerce.number(), z.int().check(z.gte(1)))),
+  page_size: opt(z.pipe(z.coerce.number(), z.int().check(z.gte(1), z.lte(LIMITS.pageSizeMax)))),
+  search: opt(maxStr(200)),
+  status: opt(RepositoryFileStatus),
 });
 
 /** Non-file fields of POST /filler/questionnaires/ (4.7), after multipart parsing. */
 export const QuestionnaireUploadFields = z.strictObject({
-  client: z.string().max(LIMITS.clientLength).optional(),
-  document_type: DocumentType.optional(),
-  visibility: Visibility.optional(),
-  team_id: queryInt.positive().optional(),
-  reviewer_ids: z.array(queryInt.positive()).optional(),
-  advanced_options: z.record(z.string(), z.unknown()).optional(),
+  client: opt(maxStr(LIMITS.clientLength)),
+  document_type: opt(DocumentType),
+  visibility: opt(Visibility),
+  team_id: opt(queryPositiveInt()),
+  reviewer_ids: opt(z.array(queryPositiveInt())),
+  advanced_options: opt(z.record(z.string(), z.unknown())),
 });
 
 /** Non-file fields of POST /repository/files/ (4.13), after multipart parsing. */
 export const RepositoryUploadFields = z.strictObject({
-  tags: z.array(z.string().trim().min(1).max(LIMITS.tagNameLength)).optional(),
-  analysis_type: z.string().max(50).optional(),
-  relevant_offerings: z.array(queryInt.positive()).optional(),
-  scope_includes_company: z.boolean().optional(),
+  tags: opt(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(LIMITS.tagNameLength)))),
+  analysis_type: opt(maxStr(50)),
+  relevant_offerings: opt(z.array(queryPositiveInt())),
+  scope_includes_company: opt(z.boolean()),
 });
 
 // ---- Inferred types ----------------------------------------------------------------------------
@@ -468,9 +479,9 @@ export function readEvaluation(value: unknown): Evaluation | null {
 }
 
 /** First failing field of a zod error as "field.path: message", for `{"error": ...}` bodies. */
-export function describeIssue(error: z.ZodError): string {
+export function describeIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid input';
-  const path = issue.path.join('.');
+  const path = issue.path.map(String).join('.');
   return path ? `${path}: ${issue.message}` : issue.message;
 }

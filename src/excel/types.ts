@@ -22,10 +22,15 @@ export interface ApplyResult {
   /** Writes that failed at apply time (e.g. the sheet became protected), with the reason. */
   failed: { tab: string; address: string; reason: string }[];
   syncs: number;
+  /** Things the analyst should know that are not failed answers (e.g. a protected tab got no colours). */
+  warnings?: string[];
 }
 
 export interface UndoResult {
   restored: number;
+  /** Cells Excel refused to restore (e.g. the sheet was protected since); the snapshot is kept then. */
+  failed?: { tab: string; address: string; reason: string }[];
+  syncs?: number;
 }
 
 export interface ReadProgress {

@@ -13,7 +13,9 @@ export type SkipReason =
   | 'no_value' // the answer has nothing for this slot
   | 'not_allowed' // a list slot whose value matches no allowed value: left for review
   | 'protected' // the sheet is protected and the cell is locked
-  | 'bad_coordinate'; // the slot's coordinate is not an A1 cell address
+  | 'bad_coordinate' // the slot's coordinate is not an A1 cell address
+  | 'duplicate' // another slot (earlier in the list) already writes this cell
+  | 'no_slot'; // the question has no answer slot, so there is no cell to write
 
 export const SKIP_REASONS: readonly SkipReason[] = [
   'blocked',
@@ -24,6 +26,8 @@ export const SKIP_REASONS: readonly SkipReason[] = [
   'not_allowed',
   'protected',
   'bad_coordinate',
+  'duplicate',
+  'no_slot',
 ];
 
 export interface SourceRef {

@@ -62,16 +62,22 @@ export const SYNONYMS: Record<string, string[]> = {
   ssl: ['secure sockets layer'],
   ir: ['incident response'],
   av: ['anti virus', 'antivirus', 'anti malware', 'antimalware'],
-  encrypt: ['encryption', 'encrypted', 'encrypts', 'cryptographic'],
   byod: ['bring your own device'],
   mdm: ['mobile device management'],
 };
 
-const SYNONYM_MATCHERS: [RegExp, string][] = Object.entries(SYNONYMS).flatMap(([acronym, phrases]) =>
-  phrases.map((phrase): [RegExp, string] => [
-    new RegExp(`\\b${phrase.split(' ').map(escapeRegExp).join('[\\s\\-–]*')}\\b`, 'gi'),
-    acronym,
-  ]),
+/** All phrases in one alternation (longest first), so a text is scanned once, not once per phrase. */
+const PHRASE_TO_ACRONYM = new Map<string, string>();
+for (const [acronym, phrases] of Object.entries(SYNONYMS)) {
+  for (const phrase of phrases) PHRASE_TO_ACRONYM.set(phrase.replace(/[\s\-–]+/g, ''), acronym);
+}
+const PHRASE_PATTERN = new RegExp(
+  `\\b(?:${Object.values(SYNONYMS)
+    .flat()
+    .sort((a, b) => b.length - a.length)
+    .map((phrase) => phrase.split(' ').map(escapeRegExp).join('[\\s\\-–]*'))
+    .join('|')})\\b`,
+  'gi',
 );
 const ACRONYMS = new Set(Object.keys(SYNONYMS));
 
@@ -109,9 +115,9 @@ export function normalizeText(text: string): string {
 /** Acronyms whose spelled-out phrase occurs in `normalized` text. */
 function acronymsFor(normalized: string): string[] {
   const found = new Set<string>();
-  for (const [pattern, acronym] of SYNONYM_MATCHERS) {
-    pattern.lastIndex = 0;
-    if (pattern.test(normalized)) found.add(acronym);
+  for (const match of normalized.matchAll(PHRASE_PATTERN)) {
+    const acronym = PHRASE_TO_ACRONYM.get(match[0].toLowerCase().replace(/[\s\-–]+/g, ''));
+    if (acronym) found.add(acronym);
   }
   return [...found];
 }
@@ -148,20 +154,39 @@ export function stemmedTerms(text: string): Set<string> {
   return stems;
 }
 
+const stemCache = new Map<string, string>();
+
 export function stem(term: string): string {
-  return ACRONYMS.has(term) ? term : porterStem(term);
+  let stemmed = stemCache.get(term);
+  if (stemmed === undefined) {
+    stemmed = ACRONYMS.has(term) ? term : porterStem(term);
+    // Bounded: vocabularies are small, but an adversarial stream of unique tokens must not grow memory.
+    if (stemCache.size > 200_000) stemCache.clear();
+    stemCache.set(term, stemmed);
+  }
+  return stemmed;
 }
 
-/** Share of `query` stems present in `candidate` stems; acronyms and numbers count double. */
+/**
+ * Share of `query` stems present in `candidate` stems; acronyms and numbers count double. A candidate
+ * sharing a single term of a multi-term question ("capital of France" vs "France: eu-west-3") is a
+ * coincidence, not evidence, so it is halved.
+ */
 export function coverage(query: Set<string>, candidate: Set<string>): number {
   let total = 0;
   let hit = 0;
+  let matched = 0;
   for (const term of query) {
     const weight = termWeight(term);
     total += weight;
-    if (candidate.has(term)) hit += weight;
+    if (candidate.has(term)) {
+      hit += weight;
+      matched++;
+    }
   }
-  return total === 0 ? 0 : hit / total;
+  if (total === 0) return 0;
+  const share = hit / total;
+  return matched < Math.min(2, query.size) ? share / 2 : share;
 }
 
 function termWeight(term: string): number {
@@ -189,8 +214,11 @@ export function ftsQuery(text: string, maxTerms = 32): string | null {
 
 /** Sentences of a passage; keeps abbreviations such as "e.g." and numbers such as "1.2" intact. */
 export function splitSentences(text: string): string[] {
-  const cleaned = text.replace(/\s+/g, ' ').trim();
-  if (!cleaned) return [];
-  const parts = cleaned.split(/(?<=[.!?])\s+(?=[A-Z0-9"“(•])|\s+(?=•\s)/u);
-  return parts.map((s) => s.replace(/^•\s*/, '').trim()).filter((s) => s.length > 0);
+  // Paragraph breaks end a sentence even without a full stop (headings, list items, table rows).
+  return text.split(/\n+/).flatMap((paragraph) => {
+    const cleaned = paragraph.replace(/\s+/g, ' ').trim();
+    if (!cleaned) return [];
+    const parts = cleaned.split(/(?<=[.!?])\s+(?=[A-Z0-9"“(•])|\s+(?=•\s)|(?<=:)\s+(?=[A-Z][a-z]+ [a-z]+ [a-z]+)/u);
+    return parts.map((s) => s.replace(/^[^\p{L}\p{N}"“(]+/u, '').trim()).filter((s) => s.length > 0);
+  });
 }

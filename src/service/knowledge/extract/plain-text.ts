@@ -26,8 +26,8 @@ export function markdownBlocks(source: string): { blocks: TextBlock[]; title?: s
       if (text) blocks.push({ level: heading[1]!.length, text });
     } else if (line.trim() === '') {
       flush();
-    } else if (/^\s*([-*+]|\d+[.)]|[a-z][.)]|\([a-z0-9]+\))\s+/i.test(line) && paragraph.length > 0 && !isContinuation(paragraph)) {
-      // A list item starts a new paragraph unless the previous one was an unfinished sentence.
+    } else if (/^\s*([-*+]|\d+[.)]|[a-z][.)]|\([a-z0-9]+\))\s+/i.test(line)) {
+      // A list item is its own paragraph; the passage splitter merges short ones back together.
       flush();
       paragraph.push(line.trim());
     } else {
@@ -36,11 +36,6 @@ export function markdownBlocks(source: string): { blocks: TextBlock[]; title?: s
   }
   flush();
   return { blocks, title };
-}
-
-function isContinuation(paragraph: string[]): boolean {
-  const last = paragraph[paragraph.length - 1] ?? '';
-  return /[,;:]$/.test(last) === false && !/[.!?]$/.test(last) && last.length > 60;
 }
 
 function cleanInlineMarkdown(text: string): string {

@@ -1,0 +1,301 @@
+/**
+ * Answer quality against reality, over HTTP against the local service (npm run eval:answers):
+ *
+ *  1. Library reuse: the completed HECVAT Lite for Canvas Catalog goes into the repository; a copy of
+ *     the Canvas Studio one with its answers blanked is uploaded as a questionnaire. Agreement of the
+ *     Yes/No answers with Instructure's real ones, and coverage.
+ *  2. From documents: only kb/instructure/ in the repository; blanked copies of every completed
+ *     questionnaire are filled. Coverage, agreement on list answers where answered, and a sample of 10
+ *     question / answer / top evidence for a person to check.
+ *  3. POST /chat/ask/ p50/p95 over HTTP on the whole fixtures knowledge base.
+ *
+ * Exits 1 with a message when the fixtures are missing.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { ApiClient } from '../src/api/client';
+import type { QuestionWithAnswers } from '../src/api/schemas';
+import { createKey } from '../src/service/admin';
+import { buildApp } from '../src/service/app';
+import { detectQuestionnaire, type DetectedQuestion } from '../src/service/detect';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const fixturesDir = resolve(process.env.FIXTURES_DIR ?? join(root, '..', 'shared', 'fixtures'));
+const questionnairesDir = join(fixturesDir, 'questionnaires');
+const CATALOG = 'hecvat-lite-3.04-canvas-catalog-completed.xlsx';
+const STUDIO = 'hecvat-lite-3.04-canvas-studio-completed.xlsx';
+
+function requireFixtures(): void {
+  const needed = [join(questionnairesDir, CATALOG), join(questionnairesDir, STUDIO), join(fixturesDir, 'kb', 'instructure')];
+  const missing = needed.filter((p) => !existsSync(p));
+  if (missing.length) {
+    console.error(`Fixtures missing: ${missing.join(', ')}.\nThey live beside the project in ../shared/fixtures (set FIXTURES_DIR to override).`);
+    process.exit(1);
+  }
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const full = join(dir, name);
+      return statSync(full).isDirectory() ? listFiles(full) : [full];
+    });
+}
+
+// ---- Blanking a completed workbook (lossless: only the answer cells' XML changes) ---------------
+
+function decodeXml(s: string): string {
+  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+}
+
+/** Sheet name -> part path (xl/worksheets/sheetN.xml), from workbook.xml and its relationships. */
+function sheetParts(files: Record<string, Uint8Array>): Map<string, string> {
+  const workbook = strFromU8(files['xl/workbook.xml']!);
+  const rels = strFromU8(files['xl/_rels/workbook.xml.rels']!);
+  const targets = new Map<string, string>();
+  for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
+    const id = /\bId="([^"]+)"/.exec(m[0])?.[1];
+    const target = /\bTarget="([^"]+)"/.exec(m[0])?.[1];
+    if (id && target) targets.set(id, target.startsWith('/') ? target.slice(1) : `xl/${target}`);
+  }
+  const parts = new Map<string, string>();
+  for (const m of workbook.matchAll(/<sheet\b[^>]*>/g)) {
+    const name = /\bname="([^"]*)"/.exec(m[0])?.[1];
+    const rid = /\br:id="([^"]+)"/.exec(m[0])?.[1];
+    if (name !== undefined && rid && targets.has(rid)) parts.set(decodeXml(name), targets.get(rid)!);
+  }
+  return parts;
+}
+
+/** A copy of the workbook with the given cells emptied (value removed, style kept). */
+function blankCells(bytes: Uint8Array, cells: { tab: string; address: string }[]): Uint8Array {
+  const files = unzipSync(bytes);
+  const parts = sheetParts(files);
+  const byPart = new Map<string, Set<string>>();
+  for (const cell of cells) {
+    const part = parts.get(cell.tab);
+    if (!part) throw new Error(`sheet "${cell.tab}" not found in the workbook`);
+    if (!byPart.has(part)) byPart.set(part, new Set());
+    byPart.get(part)!.add(cell.address.replace(/\$/g, '').toUpperCase());
+  }
+  for (const [part, addresses] of byPart) {
+    const xml = strFromU8(files[part]!);
+    const blanked = xml.replace(/<c\b([^>]*?)(\/>|>([\s\S]*?)<\/c>)/g, (whole, attrs: string) => {
+      const ref = /\br="([A-Z]+\d+)"/.exec(attrs)?.[1];
+      if (!ref || !addresses.has(ref)) return whole;
+      // A formula cell mirrors another answer: leave it alone, as a real fill would.
+      if (/<f[\s>]/.test(whole)) return whole;
+      return `<c${attrs.replace(/\s+t="[^"]*"/, '')}/>`;
+    });
+    files[part] = strToU8(blanked);
+  }
+  return zipSync(files);
+}
+
+interface KeyedQuestion {
+  question: DetectedQuestion;
+  answers: Record<string, string>;
+}
+
+/** The vendor's real answers (by slot role) and a blanked copy of the workbook. */
+async function answerKey(file: string): Promise<{ key: KeyedQuestion[]; blanked: Uint8Array }> {
+  const bytes = new Uint8Array(readFileSync(join(questionnairesDir, file)));
+  const detected = await detectQuestionnaire(bytes, file);
+  const key = detected.questions.map((question) => ({
+    question,
+    answers: Object.fromEntries(
+      question.answer_slots.filter((s) => s.value && s.value.trim() !== '').map((s) => [s.role, s.value!.trim()]),
+    ),
+  }));
+  const cells = detected.questions.flatMap((q) =>
+    q.answer_slots.filter((s) => s.value && !s.is_blocked).map((s) => ({ tab: q.tab_name, address: s.coordinate })),
+  );
+  return { key, blanked: blankCells(bytes, cells) };
+}
+
+// ---- Talking to the service ---------------------------------------------------------------------
+
+async function waitForRepository(api: ApiClient, expected: number): Promise<{ ready: number; failed: string[] }> {
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    const files = [];
+    for await (const f of api.iterateRepositoryFiles({ page_size: 200 })) files.push(f);
+    const done = files.filter((f) => f.status === 'ready' || f.status === 'failed');
+    if (files.length >= expected && done.length === files.length) {
+      return {
+        ready: files.filter((f) => f.status === 'ready').length,
+        failed: files.filter((f) => f.status === 'failed').map((f) => `${f.original_filename}: ${f.error ?? 'failed'}`),
+      };
+    }
+    if (Date.now() > deadline) throw new Error(`repository processing did not finish: ${done.length}/${files.length} done`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function uploadAll(api: ApiClient, paths: string[]): Promise<void> {
+  for (let i = 0; i < paths.length; i += 20) {
+    const batch = paths.slice(i, i + 20).map((p) => ({ name: p.split('/').pop()!, data: new Uint8Array(readFileSync(p)) }));
+    const result = await api.uploadRepositoryFiles(batch, { scope_includes_company: true });
+    if (result.failed?.length) console.warn(`  upload rejected: ${result.failed.join('; ')}`);
+  }
+}
+
+async function fill(api: ApiClient, name: string, bytes: Uint8Array): Promise<{ answers: QuestionWithAnswers[]; ms: number }> {
+  const started = performance.now();
+  const upload = await api.uploadQuestionnaires([{ name, data: bytes }]);
+  const id = upload.questionnaire_ids[0];
+  if (id === undefined) throw new Error(`${name} was not accepted as a questionnaire`);
+  await api.pollAnswerProgress(id, { signal: AbortSignal.timeout(10 * 60_000), minIntervalMs: 200, maxIntervalMs: 1000 });
+  const ms = performance.now() - started;
+  return { answers: await api.getAnswers(id), ms };
+}
+
+// ---- Scoring --------------------------------------------------------------------------------------
+
+const YES_NO = /^(yes|no)$/i;
+
+interface Score {
+  questions: number;
+  answered: number;
+  listKey: number;
+  listAnswered: number;
+  listAgree: number;
+  flagged: number;
+  byMethod: Record<string, number>;
+}
+
+function compare(key: KeyedQuestion[], answers: QuestionWithAnswers[]): { score: Score; pairs: { k: KeyedQuestion; a: QuestionWithAnswers | undefined }[] } {
+  const byCoordinate = new Map(answers.map((a) => [`${a.tab_name}!${a.answer_slots?.[0]?.coordinate ?? ''}`, a]));
+  const byText = new Map(answers.map((a) => [`${a.tab_name}|${a.original_question_text}`, a]));
+  const score: Score = { questions: 0, answered: 0, listKey: 0, listAnswered: 0, listAgree: 0, flagged: 0, byMethod: {} };
+  const pairs: { k: KeyedQuestion; a: QuestionWithAnswers | undefined }[] = [];
+  for (const k of key) {
+    if (Object.keys(k.answers).length === 0) continue;
+    const a = byCoordinate.get(`${k.question.tab_name}!${k.question.answer_slots[0]?.coordinate ?? ''}`) ?? byText.get(`${k.question.tab_name}|${k.question.original_question_text}`);
+    pairs.push({ k, a });
+    score.questions++;
+    const answer = a?.answers[0];
+    const slots = Object.fromEntries((answer?.slot_responses ?? []).map((s) => [s.slot_key, s.content]));
+    if (Object.values(slots).some((v) => v.trim() !== '')) score.answered++;
+    if (a?.flagged_for_review) score.flagged++;
+    const method = (answer?.evaluation as { method?: string } | undefined)?.method ?? 'none';
+    score.byMethod[method] = (score.byMethod[method] ?? 0) + 1;
+    const real = k.answers.answer;
+    if (real && YES_NO.test(real)) {
+      score.listKey++;
+      const got = slots.answer;
+      if (got && got.trim() !== '') {
+        score.listAnswered++;
+        if (got.trim().toLowerCase() === real.toLowerCase()) score.listAgree++;
+      }
+    }
+  }
+  return { score, pairs };
+}
+
+const pct = (a: number, b: number) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)}%`);
+
+function scoreRow(label: string, s: Score, ms: number) {
+  return {
+    run: label,
+    questions: s.questions,
+    'answered (any slot)': pct(s.answered, s.questions),
+    'Yes/No in key': s.listKey,
+    'Yes/No coverage': pct(s.listAnswered, s.listKey),
+    'Yes/No agreement': `${pct(s.listAgree, s.listAnswered)} (${s.listAgree}/${s.listAnswered})`,
+    flagged: s.flagged,
+    methods: Object.entries(s.byMethod).map(([m, n]) => `${m}:${n}`).join(' '),
+    'fill s': (ms / 1000).toFixed(1),
+  };
+}
+
+function clip(text: string | undefined, n: number): string {
+  const t = (text ?? '').replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+}
+
+// ---- Main -----------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  requireFixtures();
+  const dataDir = mkdtempSync(join(tmpdir(), 'qfill-eval-'));
+  const built = await buildApp({ dataDir, staticDir: null, logger: false });
+  const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const client = (org: string) => new ApiClient({ baseUrl: base, apiKey: createKey(dataDir, { org, user: 'eval', role: 'admin' }) });
+  try {
+    // 1. Library reuse.
+    console.log('\n== 1. Answer-library reuse: Catalog HECVAT in the repository, blanked Studio HECVAT filled');
+    const lib = client('eval-library');
+    await uploadAll(lib, [join(questionnairesDir, CATALOG)]);
+    const libRepo = await waitForRepository(lib, 1);
+    if (libRepo.failed.length) console.log(`  failed: ${libRepo.failed.join('; ')}`);
+    const studio = await answerKey(STUDIO);
+    const reuse = await fill(lib, `blank-${STUDIO}`, studio.blanked);
+    const reuseScore = compare(studio.key, reuse.answers).score;
+    console.table([scoreRow('Studio from Catalog library', reuseScore, reuse.ms)]);
+
+    // 2. From documents only.
+    console.log('\n== 2. From documents only (kb/instructure), blanked completed questionnaires filled');
+    const docs = client('eval-documents');
+    const instructure = listFiles(join(fixturesDir, 'kb', 'instructure'));
+    await uploadAll(docs, instructure);
+    const docRepo = await waitForRepository(docs, instructure.length);
+    console.log(`  repository: ${docRepo.ready} ready, ${docRepo.failed.length} failed ${docRepo.failed.join('; ')}`);
+    const rows = [];
+    const samples: { file: string; k: KeyedQuestion; a: QuestionWithAnswers | undefined }[] = [];
+    const completed = readdirSync(questionnairesDir).filter((f) => /completed\.xlsx$/.test(f)).sort();
+    for (const file of completed) {
+      const { key, blanked } = await answerKey(file);
+      const result = await fill(docs, `blank-${file}`, blanked);
+      const { score, pairs } = compare(key, result.answers);
+      rows.push(scoreRow(file.replace(/-completed\.xlsx$/, ''), score, result.ms));
+      samples.push(...pairs.map((p) => ({ file, ...p })));
+    }
+    console.table(rows);
+
+    console.log('\n  Sample of 10 (answered ones first) for a person to check:');
+    const answeredSamples = samples.filter((s) => s.a?.answers[0]?.slot_responses?.some((r) => r.content.trim()));
+    const step = Math.max(1, Math.floor(answeredSamples.length / 10));
+    for (const s of answeredSamples.filter((_, i) => i % step === 0).slice(0, 10)) {
+      const answer = s.a!.answers[0]!;
+      const top = answer.source_evidence?.[0];
+      const evaluation = answer.evaluation as { score?: number; trust?: string; reason?: string } | undefined;
+      console.log(`\n  [${s.k.question.original_id ?? '-'}] ${clip(s.k.question.original_question_text, 160)}`);
+      console.log(`    vendor:  ${clip(Object.entries(s.k.answers).map(([r, v]) => `${r}=${v}`).join(' | '), 220)}`);
+      console.log(`    ours:    ${clip((answer.slot_responses ?? []).map((r) => `${r.slot_key}=${r.content}`).join(' | '), 220)}`);
+      console.log(`    score ${evaluation?.score} ${evaluation?.trust}: ${clip(evaluation?.reason, 200)}`);
+      if (top) console.log(`    top evidence: ${top.filename} p.${top.page_number} (${top.relevance_score}): ${clip(top.content, 200)}`);
+    }
+
+    // 3. Chat latency over HTTP on the whole fixtures knowledge base.
+    console.log('\n== 3. POST /chat/ask/ over HTTP on the whole fixtures knowledge base');
+    const policies = listFiles(join(fixturesDir, 'kb', 'policies')).filter((p) => /\.(md|txt|pdf|html|docx|csv)$/i.test(p));
+    await uploadAll(docs, policies);
+    const allRepo = await waitForRepository(docs, instructure.length + policies.length);
+    console.log(`  repository: ${allRepo.ready} ready, ${allRepo.failed.length} failed`);
+    const questions = studio.key.map((k) => k.question.original_question_text).filter((q) => q.length > 15);
+    const samplesMs: number[] = [];
+    let found = 0;
+    for (const question of questions) {
+      const t0 = performance.now();
+      const res = await docs.ask({ question: question.slice(0, 4000) });
+      samplesMs.push(performance.now() - t0);
+      if (res.sources.length > 0) found++;
+    }
+    samplesMs.sort((a, b) => a - b);
+    const at = (p: number) => samplesMs[Math.min(samplesMs.length - 1, Math.ceil((p / 100) * samplesMs.length) - 1)]!.toFixed(1);
+    console.table([{ endpoint: 'POST /chat/ask/', asks: samplesMs.length, 'with sources': found, 'p50 ms': at(50), 'p95 ms': at(95), budget: 'p95 < 50 ms' }]);
+  } finally {
+    await built.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(error.stack ?? error.message);
+  process.exit(1);
+});

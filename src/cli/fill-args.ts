@@ -1,0 +1,105 @@
+/** `qfill fill` command line: flags, defaults from the environment, and the usage text. */
+
+export interface FillArgs {
+  input: string;
+  out: string;
+  baseUrl: string | null;
+  apiKey: string | null;
+  overwrite: boolean;
+  reportPath: string | null;
+  /** Seconds to wait for answers; null waits as long as the service keeps making progress. */
+  timeoutSeconds: number | null;
+  help: boolean;
+}
+
+export const FILL_USAGE = `Usage: qfill fill <questionnaire.xlsx> --out <filled.xlsx> [options]
+
+Uploads the questionnaire to a v2 knowledge service, waits for its answers and writes them into a
+copy of the workbook; the input file is never modified.
+
+Options:
+  --out FILE         where to write the filled workbook (required; must differ from the input)
+  --base URL         service address (default: $QFILL_BASE_URL)
+  --key KEY          API key (default: $QFILL_API_KEY)
+  --overwrite        also replace cells that already hold a value (never formulas or locked cells)
+  --report FILE      write the per-cell report as JSON
+  --timeout SECONDS  give up waiting for answers after this many seconds
+  -h, --help         show this help`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Parses argv (without the `fill` word). Flags accept `--flag value` and `--flag=value`. */
+export function parseFillArgs(argv: readonly string[], env: Record<string, string | undefined>): FillArgs {
+  const args: FillArgs = {
+    input: '',
+    out: '',
+    baseUrl: env.QFILL_BASE_URL?.trim() || null,
+    apiKey: env.QFILL_API_KEY?.trim() || null,
+    overwrite: false,
+    reportPath: null,
+    timeoutSeconds: null,
+    help: false,
+  };
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i]!;
+    if (raw === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!raw.startsWith('-') || raw === '-') {
+      positional.push(raw);
+      continue;
+    }
+    const eq = raw.indexOf('=');
+    const flag = eq > 0 ? raw.slice(0, eq) : raw;
+    const inline = eq > 0 ? raw.slice(eq + 1) : undefined;
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith('--') && next.length > 2)) throw new UsageError(`${flag} needs a value.`);
+      i++;
+      return next;
+    };
+    switch (flag) {
+      case '--out':
+      case '-o':
+        args.out = value();
+        break;
+      case '--base':
+        args.baseUrl = value().trim() || null;
+        break;
+      case '--key':
+        args.apiKey = value().trim() || null;
+        break;
+      case '--report':
+        args.reportPath = value();
+        break;
+      case '--timeout': {
+        const text = value();
+        const n = Number(text);
+        if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not "${text}".`);
+        args.timeoutSeconds = n;
+        break;
+      }
+      case '--overwrite':
+        if (inline !== undefined) throw new UsageError('--overwrite takes no value.');
+        args.overwrite = true;
+        break;
+      case '--help':
+      case '-h':
+        args.help = true;
+        break;
+      default:
+        throw new UsageError(`Unknown option ${flag}.`);
+    }
+  }
+  if (args.help) return args;
+  if (positional.length === 0) throw new UsageError('Name the questionnaire to fill, e.g. qfill fill questionnaire.xlsx --out filled.xlsx.');
+  if (positional.length > 1) throw new UsageError(`One questionnaire at a time; got ${positional.length} files (${positional.join(', ')}).`);
+  args.input = positional[0]!;
+  if (!args.out) throw new UsageError('--out is required: the input is never modified, so name the file to write.');
+  return args;
+}

@@ -1,0 +1,142 @@
+/**
+ * The fill report: per tab and per cell, written or skipped and why, with the answer's score,
+ * trust and sources. Printed as a summary; written as JSON with `--report`.
+ */
+import { readEvaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
+import { pickAnswer, summarise, topSources } from '../fill';
+import type { SkipReason, SourceRef, WritePlan } from '../fill/types';
+
+export interface CellReport {
+  address: string | null;
+  status: 'written' | 'skipped';
+  reason: SkipReason | null;
+  detail: string | null;
+  question_id: number;
+  original_id: string | null;
+  slot: string;
+  /** The text written (written cells only). */
+  value: string | null;
+  score: number | null;
+  trust: TrustLevel | null;
+  sources: SourceRef[];
+}
+
+export interface TabCellsReport {
+  tab: string;
+  written: number;
+  skipped: number;
+  by_reason: Partial<Record<SkipReason, number>>;
+  cells: CellReport[];
+}
+
+export interface FillReportJson {
+  input: string;
+  output: string;
+  service: string;
+  questionnaire_id: number;
+  overwrite: boolean;
+  written: number;
+  skipped: number;
+  by_reason: Partial<Record<SkipReason, number>>;
+  /** Zip parts that differ from the input; every other part is byte-identical. */
+  changed_parts: string[];
+  /** Values changed to fit a cell (e.g. truncated to Excel's limit). */
+  notes: { tab: string; address: string; note: string }[];
+  tabs: TabCellsReport[];
+}
+
+export interface ReportContext {
+  input: string;
+  output: string;
+  service: string;
+  questionnaireId: number;
+  overwrite: boolean;
+  changedParts: string[];
+  notes: { tab: string; address: string; note: string }[];
+}
+
+const addressOrder = (a: string | null) => {
+  const m = /^([A-Z]+)(\d+)$/.exec(a ?? '');
+  return m ? Number(m[2]) * 20_000 + m[1]!.split('').reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) : Number.MAX_SAFE_INTEGER;
+};
+
+export function buildFillReport(plan: WritePlan, questions: readonly QuestionWithAnswers[], ctx: ReportContext): FillReportJson {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const evidenceOf = (questionId: number) => {
+    const q = byId.get(questionId);
+    const answer = q ? pickAnswer(q) : null;
+    const evaluation = answer ? readEvaluation(answer.evaluation) : null;
+    return { score: evaluation?.score ?? null, trust: evaluation?.trust ?? null, sources: answer ? topSources(answer) : [] };
+  };
+  const tabs = new Map<string, TabCellsReport>(
+    plan.report.tabs.map((t) => [t.tab, { tab: t.tab, written: t.written, skipped: t.skipped, by_reason: t.byReason, cells: [] }]),
+  );
+  const tab = (name: string) => {
+    let t = tabs.get(name);
+    if (!t) tabs.set(name, (t = { tab: name, written: 0, skipped: 0, by_reason: {}, cells: [] }));
+    return t;
+  };
+  for (const w of plan.writes) {
+    tab(w.tab).cells.push({
+      address: w.address,
+      status: 'written',
+      reason: null,
+      detail: null,
+      question_id: w.questionId,
+      original_id: w.originalId,
+      slot: w.slotRole,
+      value: w.value,
+      score: w.score,
+      trust: w.trust,
+      sources: w.sources,
+    });
+  }
+  for (const s of plan.skipped) {
+    tab(s.tab).cells.push({
+      address: s.address,
+      status: 'skipped',
+      reason: s.reason,
+      detail: s.detail,
+      question_id: s.questionId,
+      original_id: s.originalId,
+      slot: s.slotRole,
+      value: null,
+      ...evidenceOf(s.questionId),
+    });
+  }
+  for (const t of tabs.values()) t.cells.sort((a, b) => addressOrder(a.address) - addressOrder(b.address));
+  return {
+    input: ctx.input,
+    output: ctx.output,
+    service: ctx.service,
+    questionnaire_id: ctx.questionnaireId,
+    overwrite: ctx.overwrite,
+    written: plan.report.written,
+    skipped: plan.report.skipped,
+    by_reason: plan.report.byReason,
+    changed_parts: ctx.changedParts,
+    notes: ctx.notes,
+    tabs: [...tabs.values()],
+  };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The lines printed at the end of a fill. */
+export function summaryLines(plan: WritePlan, report: FillReportJson): string[] {
+  const lines = [summarise(plan)];
+  for (const t of report.tabs) {
+    const reasons = Object.entries(t.by_reason).map(([r, n]) => `${r} ${n}`).join(', ');
+    lines.push(`  ${t.tab}: ${plural(t.written, 'cell')} written, ${t.skipped} skipped${reasons ? ` (${reasons})` : ''}`);
+  }
+  const lowTrust = plan.writes.filter((w) => w.trust === 'low');
+  if (lowTrust.length) {
+    const sample = lowTrust.slice(0, 5).map((w) => `${w.tab}!${w.address}`).join(', ');
+    lines.push(`${plural(lowTrust.length, 'answer')} with low trust, worth a review: ${sample}${lowTrust.length > 5 ? ', ...' : ''}`);
+  }
+  for (const n of report.notes) lines.push(`  note: ${n.tab}!${n.address} ${n.note}`);
+  if (plan.writes.length === 0 && (plan.report.byReason.no_value ?? 0) > 0) {
+    lines.push('The service had no answers: add your documents or completed questionnaires to its knowledge base (the repository) and fill again.');
+  }
+  return lines;
+}

@@ -1,0 +1,199 @@
+/**
+ * `qfill fill <questionnaire.xlsx> --out <filled.xlsx>`: upload a workbook to a v2 service, wait
+ * for its answers, plan with `src/fill` (the add-in's rules) and write the plan losslessly with
+ * `src/xlsx`. Exit codes: 0 done, 1 service or output failure, 2 bad arguments or bad input file.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { ApiClient, ApiError, describeError } from '../api';
+import { planFill } from '../fill';
+import { XlsxPackage, isXlsxError } from '../xlsx';
+import { FILL_USAGE, UsageError, parseFillArgs, type FillArgs } from './fill-args';
+import { createProgressDisplay, type ProgressStream } from './fill-progress';
+import { buildFillReport, summaryLines } from './fill-report';
+import { anchorSlotsToMerges, workbookView } from './fill-view';
+
+export interface FillIo {
+  stdout: ProgressStream;
+  stderr: ProgressStream;
+  env: Record<string, string | undefined>;
+  /** Injected in tests; defaults to global fetch. */
+  fetch?: typeof fetch;
+}
+
+/** How to get a service when none is configured. Kept in one place: other commands show it too. */
+export const LOCAL_SERVICE_HELP = [
+  'To use the local knowledge service on this machine:',
+  '  1. start it:       npx qfill serve --http      (listens on http://127.0.0.1:3000; keep it running)',
+  '  2. create a key:   npx qfill keys create --org <your-org> --user <you>',
+  '  3. then:           export QFILL_BASE_URL=http://127.0.0.1:3000 QFILL_API_KEY=<the key>',
+  'or pass --base URL --key KEY for any other v2 service.',
+].join('\n');
+
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+class FillFailure extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
+    super(message);
+  }
+}
+
+export async function runFill(argv: string[], io: Partial<FillIo> = {}): Promise<number> {
+  const out: FillIo = {
+    stdout: io.stdout ?? process.stdout,
+    stderr: io.stderr ?? process.stderr,
+    env: io.env ?? process.env,
+    fetch: io.fetch,
+  };
+  try {
+    await fill(argv, out);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      out.stderr.write(`qfill fill: ${e.message}\n\n${FILL_USAGE}\n`);
+      return 2;
+    }
+    if (e instanceof FillFailure) {
+      out.stderr.write(`qfill fill: ${e.message}\n`);
+      return e.exitCode;
+    }
+    if (isXlsxError(e)) {
+      out.stderr.write(`qfill fill: ${e.message}\n`);
+      return 2;
+    }
+    out.stderr.write(`qfill fill: ${describeError(e)}\n`);
+    return 1;
+  }
+}
+
+function readInput(path: string): Uint8Array {
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) throw new FillFailure(`${path} is a folder, not an .xlsx file.`, 2);
+    return new Uint8Array(readFileSync(path));
+  } catch (e) {
+    if (e instanceof FillFailure) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new FillFailure(`${path} does not exist.`, 2);
+    if (code === 'EACCES' || code === 'EPERM') throw new FillFailure(`${path} cannot be read (permission denied).`, 2);
+    throw new FillFailure(`${path} cannot be read: ${(e as Error).message}`, 2);
+  }
+}
+
+/** Refuses an output that is the input itself, whatever the spelling (relative, symlink, hard link). */
+function checkOutput(input: string, output: string): void {
+  const a = resolve(input);
+  const b = resolve(output);
+  let same = a === b;
+  if (!same && existsSync(b)) {
+    try {
+      const sa = statSync(a);
+      const sb = statSync(b);
+      same = realpathSync(a) === realpathSync(b) || (sa.ino === sb.ino && sa.dev === sb.dev);
+    } catch {
+      same = false;
+    }
+  }
+  if (same) throw new FillFailure(`--out must differ from the input: ${output} is the questionnaire itself, which is never modified.`, 2);
+  if (existsSync(b) && statSync(b).isDirectory()) throw new FillFailure(`--out ${output} is a folder; name a file.`, 2);
+  if (!existsSync(dirname(b))) throw new FillFailure(`The folder of --out (${dirname(b)}) does not exist.`, 2);
+}
+
+function writeAtomically(path: string, bytes: Uint8Array): void {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(tmp, bytes);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new FillFailure(`Cannot write ${path}: ${(e as Error).message}`, 1);
+  }
+}
+
+function serviceFailure(e: unknown, baseUrl: string): FillFailure {
+  if (e instanceof ApiError) {
+    if (e.kind === 'invalid_argument') return new FillFailure(e.message, 2);
+    if (e.kind === 'network') {
+      return new FillFailure(`${e.message}\nIs the service running at ${baseUrl}?\n${LOCAL_SERVICE_HELP}`, 1);
+    }
+    return new FillFailure(e.message, 1);
+  }
+  return new FillFailure(describeError(e), 1);
+}
+
+async function fill(argv: string[], io: FillIo): Promise<void> {
+  const args: FillArgs = parseFillArgs(argv, io.env);
+  if (args.help) {
+    io.stdout.write(`${FILL_USAGE}\n`);
+    return;
+  }
+  const inputBytes = readInput(args.input);
+  checkOutput(args.input, args.out);
+  if (args.reportPath && !existsSync(dirname(resolve(args.reportPath)))) {
+    throw new FillFailure(`The folder of --report (${dirname(resolve(args.reportPath))}) does not exist.`, 2);
+  }
+  const name = basename(args.input);
+  // Validate the file before anything leaves the machine: bad input gets its own message and code 2.
+  const pkg = XlsxPackage.open(inputBytes, name);
+  if (!args.baseUrl) throw new FillFailure(`No service to ask: pass --base URL or set QFILL_BASE_URL.\n${LOCAL_SERVICE_HELP}`, 2);
+  if (!args.apiKey) throw new FillFailure(`No API key: pass --key KEY or set QFILL_API_KEY.\n${LOCAL_SERVICE_HELP}`, 2);
+
+  let client: ApiClient;
+  try {
+    client = new ApiClient({ baseUrl: args.baseUrl, apiKey: args.apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) });
+  } catch (e) {
+    throw new FillFailure(describeError(e), 2);
+  }
+  const timeout = args.timeoutSeconds !== null ? AbortSignal.timeout(args.timeoutSeconds * 1000) : undefined;
+  const progress = createProgressDisplay(io.stderr);
+  let questionnaireId: number;
+  let questions;
+  try {
+    io.stderr.write(`Uploading ${name} to ${client.baseUrl} ...\n`);
+    const uploaded = await client.uploadQuestionnaires([{ name, data: inputBytes, type: XLSX_MIME }], {}, { signal: timeout });
+    const id = uploaded.questionnaire_ids?.[0];
+    if (id === undefined) throw new FillFailure(`The service accepted ${name} but created no questionnaire from it.`, 1);
+    questionnaireId = id;
+    await client.pollAnswerProgress(id, { signal: timeout, onProgress: (p) => progress.update(p) });
+    progress.done();
+    questions = await client.getAnswers(id, {}, { signal: timeout });
+  } catch (e) {
+    progress.done();
+    if (e instanceof FillFailure) throw e;
+    if (timeout?.aborted) {
+      throw new FillFailure(`The answers were not ready within ${args.timeoutSeconds} s; nothing was written. Try again with a longer --timeout.`, 1);
+    }
+    throw serviceFailure(e, client.baseUrl);
+  }
+
+  const anchored = anchorSlotsToMerges(questions, pkg);
+  const plan = planFill(anchored, workbookView(pkg, anchored), { overwrite: args.overwrite });
+  const result = pkg.applyWrites(plan.writes.map((w) => ({ tab: w.tab, address: w.address, value: w.value })));
+  writeAtomically(resolve(args.out), result.bytes);
+
+  const report = buildFillReport(plan, anchored, {
+    input: resolve(args.input),
+    output: resolve(args.out),
+    service: client.baseUrl,
+    questionnaireId,
+    overwrite: args.overwrite,
+    changedParts: result.changedParts,
+    notes: result.notes,
+  });
+  if (args.reportPath) {
+    try {
+      writeFileSync(resolve(args.reportPath), `${JSON.stringify(report, null, 2)}\n`);
+    } catch (e) {
+      throw new FillFailure(`Wrote ${args.out}, but cannot write the report ${args.reportPath}: ${(e as Error).message}`, 1);
+    }
+  }
+  io.stdout.write(`${summaryLines(plan, report).join('\n')}\n`);
+  io.stdout.write(
+    `Wrote ${args.out}${args.reportPath ? ` and the report ${args.reportPath}` : ''}. ` +
+      `Only the answer cells changed; formulas recalculate when the workbook is opened.\n`,
+  );
+}

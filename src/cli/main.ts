@@ -1,0 +1,183 @@
+/**
+ * The `qfill` command line: serve the local knowledge service, administer keys and organisations,
+ * and fill questionnaires (the `fill` command lives in ./fill).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { resolve } from 'node:path';
+import { addTeamMember, createKey, createOffering, setOrg } from '../service/admin';
+
+const DEFAULT_DATA = './.qfill-data';
+
+export const USAGE = `Usage: qfill <command> [options]
+
+Commands:
+  serve [--port 3000] [--host 127.0.0.1] [--data DIR] [--http] [--no-static]
+      Run the local knowledge service (HTTPS with office-addin-dev-certs certificates unless --http).
+  keys create --org ORG --user USER [--role admin|repository_manager|member] [--read-only] [--name NAME] [--data DIR]
+      Create an API key (creates the organization and user when missing); prints the key alone.
+  orgs set --org ORG [--license active|inactive] [--quota REQUESTS_PER_MINUTE] [--upload-requires-manager true|false] [--data DIR]
+      Change an organization's licence, quota (0 = none) or upload permission.
+  teams add-member --org ORG --team TEAM --user USER [--data DIR]
+      Add a user to a team (created when missing); prints the team id.
+  offerings create --org ORG --name NAME [--type service|product|module] [--data DIR]
+      Create an offering; prints its id.
+  fill ...
+      Fill a questionnaire workbook from the command line (see qfill fill --help).
+
+Default data folder: ${DEFAULT_DATA}`;
+
+class UsageError extends Error {}
+
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function oneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+function integer(value: unknown, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
+  }
+  return Number(value);
+}
+
+const dataOption = { data: { type: 'string' } } as const;
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const out = (line: string) => process.stdout.write(line + '\n');
+  switch (command) {
+    case undefined:
+      process.stderr.write(USAGE + '\n');
+      return 2;
+    case '--help':
+    case '-h':
+    case 'help':
+      out(USAGE);
+      return 0;
+    case 'serve': {
+      if (rest.includes('--help')) return (out(USAGE), 0);
+      const v = parse(rest, {
+        ...dataOption,
+        port: { type: 'string' },
+        host: { type: 'string' },
+        http: { type: 'boolean' },
+        'no-static': { type: 'boolean' },
+      });
+      const { serve } = await import('./serve');
+      return serve({
+        port: integer(v.port, 'port', 0, 65535) ?? 3000,
+        host: v.host ?? '127.0.0.1',
+        dataDir: resolve(v.data ?? DEFAULT_DATA),
+        http: v.http ?? false,
+        staticDir: v['no-static'] ? null : undefined,
+      });
+    }
+    case 'keys': {
+      const [sub, ...args] = rest;
+      if (sub !== 'create') throw new UsageError(`unknown command "keys ${sub ?? ''}"; use "keys create"`);
+      const v = parse(args, {
+        ...dataOption,
+        org: { type: 'string' },
+        user: { type: 'string' },
+        role: { type: 'string' },
+        'read-only': { type: 'boolean' },
+        name: { type: 'string' },
+      });
+      const key = createKey(resolve(v.data ?? DEFAULT_DATA), {
+        org: required(v, 'org'),
+        user: required(v, 'user'),
+        role: oneOf(v.role, 'role', ['admin', 'repository_manager', 'member'] as const),
+        readOnly: v['read-only'] ?? false,
+        name: v.name,
+      });
+      out(key);
+      return 0;
+    }
+    case 'orgs': {
+      const [sub, ...args] = rest;
+      if (sub !== 'set') throw new UsageError(`unknown command "orgs ${sub ?? ''}"; use "orgs set"`);
+      const v = parse(args, {
+        ...dataOption,
+        org: { type: 'string' },
+        license: { type: 'string' },
+        quota: { type: 'string' },
+        'upload-requires-manager': { type: 'string' },
+      });
+      const urm = oneOf(v['upload-requires-manager'], 'upload-requires-manager', ['true', 'false'] as const);
+      const org = setOrg(resolve(v.data ?? DEFAULT_DATA), {
+        org: required(v, 'org'),
+        license: oneOf(v.license, 'license', ['active', 'inactive'] as const),
+        quota: integer(v.quota, 'quota', 0, 1_000_000),
+        uploadRequiresManager: urm === undefined ? undefined : urm === 'true',
+      });
+      out(
+        `organization ${org.name}: license ${org.license}, quota ${org.quota_per_minute ?? 'none'}${org.quota_per_minute ? ' requests/minute' : ''}, upload requires manager ${org.upload_requires_manager}`,
+      );
+      return 0;
+    }
+    case 'teams': {
+      const [sub, ...args] = rest;
+      if (sub !== 'add-member') throw new UsageError(`unknown command "teams ${sub ?? ''}"; use "teams add-member"`);
+      const v = parse(args, { ...dataOption, org: { type: 'string' }, team: { type: 'string' }, user: { type: 'string' } });
+      out(String(addTeamMember(resolve(v.data ?? DEFAULT_DATA), { org: required(v, 'org'), team: required(v, 'team'), user: required(v, 'user') })));
+      return 0;
+    }
+    case 'offerings': {
+      const [sub, ...args] = rest;
+      if (sub !== 'create') throw new UsageError(`unknown command "offerings ${sub ?? ''}"; use "offerings create"`);
+      const v = parse(args, { ...dataOption, org: { type: 'string' }, name: { type: 'string' }, type: { type: 'string' } });
+      const id = createOffering(resolve(v.data ?? DEFAULT_DATA), {
+        org: required(v, 'org'),
+        name: required(v, 'name'),
+        type: oneOf(v.type, 'type', ['service', 'product', 'module'] as const),
+      });
+      out(String(id));
+      return 0;
+    }
+    case 'fill': {
+      let fill: { runFill(argv: string[]): Promise<number> };
+      try {
+        // A variable specifier keeps the type checker from requiring the module before it exists.
+        const specifier = './fill';
+        fill = (await import(/* @vite-ignore */ specifier)) as typeof fill;
+      } catch (error) {
+        process.stderr.write(`qfill: the fill command is not available (${error instanceof Error ? error.message : String(error)})\n`);
+        return 1;
+      }
+      return fill.runFill(rest);
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"; run "qfill --help"`);
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`qfill: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`qfill: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

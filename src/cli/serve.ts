@@ -1,0 +1,64 @@
+/** `qfill serve`: runs the local knowledge service until SIGINT/SIGTERM. */
+import { buildApp } from '../service/app';
+import { ensureDevCertificates, trustInstructions } from './certs';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  http: boolean;
+  staticDir?: string | null;
+  out?: (line: string) => void;
+  err?: (line: string) => void;
+}
+
+export async function serve(opts: ServeOptions): Promise<number> {
+  const out = opts.out ?? ((line: string) => process.stdout.write(line + '\n'));
+  const err = opts.err ?? ((line: string) => process.stderr.write(line + '\n'));
+  let https: { key: Buffer; cert: Buffer } | null = null;
+  if (!opts.http) {
+    try {
+      const certs = await ensureDevCertificates();
+      https = { key: certs.key, cert: certs.cert };
+      // We cannot install the CA without administrator rights; say how once, then a reminder.
+      err(certs.generated ? trustInstructions(certs.caPath) : `HTTPS with the development CA ${certs.caPath} (trust it once: npx office-addin-dev-certs install)`);
+    } catch (error) {
+      err(`qfill: could not prepare HTTPS certificates (${error instanceof Error ? error.message : String(error)}); use --http for plain HTTP`);
+      return 1;
+    }
+  }
+
+  const built = await buildApp({ dataDir: opts.dataDir, staticDir: opts.staticDir, logger: true, https });
+  // Handlers go in before the URL is printed: whoever reads that line may signal us right away.
+  let stopping = false;
+  const stopped = new Promise<number>((resolve) => {
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      err(`qfill: ${signal} received, stopping`);
+      built.close().then(
+        () => resolve(0),
+        (error) => {
+          err(`qfill: error while stopping: ${error instanceof Error ? error.message : String(error)}`);
+          resolve(1);
+        },
+      );
+    };
+    // `on`, not `once`: keep a listener for the whole shutdown so a second signal cannot kill us mid-close.
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  });
+
+  let address: string;
+  try {
+    address = await built.app.listen({ port: opts.port, host: opts.host });
+  } catch (error) {
+    stopping = true;
+    await built.close();
+    err(`qfill: cannot listen on ${opts.host}:${opts.port} (${error instanceof Error ? error.message : String(error)})`);
+    return 1;
+  }
+  out(`Listening on ${address}`);
+  out(`Data folder: ${opts.dataDir}`);
+  return stopped;
+}

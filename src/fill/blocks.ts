@@ -1,0 +1,95 @@
+/**
+ * Grouping cells into filled rectangles so a writer sends one `values` write per rectangle instead
+ * of one per cell. A rectangle never contains a cell that was not asked for: writing it would
+ * overwrite the analyst's cell with an empty string.
+ */
+import { parseA1, toA1Range } from './a1';
+
+export interface CellBlock<T> {
+  /** `C3:D40` (or `C3` for one cell), no sheet prefix. */
+  address: string;
+  top: number;
+  left: number;
+  rowCount: number;
+  columnCount: number;
+  /** `cells[r][c]` is the item at (top + r, left + c); every position is filled. */
+  cells: T[][];
+}
+
+/**
+ * Rectangular blocks covering exactly the given cells: vertical runs per column, then runs with the
+ * same rows in adjacent columns joined side by side. Order: by left column, then top row.
+ * Throws on a duplicate or an address that is not a single A1 cell.
+ */
+export function groupIntoBlocks<T extends { address: string }>(cells: readonly T[]): CellBlock<T>[] {
+  const byColumn = new Map<number, { row: number; item: T }[]>();
+  const seen = new Set<string>();
+  for (const item of cells) {
+    const c = parseA1(item.address);
+    if (!c || item.address.includes(':')) throw new Error(`groupIntoBlocks: "${item.address}" is not a cell address`);
+    const key = `${c.row}:${c.column}`;
+    if (seen.has(key)) throw new Error(`groupIntoBlocks: cell ${item.address} is listed twice`);
+    seen.add(key);
+    let list = byColumn.get(c.column);
+    if (!list) byColumn.set(c.column, (list = []));
+    list.push({ row: c.row, item });
+  }
+
+  // Vertical runs, keyed by their row span so adjacent columns with the same span can be joined.
+  interface Run {
+    column: number;
+    top: number;
+    items: T[];
+  }
+  const columns = [...byColumn.keys()].sort((a, b) => a - b);
+  const open = new Map<string, CellBlock<T>>();
+  const blocks: CellBlock<T>[] = [];
+  for (const column of columns) {
+    const list = byColumn.get(column)!.sort((a, b) => a.row - b.row);
+    const runs: Run[] = [];
+    for (const { row, item } of list) {
+      const last = runs[runs.length - 1];
+      if (last && last.top + last.items.length === row) last.items.push(item);
+      else runs.push({ column, top: row, items: [item] });
+    }
+    for (const run of runs) {
+      const span = `${run.top}:${run.items.length}`;
+      const block = open.get(span);
+      if (block && block.left + block.columnCount === column) {
+        block.columnCount += 1;
+        run.items.forEach((item, r) => block.cells[r]!.push(item));
+      } else {
+        const fresh: CellBlock<T> = {
+          address: '',
+          top: run.top,
+          left: column,
+          rowCount: run.items.length,
+          columnCount: 1,
+          cells: run.items.map((item) => [item]),
+        };
+        open.set(span, fresh);
+        blocks.push(fresh);
+      }
+    }
+  }
+  for (const b of blocks) b.address = toA1Range(b.top, b.left, b.rowCount, b.columnCount);
+  return blocks;
+}
+
+/** Splits a block into horizontal slices of at most `maxRows` rows (payload budgets). */
+export function sliceBlock<T>(block: CellBlock<T>, maxRows: number): CellBlock<T>[] {
+  if (block.rowCount <= maxRows) return [block];
+  const out: CellBlock<T>[] = [];
+  for (let r = 0; r < block.rowCount; r += maxRows) {
+    const rows = block.cells.slice(r, r + maxRows);
+    out.push({
+      address: toA1Range(block.top + r, block.left, rows.length, block.columnCount),
+      top: block.top + r,
+      left: block.left,
+      rowCount: rows.length,
+      columnCount: block.columnCount,
+      cells: rows,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,10 @@
+export * from './types';
+export { parseA1, parseA1Range, toA1, toA1Range, columnToLetters, lettersToColumn, normaliseAddress, quoteSheetName, MAX_COLUMN, MAX_ROW } from './a1';
+export type { CellCoordinate } from './a1';
+export { resolveTab } from './tabs';
+export { coerceToAllowed } from './coerce';
+export { needsTextProtection } from './text-safety';
+export { groupIntoBlocks, sliceBlock } from './blocks';
+export type { CellBlock } from './blocks';
+export { planFill, targetCells, pickAnswer, primarySlot, slotValue, slotKey, topSources, MAX_SOURCES } from './plan';
+export { buildReport, summarise } from './report';

@@ -1,0 +1,217 @@
+/**
+ * Planning a fill: which value goes into which cell, and why every other slot was left alone.
+ * Pure: the workbook is seen only through `WorkbookView`.
+ */
+import { readEvaluation, type Answer, type AnswerSlot, type QuestionWithAnswers } from '../api/schemas';
+import { parseA1, toA1 } from './a1';
+import { coerceToAllowed } from './coerce';
+import { buildReport } from './report';
+import { resolveTab } from './tabs';
+import { needsTextProtection } from './text-safety';
+import type { CellState, CellWrite, PlanOptions, SkipReason, SkippedSlot, SourceRef, WorkbookView, WritePlan } from './types';
+
+/** How many sources a note lists. */
+export const MAX_SOURCES = 3;
+
+/** The answer a fill uses: the selected one, else the first. */
+export function pickAnswer(question: QuestionWithAnswers): Answer | null {
+  const answers = question.answers ?? [];
+  if (question.selected_answer_id != null) {
+    const selected = answers.find((a) => a.id === question.selected_answer_id);
+    if (selected) return selected;
+  }
+  return answers[0] ?? null;
+}
+
+/** Slot keys, roles and headers compared without case, spaces, `_` or `-`. */
+export function slotKey(text: string): string {
+  return text.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+/** The slot that receives the answer text: role `answer`, else the first slot. */
+export function primarySlot(slots: readonly AnswerSlot[]): AnswerSlot | null {
+  return slots.find((s) => slotKey(s.role) === 'answer') ?? slots[0] ?? null;
+}
+
+/** The text an answer has for a slot: its slot response (by role, then header), else the answer text for the primary slot. */
+export function slotValue(answer: Answer, slot: AnswerSlot, isPrimary: boolean): string | null {
+  const responses = answer.slot_responses ?? [];
+  const byRole = responses.find((r) => slotKey(r.slot_key) === slotKey(slot.role));
+  const byHeader = byRole ?? responses.find((r) => slotKey(r.slot_key) === slotKey(slot.header));
+  if (byHeader) return byHeader.content;
+  return isPrimary ? answer.text : null;
+}
+
+/** Top sources of an answer for the note beside the cell: by rank, one per file page. */
+export function topSources(answer: Answer, max = MAX_SOURCES): SourceRef[] {
+  const evidence = [...(answer.source_evidence ?? [])].sort(
+    (a, b) => a.rank - b.rank || b.relevance_score - a.relevance_score,
+  );
+  const out: SourceRef[] = [];
+  const seen = new Set<string>();
+  for (const e of evidence) {
+    const key = `${e.filename}\u0000${e.page_number}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ filename: e.filename, page_number: e.page_number });
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+function isListSlot(slot: AnswerSlot): boolean {
+  return (slot.allowed_values?.filter((v) => v.trim() !== '').length ?? 0) > 0;
+}
+
+function hasValue(state: CellState | undefined): boolean {
+  if (!state) return false;
+  const v = state.value;
+  return v !== null && v !== undefined && String(v).trim() !== '';
+}
+
+function describeValue(v: CellState['value']): string {
+  const text = String(v);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Where a slot points: the sheet named in its coordinate (if any) or the question's tab. */
+function slotTarget(question: QuestionWithAnswers, slot: AnswerSlot, sheetNames: readonly string[]) {
+  const coordinate = parseA1(slot.coordinate ?? '');
+  const tabName = coordinate?.sheet ?? question.tab_name;
+  const tab = resolveTab(tabName, sheetNames);
+  return { tabName, tab, address: coordinate ? toA1(coordinate.row, coordinate.column) : null };
+}
+
+/**
+ * Cells a writer must read (value, formula, locked) before planning, per resolved tab, in order of
+ * first appearance. Blocked slots, unknown tabs and bad coordinates are left out: they are never written.
+ */
+export function targetCells(questions: readonly QuestionWithAnswers[], sheetNames: readonly string[]): { tab: string; addresses: string[] }[] {
+  const byTab = new Map<string, Set<string>>();
+  for (const q of questions) {
+    for (const slot of q.answer_slots ?? []) {
+      if (slot.is_blocked) continue;
+      const { tab, address } = slotTarget(q, slot, sheetNames);
+      if (!tab || !address) continue;
+      let set = byTab.get(tab);
+      if (!set) byTab.set(tab, (set = new Set()));
+      set.add(address);
+    }
+  }
+  return [...byTab].map(([tab, set]) => ({ tab, addresses: [...set] }));
+}
+
+/**
+ * The write plan for a set of answered questions. Every slot ends up either in `writes` or in
+ * `skipped` with a reason, and the report's counts add up to the number of slots (plus one per
+ * question without slots).
+ */
+export function planFill(questions: readonly QuestionWithAnswers[], view: WorkbookView, options: PlanOptions = {}): WritePlan {
+  const writes: CellWrite[] = [];
+  const skipped: SkippedSlot[] = [];
+  const claimed = new Map<string, number>();
+  const protectedSheets = new Set(view.protectedSheets ?? []);
+  const tabOrder: string[] = [];
+  const noteTab = (tab: string) => {
+    if (!tabOrder.includes(tab)) tabOrder.push(tab);
+  };
+
+  for (const question of questions) {
+    const slots = question.answer_slots ?? [];
+    const questionTab = resolveTab(question.tab_name, view.sheetNames) ?? question.tab_name;
+    if (slots.length === 0) {
+      noteTab(questionTab);
+      skipped.push({
+        tab: questionTab,
+        address: null,
+        questionId: question.id,
+        originalId: question.original_id ?? null,
+        slotRole: '',
+        reason: 'no_slot',
+        detail: `Question ${label(question)} has no answer cell.`,
+      });
+      continue;
+    }
+    const answer = pickAnswer(question);
+    const primary = primarySlot(slots);
+    const evaluation = answer ? readEvaluation(answer.evaluation) : null;
+
+    for (const slot of slots) {
+      const target = slotTarget(question, slot, view.sheetNames);
+      const tab = target.tab ?? target.tabName;
+      noteTab(tab);
+      const skip = (reason: SkipReason, detail: string, address = target.address) => {
+        skipped.push({ tab, address, questionId: question.id, originalId: question.original_id ?? null, slotRole: slot.role, reason, detail });
+      };
+      const where = `${tab}!${target.address ?? slot.coordinate}`;
+
+      if (slot.is_blocked) {
+        skip('blocked', `${where} is marked as not to be filled.`);
+        continue;
+      }
+      if (!target.tab) {
+        skip('missing_tab', `The workbook has no sheet named "${target.tabName}".`);
+        continue;
+      }
+      if (!target.address) {
+        skip('bad_coordinate', `"${slot.coordinate}" is not a cell address.`, null);
+        continue;
+      }
+      const raw = answer ? slotValue(answer, slot, slot === primary) : null;
+      let value = raw?.trim() ?? '';
+      if (value === '') {
+        skip('no_value', answer ? `The answer has nothing for "${slot.header || slot.role}".` : `Question ${label(question)} has no answer.`);
+        continue;
+      }
+      if (isListSlot(slot)) {
+        const allowed = slot.allowed_values!;
+        const fitted = coerceToAllowed(value, allowed);
+        if (fitted === null) {
+          skip('not_allowed', `"${describeValue(value)}" is not one of ${allowed.join(', ')}; left for review.`);
+          continue;
+        }
+        value = fitted;
+      }
+      const key = `${target.tab}!${target.address}`;
+      const firstQuestion = claimed.get(key);
+      if (firstQuestion !== undefined) {
+        skip('duplicate', `${where} is already written by question ${firstQuestion}.`);
+        continue;
+      }
+      claimed.set(key, question.id);
+
+      const state = view.cell(target.tab, target.address);
+      if (state?.hasFormula) {
+        skip('formula', `${where} holds a formula; it is never overwritten.`);
+        continue;
+      }
+      // Excel locks every cell by default: on a protected sheet an unknown lock state counts as locked.
+      if (state?.locked ?? protectedSheets.has(target.tab)) {
+        skip('protected', `${where} is locked on a protected sheet.`);
+        continue;
+      }
+      if (hasValue(state) && !options.overwrite) {
+        skip('occupied', `${where} already holds "${describeValue(state!.value)}".`);
+        continue;
+      }
+      writes.push({
+        tab: target.tab,
+        address: target.address,
+        value,
+        questionId: question.id,
+        originalId: question.original_id ?? null,
+        slotRole: slot.role,
+        slotHeader: slot.header,
+        score: evaluation?.score ?? null,
+        trust: evaluation?.trust ?? null,
+        sources: answer ? topSources(answer) : [],
+        forceText: needsTextProtection(value),
+      });
+    }
+  }
+  return { writes, skipped, report: buildReport(writes, skipped, tabOrder) };
+}
+
+function label(question: QuestionWithAnswers): string {
+  return question.original_id ? `${question.original_id} (#${question.id})` : `#${question.id}`;
+}

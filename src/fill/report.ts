@@ -1,0 +1,47 @@
+/** The fill report: counts per tab and per skip reason that add up. */
+import type { CellWrite, FillReport, SkipReason, SkippedSlot, TabReport, WritePlan } from './types';
+
+export function buildReport(writes: readonly CellWrite[], skipped: readonly SkippedSlot[], tabOrder: readonly string[] = []): FillReport {
+  const tabs = new Map<string, TabReport>();
+  const tab = (name: string) => {
+    let t = tabs.get(name);
+    if (!t) tabs.set(name, (t = { tab: name, written: 0, skipped: 0, byReason: {} }));
+    return t;
+  };
+  for (const name of tabOrder) tab(name);
+  const byReason: Partial<Record<SkipReason, number>> = {};
+  for (const w of writes) tab(w.tab).written += 1;
+  for (const s of skipped) {
+    const t = tab(s.tab);
+    t.skipped += 1;
+    t.byReason[s.reason] = (t.byReason[s.reason] ?? 0) + 1;
+    byReason[s.reason] = (byReason[s.reason] ?? 0) + 1;
+  }
+  return { written: writes.length, skipped: skipped.length, byReason, tabs: [...tabs.values()] };
+}
+
+const REASON_WORDS: Record<SkipReason, string> = {
+  blocked: 'not to be filled',
+  formula: 'formula cells',
+  occupied: 'already filled',
+  missing_tab: 'tab not found',
+  no_value: 'no answer',
+  not_allowed: 'not an allowed value',
+  protected: 'locked cells',
+  bad_coordinate: 'bad cell address',
+  duplicate: 'duplicate cell',
+  no_slot: 'no answer cell',
+};
+
+/** One sentence for people: "Wrote 250 answers on 2 tabs; skipped 11 (already filled 8, formula cells 3)." */
+export function summarise(plan: Pick<WritePlan, 'report'>): string {
+  const r = plan.report;
+  const tabsWritten = r.tabs.filter((t) => t.written > 0).length;
+  const wrote = `Wrote ${r.written} ${r.written === 1 ? 'answer' : 'answers'} on ${tabsWritten} ${tabsWritten === 1 ? 'tab' : 'tabs'}`;
+  if (r.skipped === 0) return `${wrote}.`;
+  const reasons = (Object.entries(r.byReason) as [SkipReason, number][])
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => `${REASON_WORDS[reason]} ${n}`)
+    .join(', ');
+  return `${wrote}; skipped ${r.skipped} (${reasons}).`;
+}

@@ -1,0 +1,145 @@
+/**
+ * Assembles the local knowledge service: database, storage, job queue, knowledge base, routes and the
+ * background worker. `buildApp` does not listen; the CLI and tests call `app.listen`.
+ */
+import cors from '@fastify/cors';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JOB_KINDS, type ServiceContext } from './context';
+import { detectQuestionnaire } from './detect';
+import { DiskBlobStore } from './files/blobstore';
+import { installAuth } from './http/auth';
+import { badRequest, installErrorHandlers, UPLOAD_LIMITS } from './http/errors';
+import { FixedWindowLimiter } from './http/quota';
+import { generateAnswersHandler } from './jobs/generate';
+import { ingestFileHandler } from './jobs/ingest';
+import { JobWorker } from './jobs/worker';
+import { extractDocument, KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
+import { chatRoutes } from './routes/chat';
+import { questionnaireRoutes } from './routes/questionnaires';
+import { repositoryRoutes } from './routes/repository';
+import { openDatabase } from './storage/sqlite/database';
+import { SqliteJobQueue } from './storage/sqlite/jobs';
+import { createSqliteStore } from './storage/sqlite/store';
+
+export interface BuildAppOptions {
+  dataDir: string;
+  /** Folder of the built add-in to serve at `/`; default `dist/` of the project when it exists; null for none. */
+  staticDir?: string | null;
+  /** Log warnings and errors (level from QFILL_LOG_LEVEL, default `warn`). */
+  logger?: boolean;
+  startWorkers?: boolean;
+  /** TLS key and certificate; plain HTTP without. */
+  https?: { key: Buffer; cert: Buffer } | null;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function isDirectory(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
+}
+
+export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
+  const dataDir = resolve(opts.dataDir);
+  const db = openDatabase(dataDir);
+  const store = createSqliteStore(db);
+  const queue = new SqliteJobQueue(db);
+  const knowledge = new KnowledgeBase(db, knowledgeOptionsFromEnv());
+
+  const common = {
+    logger: opts.logger ? { level: process.env.QFILL_LOG_LEVEL ?? 'warn' } : false,
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 1024 * 1024,
+  };
+  // The HTTPS instance has another generic type; routes do not care which server carries them.
+  const app = (opts.https ? Fastify({ ...common, https: opts.https }) : Fastify(common)) as unknown as FastifyInstance;
+
+  let worker: JobWorker | null = null;
+  const ctx: ServiceContext = {
+    store,
+    queue,
+    blobs: new DiskBlobStore(dataDir),
+    knowledge,
+    extract: extractDocument,
+    detect: detectQuestionnaire,
+    wake: (kind) => worker?.notify(kind),
+  };
+  const log = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
+  worker = new JobWorker(
+    queue,
+    {
+      [JOB_KINDS.ingestFile]: ingestFileHandler(ctx),
+      [JOB_KINDS.generateAnswers]: generateAnswersHandler(ctx, log),
+    },
+    { log },
+  );
+
+  // Our own JSON parser: an empty body is "no fields" (POST /chat/sessions/ may be empty), and a
+  // malformed one gets a message that says so.
+  app.removeContentTypeParser('application/json');
+  // No endpoint takes plain text; without a parser it is a clear "unsupported content type".
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(badRequest(`body: malformed JSON (${error instanceof Error ? error.message : 'parse error'})`), undefined);
+    }
+  });
+
+  installErrorHandlers(app);
+  await app.register(cors, {
+    origin: true,
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
+    exposedHeaders: ['Retry-After'],
+    maxAge: 600,
+  });
+  await app.register(formbody);
+  await app.register(multipart, {
+    limits: {
+      fileSize: UPLOAD_LIMITS.fileSizeMb * 1024 * 1024,
+      files: UPLOAD_LIMITS.files,
+      fields: UPLOAD_LIMITS.fields,
+      fieldSize: 1024 * 1024,
+      parts: UPLOAD_LIMITS.files + UPLOAD_LIMITS.fields,
+    },
+  });
+  installAuth(app, store, new FixedWindowLimiter());
+
+  chatRoutes(app, ctx);
+  questionnaireRoutes(app, ctx);
+  repositoryRoutes(app, ctx);
+
+  const staticDir = opts.staticDir === undefined ? join(PROJECT_ROOT, 'dist') : opts.staticDir;
+  if (staticDir && isDirectory(staticDir)) {
+    await app.register(fastifyStatic, { root: resolve(staticDir), prefix: '/', index: ['taskpane.html', 'index.html'] });
+  }
+
+  await app.ready();
+  if (opts.startWorkers !== false) worker.start();
+
+  let closed = false;
+  return {
+    app,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await worker!.stop();
+      await app.close();
+      db.close();
+    },
+  };
+}

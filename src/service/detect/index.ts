@@ -1,0 +1,85 @@
+/**
+ * Questionnaire detection: bytes of an uploaded .xlsx or .csv → questions with their answer slots.
+ * Used on questionnaire upload (to fill) and on repository upload of a completed questionnaire (slot
+ * values become answer-library entries).
+ */
+import { sniffKind } from './archive';
+import { csvToGrid } from './csv';
+import { analyseSheet, type CellStyleLookup, type SheetQuestion } from './layout';
+import { DetectError, type DetectedQuestion, type DetectedQuestionnaire } from './types';
+import { validationLookup } from './validation';
+import { readWorkbook } from './workbook';
+
+export * from './types';
+
+const LANGUAGE_SAMPLE_CHARS = 4000;
+
+const NO_STYLES: CellStyleLookup = { locked: () => false, bold: () => false };
+
+export async function detectQuestionnaire(bytes: Uint8Array, filename: string): Promise<DetectedQuestionnaire> {
+  const kind = sniffKind(bytes, filename);
+  const warnings: string[] = [];
+  const perTab: { tab: string; questions: SheetQuestion[] }[] = [];
+  const rejected: string[] = [];
+
+  if (kind === 'csv') {
+    const grid = csvToGrid(bytes, filename);
+    const analysis = analyseSheet(grid, validationLookup(grid, null, 0), NO_STYLES);
+    if (analysis.ok) perTab.push({ tab: grid.name, questions: analysis.questions });
+    else rejected.push(`the CSV: ${analysis.reason}`);
+  } else {
+    const workbook = readWorkbook(bytes, filename);
+    const styles: CellStyleLookup = {
+      locked: (s) => workbook.styles[s]?.locked ?? true,
+      bold: (s) => workbook.styles[s]?.bold ?? false,
+    };
+    const hidden = workbook.sheets.filter((s) => s.state !== 'visible').map((s) => s.name);
+    if (hidden.length > 0) warnings.push(`Hidden sheets are not questionnaires and were skipped: ${hidden.join(', ')}.`);
+    for (const sheet of workbook.sheets) {
+      if (sheet.state !== 'visible') continue;
+      const grid = workbook.grid(sheet);
+      const analysis = analyseSheet(grid, validationLookup(grid, workbook, sheet.index), styles);
+      if (analysis.ok) {
+        perTab.push({ tab: sheet.name, questions: analysis.questions });
+      } else {
+        rejected.push(`"${sheet.name}": ${analysis.reason}`);
+        if (/formulas|reference material/.test(analysis.reason)) {
+          warnings.push(`Sheet "${sheet.name}" was skipped: ${analysis.reason}.`);
+        }
+      }
+    }
+  }
+
+  if (perTab.length === 0) {
+    throw new DetectError(
+      `No questionnaire found in "${filename}". Looked on every visible sheet for a column of questions ` +
+        '(text ending in "?" or starting with words like "Do", "Describe", or a "Question" header) next to ' +
+        'an answer column (headed e.g. "Answer", "Response", "Comments", or with a dropdown). ' +
+        `Found: ${rejected.join('; ') || 'no sheets with cells'}.`,
+    );
+  }
+
+  const questions: DetectedQuestion[] = [];
+  let order = 0;
+  let blockBase = 0;
+  for (const { tab, questions: qs } of perTab) {
+    let maxBlock = -1;
+    for (const q of qs) {
+      questions.push({ ...q, tab_name: tab, order: ++order, block: blockBase + q.block });
+      maxBlock = Math.max(maxBlock, q.block);
+    }
+    blockBase += maxBlock + 1;
+  }
+
+  let sample = '';
+  for (const q of questions) {
+    if (sample.length >= LANGUAGE_SAMPLE_CHARS) break;
+    sample += (sample ? '\n' : '') + q.original_question_text;
+  }
+  return {
+    questions,
+    tabs: perTab.map((t) => t.tab),
+    language_sample: sample.slice(0, LANGUAGE_SAMPLE_CHARS),
+    warnings,
+  };
+}

@@ -1,0 +1,42 @@
+/** Path ids and pagination shared by the routes. */
+import type { FastifyRequest } from 'fastify';
+import { LIMITS } from '../../api/schemas';
+import { badRequest, notFound } from './errors';
+
+/** `{id}` path segments are digits only (section 4). */
+export function pathId(request: FastifyRequest, name = 'id'): number {
+  const raw = (request.params as Record<string, string | undefined>)[name] ?? '';
+  if (!/^\d{1,15}$/.test(raw)) throw badRequest(`${name}: must be a positive integer, got ${JSON.stringify(raw.slice(0, 40))}`);
+  return Number(raw);
+}
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  limit: number;
+  offset: number;
+}
+
+export function pageRequest(q: { page?: number; page_size?: number }): PageRequest {
+  const page = q.page ?? LIMITS.pageDefault;
+  const pageSize = q.page_size ?? LIMITS.pageSizeDefault;
+  return { page, pageSize, limit: pageSize, offset: (page - 1) * pageSize };
+}
+
+/** The pagination envelope (2.15) with absolute `next`/`previous` links that keep the other filters. */
+export function pageEnvelope<T>(request: FastifyRequest, p: PageRequest, count: number, results: T[]) {
+  const lastPage = Math.max(1, Math.ceil(count / p.pageSize));
+  if (p.page > lastPage) throw notFound(`page: page ${p.page} does not exist; there ${lastPage === 1 ? 'is 1 page' : `are ${lastPage} pages`}`);
+  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  const link = (page: number) => {
+    const u = new URL(url);
+    u.searchParams.set('page', String(page));
+    return u.toString();
+  };
+  return {
+    count,
+    next: p.page < lastPage ? link(p.page + 1) : null,
+    previous: p.page > 1 ? link(p.page - 1) : null,
+    results,
+  };
+}

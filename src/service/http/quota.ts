@@ -1,0 +1,32 @@
+/**
+ * Per-organisation request quota (requests per minute), fixed one-minute windows. In memory: one
+ * service process owns the count; several processes would share it through the database instead.
+ */
+export interface QuotaDecision {
+  allowed: boolean;
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  hit(orgId: number, perMinute: number): QuotaDecision;
+}
+
+export class FixedWindowLimiter implements RateLimiter {
+  private readonly windows = new Map<number, { start: number; count: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  hit(orgId: number, perMinute: number): QuotaDecision {
+    const t = this.now();
+    let w = this.windows.get(orgId);
+    if (!w || t - w.start >= 60_000) {
+      w = { start: t, count: 0 };
+      this.windows.set(orgId, w);
+    }
+    if (w.count >= perMinute) {
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((w.start + 60_000 - t) / 1000)) };
+    }
+    w.count++;
+    return { allowed: true, retryAfterSeconds: 0 };
+  }
+}

@@ -1,0 +1,275 @@
+/** Stored records to the v2 response shapes (section 2). The only place that knows both. */
+import type {
+  AskSource,
+  ChatMessage,
+  ChatSession,
+  ChatSource,
+  Questionnaire,
+  QuestionWithAnswers,
+  RepositoryFile,
+  SourceEvidence,
+} from '../../api/schemas';
+import { permissionsFor, roleFor } from '../domain/access';
+import type { Evidence } from '../knowledge/types';
+import type {
+  AnswerRecord,
+  EvidenceRecord,
+  FileRecord,
+  MessageRecord,
+  Principal,
+  QuestionnaireRecord,
+  QuestionRecord,
+  SessionRecord,
+  SourceRecord,
+  UserRecord,
+} from '../storage/types';
+
+const STATUS_DISPLAY: Record<FileRecord['status'], string> = {
+  submitted: 'Submitted',
+  processing: 'Processing',
+  ready: 'Ready',
+  failed: 'Failed',
+};
+
+export function repositoryFile(f: FileRecord): RepositoryFile {
+  return {
+    id: f.id,
+    original_filename: f.original_filename,
+    status: f.status,
+    status_display: f.status === 'failed' && f.error ? `Failed: ${f.error}` : STATUS_DISPLAY[f.status],
+    processing_stage: f.processing_stage.slice(0, 20),
+    processing_percent: f.processing_percent,
+    document_type: f.document_type,
+    file_format: f.file_format,
+    source_provider: null,
+    created_at: f.created_at,
+    tags: f.tags.map((t) => ({ ...t })),
+    relevant_offerings: f.offerings.map((o) => ({ ...o })),
+    scope_includes_company: f.scope_includes_company,
+    use_as_source: f.use_as_source,
+    url: null,
+    user: f.user_display,
+    qa_count: f.qa_count,
+    data_count: f.data_count,
+    passage_count: f.passage_count,
+    total_embeddings: f.total_embeddings,
+    is_reprocessable: f.status === 'failed' || f.status === 'ready',
+    error: f.error,
+  };
+}
+
+export function chatSource(s: SourceRecord): ChatSource {
+  return {
+    id: s.id,
+    type: s.type,
+    relevance_score: s.relevance_score,
+    content: s.content,
+    source_file: s.source_file,
+    page_number: s.page_number,
+    context_header: s.context_header,
+    source_url: s.source_url,
+    file_id: s.file_id,
+  };
+}
+
+export function chatMessage(m: MessageRecord): ChatMessage {
+  return {
+    id: m.id,
+    sender: m.sender,
+    content: m.content,
+    created_at: m.created_at,
+    is_edited: m.is_edited,
+    metadata: m.metadata ?? null,
+    sources: m.sources.map(chatSource),
+  };
+}
+
+export function chatSession(s: SessionRecord, messages?: MessageRecord[]): ChatSession {
+  const out: ChatSession = {
+    id: s.id,
+    title: s.title,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+    is_archived: s.is_archived,
+    message_count: s.message_count,
+    last_message: s.last_message
+      ? {
+          id: s.last_message.id,
+          sender: s.last_message.sender,
+          content: s.last_message.content,
+          created_at: s.last_message.created_at,
+        }
+      : null,
+  };
+  if (messages) out.messages = messages.map(chatMessage);
+  return out;
+}
+
+/** A stored source row from retrieval evidence (before it has an id). */
+export function sourceFromEvidence(e: Evidence): Omit<SourceRecord, 'id'> {
+  return {
+    type: e.type,
+    relevance_score: e.relevance_score,
+    content: e.content,
+    source_file: e.filename,
+    file_id: e.file_id,
+    page_number: e.page_number,
+    context_header: e.context_header,
+    source_url: '',
+  };
+}
+
+/** Ask sources (2.2) carry no stored row; their id is the passage or Q&A entry they quote. */
+export function askSource(e: Evidence): AskSource {
+  return {
+    id: e.passage_id ?? e.qna_id ?? 0,
+    filename: e.filename,
+    page_number: e.page_number,
+    content: e.content,
+    type: e.type,
+    relevance_score: e.relevance_score,
+    source_file: e.filename,
+    context_header: e.context_header,
+    source_url: '',
+    file_id: e.file_id,
+  };
+}
+
+export function evidenceRow(e: Evidence): Omit<EvidenceRecord, 'id' | 'created_at'> {
+  return {
+    type: e.type,
+    content: e.content,
+    filename: e.filename,
+    file_id: e.file_id,
+    page_number: e.page_number,
+    section_path: e.section_path,
+    tab_name: e.tab_name,
+    relevance_score: e.relevance_score,
+    rank: e.rank,
+    passage_id: e.passage_id,
+    qna_id: e.qna_id,
+    context_header: e.context_header,
+    question_text: e.question_text ?? null,
+    source_location: e.source_location ?? null,
+  };
+}
+
+function sourceEvidence(e: EvidenceRecord): SourceEvidence {
+  const out: SourceEvidence = {
+    id: e.id,
+    type: e.type,
+    content: e.content,
+    filename: e.filename,
+    file_id: e.file_id,
+    page_number: e.page_number,
+    section_path: e.section_path,
+    tab_name: e.tab_name,
+    relevance_score: e.relevance_score,
+    rank: e.rank,
+    created_at: e.created_at,
+    passage_id: e.passage_id,
+    qna_id: e.qna_id,
+    context_header: e.context_header,
+  };
+  if (e.question_text !== null) out.question_text = e.question_text;
+  if (e.source_location !== null) out.source_location = e.source_location;
+  return out;
+}
+
+function answer(a: AnswerRecord) {
+  return {
+    id: a.id,
+    text: a.text,
+    evaluation: a.evaluation,
+    facts_summary: a.facts_summary,
+    slot_responses: a.slot_responses.map((r) => ({ slot_key: r.slot_key, content: r.content, is_manually_edited: false })),
+    status: a.status,
+    created_at: a.created_at,
+    updated_at: a.updated_at,
+    source_evidence: a.evidence.map(sourceEvidence),
+    method: a.method,
+  };
+}
+
+export function questionWithAnswers(q: QuestionRecord): QuestionWithAnswers {
+  return {
+    id: q.id,
+    original_id: q.original_id,
+    original_question_text: q.text,
+    answer_slots: q.answer_slots,
+    tab_name: q.tab_name,
+    section_path: q.section_path,
+    order: q.order,
+    needs_filling: q.needs_filling,
+    selected_answer_id: q.selected_answer_id,
+    flagged_for_review: q.flagged_for_review,
+    security_control: q.security_control,
+    category: q.category,
+    translations: {},
+    assigned_users: [],
+    answers: q.answers.map(answer),
+    comment_count: 0,
+    unread_comment_count: 0,
+    mentions_me: false,
+    row: q.row,
+    question_coordinate: q.question_coordinate,
+  };
+}
+
+export function displayName(u: UserRecord): string {
+  const full = `${u.first_name} ${u.last_name}`.trim();
+  return full || u.username;
+}
+
+const APPROVAL_DISPLAY: Record<QuestionnaireRecord['status'], string> = {
+  ready: 'Ready',
+  draft: 'Draft',
+  in_review: 'In review',
+  approved: 'Approved',
+};
+
+export function questionnaire(q: QuestionnaireRecord, p: Principal): Questionnaire {
+  const permissions = permissionsFor(p, q);
+  const myTeams = q.team !== null && p.team_ids.includes(q.team.id) ? [q.team] : [];
+  return {
+    id: q.id,
+    file: {
+      id: q.file.id,
+      original_filename: q.file.original_filename,
+      file_format: q.file.file_format,
+      status: q.file.status,
+      created_at: q.file.created_at,
+    },
+    file_name: q.file.original_filename,
+    client: q.client,
+    status: q.status,
+    status_display: APPROVAL_DISPLAY[q.status],
+    visibility: q.visibility,
+    user: displayName(q.owner),
+    answers_count: q.question_count,
+    approved_count: q.approved_count,
+    submitted_for_review_at: q.submitted_for_review_at,
+    approved_at: q.approved_at,
+    owner: displayName(q.owner),
+    reviewers: q.reviewers.map(displayName),
+    contributors: [],
+    my_role: roleFor(p, q),
+    permissions,
+    stats: {
+      question_count: q.question_count,
+      answered_count: q.answered_count,
+      approved_count: q.approved_count,
+      generation_status: q.generation_status,
+    },
+    teams: q.team ? [{ ...q.team }] : [],
+    my_teams: { results: myTeams },
+    relevant_offerings: q.offerings.map((o) => ({ ...o })),
+    scope_includes_company: q.scope_includes_company,
+    detected_language: q.detected_language,
+    effective_language: q.language_override ?? q.detected_language,
+    ...permissions,
+    document_type: q.document_type,
+    warnings: q.warnings,
+    created_at: q.created_at,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The `ingest_file` job: read a stored upload, extract its text, index it. The file moves
+ * submitted -> processing -> ready | failed, with a stage and a rising percent a person can watch.
+ */
+import type { ServiceContext } from '../context';
+import { ExtractError } from '../knowledge/types';
+import type { JobHandler } from './worker';
+
+const MAX_ATTEMPTS = 3;
+
+export function ingestFileHandler(ctx: ServiceContext): JobHandler {
+  return async (job) => {
+    const fileId = Number(job.payload.file_id);
+    const file = ctx.store.files.getAny(fileId);
+    if (!file || file.status === 'ready' || file.status === 'failed') return 'done';
+    const files = ctx.store.files;
+    let percent = 0;
+    const progress = (stage: string, value: number) => {
+      // Never let the bar go backwards, even when a resumed job starts over.
+      percent = Math.max(percent, Math.min(99, Math.round(value)));
+      files.update(fileId, { status: 'processing', processing_stage: stage, processing_percent: percent });
+    };
+    const fail = (reason: string) => {
+      files.update(fileId, { status: 'failed', processing_stage: 'failed', error: reason });
+    };
+    // Each claim counts an attempt; a file that keeps killing the process must not be retried forever.
+    if (job.attempts > MAX_ATTEMPTS) {
+      fail(`processing was interrupted ${job.attempts - 1} times; upload the file again to retry`);
+      return 'done';
+    }
+
+    progress('reading', 5);
+    let bytes: Uint8Array;
+    try {
+      bytes = await ctx.blobs.read(file.stored_name);
+    } catch (error) {
+      fail(`the stored upload could not be read (${error instanceof Error ? error.message : String(error)})`);
+      return 'done';
+    }
+
+    progress('extracting text', 10);
+    let doc;
+    try {
+      doc = await ctx.extract(bytes, file.original_filename);
+    } catch (error) {
+      fail(error instanceof ExtractError ? error.message : `could not read the file (${error instanceof Error ? error.message : String(error)})`);
+      return 'done';
+    }
+    const hasText = doc.pages.some((p) => p.text.trim() !== '') || doc.qa.length > 0;
+    if (!hasText) {
+      fail('no readable text found in the file (a scanned PDF needs OCR first)');
+      return 'done';
+    }
+    files.update(fileId, { file_format: doc.file_format, document_type: doc.document_type });
+
+    progress('indexing', 30);
+    try {
+      const counts = await ctx.knowledge.indexDocument(
+        {
+          org_id: file.org_id,
+          file_id: file.id,
+          filename: file.original_filename,
+          offering_ids: file.offerings.map((o) => o.id),
+          scope_includes_company: file.scope_includes_company,
+          use_as_source: file.use_as_source,
+        },
+        doc,
+        (p) => progress('indexing', 30 + (Math.max(0, Math.min(100, p)) * 65) / 100),
+      );
+      files.update(fileId, {
+        status: 'ready',
+        processing_stage: 'done',
+        processing_percent: 100,
+        error: null,
+        passage_count: counts.passage_count,
+        qa_count: counts.qa_count,
+        total_embeddings: counts.total_embeddings,
+      });
+    } catch (error) {
+      if (error instanceof ExtractError) {
+        fail(error.message);
+        return 'done';
+      }
+      // Possibly transient (an embeddings endpoint down): let the worker retry, then give up visibly.
+      if (job.attempts >= MAX_ATTEMPTS) {
+        fail(`indexing failed: ${error instanceof Error ? error.message : String(error)}`);
+        return 'done';
+      }
+      throw error;
+    }
+    return 'done';
+  };
+}

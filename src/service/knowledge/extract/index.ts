@@ -1,0 +1,122 @@
+/** extractDocument: bytes + filename into pages (with structure) or answer-library entries. */
+import type { DocumentType } from '../../../api/schemas';
+import { ExtractError } from '../types';
+import type { ExtractedDocument, ExtractedPage, TextBlock } from '../types';
+import { docxBlocks } from './docx';
+import { htmlBlocks } from './html';
+import { pdfPages } from './pdf';
+import { markdownBlocks, plainTextBlocks } from './plain-text';
+import { csvQa, xlsxQa } from './spreadsheet';
+
+type Kind = 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'md' | 'txt';
+
+const EXTENSIONS: Record<string, Kind> = {
+  pdf: 'pdf',
+  docx: 'docx',
+  xlsx: 'xlsx',
+  xlsm: 'xlsx',
+  csv: 'csv',
+  html: 'html',
+  htm: 'html',
+  md: 'md',
+  markdown: 'md',
+  txt: 'txt',
+  text: 'txt',
+};
+
+export async function extractDocument(bytes: Uint8Array, filename: string): Promise<ExtractedDocument> {
+  if (!(bytes instanceof Uint8Array)) throw new ExtractError(`${filename}: expected file bytes`);
+  if (bytes.byteLength === 0) throw new ExtractError(`${filename} is empty`);
+  const kind = kindOf(bytes, filename);
+  const doc = await extractByKind(kind, bytes, filename);
+  const hasText = doc.pages.some((p) => p.text.trim() !== '');
+  if (!hasText && doc.qa.length === 0) {
+    const hint = kind === 'pdf' ? ' (a scanned PDF needs OCR first)' : '';
+    throw new ExtractError(`no text could be extracted from ${filename}${hint}`);
+  }
+  return doc;
+}
+
+function kindOf(bytes: Uint8Array, filename: string): Kind {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase() ?? '';
+  const byExtension = EXTENSIONS[extension];
+  const magic = String.fromCharCode(...bytes.subarray(0, 5));
+  if (magic === '%PDF-') return 'pdf';
+  if (byExtension) {
+    if ((byExtension === 'docx' || byExtension === 'xlsx') && !magic.startsWith('PK')) {
+      throw new ExtractError(`${filename} is not a valid .${extension} file (it is not a zip package)`);
+    }
+    if (byExtension === 'pdf') throw new ExtractError(`${filename} is not a valid PDF (no %PDF header)`);
+    return byExtension;
+  }
+  if (['doc', 'xls', 'ppt', 'pptx', 'rtf', 'odt'].includes(extension)) {
+    throw new ExtractError(`${filename}: .${extension} files are not supported; save it as PDF, DOCX, XLSX, CSV, HTML, Markdown or text`);
+  }
+  throw new ExtractError(
+    `${filename}: unsupported file type${extension ? ` .${extension}` : ''}; supported are PDF, DOCX, XLSX, CSV, HTML, Markdown and text`,
+  );
+}
+
+async function extractByKind(kind: Kind, bytes: Uint8Array, filename: string): Promise<ExtractedDocument> {
+  switch (kind) {
+    case 'pdf': {
+      const pages = await pdfPages(bytes, filename);
+      return { file_format: 'pdf', document_type: documentTypeOf(filename, pages), pages, qa: [] };
+    }
+    case 'docx': {
+      const blocks = await docxBlocks(bytes, filename);
+      return textDocument('docx', filename, blocks);
+    }
+    case 'html': {
+      const { blocks, title } = htmlBlocks(decodeText(bytes));
+      return textDocument('html', filename, blocks, title);
+    }
+    case 'md': {
+      const { blocks, title } = markdownBlocks(decodeText(bytes));
+      return textDocument('txt', filename, blocks, title);
+    }
+    case 'txt':
+      return textDocument('txt', filename, plainTextBlocks(decodeText(bytes)));
+    case 'csv': {
+      const qa = csvQa(decodeText(bytes), filename);
+      return { file_format: 'excel', document_type: 'qna', pages: [], qa };
+    }
+    case 'xlsx': {
+      const qa = await xlsxQa(bytes, filename);
+      if (qa.length === 0) {
+        throw new ExtractError(
+          `${filename}: no answered questions found; a spreadsheet in the knowledge base must be a completed questionnaire or have "Question" and "Answer" columns`,
+        );
+      }
+      return { file_format: 'excel', document_type: 'qna', pages: [], qa };
+    }
+  }
+}
+
+function textDocument(format: 'docx' | 'html' | 'txt', filename: string, blocks: TextBlock[], title?: string): ExtractedDocument {
+  const text = blocks.map((b) => (b.level > 0 ? `${'#'.repeat(b.level)} ${b.text}` : b.text)).join('\n\n');
+  const pages: ExtractedPage[] = text.trim() ? [{ page_number: 1, text, blocks }] : [];
+  const doc: ExtractedDocument = { file_format: format, document_type: documentTypeOf(filename, pages), pages, qa: [] };
+  if (title) doc.title = title;
+  return doc;
+}
+
+function decodeText(bytes: Uint8Array): string {
+  const utf8 = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  // Windows-1252 files decode to replacement characters as UTF-8; re-read them as latin1.
+  if ((utf8.match(/\uFFFD/g)?.length ?? 0) > 3) return new TextDecoder('latin1').decode(bytes);
+  return utf8;
+}
+
+/** SOC reports, ISO/TX-RAMP/FedRAMP certificates and attestations are `security_certificate`. */
+function documentTypeOf(filename: string, pages: ExtractedPage[]): DocumentType {
+  const name = filename.replace(/[_-]+/g, ' ');
+  if (/\bSOC ?[123]\b|\bcertificat(e|ion)\b|\battestation\b|\bISO ?27001\b|\bTX ?RAMP\b|\bFedRAMP\b/i.test(name)) {
+    return 'security_certificate';
+  }
+  const opening = pages.slice(0, 2).map((p) => p.text.slice(0, 3000)).join(' ');
+  if (/\b(SOC [123] report|report on .{0,80}controls|independent service auditor'?s report|certificate of (registration|compliance))\b/i.test(opening)) {
+    return 'security_certificate';
+  }
+  return 'documentation';
+}

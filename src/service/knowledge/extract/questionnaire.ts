@@ -1,0 +1,39 @@
+/**
+ * A completed questionnaire as an answer library, through the questionnaire detector: every detected
+ * question whose answer slots already hold values becomes a Q&A entry keeping each slot by role.
+ */
+import { detectQuestionnaire, DetectError } from '../../detect';
+import type { AnswerSlot } from '../../../api/schemas';
+import type { QaPair } from '../types';
+
+export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): Promise<QaPair[]> {
+  let detected;
+  try {
+    detected = await detectQuestionnaire(bytes, filename);
+  } catch (error) {
+    // Not a questionnaire: the caller tries a plain Q&A table next.
+    if (error instanceof DetectError) return [];
+    throw error;
+  }
+  const pairs: QaPair[] = [];
+  for (const question of detected.questions) {
+    const slots = question.answer_slots
+      .filter((slot) => hasValue(slot))
+      .map((slot) => ({ slot_key: slot.role, header: slot.header, content: String(slot.value).trim() }));
+    if (slots.length === 0) continue;
+    const primary = slots.find((s) => s.slot_key === 'answer') ?? slots[0]!;
+    pairs.push({
+      question: question.original_question_text,
+      answer: primary.content,
+      slots: [primary, ...slots.filter((s) => s !== primary)],
+      original_id: question.original_id,
+      tab_name: question.tab_name,
+      location: `${question.tab_name}!${question.question_coordinate}`,
+    });
+  }
+  return pairs;
+}
+
+function hasValue(slot: AnswerSlot): boolean {
+  return typeof slot.value === 'string' && slot.value.trim() !== '';
+}

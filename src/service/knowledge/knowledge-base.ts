@@ -1,0 +1,200 @@
+/**
+ * The knowledge base of every organisation in one SQLite database: indexing extracted documents,
+ * searching them, and answering questionnaire questions and chat messages from them, with evidence.
+ */
+import type { Database } from 'better-sqlite3';
+import { evaluation, noAnswer } from './answer/evaluation';
+import { bestSentences, extractiveAnswer, relevantEvidence } from './answer/extractive';
+import { findLibraryMatch, reuseAnswer } from './answer/library';
+import { LlmAnswerer } from './answer/llm';
+import { resolveFollowUp } from './answer/chat';
+import { Embedder, toBlob, type EndpointConfig } from './embeddings';
+import { splitIntoPassages } from './passages';
+import { ranked, retrieve, qaContent, type Candidate } from './retrieval';
+import { KnowledgeStore, scopeTokens } from './store';
+import { stemmedTerms, textForIndex } from './text';
+import type { AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
+
+export interface KnowledgeOptions {
+  llm?: EndpointConfig | null;
+  embeddings?: EndpointConfig | null;
+}
+
+export const NOT_FOUND_ANSWER = 'I could not find this in your knowledge base.';
+
+const ANSWER_EVIDENCE = 6;
+const DENSE_POOL = 20;
+
+export class KnowledgeBase {
+  private readonly store: KnowledgeStore;
+  private readonly embedder: Embedder | null;
+  private readonly llm: LlmAnswerer | null;
+
+  constructor(db: Database, options: KnowledgeOptions = {}) {
+    this.store = new KnowledgeStore(db);
+    this.embedder = options.embeddings ? new Embedder(options.embeddings) : null;
+    this.llm = options.llm ? new LlmAnswerer(options.llm) : null;
+  }
+
+  /** Replaces the file's content in the index. Embedding failures fail the call (nothing half-stored). */
+  async indexDocument(
+    meta: FileMeta,
+    doc: ExtractedDocument,
+    onProgress?: (percent: number) => void,
+  ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }> {
+    const passages = splitIntoPassages(doc);
+    const qa = doc.qa.filter((p) => p.question.trim() !== '' && p.slots.some((s) => s.content.trim() !== ''));
+    onProgress?.(10);
+
+    let passageVectors: Float32Array[] = [];
+    let qaVectors: Float32Array[] = [];
+    if (this.embedder) {
+      passageVectors = await this.embedder.embed(passages.map((p) => `${p.context_header}\n${p.content}`));
+      onProgress?.(60);
+      qaVectors = await this.embedder.embed(qa.map((p) => p.question));
+      onProgress?.(80);
+    }
+
+    const store = this.store;
+    store.db.transaction(() => {
+      store.saveFileMeta(meta);
+      store.deleteContent(meta.org_id, meta.file_id);
+      passages.forEach((p, i) => {
+        const stems = stemmedTerms(`${p.context_header}\n${p.content}`);
+        const { lastInsertRowid } = store.insertPassage.run({
+          org_id: meta.org_id,
+          file_id: meta.file_id,
+          page_number: p.page_number,
+          section_path: JSON.stringify(p.section_path),
+          context_header: p.context_header,
+          content: p.content,
+          stems: [...stems].join(' '),
+          embedding: passageVectors[i] ? toBlob(passageVectors[i]!) : null,
+        });
+        store.insertPassageFts.run(lastInsertRowid, ...scopeTokens(meta.org_id, meta.file_id), textForIndex(p.context_header), textForIndex(p.content));
+      });
+      qa.forEach((pair, i) => {
+        const slots = pair.slots.filter((s) => s.content.trim() !== '');
+        const answer = pair.answer.trim() || slots[0]!.content;
+        const answerText = qaContent(answer, slots);
+        const { lastInsertRowid } = store.insertQa.run({
+          org_id: meta.org_id,
+          file_id: meta.file_id,
+          question: pair.question,
+          answer,
+          slots: JSON.stringify(slots),
+          original_id: pair.original_id ?? null,
+          tab_name: pair.tab_name ?? '',
+          location: pair.location ?? '',
+          question_stems: [...stemmedTerms(pair.question)].join(' '),
+          stems: [...stemmedTerms(`${pair.question}\n${answerText}`)].join(' '),
+          embedding: qaVectors[i] ? toBlob(qaVectors[i]!) : null,
+        });
+        store.insertQaFts.run(lastInsertRowid, ...scopeTokens(meta.org_id, meta.file_id), textForIndex(pair.question), textForIndex(answerText));
+      });
+    })();
+    this.embedder?.invalidate(meta.org_id);
+    onProgress?.(100);
+    return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };
+  }
+
+  removeFile(orgId: number, fileId: number): void {
+    this.store.deleteFile(orgId, fileId);
+    this.embedder?.invalidate(orgId);
+  }
+
+  /** Offerings, scope, `use_as_source` or filename changed: the content stays, its filters change. */
+  updateFileMeta(meta: FileMeta): void {
+    this.store.db.transaction(() => this.store.saveFileMeta(meta))();
+  }
+
+  /** Lexical search over passages and the answer library, ranked, relevance 0..1. */
+  search(orgId: number, query: string, filters: SearchFilters, limit = 10): Evidence[] {
+    const safeLimit = Math.max(1, Math.min(100, Math.floor(limit) || 10));
+    return retrieve(this.store, orgId, query, filters, { limit: safeLimit }).map((c) => c.evidence);
+  }
+
+  async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters): Promise<AnswerResult> {
+    const text = q.text.trim();
+    if (!text) return noAnswer('The question is empty');
+    const dense = await this.denseRankings(orgId, text);
+
+    // 1. The answer library: a past answer to the same question.
+    const library = retrieve(this.store, orgId, text, filters, { limit: 10, includePassages: false, dense });
+    const match = findLibraryMatch({ ...q, text }, library);
+    if (match) return reuseAnswer({ ...q, text }, match);
+
+    // 2./3. Passages (and near-miss library answers) as evidence.
+    const passages = retrieve(this.store, orgId, text, filters, { limit: ANSWER_EVIDENCE, includeQa: false, dense });
+    const candidates = relevantEvidence(ranked([...library, ...passages], ANSWER_EVIDENCE));
+    if (candidates.length === 0) {
+      return noAnswer('No evidence in the knowledge base shares enough of this question\'s key terms; answer it manually');
+    }
+    if (this.llm) {
+      try {
+        return await this.llm.answerQuestion({ ...q, text }, candidates);
+      } catch (error) {
+        const fallback = extractiveAnswer({ ...q, text }, candidates) ?? evidenceOnly(candidates);
+        const reason = `${fallback.evaluation.reason} (the language model failed: ${(error as Error).message}; extractive fallback)`;
+        return { ...fallback, evaluation: { ...fallback.evaluation, reason } };
+      }
+    }
+    return extractiveAnswer({ ...q, text }, candidates) ?? evidenceOnly(candidates);
+  }
+
+  async answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer> {
+    const resolved = resolveFollowUp(question.trim(), history);
+    const dense = await this.denseRankings(orgId, resolved);
+    const candidates = relevantEvidence(retrieve(this.store, orgId, resolved, filters, { limit: 5, dense }));
+    if (candidates.length === 0) return { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
+
+    if (this.llm) {
+      try {
+        const { answer, cited } = await this.llm.answerChat(question, history, candidates);
+        if (answer) {
+          const sources = (cited.length ? cited : candidates).map((c, i) => ({ ...c.evidence, rank: i + 1 }));
+          return { answer, sources, resolved_query: resolved };
+        }
+      } catch {
+        // Extractive below is the answer when the model is unreachable or replies badly.
+      }
+    }
+    const sentences = bestSentences(resolved, candidates);
+    if (sentences.length === 0) return { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
+    const used = [...new Set(sentences.map((s) => s.candidate))];
+    const ordered = [...used, ...candidates.filter((c) => !used.includes(c))];
+    return {
+      answer: sentences.map((s) => s.text).join(' '),
+      sources: ordered.map((c, i) => ({ ...c.evidence, rank: i + 1 })),
+      resolved_query: resolved,
+    };
+  }
+
+  /** Dense rankings for a query, or null without an embeddings endpoint (or when it fails). */
+  private async denseRankings(orgId: number, query: string): Promise<{ passages: number[]; qa: number[] } | null> {
+    if (!this.embedder) return null;
+    try {
+      const [vector] = await this.embedder.embed([query]);
+      if (!vector) return null;
+      return {
+        passages: this.embedder.nearest(this.store, orgId, 'p', vector, DENSE_POOL),
+        qa: this.embedder.nearest(this.store, orgId, 'q', vector, DENSE_POOL),
+      };
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Relevant evidence but no sentence worth quoting: cite it, answer nothing, ask a person. */
+function evidenceOnly(candidates: Candidate[]): AnswerResult {
+  return {
+    text: '',
+    slot_responses: [],
+    score: 10,
+    evaluation: evaluation(10, 'Related evidence was found but no sentence in it answers the question; answer it manually', 'none'),
+    flagged_for_review: true,
+    evidence: candidates.slice(0, 5).map((c, i) => ({ ...c.evidence, rank: i + 1 })),
+    method: 'none',
+  };
+}

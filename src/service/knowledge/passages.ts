@@ -1,0 +1,111 @@
+/**
+ * Splits extracted pages into retrieval passages: ~120-250 words, cut on heading and paragraph
+ * boundaries, never across pages (so `page_number` is exact), each carrying its heading trail.
+ * A long section continues into the next passage with one sentence of overlap, so a statement cut at
+ * the boundary is still found whole in one of them.
+ */
+import type { ExtractedDocument, TextBlock } from './types';
+import { splitSentences } from './text';
+
+export interface Passage {
+  page_number: number;
+  section_path: string[];
+  context_header: string;
+  content: string;
+}
+
+const TARGET_WORDS = 180;
+const MAX_WORDS = 250;
+const MIN_WORDS = 5;
+const OVERLAP_MAX_WORDS = 40;
+
+export function splitIntoPassages(doc: ExtractedDocument): Passage[] {
+  const passages: Passage[] = [];
+  const trail: { level: number; text: string }[] = [];
+  const root = doc.title ? [doc.title] : [];
+
+  for (const page of doc.pages) {
+    const blocks: TextBlock[] = page.blocks ?? page.text.split(/\n\s*\n/).map((text) => blockFromText(text));
+    let current: string[] = [];
+    let words = 0;
+
+    const sectionPath = () => [...root, ...trail.map((t) => t.text)];
+    const flush = (overlap: boolean) => {
+      const content = current.join('\n').trim();
+      if (content && countWords(content) >= MIN_WORDS) {
+        const section_path = sectionPath();
+        passages.push({ page_number: page.page_number, section_path, context_header: section_path.join(' > '), content });
+      }
+      const carried = overlap ? lastSentence(content) : '';
+      current = carried ? [carried] : [];
+      words = countWords(carried);
+    };
+
+    for (const block of blocks) {
+      const text = block.text.trim();
+      if (!text) continue;
+      if (block.level > 0) {
+        flush(false);
+        while (trail.length && trail[trail.length - 1]!.level >= block.level) trail.pop();
+        trail.push({ level: block.level, text });
+        continue;
+      }
+      for (const piece of piecesOf(text)) {
+        const pieceWords = countWords(piece);
+        if (words > 0 && words + pieceWords > MAX_WORDS) flush(true);
+        current.push(piece);
+        words += pieceWords;
+        if (words >= TARGET_WORDS) flush(true);
+      }
+    }
+    flush(false);
+  }
+  return dedupeOverlapOnly(passages);
+}
+
+function blockFromText(text: string): TextBlock {
+  const heading = /^(#{1,6})\s+(.+)$/.exec(text.trim());
+  return heading ? { level: heading[1]!.length, text: heading[2]! } : { level: 0, text };
+}
+
+/** A paragraph longer than a passage is cut into sentence groups. */
+function piecesOf(paragraph: string): string[] {
+  if (countWords(paragraph) <= MAX_WORDS) return [paragraph];
+  const pieces: string[] = [];
+  let current: string[] = [];
+  let words = 0;
+  for (const sentence of splitSentences(paragraph)) {
+    const n = countWords(sentence);
+    if (words > 0 && words + n > TARGET_WORDS) {
+      pieces.push(current.join(' '));
+      current = [];
+      words = 0;
+    }
+    // A "sentence" longer than a passage (a table flattened to text) is cut by words.
+    if (n > MAX_WORDS) {
+      const tokens = sentence.split(/\s+/);
+      for (let i = 0; i < tokens.length; i += TARGET_WORDS) pieces.push(tokens.slice(i, i + TARGET_WORDS).join(' '));
+      continue;
+    }
+    current.push(sentence);
+    words += n;
+  }
+  if (current.length) pieces.push(current.join(' '));
+  return pieces;
+}
+
+function lastSentence(content: string): string {
+  const sentences = splitSentences(content);
+  const last = sentences[sentences.length - 1] ?? '';
+  return countWords(last) <= OVERLAP_MAX_WORDS && sentences.length > 1 ? last : '';
+}
+
+/** Drops a passage that holds nothing but the overlap sentence carried from its predecessor. */
+function dedupeOverlapOnly(passages: Passage[]): Passage[] {
+  return passages.filter((p, i) => i === 0 || !passages[i - 1]!.content.endsWith(p.content));
+}
+
+export function countWords(text: string): number {
+  const m = text.match(/\S+/g);
+  return m ? m.length : 0;
+}

@@ -1,0 +1,204 @@
+/**
+ * Lexical retrieval (FTS5 BM25 over passages and answer-library questions), optional dense retrieval
+ * fused by reciprocal rank, and an honest 0..1 relevance: the share of the question's key terms a
+ * piece of evidence contains, tempered by its BM25 standing among the candidates.
+ */
+import type { KnowledgeStore, PassageRow, QaRow, FilterParams, SearchParams } from './store';
+import { coverage, keyTerms, stem, stemmedTerms } from './text';
+import type { Evidence, SearchFilters } from './types';
+
+export interface LibrarySlot {
+  slot_key: string;
+  header?: string;
+  content: string;
+}
+
+export interface Candidate {
+  evidence: Evidence;
+  stems: Set<string>;
+  /** Present for answer-library entries. */
+  library?: { question: string; questionStems: Set<string>; slots: LibrarySlot[]; original_id: string | null };
+  fusion: number;
+}
+
+export interface RetrieveOptions {
+  limit: number;
+  includePassages?: boolean;
+  includeQa?: boolean;
+  /** Dense rankings (ids, best first) to fuse with the lexical ones. */
+  dense?: { passages: number[]; qa: number[] } | null;
+}
+
+const POOL = 40;
+const FTS_POOL = 200;
+const MAX_TERMS = 32;
+const PRUNE_MIN_ROWS = 2000;
+const COMMON_TERM_SHARE = 0.2;
+const RRF_K = 60;
+
+export function filterParams(orgId: number, filters: SearchFilters): FilterParams {
+  const offerings = filters.offering_ids && filters.offering_ids.length > 0 ? JSON.stringify(filters.offering_ids) : null;
+  return { org: orgId, file_id: filters.file_id ?? null, offerings };
+}
+
+export function retrieve(store: KnowledgeStore, orgId: number, query: string, filters: SearchFilters, options: RetrieveOptions): Candidate[] {
+  const terms = keyTerms(query).slice(0, MAX_TERMS);
+  const queryStems = stemmedTerms(query);
+  const params = filterParams(orgId, filters);
+  const candidates: Candidate[] = [];
+
+  if (options.includePassages !== false) {
+    const match = matchExpression(terms, orgId, filters, (t) => store.passageTermDocs.get(t) ?? 0, () => store.passageTotal.get() ?? 0);
+    const rows: PassageRow[] = match ? lexical((p) => store.searchPassages.all(p), { ...params, match, limit: POOL, pool: FTS_POOL }) : [];
+    const dense = options.dense?.passages ?? [];
+    const extra = missingIds(dense, rows);
+    if (extra.length) rows.push(...store.passagesByIds.all({ ...params, ids: JSON.stringify(extra) }));
+    candidates.push(...scoreRows(rows, dense, queryStems, passageCandidate));
+  }
+  if (options.includeQa !== false) {
+    const match = matchExpression(terms, orgId, filters, (t) => store.qaTermDocs.get(t) ?? 0, () => store.qaTotal.get() ?? 0);
+    const rows: QaRow[] = match ? lexical((p) => store.searchQa.all(p), { ...params, match, limit: POOL, pool: FTS_POOL }) : [];
+    const dense = options.dense?.qa ?? [];
+    const extra = missingIds(dense, rows);
+    if (extra.length) rows.push(...store.qaByIds.all({ ...params, ids: JSON.stringify(extra) }));
+    candidates.push(...scoreRows(rows, dense, queryStems, qaCandidate));
+  }
+
+  return ranked(candidates, options.limit);
+}
+
+/** Best first (relevance, then fused rank), cut to `limit`, ranks renumbered from 1. */
+export function ranked(candidates: Candidate[], limit: number): Candidate[] {
+  const top = [...candidates]
+    .sort((a, b) => b.evidence.relevance_score - a.evidence.relevance_score || b.fusion - a.fusion)
+    .slice(0, limit);
+  top.forEach((c, i) => (c.evidence.rank = i + 1));
+  return top;
+}
+
+/**
+ * The FTS5 MATCH expression: the org (and file) scope as column filters, AND an OR of quoted terms.
+ * Terms are letters and digits only (see keyTerms), so no user text can become query syntax.
+ * In a large index, terms present in most passages (BM25 gives them next to no weight) are dropped
+ * while rarer ones remain: they would make BM25 score nearly every row for nothing.
+ */
+function matchExpression(
+  terms: string[],
+  orgId: number,
+  filters: SearchFilters,
+  docsWith: (stemmed: string) => number,
+  total: () => number,
+): string | null {
+  if (terms.length === 0) return null;
+  let kept = terms;
+  const n = terms.length > 2 ? total() : 0;
+  if (n >= PRUNE_MIN_ROWS) {
+    const counted = terms.map((term) => ({ term, docs: docsWith(stem(term)) }));
+    const rare = counted.filter((c) => c.docs <= n * COMMON_TERM_SHARE).map((c) => c.term);
+    kept = rare.length >= 2 ? rare : counted.sort((a, b) => a.docs - b.docs).slice(0, 3).map((c) => c.term);
+  }
+  let scope = `org : "o${Math.trunc(orgId)}"`;
+  if (filters.file_id !== undefined && Number.isInteger(filters.file_id)) scope += ` AND file : "f${filters.file_id}"`;
+  return `${scope} AND (${kept.map((t) => `"${t}"`).join(' OR ')})`;
+}
+
+/** Runs a pooled FTS search; when filters discard most of a full pool, searches a larger one. */
+function lexical<R>(run: (params: SearchParams) => (R & { pool_size: number })[], params: SearchParams): R[] {
+  let rows = run(params);
+  if (rows.length < params.limit && (rows[0]?.pool_size ?? 0) >= params.pool) rows = run({ ...params, pool: params.pool * 50 });
+  return rows;
+}
+
+function missingIds(ids: number[], rows: { id: number }[]): number[] {
+  const have = new Set(rows.map((r) => r.id));
+  return ids.filter((id) => !have.has(id));
+}
+
+function scoreRows<R extends PassageRow | QaRow>(
+  rows: R[],
+  denseIds: number[],
+  queryStems: Set<string>,
+  build: (row: R) => Candidate,
+): Candidate[] {
+  const bmBest = rows.reduce((m, r) => Math.max(m, r.bm), 0);
+  const lexicalRank = new Map(rows.filter((r) => r.bm > 0).map((r, i) => [r.id, i]));
+  const denseRank = new Map(denseIds.map((id, i) => [id, i]));
+  return rows.map((row) => {
+    const candidate = build(row);
+    const cov = coverage(queryStems, candidate.stems);
+    const bmShare = bmBest > 0 ? row.bm / bmBest : 0;
+    let relevance = cov * (0.75 + 0.25 * bmShare);
+    const lr = lexicalRank.get(row.id);
+    const dr = denseRank.get(row.id);
+    candidate.fusion = (lr === undefined ? 0 : 1 / (RRF_K + lr)) + (dr === undefined ? 0 : 1 / (RRF_K + dr));
+    // Found only by meaning: its term overlap undersells it; credit its dense standing a little.
+    if (lr === undefined && dr !== undefined) relevance = Math.max(relevance, 0.5 - dr * 0.02);
+    candidate.evidence.relevance_score = round3(Math.min(1, relevance));
+    return candidate;
+  });
+}
+
+function passageCandidate(row: PassageRow): Candidate {
+  return {
+    evidence: {
+      type: 'passage',
+      passage_id: row.id,
+      qna_id: null,
+      file_id: row.file_id,
+      filename: row.filename,
+      page_number: row.page_number,
+      content: row.content,
+      context_header: row.context_header,
+      section_path: JSON.parse(row.section_path) as string[],
+      tab_name: '',
+      relevance_score: 0,
+      rank: 0,
+    },
+    stems: new Set(row.stems.split(' ')),
+    fusion: 0,
+  };
+}
+
+function qaCandidate(row: QaRow): Candidate {
+  const slots = JSON.parse(row.slots) as LibrarySlot[];
+  return {
+    evidence: {
+      type: 'qna',
+      passage_id: null,
+      qna_id: row.id,
+      file_id: row.file_id,
+      filename: row.filename,
+      page_number: 1,
+      content: qaContent(row.answer, slots),
+      context_header: row.tab_name,
+      section_path: row.tab_name ? [row.tab_name] : [],
+      tab_name: row.tab_name,
+      question_text: row.question,
+      source_location: row.location,
+      relevance_score: 0,
+      rank: 0,
+    },
+    stems: new Set(row.stems.split(' ')),
+    library: {
+      question: row.question,
+      questionStems: new Set(row.question_stems.split(' ')),
+      slots,
+      original_id: row.original_id,
+    },
+    fusion: 0,
+  };
+}
+
+/** An answer-library entry as readable evidence: `Yes. We use SAML SSO.` */
+export function qaContent(answer: string, slots: LibrarySlot[]): string {
+  const parts = [answer, ...slots.map((s) => s.content).filter((c) => c !== answer)];
+  return parts
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => (/[.!?]$/.test(p) ? p : `${p}.`))
+    .join(' ');
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

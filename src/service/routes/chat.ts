@@ -1,0 +1,132 @@
+/** Chat endpoints 4.1 - 4.5: stateless ask and persistent sessions. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AskRequest, CreateSessionRequest, LIMITS, SendMessageRequest, SessionListQuery } from '../../api/schemas';
+import type { ServiceContext } from '../context';
+import { principalOf } from '../http/auth';
+import { notFound, parseOr400 } from '../http/errors';
+import { pageEnvelope, pageRequest, pathId } from '../http/params';
+import { askSource, chatSession, sourceFromEvidence } from '../http/serialize';
+import type { ChatTurn } from '../knowledge/types';
+import type { Principal, SessionRecord } from '../storage/types';
+import { groundingFilters } from './grounding';
+
+export function titleFromMessage(message: string): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  if (flat.length <= LIMITS.sessionTitleLength) return flat;
+  return `${flat.slice(0, LIMITS.sessionTitleLength - 1).trimEnd()}…`;
+}
+
+/** Form-encoded ask bodies arrive as strings; give the schema the types it expects. */
+function coerceFormAsk(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [rawKey, value] of Object.entries(body)) {
+    const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
+    if (key === 'session_id' || key === 'file_id') {
+      out[key] = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+    } else if (key === 'offering_ids') {
+      const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+      out[key] = list.map((v) => (/^\d+$/.test(v) ? Number(v) : v));
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+function bodyOf(request: FastifyRequest): unknown {
+  const body = request.body ?? {};
+  const type = request.headers['content-type'] ?? '';
+  if (type.startsWith('application/x-www-form-urlencoded') && typeof body === 'object' && body !== null) {
+    return coerceFormAsk(body as Record<string, unknown>);
+  }
+  return body;
+}
+
+function sessionOr404(ctx: ServiceContext, p: Principal, id: number): SessionRecord {
+  const session = ctx.store.sessions.get(p.org.id, p.user.id, id);
+  if (!session) throw notFound(`chat session ${id} not found`);
+  return session;
+}
+
+/** One turn: answer with the session's history, store both messages, name the session after its first message. */
+async function converse(
+  ctx: ServiceContext,
+  p: Principal,
+  session: SessionRecord | null,
+  input: { question: string; file_id?: number | null; offering_ids?: number[]; context?: string },
+) {
+  const filters = groundingFilters(ctx.store, p, input);
+  const history: ChatTurn[] = session ? ctx.store.sessions.messages(session.id).map((m) => ({ sender: m.sender, content: m.content })) : [];
+  if (input.context) history.push({ sender: 'user', content: input.context });
+  const result = await ctx.knowledge.answerChat(p.org.id, input.question, history, filters);
+  if (session) {
+    ctx.store.transaction(() => {
+      ctx.store.sessions.addMessages(session.id, [
+        {
+          sender: 'user',
+          content: input.question,
+          metadata: {
+            file_id: input.file_id ?? null,
+            offering_ids: input.offering_ids ?? [],
+            ...(input.context ? { context: input.context } : {}),
+          },
+        },
+        {
+          sender: 'assistant',
+          content: result.answer,
+          metadata: { resolved_query: result.resolved_query, source_count: result.sources.length },
+          sources: result.sources.map(sourceFromEvidence),
+        },
+      ]);
+      ctx.store.sessions.setGeneratedTitle(session.id, titleFromMessage(input.question));
+    });
+  }
+  return result;
+}
+
+export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post('/api/v2/chat/ask/', async (request) => {
+    const p = principalOf(request);
+    const body = parseOr400(AskRequest, bodyOf(request));
+    const session = body.session_id !== undefined ? sessionOr404(ctx, p, body.session_id) : null;
+    const result = await converse(ctx, p, session, { ...body, question: body.question });
+    return { answer: result.answer, sources: result.sources.map(askSource), session_id: session ? session.id : null };
+  });
+
+  app.get('/api/v2/chat/sessions/', async (request) => {
+    const p = principalOf(request);
+    const q = parseOr400(SessionListQuery, request.query ?? {});
+    const page = pageRequest(q);
+    const search = q.search?.trim() || undefined;
+    const { count, rows } = ctx.store.sessions.list(p.org.id, p.user.id, { search, limit: page.limit, offset: page.offset });
+    return pageEnvelope(request, page, count, rows.map((s) => chatSession(s)));
+  });
+
+  app.post('/api/v2/chat/sessions/', async (request) => {
+    const p = principalOf(request);
+    const body = parseOr400(CreateSessionRequest, request.body ?? {});
+    const session = ctx.store.sessions.create(p.org.id, p.user.id, body);
+    return chatSession(session, []);
+  });
+
+  app.get('/api/v2/chat/sessions/:id/', async (request) => {
+    const p = principalOf(request);
+    const session = sessionOr404(ctx, p, pathId(request));
+    return chatSession(session, ctx.store.sessions.messages(session.id));
+  });
+
+  app.post('/api/v2/chat/sessions/:id/messages/', async (request) => {
+    const p = principalOf(request);
+    const id = pathId(request);
+    const body = parseOr400(SendMessageRequest, request.body ?? {});
+    const session = sessionOr404(ctx, p, id);
+    await converse(ctx, p, session, {
+      question: body.message,
+      file_id: body.file_id,
+      offering_ids: body.offering_ids,
+      context: body.context,
+    });
+    const updated = sessionOr404(ctx, p, id);
+    return chatSession(updated, ctx.store.sessions.messages(id));
+  });
+}

@@ -1,0 +1,188 @@
+/** Questionnaire endpoints 4.6 - 4.11: upload, list, progress, answers, structure. */
+import type { FastifyInstance } from 'fastify';
+import { AnswersQuery, QuestionnaireListQuery, QuestionnaireUploadFields } from '../../api/schemas';
+import { JOB_KINDS, type ServiceContext } from '../context';
+import { DetectError, type DetectedQuestionnaire } from '../detect/types';
+import { canSeeQuestionnaire } from '../domain/access';
+import { detectLanguage } from '../domain/language';
+import { computeStructure, needsFilling } from '../domain/structure';
+import { principalOf, requireWritable } from '../http/auth';
+import { badRequest, notFound, parseOr400 } from '../http/errors';
+import { formFieldsToObject, readMultipart } from '../http/multipart';
+import { pathId } from '../http/params';
+import { questionnaire, questionWithAnswers } from '../http/serialize';
+import type { Principal, QuestionnaireRecord } from '../storage/types';
+import { assertOfferingsExist } from './grounding';
+import { checkUpload, QUESTIONNAIRE_FORMATS } from './uploads';
+
+function visibleOr404(ctx: ServiceContext, p: Principal, id: number): QuestionnaireRecord {
+  const q = ctx.store.questionnaires.get(p.org.id, id);
+  if (!q || !canSeeQuestionnaire(p, q)) throw notFound(`questionnaire ${id} not found`);
+  return q;
+}
+
+/** Reads the options we understand from `advanced_options`; unknown keys are kept but unused. */
+function readAdvancedOptions(options: Record<string, unknown>): { language: string | null; offering_ids: number[] } {
+  let language: string | null = null;
+  if (options.language !== undefined) {
+    if (typeof options.language !== 'string' || !/^[a-z]{2}$/.test(options.language)) {
+      throw badRequest('advanced_options.language: must be a two-letter ISO 639-1 code such as "en"');
+    }
+    language = options.language;
+  }
+  let offeringIds: number[] = [];
+  const raw = options.offering_ids ?? options.relevant_offerings;
+  if (raw !== undefined) {
+    if (!Array.isArray(raw) || !raw.every((v) => Number.isInteger(v) && (v as number) > 0)) {
+      throw badRequest('advanced_options.offering_ids: must be an array of positive integers');
+    }
+    offeringIds = raw as number[];
+  }
+  return { language, offering_ids: offeringIds };
+}
+
+export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.get('/api/v2/filler/questionnaires/', async (request) => {
+    const p = principalOf(request);
+    const q = parseOr400(QuestionnaireListQuery, request.query ?? {});
+    return ctx.store.questionnaires
+      .list(p.org.id, q)
+      .filter((item) => canSeeQuestionnaire(p, item))
+      .map((item) => questionnaire(item, p));
+  });
+
+  app.post('/api/v2/filler/questionnaires/', async (request) => {
+    const p = principalOf(request);
+    requireWritable(p, 'upload questionnaires');
+    const { files, fields } = await readMultipart(request);
+    const body = parseOr400(
+      QuestionnaireUploadFields,
+      formFieldsToObject(fields, { intArrays: ['reviewer_ids'], objects: ['advanced_options'] }),
+    );
+    if (files.length === 0) throw badRequest('files: no file uploaded; send one or more .xlsx or .csv files in the "files" field');
+
+    const visibility = body.visibility ?? (body.team_id !== undefined ? 'team' : 'organization');
+    let teamId: number | null = null;
+    if (visibility === 'team') {
+      if (body.team_id === undefined) throw badRequest('team_id: required when visibility is "team"');
+      const team = ctx.store.teams.get(p.org.id, body.team_id);
+      if (!team) throw badRequest(`team_id: unknown team ${body.team_id}`);
+      if (!p.team_ids.includes(team.id) && p.user.role !== 'admin') {
+        throw badRequest(`team_id: you are not a member of team ${body.team_id}`);
+      }
+      teamId = team.id;
+    } else if (body.team_id !== undefined) {
+      throw badRequest('team_id: only allowed with visibility "team"');
+    }
+    for (const userId of body.reviewer_ids ?? []) {
+      if (!ctx.store.users.get(p.org.id, userId)) throw badRequest(`reviewer_ids: unknown user ${userId}`);
+    }
+    const advanced = body.advanced_options ?? {};
+    const options = readAdvancedOptions(advanced);
+    assertOfferingsExist(ctx.store, p.org.id, options.offering_ids, 'advanced_options.offering_ids');
+
+    // Detect every file first: one unreadable file rejects the upload and nothing is created.
+    const detected: { name: string; ext: string; format: (typeof QUESTIONNAIRE_FORMATS)[string]; bytes: Buffer; result: DetectedQuestionnaire }[] = [];
+    for (const upload of files) {
+      const check = checkUpload(upload, QUESTIONNAIRE_FORMATS);
+      if (!check.ok) throw badRequest(`files: ${check.name}: ${check.reason}`);
+      let result: DetectedQuestionnaire;
+      try {
+        result = await ctx.detect(upload.bytes, check.name);
+      } catch (error) {
+        if (error instanceof DetectError) throw badRequest(`files: ${check.name}: ${error.message}`);
+        request.log.warn({ err: error, filename: check.name }, 'questionnaire detection crashed');
+        throw badRequest(`files: ${check.name}: could not be read as a questionnaire (${error instanceof Error ? error.message : String(error)})`);
+      }
+      if (result.questions.length === 0) throw badRequest(`files: ${check.name}: no questions found`);
+      detected.push({ name: check.name, ext: check.ext, format: check.format, bytes: upload.bytes, result });
+    }
+
+    const fileIds: number[] = [];
+    const questionnaireIds: number[] = [];
+    for (const d of detected) {
+      const blob = await ctx.blobs.put(d.bytes, d.ext);
+      const language = detectLanguage(d.result.language_sample || d.result.questions.map((x) => x.original_question_text).join(' '));
+      const created = ctx.store.transaction(() => {
+        const file = ctx.store.files.create({
+          org_id: p.org.id,
+          user_id: p.user.id,
+          purpose: 'questionnaire',
+          original_filename: d.name,
+          stored_name: blob.name,
+          size: blob.size,
+          sha256: blob.sha256,
+          file_format: d.format,
+          document_type: body.document_type ?? 'questionnaire',
+        });
+        ctx.store.files.update(file.id, { status: 'ready', processing_stage: 'detected', processing_percent: 100 });
+        const q = ctx.store.questionnaires.create({
+          org_id: p.org.id,
+          user_id: p.user.id,
+          file_id: file.id,
+          client: body.client ?? null,
+          document_type: body.document_type ?? 'questionnaire',
+          visibility,
+          team_id: teamId,
+          detected_language: language,
+          language_override: options.language,
+          advanced_options: advanced,
+          warnings: d.result.warnings,
+          reviewer_ids: body.reviewer_ids ?? [],
+          offering_ids: options.offering_ids,
+          questions: d.result.questions.map((x) => ({
+            original_id: x.original_id,
+            text: x.original_question_text,
+            tab_name: x.tab_name,
+            section_path: x.section_path,
+            order: x.order,
+            row: x.row,
+            question_coordinate: x.question_coordinate,
+            block: x.block,
+            answer_slots: x.answer_slots,
+            needs_filling: needsFilling(x.answer_slots),
+          })),
+        });
+        ctx.queue.enqueue(JOB_KINDS.generateAnswers, { questionnaire_id: q.id });
+        return { fileId: file.id, questionnaireId: q.id };
+      });
+      fileIds.push(created.fileId);
+      questionnaireIds.push(created.questionnaireId);
+    }
+    ctx.wake(JOB_KINDS.generateAnswers);
+    return { file_ids: fileIds, questionnaire_ids: questionnaireIds };
+  });
+
+  app.get('/api/v2/filler/questionnaires/:id/', async (request) => {
+    const p = principalOf(request);
+    return questionnaire(visibleOr404(ctx, p, pathId(request)), p);
+  });
+
+  app.get('/api/v2/filler/questionnaires/:id/answer-progress/', async (request) => {
+    const p = principalOf(request);
+    const q = visibleOr404(ctx, p, pathId(request));
+    const expected = q.question_count;
+    const received = q.answered_count;
+    const percent = q.generation_status === 'complete' || expected === 0 ? 100 : Math.floor((received * 100) / expected);
+    return { status: q.generation_status, answers_expected: expected, answers_received: received, percent };
+  });
+
+  app.get('/api/v2/filler/questionnaires/:id/answers/', async (request) => {
+    const p = principalOf(request);
+    const id = pathId(request);
+    const query = parseOr400(AnswersQuery, request.query ?? {});
+    visibleOr404(ctx, p, id);
+    return ctx.store.questionnaires
+      .questions(id)
+      .filter((x) => query.tab === undefined || x.tab_name === query.tab)
+      .filter((x) => query.section === undefined || x.section_path.includes(query.section))
+      .map(questionWithAnswers);
+  });
+
+  app.get('/api/v2/filler/questionnaires/:id/structure/', async (request) => {
+    const p = principalOf(request);
+    const id = pathId(request);
+    visibleOr404(ctx, p, id);
+    return computeStructure(ctx.store.questionnaires.questions(id, { withEvidence: false }));
+  });
+}

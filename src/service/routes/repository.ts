@@ -1,0 +1,85 @@
+/** Repository endpoints 4.12 - 4.14: upload documents into the knowledge base and follow their processing. */
+import type { FastifyInstance } from 'fastify';
+import { RepositoryListQuery, RepositoryUploadFields } from '../../api/schemas';
+import { JOB_KINDS, type ServiceContext } from '../context';
+import { principalOf, requireRepositoryUpload } from '../http/auth';
+import { badRequest, notFound, parseOr400 } from '../http/errors';
+import { formFieldsToObject, readMultipart } from '../http/multipart';
+import { pageEnvelope, pageRequest, pathId } from '../http/params';
+import { repositoryFile } from '../http/serialize';
+import { assertOfferingsExist } from './grounding';
+import { checkUpload, REPOSITORY_FORMATS } from './uploads';
+
+export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.get('/api/v2/repository/files/', async (request) => {
+    const p = principalOf(request);
+    const q = parseOr400(RepositoryListQuery, request.query ?? {});
+    const page = pageRequest(q);
+    const { count, rows } = ctx.store.files.list(p.org.id, {
+      purpose: 'repository',
+      document_type: q.document_type,
+      status: q.status,
+      search: q.search?.trim() || undefined,
+      ordering: q.ordering,
+      limit: page.limit,
+      offset: page.offset,
+    });
+    return pageEnvelope(request, page, count, rows.map(repositoryFile));
+  });
+
+  app.get('/api/v2/repository/files/:id/', async (request) => {
+    const p = principalOf(request);
+    const id = pathId(request);
+    const file = ctx.store.files.get(p.org.id, id);
+    if (!file || file.purpose !== 'repository') throw notFound(`repository file ${id} not found`);
+    return repositoryFile(file);
+  });
+
+  app.post('/api/v2/repository/files/', async (request) => {
+    const p = principalOf(request);
+    requireRepositoryUpload(p);
+    const { files, fields } = await readMultipart(request);
+    const body = parseOr400(
+      RepositoryUploadFields,
+      formFieldsToObject(fields, { arrays: ['tags'], intArrays: ['relevant_offerings'], booleans: ['scope_includes_company'] }),
+    );
+    if (files.length === 0) throw badRequest('files: no file uploaded; send one or more files in the "files" field');
+    const offeringIds = [...new Set(body.relevant_offerings ?? [])];
+    assertOfferingsExist(ctx.store, p.org.id, offeringIds, 'relevant_offerings');
+    const tags = [...new Set((body.tags ?? []).map((t) => t.trim()))];
+
+    const failed: string[] = [];
+    const fileIds: number[] = [];
+    for (const upload of files) {
+      const check = checkUpload(upload, REPOSITORY_FORMATS);
+      if (!check.ok) {
+        failed.push(`${check.name}: ${check.reason}`);
+        continue;
+      }
+      const blob = await ctx.blobs.put(upload.bytes, check.ext);
+      const record = ctx.store.transaction(() => {
+        const file = ctx.store.files.create({
+          org_id: p.org.id,
+          user_id: p.user.id,
+          purpose: 'repository',
+          original_filename: check.name,
+          stored_name: blob.name,
+          size: blob.size,
+          sha256: blob.sha256,
+          file_format: check.format,
+          document_type: 'unknown',
+          analysis_type: body.analysis_type ?? null,
+          scope_includes_company: body.scope_includes_company,
+          tag_names: tags,
+          offering_ids: offeringIds,
+        });
+        ctx.queue.enqueue(JOB_KINDS.ingestFile, { file_id: file.id });
+        return file;
+      });
+      fileIds.push(record.id);
+    }
+    if (fileIds.length === 0) throw badRequest(`files: no file was accepted (${failed.join('; ')})`);
+    ctx.wake(JOB_KINDS.ingestFile);
+    return { count: fileIds.length, failed, file_ids: fileIds };
+  });
+}

@@ -1,0 +1,48 @@
+/** What every upload checks about a file before its bytes are stored. */
+import { LIMITS, type FileFormat } from '../../api/schemas';
+import type { UploadedFile } from '../http/multipart';
+
+export const REPOSITORY_FORMATS: Record<string, FileFormat> = {
+  txt: 'txt',
+  md: 'txt',
+  markdown: 'txt',
+  html: 'html',
+  htm: 'html',
+  pdf: 'pdf',
+  docx: 'docx',
+  xlsx: 'excel',
+  csv: 'excel',
+};
+
+export const QUESTIONNAIRE_FORMATS: Record<string, FileFormat> = {
+  xlsx: 'excel',
+  csv: 'excel',
+};
+
+/** The name without any directory a client may have sent along. */
+export function baseName(filename: string): string {
+  const parts = filename.split(/[\\/]/);
+  return (parts[parts.length - 1] ?? '').trim() || 'upload';
+}
+
+export function extensionOf(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
+}
+
+export type FileCheck = { ok: true; name: string; ext: string; format: FileFormat } | { ok: false; name: string; reason: string };
+
+export function checkUpload(file: UploadedFile, formats: Record<string, FileFormat>): FileCheck {
+  const name = baseName(file.filename);
+  if (name.length > LIMITS.filenameLength) {
+    return { ok: false, name: name.slice(0, 60) + '…', reason: `file name longer than ${LIMITS.filenameLength} characters` };
+  }
+  const ext = extensionOf(name);
+  const format = formats[ext];
+  if (!format) {
+    const supported = Object.keys(formats).join(', ');
+    return { ok: false, name, reason: `unsupported file type${ext ? ` .${ext}` : ' (no extension)'}; supported: ${supported}` };
+  }
+  if (file.bytes.byteLength === 0) return { ok: false, name, reason: 'empty file' };
+  return { ok: true, name, ext, format };
+}

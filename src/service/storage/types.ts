@@ -1,0 +1,367 @@
+/**
+ * The storage boundary of the service: plain records and narrow repository interfaces. Routes and jobs
+ * only see these; the SQLite implementation lives in ./sqlite, and a PostgreSQL one would be a sibling.
+ * Every read that takes an `orgId` returns nothing for rows of another organisation.
+ */
+import type { AnswerSlot, DocumentType, FileFormat, Evaluation } from '../../api/schemas';
+
+export type Role = 'admin' | 'repository_manager' | 'member';
+export type License = 'active' | 'inactive';
+export type FileStatus = 'submitted' | 'processing' | 'ready' | 'failed';
+export type GenerationStatus = 'idle' | 'generating' | 'complete';
+export type QuestionnaireApproval = 'ready' | 'draft' | 'in_review' | 'approved';
+
+export interface OrgRecord {
+  id: number;
+  name: string;
+  license: License;
+  quota_per_minute: number | null;
+  upload_requires_manager: boolean;
+}
+
+export interface UserRecord {
+  id: number;
+  org_id: number;
+  username: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  role: Role;
+}
+
+/** Who is calling: resolved from an API key. */
+export interface Principal {
+  key_id: number;
+  read_only: boolean;
+  user: UserRecord;
+  org: OrgRecord;
+  team_ids: number[];
+}
+
+export interface TeamRecord {
+  id: number;
+  name: string;
+}
+
+export interface OfferingRecord {
+  id: number;
+  name: string;
+  type: 'service' | 'product' | 'module';
+}
+
+export interface TagRecord {
+  id: number;
+  name: string;
+}
+
+export interface FileRecord {
+  id: number;
+  org_id: number;
+  user_id: number;
+  user_display: string;
+  purpose: 'repository' | 'questionnaire';
+  original_filename: string;
+  stored_name: string;
+  size: number;
+  file_format: FileFormat;
+  document_type: DocumentType;
+  status: FileStatus;
+  processing_stage: string;
+  processing_percent: number;
+  error: string | null;
+  analysis_type: string | null;
+  scope_includes_company: boolean;
+  use_as_source: boolean;
+  passage_count: number;
+  qa_count: number;
+  data_count: number;
+  total_embeddings: number;
+  created_at: string;
+  updated_at: string;
+  tags: TagRecord[];
+  offerings: OfferingRecord[];
+}
+
+export interface NewFile {
+  org_id: number;
+  user_id: number;
+  purpose: 'repository' | 'questionnaire';
+  original_filename: string;
+  stored_name: string;
+  size: number;
+  sha256: string;
+  file_format: FileFormat;
+  document_type: DocumentType;
+  analysis_type?: string | null;
+  scope_includes_company?: boolean;
+  tag_names?: string[];
+  offering_ids?: number[];
+}
+
+export interface FileProgress {
+  status?: FileStatus;
+  processing_stage?: string;
+  processing_percent?: number;
+  error?: string | null;
+  file_format?: FileFormat;
+  document_type?: DocumentType;
+  passage_count?: number;
+  qa_count?: number;
+  total_embeddings?: number;
+}
+
+export interface FileListQuery {
+  purpose: 'repository' | 'questionnaire';
+  document_type?: string;
+  status?: string;
+  search?: string;
+  /** Field name, `-` prefix for descending. */
+  ordering?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface FileRepository {
+  create(file: NewFile): FileRecord;
+  get(orgId: number, id: number): FileRecord | null;
+  /** For background jobs, which act for no particular caller. */
+  getAny(id: number): FileRecord | null;
+  list(orgId: number, q: FileListQuery): { count: number; rows: FileRecord[] };
+  update(id: number, change: FileProgress): void;
+}
+
+export interface OrgRepository {
+  findByName(name: string): OrgRecord | null;
+  get(id: number): OrgRecord | null;
+  upsert(name: string, change: Partial<Omit<OrgRecord, 'id' | 'name'>>): OrgRecord;
+}
+
+export interface UserRepository {
+  findByUsername(orgId: number, username: string): UserRecord | null;
+  get(orgId: number, id: number): UserRecord | null;
+  upsert(orgId: number, username: string, change: Partial<Omit<UserRecord, 'id' | 'org_id' | 'username'>>): UserRecord;
+}
+
+export interface ApiKeyRepository {
+  create(userId: number, keyHash: string, prefix: string, opts: { readOnly: boolean; name: string }): number;
+  /** The caller behind a key hash, or null when no such key exists. */
+  resolve(keyHash: string): Principal | null;
+}
+
+export interface TeamRepository {
+  upsert(orgId: number, name: string): TeamRecord;
+  get(orgId: number, id: number): TeamRecord | null;
+  addMember(teamId: number, userId: number): void;
+  isMember(teamId: number, userId: number): boolean;
+}
+
+export interface OfferingRepository {
+  upsert(orgId: number, name: string, type: OfferingRecord['type']): OfferingRecord;
+  /** Those of `ids` that exist in the organisation. */
+  getMany(orgId: number, ids: number[]): OfferingRecord[];
+}
+
+export interface SourceRecord {
+  id: number;
+  type: string;
+  relevance_score: number;
+  content: string;
+  source_file: string;
+  file_id: number | null;
+  page_number: number;
+  context_header: string;
+  source_url: string;
+}
+
+export interface MessageRecord {
+  id: number;
+  session_id: number;
+  sender: 'user' | 'assistant';
+  content: string;
+  is_edited: boolean;
+  metadata: unknown;
+  created_at: string;
+  sources: SourceRecord[];
+}
+
+export interface SessionRecord {
+  id: number;
+  org_id: number;
+  user_id: number;
+  title: string;
+  title_is_set: boolean;
+  is_archived: boolean;
+  created_at: string;
+  updated_at: string;
+  message_count: number;
+  last_message: MessageRecord | null;
+}
+
+export interface NewMessage {
+  sender: 'user' | 'assistant';
+  content: string;
+  metadata?: unknown;
+  sources?: Omit<SourceRecord, 'id'>[];
+}
+
+export interface SessionRepository {
+  create(orgId: number, userId: number, opts: { title?: string; is_archived?: boolean }): SessionRecord;
+  /** A session of this user in this organisation, or null. */
+  get(orgId: number, userId: number, id: number): SessionRecord | null;
+  list(orgId: number, userId: number, q: { search?: string; limit: number; offset: number }): {
+    count: number;
+    rows: SessionRecord[];
+  };
+  messages(sessionId: number): MessageRecord[];
+  addMessages(sessionId: number, messages: NewMessage[]): void;
+  /** Sets the title unless one was set by the user or generated earlier. */
+  setGeneratedTitle(sessionId: number, title: string): void;
+}
+
+export interface QuestionnaireRecord {
+  id: number;
+  org_id: number;
+  user_id: number;
+  owner: UserRecord;
+  file: FileRecord;
+  client: string | null;
+  document_type: string;
+  status: QuestionnaireApproval;
+  visibility: 'organization' | 'team';
+  team: TeamRecord | null;
+  generation_status: GenerationStatus;
+  detected_language: string;
+  language_override: string | null;
+  scope_includes_company: boolean;
+  advanced_options: Record<string, unknown>;
+  warnings: string[];
+  reviewers: UserRecord[];
+  offerings: OfferingRecord[];
+  submitted_for_review_at: string | null;
+  approved_at: string | null;
+  created_at: string;
+  updated_at: string;
+  question_count: number;
+  answered_count: number;
+  approved_count: number;
+}
+
+export interface NewQuestion {
+  original_id: string | null;
+  text: string;
+  tab_name: string;
+  section_path: string[];
+  order: number;
+  row: number;
+  question_coordinate: string;
+  block: number;
+  answer_slots: AnswerSlot[];
+  needs_filling: boolean;
+}
+
+export interface NewQuestionnaire {
+  org_id: number;
+  user_id: number;
+  file_id: number;
+  client: string | null;
+  document_type: string;
+  visibility: 'organization' | 'team';
+  team_id: number | null;
+  detected_language: string;
+  language_override: string | null;
+  advanced_options: Record<string, unknown>;
+  warnings: string[];
+  reviewer_ids: number[];
+  offering_ids: number[];
+  questions: NewQuestion[];
+}
+
+export interface EvidenceRecord {
+  id: number;
+  type: string;
+  content: string;
+  filename: string;
+  file_id: number;
+  page_number: number;
+  section_path: string[];
+  tab_name: string;
+  relevance_score: number;
+  rank: number;
+  passage_id: number | null;
+  qna_id: number | null;
+  context_header: string;
+  question_text: string | null;
+  source_location: string | null;
+  created_at: string;
+}
+
+export interface AnswerRecord {
+  id: number;
+  question_id: number;
+  text: string;
+  evaluation: Evaluation | null;
+  facts_summary: unknown;
+  slot_responses: { slot_key: string; content: string }[];
+  status: 'draft' | 'approved';
+  method: string;
+  created_at: string;
+  updated_at: string;
+  evidence: EvidenceRecord[];
+}
+
+export interface QuestionRecord {
+  id: number;
+  questionnaire_id: number;
+  original_id: string | null;
+  text: string;
+  tab_name: string;
+  section_path: string[];
+  order: number;
+  row: number;
+  question_coordinate: string;
+  block: number;
+  answer_slots: AnswerSlot[];
+  needs_filling: boolean;
+  flagged_for_review: boolean;
+  selected_answer_id: number | null;
+  security_control: string | null;
+  category: string | null;
+  answers: AnswerRecord[];
+}
+
+export interface NewAnswer {
+  text: string;
+  evaluation: Evaluation;
+  slot_responses: { slot_key: string; content: string }[];
+  method: string;
+  flagged_for_review: boolean;
+  evidence: Omit<EvidenceRecord, 'id' | 'created_at'>[];
+}
+
+export interface QuestionnaireRepository {
+  create(q: NewQuestionnaire): QuestionnaireRecord;
+  get(orgId: number, id: number): QuestionnaireRecord | null;
+  getAny(id: number): QuestionnaireRecord | null;
+  list(orgId: number, filter: { team_id?: number; visibility?: string }): QuestionnaireRecord[];
+  setGenerationStatus(id: number, status: GenerationStatus): void;
+  setStatus(id: number, status: QuestionnaireApproval): void;
+  /** Questions in reading order, with their answers (unless `withAnswers` is false) and evidence (unless `withEvidence` is false). */
+  questions(questionnaireId: number, opts?: { withAnswers?: boolean; withEvidence?: boolean }): QuestionRecord[];
+  /** Ids of questions that have no answer yet, in reading order: what generation still has to do. */
+  unansweredQuestionIds(questionnaireId: number): number[];
+  question(id: number): QuestionRecord | null;
+  /** Stores an answer and selects it, atomically. */
+  addAnswer(questionId: number, answer: NewAnswer): number;
+}
+
+export interface Store {
+  orgs: OrgRepository;
+  users: UserRepository;
+  keys: ApiKeyRepository;
+  teams: TeamRepository;
+  offerings: OfferingRepository;
+  files: FileRepository;
+  sessions: SessionRepository;
+  questionnaires: QuestionnaireRepository;
+  transaction<T>(fn: () => T): T;
+}

@@ -1,0 +1,156 @@
+/**
+ * The task pane: a tab bar over four panes (Fill, Chat, Library, Settings). Panes stay mounted when
+ * hidden, so a fill keeps running and nothing typed is lost when the analyst switches tabs.
+ */
+import { render, type ComponentChildren } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
+import type { ApiError } from '../api/errors';
+import type { QuestionWithAnswers } from '../api/schemas';
+import { ErrorBoundary } from './components/ErrorBoundary';
+import { ErrorMessage } from './components/Message';
+import { TabBar, panelId, tabId, type TabSpec } from './components/TabBar';
+import { uploadRefusedReason } from './errors';
+import { ChatPane } from './panes/ChatPane';
+import { FillPane } from './panes/FillPane';
+import { LibraryPane } from './panes/LibraryPane';
+import { SettingsPane } from './panes/SettingsPane';
+import { STORAGE_KEYS, createSettingsStore, keyFingerprint, safeGet, safeRemove, safeSet } from './settings-store';
+import { injectStyles } from './styles';
+import type { AppProps, Settings, TabId, TaskpaneApi } from './types';
+
+export type { AppProps } from './types';
+
+const TABS: TabSpec[] = [
+  { id: 'fill', label: 'Fill' },
+  { id: 'chat', label: 'Chat' },
+  { id: 'library', label: 'Library' },
+  { id: 'settings', label: 'Settings' },
+];
+
+/** A refused upload is remembered per key (by fingerprint), so it survives reopening the pane. */
+function readUploadBlock(props: AppProps, apiKey: string): string | null {
+  const text = safeGet(props.storage, STORAGE_KEYS.uploadBlocked);
+  if (!text || !apiKey) return null;
+  try {
+    const v = JSON.parse(text) as { key?: string; reason?: string };
+    return v.key === keyFingerprint(apiKey) && typeof v.reason === 'string' ? v.reason : null;
+  } catch {
+    return null;
+  }
+}
+
+function pageOrigin(): string {
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  return origin && origin !== 'null' ? origin : '';
+}
+
+export function App(props: AppProps) {
+  const store = useMemo(() => createSettingsStore(props.storage, props.defaultBaseUrl), [props.storage, props.defaultBaseUrl]);
+  const [settings, setSettings] = useState<Settings>(() => store.load());
+  const [tab, setTab] = useState<TabId>(() => (settings.apiKey ? (props.initialTab ?? 'fill') : 'settings'));
+  const [uploadBlocked, setUploadBlocked] = useState<string | null>(() => readUploadBlock(props, settings.apiKey));
+  const [questions, setQuestions] = useState<QuestionWithAnswers[]>([]);
+
+  const { client, clientError } = useMemo((): { client: TaskpaneApi | null; clientError: unknown } => {
+    if (!settings.apiKey) return { client: null, clientError: null };
+    try {
+      return { client: props.createClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey }), clientError: null };
+    } catch (e) {
+      return { client: null, clientError: e };
+    }
+  }, [settings.baseUrl, settings.apiKey, props.createClient]);
+
+  const save = (next: Settings) => {
+    const ok = store.save(next);
+    const loaded = store.load();
+    setSettings(loaded);
+    setUploadBlocked(readUploadBlock(props, loaded.apiKey));
+    return ok;
+  };
+
+  const onUploadRefused = (e: ApiError) => {
+    const reason = uploadRefusedReason(e);
+    setUploadBlocked(reason);
+    safeSet(props.storage, STORAGE_KEYS.uploadBlocked, JSON.stringify({ key: keyFingerprint(settings.apiKey), reason }));
+  };
+
+  const allowUploads = () => {
+    setUploadBlocked(null);
+    safeRemove(props.storage, STORAGE_KEYS.uploadBlocked);
+  };
+
+  const openSettings = () => setTab('settings');
+  const colors = props.theme.colors ?? {};
+  const style: Record<string, string> = {};
+  if (colors.background) style['--qf-bg'] = colors.background;
+  if (colors.foreground) style['--qf-fg'] = colors.foreground;
+  if (colors.controlBackground) style['--qf-control-bg'] = colors.controlBackground;
+  if (colors.controlForeground) style['--qf-control-fg'] = colors.controlForeground;
+
+  const panel = (id: TabId, name: string, content: ComponentChildren) => (
+    <div role="tabpanel" id={panelId(id)} aria-labelledby={tabId(id)} hidden={tab !== id} class="qf-panel">
+      <ErrorBoundary name={name}>{content}</ErrorBoundary>
+    </div>
+  );
+
+  return (
+    <div class="qf-root" data-theme={props.theme.dark ? 'dark' : 'light'} style={style}>
+      <TabBar tabs={TABS} selected={tab} onSelect={setTab} />
+      {clientError !== null && (
+        <div class="qf-panel" style={{ flex: '0 0 auto', paddingBottom: 0 }}>
+          <ErrorMessage error={clientError} />
+        </div>
+      )}
+      {panel(
+        'fill',
+        'Fill',
+        <FillPane
+          client={client}
+          workbook={props.workbook}
+          storage={props.storage}
+          uploadBlocked={uploadBlocked}
+          onUploadRefused={onUploadRefused}
+          onQuestions={setQuestions}
+          onOpenSettings={openSettings}
+        />,
+      )}
+      {panel(
+        'chat',
+        'Chat',
+        <ChatPane client={client} workbook={props.workbook} questions={questions} onOpenSettings={openSettings} active={tab === 'chat'} />,
+      )}
+      {panel(
+        'library',
+        'Library',
+        <LibraryPane
+          client={client}
+          uploadBlocked={uploadBlocked}
+          onUploadRefused={onUploadRefused}
+          onOpenSettings={openSettings}
+          pollMs={props.libraryPollMs ?? 2000}
+          active={tab === 'library'}
+        />,
+      )}
+      {panel(
+        'settings',
+        'Settings',
+        <SettingsPane
+          settings={settings}
+          onSave={save}
+          createClient={props.createClient}
+          pageOrigin={pageOrigin()}
+          uploadBlocked={uploadBlocked}
+          onAllowUploads={allowUploads}
+          firstRun={!settings.apiKey}
+        />,
+      )}
+    </div>
+  );
+}
+
+/** Renders the task pane into `root` (calling again re-renders with new props, e.g. a theme change). */
+export function mountTaskpane(root: HTMLElement, props: AppProps): () => void {
+  injectStyles(root.ownerDocument);
+  render(<App {...props} />, root);
+  return () => render(null, root);
+}

@@ -1,0 +1,28 @@
+/** Status lines. Errors are announced (role=alert); progress and results politely (role=status). */
+import type { ComponentChildren } from 'preact';
+import { explainError } from '../errors';
+
+export function ErrorMessage(props: { error: unknown; onDismiss?: () => void }) {
+  if (props.error === null || props.error === undefined) return null;
+  return (
+    <div class="qf-msg qf-msg-error" role="alert">
+      {explainError(props.error)}
+      {props.onDismiss && (
+        <>
+          {' '}
+          <button type="button" class="qf-link" onClick={props.onDismiss}>
+            Dismiss
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function Note(props: { kind?: 'info' | 'ok' | 'warn'; children: ComponentChildren }) {
+  return (
+    <div class={`qf-msg qf-msg-${props.kind ?? 'info'}`} role="status">
+      {props.children}
+    </div>
+  );
+}

@@ -1,0 +1,351 @@
+/**
+ * Ask the knowledge base. Stateless by default (`ask`); "keep conversation" holds a session
+ * (`createSession` + `sendMessage`). Every answer shows its sources and can go into the selected cell.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { LIMITS, type ChatSession, type QuestionWithAnswers, type RepositoryFile } from '../../api/schemas';
+import type { WorkbookAdapter } from '../../excel/types';
+import { ErrorMessage, Note } from '../components/Message';
+import { Sources, type SourceItem } from '../components/Sources';
+import { findQuestionAt } from '../review';
+import type { TaskpaneApi } from '../types';
+
+interface Turn {
+  key: number;
+  sender: 'user' | 'assistant';
+  text: string;
+  sources: SourceItem[];
+}
+
+export interface ChatPaneProps {
+  client: TaskpaneApi | null;
+  workbook: WorkbookAdapter;
+  /** Questions of this workbook's questionnaire (from the Fill pane); empty when none is known. */
+  questions: readonly QuestionWithAnswers[];
+  onOpenSettings: () => void;
+  active: boolean;
+}
+
+const SESSIONS_PAGE = 10;
+let turnKeys = 0;
+
+function turnsOf(session: ChatSession): Turn[] {
+  return (session.messages ?? []).map((m) => ({
+    key: ++turnKeys,
+    sender: m.sender,
+    text: m.content,
+    sources: m.sources.map((s) => ({ filename: s.source_file, page: s.page_number, excerpt: s.content, score: s.relevance_score })),
+  }));
+}
+
+function InsertButton(props: { workbook: WorkbookAdapter; text: string }) {
+  const [state, setState] = useState<{ kind: 'idle' | 'busy' } | { kind: 'done' | 'refused'; text: string } | { kind: 'error'; error: unknown }>({
+    kind: 'idle',
+  });
+  const insert = async (overwrite: boolean) => {
+    setState({ kind: 'busy' });
+    try {
+      const r = await props.workbook.insertIntoSelection(props.text, { overwrite });
+      setState(r.written ? { kind: 'done', text: 'Inserted into the selected cell.' } : { kind: 'refused', text: r.reason ?? 'The selected cell was not written.' });
+    } catch (e) {
+      setState({ kind: 'error', error: e });
+    }
+  };
+  return (
+    <div>
+      <div class="qf-row">
+        <button type="button" class="qf-btn" onClick={() => insert(false)} disabled={state.kind === 'busy'}>
+          Insert into selected cell
+        </button>
+        {state.kind === 'refused' && (
+          <button type="button" class="qf-btn" onClick={() => insert(true)}>
+            Replace the cell's value
+          </button>
+        )}
+      </div>
+      {state.kind === 'done' && <Note kind="ok">{state.text}</Note>}
+      {state.kind === 'refused' && <Note kind="warn">{state.text}</Note>}
+      {state.kind === 'error' && <ErrorMessage error={state.error} />}
+    </div>
+  );
+}
+
+function SessionList(props: { client: TaskpaneApi; currentId: number | null; onOpen: (id: number) => void; refreshKey: number; active: boolean }) {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<{ count: number; results: ChatSession[]; hasNext: boolean } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(false);
+
+  useEffect(() => {
+    if (!props.active) return;
+    const ctl = new AbortController();
+    setLoading(true);
+    const timer = setTimeout(() => {
+      props.client
+        .listSessions({ page, page_size: SESSIONS_PAGE, ...(search.trim() ? { search: search.trim() } : {}) }, { signal: ctl.signal })
+        .then((r) => {
+          setData({ count: r.count, results: r.results, hasNext: r.next !== null });
+          setError(null);
+        })
+        .catch((e) => !ctl.signal.aborted && setError(e))
+        .finally(() => !ctl.signal.aborted && setLoading(false));
+    }, search ? 250 : 0); // wait for typing to pause before searching
+    return () => {
+      clearTimeout(timer);
+      ctl.abort();
+    };
+  }, [props.client, page, search, props.refreshKey, props.active]);
+
+  const pages = data ? Math.max(1, Math.ceil(data.count / SESSIONS_PAGE)) : 1;
+  return (
+    <details class="qf-card">
+      <summary>Conversations{data ? ` (${data.count})` : ''}</summary>
+      <input
+        class="qf-input"
+        type="search"
+        aria-label="Search conversations"
+        placeholder="Search conversations"
+        value={search}
+        onInput={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(1);
+        }}
+      />
+      <ErrorMessage error={error} />
+      {data && data.results.length === 0 && <p class="qf-muted">No conversations{search ? ' match' : ' yet'}.</p>}
+      <ul class="qf-list" aria-busy={loading}>
+        {data?.results.map((s) => (
+          <li key={s.id}>
+            <button type="button" class="qf-q" aria-current={s.id === props.currentId} onClick={() => props.onOpen(s.id)}>
+              {s.title} <span class="qf-small qf-muted">· {s.message_count} messages</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {data && data.count > SESSIONS_PAGE && (
+        <div class="qf-pager">
+          <button type="button" class="qf-btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </button>
+          <span class="qf-small">
+            Page {page} of {pages}
+          </span>
+          <button type="button" class="qf-btn" disabled={!data.hasNext} onClick={() => setPage(page + 1)}>
+            Next
+          </button>
+        </div>
+      )}
+    </details>
+  );
+}
+
+export function ChatPane(props: ChatPaneProps) {
+  const { client, workbook } = props;
+  const [input, setInput] = useState('');
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [keep, setKeep] = useState(false);
+  const [sessionId, setSessionId] = useState<number | null>(null);
+  const [fileId, setFileId] = useState('');
+  const [files, setFiles] = useState<RepositoryFile[]>([]);
+  const [filesError, setFilesError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [hint, setHint] = useState<string | null>(null);
+  const [sessionsVersion, setSessionsVersion] = useState(0);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  // The "restrict to a file" list: ready files only, loaded when the pane is first shown.
+  useEffect(() => {
+    if (!client || !props.active) return;
+    const ctl = new AbortController();
+    client
+      .listRepositoryFiles({ status: 'ready', page_size: LIMITS.pageSizeMax, ordering: 'original_filename' }, { signal: ctl.signal })
+      .then((r) => {
+        setFiles(r.results);
+        setFilesError(null);
+      })
+      .catch((e) => !ctl.signal.aborted && setFilesError(e));
+    return () => ctl.abort();
+  }, [client, props.active]);
+
+  const send = async () => {
+    const question = input.trim();
+    if (!client || !question || busy) return;
+    if (question.length > LIMITS.messageLength) {
+      setError(`The question is ${question.length} characters long; the service accepts at most ${LIMITS.messageLength}. Shorten it.`);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const file = fileId ? Number(fileId) : undefined;
+    try {
+      if (keep) {
+        let id = sessionId;
+        if (id === null) {
+          const created = await client.createSession({ title: question.slice(0, LIMITS.sessionTitleLength) });
+          id = created.id;
+          setSessionId(id);
+        }
+        const session = await client.sendMessage(id, { message: question, ...(file ? { file_id: file } : {}) });
+        setTurns(turnsOf(session));
+        setSessionsVersion((v) => v + 1);
+      } else {
+        const answer = await client.ask({ question, ...(file ? { file_id: file } : {}) });
+        setTurns((t) => [
+          ...t,
+          { key: ++turnKeys, sender: 'user', text: question, sources: [] },
+          {
+            key: ++turnKeys,
+            sender: 'assistant',
+            text: answer.answer,
+            sources: answer.sources.map((s) => ({ filename: s.filename, page: s.page_number, excerpt: s.content, score: s.relevance_score ?? null })),
+          },
+        ]);
+      }
+      setInput(''); // only once the answer is in: a failed question stays in the box
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  const askAboutSelection = async () => {
+    setHint(null);
+    try {
+      const ref = await workbook.getSelection();
+      if (!ref) {
+        setHint('Select a cell of a question in the sheet first.');
+        return;
+      }
+      if (props.questions.length === 0) {
+        setHint('No questionnaire is known for this workbook yet: fill it first (Fill tab), or type the question.');
+        return;
+      }
+      const q = findQuestionAt(props.questions, ref);
+      if (!q) {
+        setHint(`The selected cell ${ref.tab}!${ref.address} does not belong to a question of this questionnaire.`);
+        return;
+      }
+      setInput(q.original_question_text);
+      inputRef.current?.focus();
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  const openSession = async (id: number) => {
+    if (!client) return;
+    setError(null);
+    try {
+      const session = await client.getSession(id);
+      setTurns(turnsOf(session));
+      setSessionId(session.id);
+      setKeep(true);
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  const newConversation = () => {
+    setSessionId(null);
+    setTurns([]);
+    setError(null);
+  };
+
+  return (
+    <div>
+      <h2>Chat</h2>
+      {!client && (
+        <Note kind="warn">
+          Connect to a knowledge service first.{' '}
+          <button type="button" class="qf-link" onClick={props.onOpenSettings}>
+            Open Settings
+          </button>
+        </Note>
+      )}
+      {client && <SessionList client={client} currentId={sessionId} onOpen={openSession} refreshKey={sessionsVersion} active={props.active} />}
+      <div class="qf-chat-log" aria-live="polite" aria-label="Conversation">
+        {turns.map((t) =>
+          t.sender === 'user' ? (
+            <div key={t.key} class="qf-bubble qf-bubble-user">
+              <span class="qf-sr">You: </span>
+              {t.text}
+            </div>
+          ) : (
+            <div key={t.key} class="qf-bubble qf-bubble-assistant">
+              <span class="qf-sr">Answer: </span>
+              <div class="qf-answer">{t.text}</div>
+              <Sources sources={t.sources} />
+              <InsertButton workbook={workbook} text={t.text} />
+            </div>
+          ),
+        )}
+      </div>
+      <ErrorMessage error={error} />
+      <label class="qf-field">
+        <span>Question</span>
+        <textarea
+          ref={inputRef}
+          class="qf-textarea"
+          value={input}
+          onInput={(e) => setInput(e.currentTarget.value)}
+          onKeyDown={onKeyDown}
+          placeholder="Ask the knowledge base… (Enter sends, Shift+Enter for a new line)"
+          aria-describedby="qf-chat-help"
+          maxLength={LIMITS.messageLength}
+        />
+      </label>
+      <p id="qf-chat-help" class="qf-sr">
+        Enter sends the question; Shift+Enter starts a new line.
+      </p>
+      <div class="qf-row">
+        <button type="button" class="qf-btn qf-btn-primary" onClick={send} disabled={!client || busy || !input.trim()}>
+          {busy ? 'Asking…' : 'Ask'}
+        </button>
+        <button type="button" class="qf-btn" onClick={askAboutSelection}>
+          Ask about the selected question
+        </button>
+      </div>
+      {hint && <Note kind="warn">{hint}</Note>}
+      <div class="qf-row">
+        <label class="qf-check">
+          <input
+            type="checkbox"
+            checked={keep}
+            onChange={(e) => {
+              setKeep(e.currentTarget.checked);
+              if (!e.currentTarget.checked) setSessionId(null);
+            }}
+          />
+          <span>Keep conversation{sessionId !== null ? ' (continuing)' : ''}</span>
+        </label>
+        {sessionId !== null && (
+          <button type="button" class="qf-link" onClick={newConversation}>
+            New conversation
+          </button>
+        )}
+      </div>
+      <label class="qf-field">
+        <span>Answer from</span>
+        <select class="qf-select" value={fileId} onChange={(e) => setFileId(e.currentTarget.value)}>
+          <option value="">The whole library</option>
+          {files.map((f) => (
+            <option key={f.id} value={String(f.id)}>
+              {f.original_filename ?? `file ${f.id}`}
+            </option>
+          ))}
+        </select>
+      </label>
+      {filesError !== null && <ErrorMessage error={filesError} />}
+    </div>
+  );
+}

@@ -1,0 +1,405 @@
+/**
+ * Fill this workbook: read it, upload it, wait for detection and answers (with a real progress bar and
+ * time left), write the answers into their cells, then summarise, report, review and undo. A fill in
+ * progress is linked to the workbook in storage, so reopening the pane resumes it.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../../api/errors';
+import type { Progress, QuestionWithAnswers, Structure } from '../../api/schemas';
+import type { ApplyResult, ReadProgress, WorkbookAdapter } from '../../excel/types';
+import type { WritePlan } from '../../fill/types';
+import { ErrorMessage, Note } from '../components/Message';
+import { ProgressBar } from '../components/Progress';
+import { estimateSecondsLeft, formatBytes, formatDuration, type RateSample } from '../eta';
+import { isAborted, isForbidden } from '../errors';
+import { clearFillLink, readFillLink, writeFillLink } from '../fill-link';
+import { findQuestionAt, targetCell } from '../review';
+import type { StorageLike, TaskpaneApi } from '../types';
+import { Summary, WriteReport } from './fill-report';
+import { ReviewList } from './ReviewList';
+
+export type StepKey = 'read' | 'upload' | 'detect' | 'generate' | 'write';
+type StepState = 'pending' | 'active' | 'done' | 'failed';
+type Steps = Record<StepKey, { state: StepState; detail: string }>;
+
+const STEP_LABELS: Record<StepKey, string> = {
+  read: 'Reading the workbook',
+  upload: 'Uploading',
+  detect: 'Detecting questions',
+  generate: 'Generating answers',
+  write: 'Writing answers into cells',
+};
+const STEP_ORDER: StepKey[] = ['read', 'upload', 'detect', 'generate', 'write'];
+
+const freshSteps = (): Steps =>
+  Object.fromEntries(STEP_ORDER.map((k) => [k, { state: 'pending', detail: '' }])) as Steps;
+
+export interface FillOptions {
+  overwrite: boolean;
+  highlight: boolean;
+  sourceNotes: boolean;
+}
+
+export interface FillPaneProps {
+  client: TaskpaneApi | null;
+  workbook: WorkbookAdapter;
+  storage: StorageLike;
+  uploadBlocked: string | null;
+  onUploadRefused: (e: ApiError) => void;
+  /** The questions of this workbook's questionnaire, once known (Chat asks about them). */
+  onQuestions: (questions: QuestionWithAnswers[]) => void;
+  onOpenSettings: () => void;
+}
+
+export function FillPane(props: FillPaneProps) {
+  const { client, workbook, storage } = props;
+  const [steps, setSteps] = useState<Steps>(freshSteps);
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [read, setRead] = useState<ReadProgress | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [secondsLeft, setSecondsLeft] = useState<number | null>(null);
+  const [structure, setStructure] = useState<Structure | null>(null);
+  const [questions, setQuestions] = useState<QuestionWithAnswers[]>([]);
+  const [report, setReport] = useState<{ plan: WritePlan; result: ApplyResult } | null>(null);
+  const [canUndo, setCanUndo] = useState(false);
+  const [undoing, setUndoing] = useState(false);
+  const [undoNote, setUndoNote] = useState<string | null>(null);
+  const [options, setOptions] = useState<FillOptions>({ overwrite: false, highlight: true, sourceNotes: true });
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [navError, setNavError] = useState<unknown>(null);
+
+  const run = useRef<AbortController | null>(null);
+  const active = useRef<StepKey | null>(null);
+  const optionsRef = useRef(options);
+  optionsRef.current = options;
+  const questionsRef = useRef(questions);
+  questionsRef.current = questions;
+  const resumed = useRef(false);
+
+  useEffect(() => () => run.current?.abort(), []);
+
+  const step = (key: StepKey, state: StepState, detail = '') => {
+    if (state === 'active') active.current = key;
+    setSteps((s) => ({ ...s, [key]: { state, detail } }));
+  };
+
+  const begin = (): AbortSignal => {
+    run.current?.abort();
+    const ctl = new AbortController();
+    run.current = ctl;
+    setRunning(true);
+    setError(null);
+    setNotice(null);
+    setUndoNote(null);
+    active.current = null;
+    return ctl.signal;
+  };
+
+  const fail = (e: unknown, signal: AbortSignal) => {
+    if (signal.aborted || isAborted(e)) return; // the pane closed or a new run started
+    const key = active.current;
+    if (key) setSteps((s) => ({ ...s, [key]: { ...s[key], state: 'failed' } }));
+    setError(e);
+  };
+
+  const finish = (signal: AbortSignal) => {
+    if (run.current?.signal === signal) setRunning(false);
+  };
+
+  const loadResults = async (api: TaskpaneApi, id: number, signal: AbortSignal) => {
+    const [s, qs] = await Promise.all([api.getStructure(id, { signal }), api.getAnswers(id, {}, { signal })]);
+    if (signal.aborted) return null;
+    setStructure(s);
+    setQuestions(qs);
+    props.onQuestions(qs);
+    return qs;
+  };
+
+  const write = async (documentKey: string, id: number, qs: QuestionWithAnswers[], startedAt: string, signal: AbortSignal) => {
+    step('write', 'active', 'Checking the target cells…');
+    const { overwrite, highlight, sourceNotes } = optionsRef.current;
+    const plan = await workbook.plan(qs, { overwrite });
+    step('write', 'active', `Writing ${plan.writes.length} cell${plan.writes.length === 1 ? '' : 's'}…`);
+    const result = await workbook.apply(plan, { highlight, sourceNotes });
+    if (signal.aborted) return;
+    step('write', 'done', `${result.written} cell${result.written === 1 ? '' : 's'} written`);
+    writeFillLink(storage, documentKey, { questionnaireId: id, startedAt, writtenAt: new Date().toISOString() });
+    setReport({ plan, result });
+    setCanUndo(await workbook.canUndo());
+  };
+
+  /** From "uploaded" to "written": detection, generation, results, writing. */
+  const generateAndWrite = async (api: TaskpaneApi, documentKey: string, id: number, startedAt: string, signal: AbortSignal) => {
+    step('detect', 'active');
+    const samples: RateSample[] = [];
+    setProgress(null);
+    setSecondsLeft(null);
+    const final = await api.pollAnswerProgress(id, {
+      signal,
+      onProgress: (p) => {
+        if (signal.aborted) return;
+        setProgress(p);
+        if (p.answers_expected > 0 || p.status === 'complete') {
+          if (active.current === 'detect') {
+            step('detect', 'done', `${p.answers_expected} question${p.answers_expected === 1 ? '' : 's'} found`);
+            step('generate', 'active');
+          }
+          samples.push({ at: Date.now(), received: p.answers_received });
+          setSecondsLeft(estimateSecondsLeft(samples, p.answers_expected));
+        }
+      },
+    });
+    if (signal.aborted) return;
+    if (active.current === 'detect') step('detect', 'done', `${final.answers_expected} questions found`);
+    step('generate', 'done', `${final.answers_received} answer${final.answers_received === 1 ? '' : 's'}`);
+    const qs = await loadResults(api, id, signal);
+    if (!qs) return;
+    if (qs.length === 0) {
+      step('write', 'done', 'nothing to write');
+      setNotice('The service found no questions in this workbook. Is it a questionnaire (a sheet of questions with answer columns)?');
+      return;
+    }
+    await write(documentKey, id, qs, startedAt, signal);
+  };
+
+  const fill = async () => {
+    if (!client) return;
+    const signal = begin();
+    setSteps(freshSteps());
+    setRead(null);
+    setProgress(null);
+    setReport(null);
+    setStructure(null);
+    setQuestions([]);
+    setSelectedId(null);
+    try {
+      const documentKey = await workbook.documentKey();
+      step('read', 'active');
+      const file = await workbook.readFile((p) => !signal.aborted && setRead(p));
+      if (signal.aborted) return;
+      step('read', 'done', `${file.fileName}, ${formatBytes(file.bytes.length)}`);
+      step('upload', 'active', `Sending ${formatBytes(file.bytes.length)}…`);
+      let uploaded;
+      try {
+        uploaded = await client.uploadQuestionnaires([{ name: file.fileName, data: file.bytes }], {}, { signal });
+      } catch (e) {
+        if (isForbidden(e)) props.onUploadRefused(e);
+        throw e;
+      }
+      const id = uploaded.questionnaire_ids[0];
+      if (id === undefined) {
+        throw new Error('The service accepted the workbook but made no questionnaire of it. Check that it holds questions with answer columns.');
+      }
+      step('upload', 'done', `${formatBytes(file.bytes.length)} sent`);
+      const startedAt = new Date().toISOString();
+      writeFillLink(storage, documentKey, { questionnaireId: id, startedAt });
+      await generateAndWrite(client, documentKey, id, startedAt, signal);
+    } catch (e) {
+      fail(e, signal);
+    } finally {
+      finish(signal);
+    }
+  };
+
+  /** Reopened pane: pick up this workbook's fill where it was. */
+  const resume = async (api: TaskpaneApi) => {
+    let documentKey: string;
+    let link;
+    try {
+      documentKey = await workbook.documentKey();
+      link = readFillLink(storage, documentKey);
+      setCanUndo(await workbook.canUndo());
+    } catch (e) {
+      setError(e);
+      return;
+    }
+    // Nothing to resume, or the analyst already started a fill meanwhile.
+    if (!link || run.current) return;
+    const signal = begin();
+    try {
+      setSteps({ ...freshSteps(), read: { state: 'done', detail: '' }, upload: { state: 'done', detail: '' } });
+      try {
+        if (link.writtenAt) {
+          setNotice(`Answers were written into this workbook on ${new Date(link.writtenAt).toLocaleString()}.`);
+          setSteps(Object.fromEntries(STEP_ORDER.map((k) => [k, { state: 'done', detail: '' }])) as Steps);
+          await loadResults(api, link.questionnaireId, signal);
+        } else {
+          setNotice(`Resuming the fill started ${new Date(link.startedAt).toLocaleString()}.`);
+          await generateAndWrite(api, documentKey, link.questionnaireId, link.startedAt, signal);
+        }
+      } catch (e) {
+        // The service no longer knows this questionnaire (reset, other service): forget the link.
+        if (e instanceof ApiError && e.kind === 'http' && e.status === 404) {
+          clearFillLink(storage, documentKey);
+          setNotice(null);
+          setSteps(freshSteps());
+          throw new Error('The questionnaire this workbook was linked to no longer exists on the service. Fill the workbook again.');
+        }
+        throw e;
+      }
+    } catch (e) {
+      fail(e, signal);
+    } finally {
+      finish(signal);
+    }
+  };
+
+  useEffect(() => {
+    if (client && !resumed.current) {
+      resumed.current = true;
+      void resume(client);
+    }
+  }, [client]);
+
+  const rewrite = async () => {
+    if (questions.length === 0) return;
+    const signal = begin();
+    setReport(null);
+    try {
+      const documentKey = await workbook.documentKey();
+      const link = readFillLink(storage, documentKey);
+      await write(documentKey, link?.questionnaireId ?? 0, questions, link?.startedAt ?? new Date().toISOString(), signal);
+    } catch (e) {
+      fail(e, signal);
+    } finally {
+      finish(signal);
+    }
+  };
+
+  const undo = async () => {
+    setUndoing(true);
+    setUndoNote(null);
+    setError(null);
+    try {
+      const result = await workbook.undo();
+      setUndoNote(result ? `Undone: ${result.restored} cell${result.restored === 1 ? '' : 's'} restored.` : 'There was nothing to undo.');
+      const documentKey = await workbook.documentKey();
+      const link = readFillLink(storage, documentKey);
+      if (link) writeFillLink(storage, documentKey, { questionnaireId: link.questionnaireId, startedAt: link.startedAt });
+      setReport(null);
+      setSteps((s) => ({ ...s, write: { state: 'pending', detail: 'undone' } }));
+      setCanUndo(await workbook.canUndo());
+    } catch (e) {
+      setError(e);
+    } finally {
+      setUndoing(false);
+    }
+  };
+
+  // Selecting a cell in the sheet brings up its question.
+  useEffect(() => {
+    let unsubscribe: (() => void) | null = null;
+    let gone = false;
+    workbook
+      .onSelectionChanged((ref) => {
+        const q = findQuestionAt(questionsRef.current, ref);
+        if (q) setSelectedId(q.id);
+      })
+      .then((off) => (gone ? off() : (unsubscribe = off)))
+      .catch(() => {
+        /* no selection events in this host: the list still works one way */
+      });
+    return () => {
+      gone = true;
+      try {
+        // An adapter may unsubscribe asynchronously; a failure then only means the events are gone.
+        const done: unknown = unsubscribe?.();
+        if (done instanceof Promise) done.catch(() => {});
+      } catch {
+        /* the host is gone (pane closing): nothing left to unsubscribe from */
+      }
+    };
+  }, [workbook]);
+
+  const pick = (q: QuestionWithAnswers) => {
+    setSelectedId(q.id);
+    setNavError(null);
+    const cell = targetCell(q);
+    if (cell) workbook.select(cell).catch(setNavError);
+  };
+
+  const started = STEP_ORDER.some((k) => steps[k].state !== 'pending');
+  const fillDisabled = running || !client || !!props.uploadBlocked;
+
+  return (
+    <div>
+      <h2>Fill</h2>
+      {!client && (
+        <Note kind="warn">
+          Connect to a knowledge service first.{' '}
+          <button type="button" class="qf-link" onClick={props.onOpenSettings}>
+            Open Settings
+          </button>
+        </Note>
+      )}
+      <button type="button" class="qf-btn qf-btn-primary qf-btn-wide" onClick={fill} disabled={fillDisabled}>
+        {running ? 'Filling…' : 'Fill this workbook'}
+      </button>
+      {props.uploadBlocked && <Note kind="warn">{props.uploadBlocked}</Note>}
+      <fieldset class="qf-fieldset" disabled={running}>
+        <legend>When writing</legend>
+        <label class="qf-check">
+          <input type="checkbox" checked={options.overwrite} onChange={(e) => setOptions({ ...options, overwrite: e.currentTarget.checked })} />
+          <span>Overwrite cells that already hold a value (never formulas)</span>
+        </label>
+        <label class="qf-check">
+          <input type="checkbox" checked={options.highlight} onChange={(e) => setOptions({ ...options, highlight: e.currentTarget.checked })} />
+          <span>Highlight answers by trust</span>
+        </label>
+        <label class="qf-check">
+          <input
+            type="checkbox"
+            checked={options.sourceNotes}
+            onChange={(e) => setOptions({ ...options, sourceNotes: e.currentTarget.checked })}
+          />
+          <span>Add a note with the sources</span>
+        </label>
+      </fieldset>
+      {notice && <Note>{notice}</Note>}
+      {started && (
+        <ol class="qf-steps" aria-label="Fill steps">
+          {STEP_ORDER.map((k) => (
+            <li key={k} data-state={steps[k].state} aria-current={steps[k].state === 'active' ? 'step' : undefined}>
+              {STEP_LABELS[k]}
+              {steps[k].state === 'failed' ? ' — failed' : ''}
+              {steps[k].detail && <span class="qf-muted">: {steps[k].detail}</span>}
+              {k === 'read' && steps.read.state === 'active' && read && read.total > 0 && (
+                <ProgressBar value={read.loaded} max={read.total} label="Reading the workbook" text={`${formatBytes(read.loaded)} of ${formatBytes(read.total)}`} />
+              )}
+              {k === 'generate' && steps.generate.state === 'active' && progress && (
+                <ProgressBar
+                  value={progress.answers_received}
+                  max={progress.answers_expected}
+                  label="Answers generated"
+                  text={`${progress.answers_received} of ${progress.answers_expected} answers${
+                    secondsLeft !== null ? `, about ${formatDuration(secondsLeft)} left` : ''
+                  }`}
+                />
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+      <ErrorMessage error={error} />
+      {report && <WriteReport plan={report.plan} result={report.result} />}
+      <div class="qf-row">
+        {canUndo && (
+          <button type="button" class="qf-btn" onClick={undo} disabled={running || undoing}>
+            {undoing ? 'Undoing…' : 'Undo fill'}
+          </button>
+        )}
+        {!running && questions.length > 0 && !report && (
+          <button type="button" class="qf-btn" onClick={rewrite}>
+            Write answers into the workbook
+          </button>
+        )}
+      </div>
+      {undoNote && <Note kind="ok">{undoNote}</Note>}
+      {structure && <Summary structure={structure} questions={questions} />}
+      <ErrorMessage error={navError} onDismiss={() => setNavError(null)} />
+      {questions.length > 0 && <ReviewList questions={questions} selectedId={selectedId} onPick={pick} />}
+    </div>
+  );
+}

@@ -1,0 +1,351 @@
+/**
+ * The knowledge base: upload documents (picker or drag-and-drop) with tags and offerings, and watch
+ * them being processed. The list refreshes itself while any file is submitted or processing.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ApiError } from '../../api/errors';
+import {
+  DOCUMENT_TYPES,
+  LIMITS,
+  REPOSITORY_FILE_STATUSES,
+  type RepositoryFile,
+  type RepositoryListQuery,
+  type RepositoryUploadFields,
+} from '../../api/schemas';
+import { ErrorMessage, Note } from '../components/Message';
+import { ProgressBar } from '../components/Progress';
+import { formatBytes } from '../eta';
+import { isForbidden } from '../errors';
+import type { TaskpaneApi } from '../types';
+
+export interface LibraryPaneProps {
+  client: TaskpaneApi | null;
+  uploadBlocked: string | null;
+  onUploadRefused: (e: ApiError) => void;
+  onOpenSettings: () => void;
+  /** Refresh interval while files are processing (ms). */
+  pollMs: number;
+  active: boolean;
+}
+
+const PAGE_SIZE = 20;
+const ORDERINGS: { value: NonNullable<RepositoryListQuery['ordering']>; label: string }[] = [
+  { value: '-created_at', label: 'Newest first' },
+  { value: 'created_at', label: 'Oldest first' },
+  { value: 'original_filename', label: 'Name A–Z' },
+  { value: '-original_filename', label: 'Name Z–A' },
+  { value: 'status', label: 'Status' },
+  { value: 'file_format', label: 'Format' },
+];
+
+/** Tags typed as "soc2, policy": trimmed, empty ones dropped, each checked against the tag limit. */
+export function parseTags(text: string): { tags: string[]; error: string | null } {
+  const tags = [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))];
+  const long = tags.find((t) => t.length > LIMITS.tagNameLength);
+  return { tags, error: long ? `The tag "${long.slice(0, 20)}…" is longer than ${LIMITS.tagNameLength} characters.` : null };
+}
+
+/** Offering ids typed as "3, 7": positive whole numbers only. */
+export function parseOfferings(text: string): { ids: number[]; error: string | null } {
+  const parts = text.split(',').map((t) => t.trim()).filter(Boolean);
+  const bad = parts.find((p) => !/^\d+$/.test(p) || Number(p) <= 0);
+  if (bad) return { ids: [], error: `Offering ids are positive whole numbers separated by commas; "${bad}" is not one.` };
+  return { ids: [...new Set(parts.map(Number))], error: null };
+}
+
+const busyStatus = (f: RepositoryFile) => f.status === 'submitted' || f.status === 'processing';
+
+function FileRow(props: { file: RepositoryFile }) {
+  const f = props.file;
+  const percent = Math.max(0, Math.min(100, f.processing_percent ?? 0));
+  return (
+    <li>
+      <div>
+        <strong>{f.original_filename ?? f.url ?? `file ${f.id}`}</strong>{' '}
+        <span class={`qf-badge ${f.status === 'failed' ? 'qf-trust-low' : f.status === 'ready' ? 'qf-trust-high' : 'qf-muted'}`}>
+          {f.status_display || f.status}
+        </span>
+      </div>
+      <div class="qf-small qf-muted">
+        {[f.document_type, f.file_format, f.processing_stage, f.passage_count ? `${f.passage_count} passages` : '', ...(f.tags ?? []).map((t) => `#${t.name}`)]
+          .filter(Boolean)
+          .join(' · ')}
+      </div>
+      {busyStatus(f) && (
+        <ProgressBar
+          value={percent}
+          max={100}
+          label={`Processing ${f.original_filename ?? ''}`}
+          text={`${f.processing_stage || (f.status === 'submitted' ? 'queued' : 'processing')}: ${percent}%`}
+        />
+      )}
+      {f.status === 'failed' && (
+        <div class="qf-msg qf-msg-error qf-small">Processing failed: {f.error || 'the service gave no reason.'}</div>
+      )}
+    </li>
+  );
+}
+
+export function LibraryPane(props: LibraryPaneProps) {
+  const { client } = props;
+  const [picked, setPicked] = useState<File[]>([]);
+  const [tagsText, setTagsText] = useState('');
+  const [offeringsText, setOfferingsText] = useState('');
+  const [companyScope, setCompanyScope] = useState(true);
+  const [uploading, setUploading] = useState(false);
+  const [uploadError, setUploadError] = useState<unknown>(null);
+  const [uploadNote, setUploadNote] = useState<string | null>(null);
+  const [dragOver, setDragOver] = useState(false);
+
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState('');
+  const [docType, setDocType] = useState('');
+  const [ordering, setOrdering] = useState<NonNullable<RepositoryListQuery['ordering']>>('-created_at');
+  const [page, setPage] = useState(1);
+  const [list, setList] = useState<{ count: number; results: RepositoryFile[]; hasNext: boolean } | null>(null);
+  const [listError, setListError] = useState<unknown>(null);
+  const [reload, setReload] = useState(0);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const dropZone = useRef<HTMLDivElement>(null);
+  const addFilesRef = useRef<(files: FileList | File[] | null | undefined) => void>(() => {});
+
+  const query: RepositoryListQuery = {
+    page,
+    page_size: PAGE_SIZE,
+    ordering,
+    ...(search.trim() ? { search: search.trim() } : {}),
+    ...(status ? { status: status as RepositoryListQuery['status'] } : {}),
+    ...(docType ? { document_type: docType as RepositoryListQuery['document_type'] } : {}),
+  };
+  const queryKey = JSON.stringify(query);
+
+  useEffect(() => {
+    if (!client || !props.active) return;
+    const ctl = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async (first: boolean) => {
+      try {
+        const r = await client.listRepositoryFiles(query, { signal: ctl.signal });
+        if (ctl.signal.aborted) return;
+        setList({ count: r.count, results: r.results, hasNext: r.next !== null });
+        setListError(null);
+        if (r.results.some(busyStatus)) timer = setTimeout(() => void load(false), props.pollMs);
+      } catch (e) {
+        if (ctl.signal.aborted) return;
+        setListError(e);
+        // Keep watching through a blip while files are still processing.
+        if (!first) timer = setTimeout(() => void load(false), props.pollMs * 2);
+      }
+    };
+    timer = setTimeout(() => void load(true), search ? 250 : 0);
+    return () => {
+      clearTimeout(timer);
+      ctl.abort();
+    };
+  }, [client, props.active, queryKey, reload, props.pollMs]);
+
+  const addFiles = (files: FileList | File[] | null | undefined) => {
+    if (!files) return;
+    const next = [...picked];
+    for (const f of Array.from(files)) if (!next.some((p) => p.name === f.name && p.size === f.size)) next.push(f);
+    setPicked(next);
+    setUploadNote(null);
+  };
+
+  addFilesRef.current = addFiles;
+
+  // Listeners added directly: Preact derives event names from `on…` properties of the element, and
+  // not every DOM (happy-dom) has `ondragover`; addEventListener works everywhere.
+  useEffect(() => {
+    const zone = dropZone.current;
+    if (!zone) return;
+    const over = (e: Event) => {
+      e.preventDefault(); // allows dropping
+      setDragOver(true);
+    };
+    const leave = () => setDragOver(false);
+    const drop = (e: Event) => {
+      e.preventDefault();
+      setDragOver(false);
+      addFilesRef.current((e as DragEvent).dataTransfer?.files);
+    };
+    zone.addEventListener('dragover', over);
+    zone.addEventListener('dragleave', leave);
+    zone.addEventListener('drop', drop);
+    return () => {
+      zone.removeEventListener('dragover', over);
+      zone.removeEventListener('dragleave', leave);
+      zone.removeEventListener('drop', drop);
+    };
+  }, []);
+
+  const upload = async () => {
+    if (!client || picked.length === 0) return;
+    const tags = parseTags(tagsText);
+    const offerings = parseOfferings(offeringsText);
+    if (tags.error || offerings.error) {
+      setUploadError(tags.error ?? offerings.error);
+      return;
+    }
+    setUploading(true);
+    setUploadError(null);
+    setUploadNote(null);
+    const fields: RepositoryUploadFields = {
+      scope_includes_company: companyScope,
+      ...(tags.tags.length ? { tags: tags.tags } : {}),
+      ...(offerings.ids.length ? { relevant_offerings: offerings.ids } : {}),
+    };
+    try {
+      const result = await client.uploadRepositoryFiles(
+        picked.map((f) => ({ name: f.name, data: f, ...(f.type ? { type: f.type } : {}) })),
+        fields,
+      );
+      const failed = result.failed ?? [];
+      setUploadNote(
+        `Uploaded ${result.count} file${result.count === 1 ? '' : 's'}; processing has started.` +
+          (failed.length ? ` Not accepted: ${failed.join('; ')}.` : ''),
+      );
+      setPicked([]);
+      if (fileInput.current) fileInput.current.value = '';
+      setPage(1);
+      setReload((n) => n + 1);
+    } catch (e) {
+      if (isForbidden(e)) props.onUploadRefused(e);
+      setUploadError(e);
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const uploadDisabled = !client || uploading || picked.length === 0 || !!props.uploadBlocked;
+  const pages = list ? Math.max(1, Math.ceil(list.count / PAGE_SIZE)) : 1;
+
+  return (
+    <div>
+      <h2>Library</h2>
+      {!client && (
+        <Note kind="warn">
+          Connect to a knowledge service first.{' '}
+          <button type="button" class="qf-link" onClick={props.onOpenSettings}>
+            Open Settings
+          </button>
+        </Note>
+      )}
+      <section aria-label="Upload documents" class="qf-card">
+        <div class="qf-drop" data-over={dragOver} ref={dropZone}>
+          <p>Drop documents here, or</p>
+          <label class="qf-btn" style={{ display: 'inline-block' }}>
+            Choose files…
+            <input
+              ref={fileInput}
+              class="qf-sr"
+              type="file"
+              multiple
+              aria-label="Choose files to upload"
+              onChange={(e) => addFiles(e.currentTarget.files)}
+            />
+          </label>
+        </div>
+        {picked.length > 0 && (
+          <ul class="qf-small" aria-label="Files to upload">
+            {picked.map((f) => (
+              <li key={`${f.name}:${f.size}`}>
+                {f.name} ({formatBytes(f.size)}){' '}
+                <button type="button" class="qf-link" aria-label={`Remove ${f.name}`} onClick={() => setPicked(picked.filter((p) => p !== f))}>
+                  remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <label class="qf-field">
+          <span>Tags (comma-separated)</span>
+          <input class="qf-input" value={tagsText} onInput={(e) => setTagsText(e.currentTarget.value)} placeholder="soc2, policy" />
+        </label>
+        <label class="qf-field">
+          <span>Offering ids (comma-separated)</span>
+          <input class="qf-input" value={offeringsText} inputMode="numeric" onInput={(e) => setOfferingsText(e.currentTarget.value)} placeholder="e.g. 3, 7" />
+        </label>
+        <label class="qf-check">
+          <input type="checkbox" checked={companyScope} onChange={(e) => setCompanyScope(e.currentTarget.checked)} />
+          <span>Applies to the company as a whole</span>
+        </label>
+        <button type="button" class="qf-btn qf-btn-primary" onClick={upload} disabled={uploadDisabled}>
+          {uploading ? 'Uploading…' : `Upload${picked.length ? ` ${picked.length} file${picked.length === 1 ? '' : 's'}` : ''}`}
+        </button>
+        {props.uploadBlocked && <Note kind="warn">{props.uploadBlocked}</Note>}
+        <ErrorMessage error={uploadError} />
+        {uploadNote && <Note kind="ok">{uploadNote}</Note>}
+      </section>
+
+      <section aria-label="Library files">
+        <div class="qf-row">
+          <input
+            class="qf-input qf-grow"
+            type="search"
+            aria-label="Search files"
+            placeholder="Search by name or tag"
+            value={search}
+            onInput={(e) => {
+              setSearch(e.currentTarget.value);
+              setPage(1);
+            }}
+          />
+        </div>
+        <div class="qf-row">
+          <select class="qf-select" aria-label="Filter by status" value={status} onChange={(e) => (setStatus(e.currentTarget.value), setPage(1))}>
+            <option value="">Any status</option>
+            {REPOSITORY_FILE_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+          <select class="qf-select" aria-label="Filter by type" value={docType} onChange={(e) => (setDocType(e.currentTarget.value), setPage(1))}>
+            <option value="">Any type</option>
+            {DOCUMENT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </select>
+          <select
+            class="qf-select"
+            aria-label="Sort"
+            value={ordering}
+            onChange={(e) => setOrdering(e.currentTarget.value as NonNullable<RepositoryListQuery['ordering']>)}
+          >
+            {ORDERINGS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <ErrorMessage error={listError} />
+        {list && (
+          <p class="qf-small qf-muted" role="status">
+            {list.count} file{list.count === 1 ? '' : 's'}
+          </p>
+        )}
+        {list && list.results.length === 0 && <p class="qf-muted">No files{search || status || docType ? ' match these filters' : ' yet'}.</p>}
+        <ul class="qf-list" aria-label="Files">
+          {list?.results.map((f) => <FileRow key={f.id} file={f} />)}
+        </ul>
+        {list && list.count > PAGE_SIZE && (
+          <div class="qf-pager">
+            <button type="button" class="qf-btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Previous
+            </button>
+            <span class="qf-small">
+              Page {page} of {pages}
+            </span>
+            <button type="button" class="qf-btn" disabled={!list.hasNext} onClick={() => setPage(page + 1)}>
+              Next
+            </button>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+/** What the Fill pane shows after generation (the summary) and after writing (the report). */
+import type { QuestionWithAnswers, Structure } from '../../api/schemas';
+import type { ApplyResult } from '../../excel/types';
+import type { SkipReason, WritePlan } from '../../fill/types';
+import { chosenAnswer, evaluationOf, needsReview } from '../review';
+
+// Partial: src/fill may add reasons; an unknown one is shown by its id.
+export const SKIP_REASON_TEXT: Partial<Record<SkipReason, string>> = {
+  blocked: 'blocked by the questionnaire',
+  formula: 'cell holds a formula',
+  occupied: 'cell already filled (overwrite is off)',
+  missing_tab: 'tab not found in this workbook',
+  no_value: 'no answer for this cell',
+  not_allowed: "answer not among the cell's allowed values",
+  protected: 'sheet is protected',
+  bad_coordinate: 'unreadable cell address',
+  duplicate: 'another answer writes the same cell',
+  no_slot: 'no answer cell for this question',
+};
+
+interface TabRow {
+  tab: string;
+  questions: number;
+  answered: number;
+  review: number;
+  avgScore: number | null;
+  high: number;
+  medium: number;
+  low: number;
+}
+
+export function tabRows(structure: Structure, questions: readonly QuestionWithAnswers[]): TabRow[] {
+  const rows = new Map<string, TabRow>();
+  for (const t of structure.tabs) {
+    rows.set(t.tab_name, { tab: t.tab_name, questions: t.question_count, answered: 0, review: 0, avgScore: null, high: 0, medium: 0, low: 0 });
+  }
+  const scores = new Map<string, number[]>();
+  for (const q of questions) {
+    let row = rows.get(q.tab_name);
+    if (!row) {
+      row = { tab: q.tab_name, questions: 0, answered: 0, review: 0, avgScore: null, high: 0, medium: 0, low: 0 };
+      rows.set(q.tab_name, row);
+    }
+    if (!structure.tabs.some((t) => t.tab_name === q.tab_name)) row.questions++;
+    if (chosenAnswer(q)?.text.trim()) row.answered++;
+    if (needsReview(q)) row.review++;
+    const ev = evaluationOf(q);
+    if (ev) {
+      row[ev.trust]++;
+      const list = scores.get(q.tab_name) ?? [];
+      list.push(ev.score);
+      scores.set(q.tab_name, list);
+    }
+  }
+  for (const [tab, list] of scores) {
+    rows.get(tab)!.avgScore = Math.round(list.reduce((a, b) => a + b, 0) / list.length);
+  }
+  return [...rows.values()];
+}
+
+export function Summary(props: { structure: Structure; questions: readonly QuestionWithAnswers[] }) {
+  const rows = tabRows(props.structure, props.questions);
+  const qf = props.structure.quick_filter_counts;
+  return (
+    <section aria-label="Summary">
+      <h3>Summary</h3>
+      <p>
+        {props.structure.total_question_count} questions, average score {props.structure.avg_score}/100. Trust: {qf.trustHigh ?? 0}{' '}
+        high, {qf.trustMedium ?? 0} medium, {qf.trustLow ?? 0} low; {qf.needsReview ?? 0} need review.
+      </p>
+      <table class="qf-table">
+        <caption class="qf-sr">Answers per tab</caption>
+        <thead>
+          <tr>
+            <th scope="col">Tab</th>
+            <th scope="col" class="qf-num">Questions</th>
+            <th scope="col" class="qf-num">Answered</th>
+            <th scope="col" class="qf-num">Review</th>
+            <th scope="col" class="qf-num">Score</th>
+            <th scope="col" class="qf-num" title="High / medium / low trust">
+              Trust H/M/L
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.tab}>
+              <th scope="row">{r.tab}</th>
+              <td class="qf-num">{r.questions}</td>
+              <td class="qf-num">{r.answered}</td>
+              <td class="qf-num">{r.review}</td>
+              <td class="qf-num">{r.avgScore ?? '—'}</td>
+              <td class="qf-num">
+                {r.high}/{r.medium}/{r.low}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+const SKIPPED_SHOWN = 200;
+
+export function WriteReport(props: { plan: WritePlan; result: ApplyResult }) {
+  const { plan, result } = props;
+  const reasons = Object.entries(plan.report.byReason).filter(([, n]) => n) as [SkipReason, number][];
+  return (
+    <section aria-label="Fill report">
+      <h3>Report</h3>
+      <p role="status">
+        Wrote {result.written} cell{result.written === 1 ? '' : 's'}; skipped {plan.report.skipped}
+        {result.failed.length ? `; ${result.failed.length} failed` : ''}.
+      </p>
+      {reasons.length > 0 && (
+        <ul class="qf-small">
+          {reasons.map(([reason, n]) => (
+            <li key={reason}>
+              {n} skipped: {SKIP_REASON_TEXT[reason] ?? reason}
+            </li>
+          ))}
+        </ul>
+      )}
+      {result.failed.length > 0 && (
+        <div class="qf-msg qf-msg-warn">
+          <p>These cells could not be written:</p>
+          <ul class="qf-small">
+            {result.failed.slice(0, SKIPPED_SHOWN).map((f) => (
+              <li key={`${f.tab}!${f.address}`}>
+                {f.tab}!{f.address}: {f.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {plan.skipped.length > 0 && (
+        <details>
+          <summary class="qf-small">Skipped cells ({plan.skipped.length})</summary>
+          <ul class="qf-small">
+            {plan.skipped.slice(0, SKIPPED_SHOWN).map((s, i) => (
+              <li key={i}>
+                {s.tab}
+                {s.address ? `!${s.address}` : ''} ({s.originalId ?? `question ${s.questionId}`}): {s.detail || SKIP_REASON_TEXT[s.reason] || s.reason}
+              </li>
+            ))}
+            {plan.skipped.length > SKIPPED_SHOWN && <li>… and {plan.skipped.length - SKIPPED_SHOWN} more.</li>}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * Reading questions for the review list: which answer is the chosen one, its evaluation and evidence,
+ * which cells belong to a question, and filtering. Pure functions; the Fill pane renders them.
+ */
+import { readEvaluation, type Answer, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
+import type { CellRef } from '../excel/types';
+import { pickAnswer } from '../fill/plan';
+
+/** The answer a fill writes (the selected one, else the first): the review shows the same one. */
+export function chosenAnswer(q: QuestionWithAnswers): Answer | null {
+  return pickAnswer(q);
+}
+
+export function evaluationOf(q: QuestionWithAnswers): Evaluation | null {
+  const answer = chosenAnswer(q);
+  return answer ? readEvaluation(answer.evaluation) : null;
+}
+
+/** Flagged by the service, low trust, or no answer at all: a person should look. */
+export function needsReview(q: QuestionWithAnswers): boolean {
+  if (q.flagged_for_review) return true;
+  const answer = chosenAnswer(q);
+  if (!answer || !answer.text.trim()) return true;
+  return readEvaluation(answer.evaluation)?.trust === 'low';
+}
+
+const normTab = (s: string) => s.trim().toLowerCase();
+const normAddress = (s: string) => s.replace(/\$/g, '').trim().toUpperCase();
+
+/** A coordinate may carry its sheet ("'Sheet 1'!C5"); only the cell part is an address. */
+function splitCoordinate(coordinate: string, fallbackTab: string): CellRef | null {
+  const bang = coordinate.lastIndexOf('!');
+  const tab = bang >= 0 ? coordinate.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'") : fallbackTab;
+  const address = normAddress(bang >= 0 ? coordinate.slice(bang + 1) : coordinate);
+  return /^[A-Z]{1,3}[1-9][0-9]*$/.test(address) ? { tab, address } : null;
+}
+
+/** The cell where the question's question text sits, when the service tells us (a loose field). */
+export function questionCell(q: QuestionWithAnswers): CellRef | null {
+  const coordinate = (q as { question_coordinate?: unknown }).question_coordinate;
+  return typeof coordinate === 'string' ? splitCoordinate(coordinate, q.tab_name) : null;
+}
+
+/** The cells of the question's answer slots, blocked ones included (they still belong to the row). */
+export function slotCells(q: QuestionWithAnswers): CellRef[] {
+  const cells: CellRef[] = [];
+  for (const slot of q.answer_slots ?? []) {
+    const ref = splitCoordinate(slot.coordinate, q.tab_name);
+    if (ref) cells.push(ref);
+  }
+  return cells;
+}
+
+/** Where clicking a question takes the analyst: the first writable answer cell, else any of its cells. */
+export function targetCell(q: QuestionWithAnswers): CellRef | null {
+  const writable = (q.answer_slots ?? []).find((s) => !s.is_blocked);
+  const ref = writable ? splitCoordinate(writable.coordinate, q.tab_name) : null;
+  return ref ?? slotCells(q)[0] ?? questionCell(q);
+}
+
+/** The question whose answer cell, or question cell, is `ref`; null when the cell belongs to none. */
+export function findQuestionAt(questions: readonly QuestionWithAnswers[], ref: CellRef): QuestionWithAnswers | null {
+  const tab = normTab(ref.tab);
+  const address = normAddress(ref.address.includes('!') ? ref.address.slice(ref.address.lastIndexOf('!') + 1) : ref.address);
+  // A selected range ("C5:D7") counts by its top-left cell.
+  const topLeft = address.split(':')[0]!;
+  const same = (c: CellRef | null) => !!c && normTab(c.tab) === tab && c.address === topLeft;
+  return questions.find((q) => slotCells(q).some(same)) ?? questions.find((q) => same(questionCell(q))) ?? null;
+}
+
+export interface ReviewFilter {
+  tab: string; // '' = all
+  section: string; // '' = all
+  trust: TrustLevel | 'none' | ''; // 'none' = no evaluation
+  needsReviewOnly: boolean;
+  text: string;
+}
+
+export const EMPTY_FILTER: ReviewFilter = { tab: '', section: '', trust: '', needsReviewOnly: false, text: '' };
+
+export function sectionOf(q: QuestionWithAnswers): string {
+  return (q.section_path ?? []).join(' › ');
+}
+
+export function filterQuestions(questions: readonly QuestionWithAnswers[], f: ReviewFilter): QuestionWithAnswers[] {
+  const text = f.text.trim().toLowerCase();
+  return questions.filter((q) => {
+    if (f.tab && q.tab_name !== f.tab) return false;
+    if (f.section && sectionOf(q) !== f.section) return false;
+    if (f.trust) {
+      const trust = evaluationOf(q)?.trust ?? 'none';
+      if (trust !== f.trust) return false;
+    }
+    if (f.needsReviewOnly && !needsReview(q)) return false;
+    if (text && !`${q.original_id ?? ''} ${q.original_question_text}`.toLowerCase().includes(text)) return false;
+    return true;
+  });
+}
+
+/** Distinct values in first-seen order (the questionnaire's reading order). */
+export function distinct(values: Iterable<string>): string[] {
+  return [...new Set([...values].filter((v) => v !== ''))];
+}
+
+export function trustCounts(questions: readonly QuestionWithAnswers[]): Record<TrustLevel | 'none', number> {
+  const counts = { high: 0, medium: 0, low: 0, none: 0 };
+  for (const q of questions) counts[evaluationOf(q)?.trust ?? 'none']++;
+  return counts;
+}

@@ -1,0 +1,106 @@
+/**
+ * The workbench's picture of the host workbook: sheet tabs and a scrollable grid of the active sheet,
+ * with fills, notes and the selection as Excel would show them. It reads the host directly (it is the
+ * "Excel window"), and a click selects like a user's click, raising Excel's selection events.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { ExcelHost } from './host/host';
+import { toA1, columnToLetters } from '../fill/a1';
+import { getCell, mergeAt, readText, usedRect, type HostSheet } from './host/model';
+
+const MAX_ROWS = 2000;
+const MAX_COLUMNS = 40;
+
+function useHostVersion(host: ExcelHost): number {
+  const [version, setVersion] = useState(0);
+  useEffect(() => host.onChange(() => setVersion((v) => v + 1)), [host]);
+  return version;
+}
+
+export function SheetTabs(props: { host: ExcelHost; active: HostSheet }) {
+  return (
+    <div class="wb-tabs" role="tablist" aria-label="Sheets">
+      {props.host.sheets
+        .filter((s) => s.visibility === 'Visible')
+        .map((s) => (
+          <button
+            type="button"
+            role="tab"
+            aria-selected={s.id === props.active.id}
+            data-sheet={s.name}
+            class={s.id === props.active.id ? 'wb-tab wb-tab-active' : 'wb-tab'}
+            onClick={() => props.host.userSelect(s.name, s.selection)}
+          >
+            {s.protection.protected ? `🔒 ${s.name}` : s.name}
+          </button>
+        ))}
+    </div>
+  );
+}
+
+export function Grid(props: { host: ExcelHost }) {
+  useHostVersion(props.host);
+  const sheet = props.host.activeSheet();
+  const used = usedRect(sheet);
+  const rows = Math.min(Math.max(used ? used.top + used.rowCount - 1 : 0, 30), MAX_ROWS);
+  const columns = Math.min(Math.max(used ? used.left + used.columnCount - 1 : 0, 8), MAX_COLUMNS);
+  const selected = sheet.selection.split(':')[0];
+
+  const body = [];
+  for (let r = 1; r <= rows; r++) {
+    const cells = [<th scope="row" class="wb-rowhead">{r}</th>];
+    for (let c = 1; c <= columns; c++) {
+      const merge = mergeAt(sheet, r, c);
+      if (merge && (merge.top !== r || merge.left !== c)) continue;
+      const address = toA1(r, c);
+      const cell = getCell(sheet, r, c);
+      const note = sheet.notes.get(address)?.content ?? sheet.comments.get(address)?.content;
+      const classes = ['wb-cell'];
+      if (address === selected) classes.push('wb-selected');
+      if (cell.formula) classes.push('wb-formula');
+      cells.push(
+        <td
+          data-cell={address}
+          class={classes.join(' ')}
+          rowSpan={merge?.rowCount}
+          colSpan={merge?.columnCount}
+          style={cell.fill ? { background: cell.fill } : undefined}
+          title={[cell.formula ? `Formula: ${cell.formula}` : '', note ? `Note: ${note}` : ''].filter(Boolean).join('\n') || undefined}
+          onClick={() => props.host.userSelect(sheet.name, address)}
+        >
+          {readText(cell)}
+          {note ? <span class="wb-note" aria-label="has a note" /> : null}
+        </td>,
+      );
+    }
+    body.push(<tr>{cells}</tr>);
+  }
+
+  return (
+    <div class="wb-sheet">
+      <div class="wb-namebox" aria-live="polite">
+        <span data-testid="selection">{`${sheet.name}!${sheet.selection}`}</span>
+        <span class="wb-formula-bar" data-testid="formula-bar">
+          {(() => {
+            const cell = props.host.getCell(sheet.name, selected ?? 'A1');
+            return cell.formula ?? readText(cell);
+          })()}
+        </span>
+      </div>
+      <div class="wb-scroll">
+        <table class="wb-grid" aria-label={`Sheet ${sheet.name}`}>
+          <thead>
+            <tr>
+              <th />
+              {Array.from({ length: columns }, (_, i) => (
+                <th scope="col">{columnToLetters(i + 1)}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{body}</tbody>
+        </table>
+      </div>
+      <SheetTabs host={props.host} active={sheet} />
+    </div>
+  );
+}

@@ -1,0 +1,1269 @@
+/**
+ * The Excel JavaScript API (a subset) over the in-memory workbook, with Office.js semantics:
+ * proxies queue commands, nothing happens until `context.sync()`, reading a property that was not
+ * loaded and synced throws `PropertyNotLoaded`, a request over the payload limit fails whole, errors
+ * carry Office codes. Methods above the host's configured ExcelApi version fail at sync with
+ * `ApiNotFound`, as on an older Excel.
+ */
+import { quoteSheetName, toA1 } from '../../fill/a1';
+import { HostOfficeError, propertyNotLoaded } from './errors';
+import type { ExcelHost } from './host';
+import {
+  cellAt,
+  cellsOf,
+  enterValue,
+  getCell,
+  intersects,
+  mergeAt,
+  parseRect,
+  putCell,
+  readFormula,
+  readText,
+  readValue,
+  readValueType,
+  rectAddress,
+  usedRect,
+  type HostCell,
+  type HostSheet,
+  type Rect,
+} from './model';
+
+interface Action {
+  payload: unknown;
+  apply: () => void;
+}
+
+type LoadSpec = string | string[] | { select?: string | string[]; expand?: string | string[] } | undefined;
+
+function parseLoadSpec(spec: LoadSpec): string[] {
+  if (spec === undefined || spec === null) return [];
+  if (typeof spec === 'string') return spec.split(',').map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(spec)) return spec.flatMap((s) => parseLoadSpec(s));
+  return [...parseLoadSpec(spec.select), ...parseLoadSpec(spec.expand)];
+}
+
+function clone<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** UTF-8 byte length without allocating an encoded copy. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+// ---- Request context ---------------------------------------------------------------------------
+
+export class HostRequestContext {
+  readonly workbook: WorkbookProxy;
+  readonly application: ApplicationProxy;
+  readonly trackedObjects: { add: (o: unknown) => void; remove: (o: unknown) => void };
+  /** Set by Excel.run({ mergeUndoGroup }) (ExcelApi 1.20); recorded for tests. */
+  mergeUndoGroup = false;
+  private queue: Action[] = [];
+
+  constructor(readonly host: ExcelHost) {
+    this.workbook = new WorkbookProxy(this);
+    this.application = new ApplicationProxy(this);
+    this.trackedObjects = {
+      add: (o) => {
+        const items = Array.isArray(o) ? o : [o];
+        host.stats.tracked += items.length;
+      },
+      remove: (o) => {
+        const items = Array.isArray(o) ? o : [o];
+        host.stats.untracked += items.length;
+      },
+    };
+  }
+
+  _enqueue(payload: unknown, apply: () => void): void {
+    this.queue.push({ payload, apply });
+  }
+
+  /** Queues an action that needs an API set; on an older host it fails at sync like Excel does. */
+  _enqueueGated(version: string, api: string, payload: unknown, apply: () => void): void {
+    this._enqueue(payload, () => {
+      if (!this.host.supports(version)) {
+        throw new HostOfficeError('ApiNotFound', `${api} needs ExcelApi ${version}; this Excel supports ${this.host.excelApiVersion}.`);
+      }
+      apply();
+    });
+  }
+
+  get _pending(): number {
+    return this.queue.length;
+  }
+
+  async sync<T>(passThroughValue?: T): Promise<T | undefined> {
+    const actions = this.queue;
+    this.queue = [];
+    const host = this.host;
+    const bytes = utf8Length(JSON.stringify(actions.map((a) => a.payload)));
+    host.stats.syncs += 1;
+    host.stats.payloadBytes.push(bytes);
+    await new Promise<void>((resolve) => setTimeout(resolve, host.syncLatencyMs));
+    if (bytes > host.payloadLimitBytes) {
+      host.stats.rejectedSyncs += 1;
+      throw new HostOfficeError(
+        'RequestPayloadSizeLimitExceeded',
+        `The request payload size (${bytes} bytes) has exceeded the limit of ${host.payloadLimitBytes} bytes.`,
+      );
+    }
+    try {
+      for (const action of actions) action.apply();
+    } catch (e) {
+      throw e instanceof HostOfficeError ? e : new HostOfficeError('GeneralException', e instanceof Error ? e.message : String(e));
+    } finally {
+      host._afterSync();
+    }
+    return passThroughValue;
+  }
+}
+
+// ---- Base client object ------------------------------------------------------------------------
+
+abstract class ClientObject {
+  protected readonly _loaded = new Map<string, unknown>();
+  protected _isNull: boolean | undefined;
+  protected abstract readonly _kind: string;
+
+  constructor(
+    readonly context: HostRequestContext,
+    protected readonly _nullable = false,
+  ) {
+    if (_nullable) {
+      // *OrNullObject: isNullObject is known after the next sync.
+      context._enqueue({ resolve: 'orNullObject' }, () => {
+        this._isNull = !this._exists();
+      });
+    }
+  }
+
+  protected abstract _scalars(): readonly string[];
+  protected abstract _read(name: string): unknown;
+  protected _child(_name: string): ClientObject | null {
+    return null;
+  }
+  /** For *OrNullObject proxies: whether the target exists (evaluated during sync). */
+  protected _exists(): boolean {
+    return true;
+  }
+
+  load(spec?: LoadSpec): this {
+    const names = parseLoadSpec(spec);
+    const scalars: string[] = names.length === 0 ? [...this._scalars()] : [];
+    for (const name of names) {
+      const [head, ...rest] = name.split('/');
+      const child = this._child(head!);
+      if (child) {
+        child.load(rest.length ? rest.join('/') : undefined);
+        continue;
+      }
+      if (!this._scalars().includes(head!)) {
+        throw new HostOfficeError('InvalidArgument', `${this._kind} has no property "${head}" to load.`);
+      }
+      scalars.push(head!);
+    }
+    if (scalars.length > 0) {
+      this.context._enqueue({ load: this._kind, select: scalars }, () => {
+        if (this._nullable && !this._exists()) {
+          this._isNull = true;
+          return;
+        }
+        for (const p of scalars) this._loaded.set(p, clone(this._read(p)));
+      });
+    }
+    return this;
+  }
+
+  get isNullObject(): boolean {
+    if (this._isNull === undefined) throw propertyNotLoaded('isNullObject', this._kind);
+    return this._isNull;
+  }
+
+  protected _get<T>(name: string): T {
+    if (!this._loaded.has(name)) throw propertyNotLoaded(name, this._kind);
+    return this._loaded.get(name) as T;
+  }
+
+  /** Reads properties immediately (during sync, when a collection resolves its items). */
+  _loadNow(names: readonly string[]): void {
+    for (const n of names) this._loaded.set(n, clone(this._read(n)));
+    this._isNull = false;
+  }
+
+  track(): this {
+    this.context.host.stats.tracked += 1;
+    return this;
+  }
+
+  untrack(): this {
+    this.context.host.stats.untracked += 1;
+    return this;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return Object.fromEntries(this._loaded);
+  }
+}
+
+/** `OfficeExtension.ClientResult`: the value of a method call, known after sync. */
+export class HostClientResult<T> {
+  private _value: T | undefined;
+  private _set = false;
+  _resolve(value: T): void {
+    this._value = value;
+    this._set = true;
+  }
+  get value(): T {
+    if (!this._set) throw propertyNotLoaded('value', 'ClientResult');
+    return this._value as T;
+  }
+}
+
+// ---- Workbook, application ---------------------------------------------------------------------
+
+export class WorkbookProxy extends ClientObject {
+  protected readonly _kind = 'Workbook';
+  readonly worksheets: WorksheetCollectionProxy;
+  private _comments: CommentCollectionProxy | null = null;
+  readonly onSelectionChanged: EventProxy;
+
+  constructor(context: HostRequestContext) {
+    super(context);
+    this.worksheets = new WorksheetCollectionProxy(context);
+    this.onSelectionChanged = new EventProxy(context, { kind: 'workbook' }, '1.2', 'Workbook.onSelectionChanged');
+  }
+
+  protected _scalars() {
+    return ['name'] as const;
+  }
+  protected _read(name: string): unknown {
+    if (name === 'name') return this.context.host.fileName;
+    return undefined;
+  }
+  get name(): string {
+    return this._get('name');
+  }
+  get application(): ApplicationProxy {
+    return this.context.application;
+  }
+  get comments(): CommentCollectionProxy {
+    return (this._comments ??= new CommentCollectionProxy(this.context));
+  }
+
+  getSelectedRange(): RangeProxy {
+    const host = this.context.host;
+    return new RangeProxy(this.context, () => {
+      const sheet = host.activeSheet();
+      return { sheet, rect: parseRect(sheet.selection)! };
+    });
+  }
+
+  getActiveCell(): RangeProxy {
+    const host = this.context.host;
+    const range = new RangeProxy(this.context, () => {
+      const sheet = host.activeSheet();
+      const rect = parseRect(sheet.selection)!;
+      return { sheet, rect: { top: rect.top, left: rect.left, rowCount: 1, columnCount: 1 } };
+    });
+    this.context._enqueueGated('1.7', 'Workbook.getActiveCell', { call: 'getActiveCell' }, () => undefined);
+    return range;
+  }
+}
+
+export class ApplicationProxy extends ClientObject {
+  protected readonly _kind = 'Application';
+  protected _scalars() {
+    return ['calculationMode'] as const;
+  }
+  protected _read(): unknown {
+    return 'Automatic';
+  }
+  get calculationMode(): string {
+    return this._get('calculationMode');
+  }
+  suspendApiCalculationUntilNextSync(): void {
+    this.context._enqueueGated('1.6', 'Application.suspendApiCalculationUntilNextSync', { call: 'suspendApiCalculationUntilNextSync' }, () => {
+      this.context.host.stats.calculationSuspensions += 1;
+    });
+  }
+}
+
+// ---- Worksheets ----------------------------------------------------------------------------------
+
+export class WorksheetCollectionProxy extends ClientObject {
+  protected readonly _kind = 'WorksheetCollection';
+  private _items: WorksheetProxy[] | undefined;
+
+  protected _scalars() {
+    return [] as const;
+  }
+  protected _read(): unknown {
+    return undefined;
+  }
+
+  override load(spec?: LoadSpec): this {
+    const names = parseLoadSpec(spec);
+    const itemProps = names.length === 0 ? undefined : names.filter((n) => n.startsWith('items')).map((n) => n.replace(/^items\/?/, '')).filter(Boolean);
+    this.context._enqueue({ load: 'WorksheetCollection', select: names }, () => {
+      this._items = this.context.host.sheets.map((s) => {
+        const proxy = new WorksheetProxy(this.context, () => this.context.host.sheetById(s.id));
+        proxy._fill(itemProps && itemProps.length ? itemProps : undefined);
+        return proxy;
+      });
+    });
+    return this;
+  }
+
+  get items(): WorksheetProxy[] {
+    if (!this._items) throw propertyNotLoaded('items', this._kind);
+    return this._items;
+  }
+
+  getItem(key: string): WorksheetProxy {
+    return new WorksheetProxy(this.context, () => {
+      const sheet = this.context.host.findSheet(key);
+      if (!sheet) throw new HostOfficeError('ItemNotFound', `The requested resource doesn't exist: no worksheet "${key}".`, `Worksheets.getItem(${key})`);
+      return sheet;
+    });
+  }
+
+  getItemOrNullObject(key: string): WorksheetProxy {
+    return new WorksheetProxy(this.context, () => this.context.host.findSheet(key) ?? null, true);
+  }
+
+  getActiveWorksheet(): WorksheetProxy {
+    return new WorksheetProxy(this.context, () => this.context.host.activeSheet());
+  }
+
+  getCount(): HostClientResult<number> {
+    const result = new HostClientResult<number>();
+    this.context._enqueue({ call: 'getCount' }, () => result._resolve(this.context.host.sheets.length));
+    return result;
+  }
+}
+
+export class WorksheetProxy extends ClientObject {
+  protected readonly _kind = 'Worksheet';
+  private _protection: WorksheetProtectionProxy | null = null;
+  private _notes: NoteCollectionProxy | null = null;
+  private _onSelectionChanged: EventProxy | null = null;
+
+  constructor(
+    context: HostRequestContext,
+    /** Resolves the sheet during sync; null only for *OrNullObject. Throws ItemNotFound otherwise. */
+    readonly _resolve: () => HostSheet | null,
+    nullable = false,
+  ) {
+    super(context, nullable);
+  }
+
+  _sheet(): HostSheet {
+    const sheet = this._resolve();
+    if (!sheet) throw new HostOfficeError('ItemNotFound', 'The requested worksheet does not exist.');
+    return sheet;
+  }
+
+  protected override _exists(): boolean {
+    return this._resolve() !== null;
+  }
+
+  /** Fills loaded properties immediately (used when a collection load resolves its items). */
+  _fill(props?: string[]): void {
+    const names = props ?? [...this._scalars()];
+    for (const p of names) this._loaded.set(p, this._read(p));
+    this._isNull = false;
+  }
+
+  protected _scalars() {
+    return ['name', 'id', 'position', 'visibility'] as const;
+  }
+  protected _read(name: string): unknown {
+    const sheet = this._sheet();
+    switch (name) {
+      case 'name':
+        return sheet.name;
+      case 'id':
+        return sheet.id;
+      case 'position':
+        return this.context.host.sheets.indexOf(sheet);
+      case 'visibility':
+        return sheet.visibility;
+    }
+    return undefined;
+  }
+  protected override _child(name: string): ClientObject | null {
+    if (name === 'protection') return this.protection;
+    return null;
+  }
+
+  get name(): string {
+    return this._get('name');
+  }
+  get id(): string {
+    return this._get('id');
+  }
+  get position(): number {
+    return this._get('position');
+  }
+  get visibility(): string {
+    return this._get('visibility');
+  }
+
+  get protection(): WorksheetProtectionProxy {
+    return (this._protection ??= new WorksheetProtectionProxy(this.context, this));
+  }
+
+  get notes(): NoteCollectionProxy {
+    return (this._notes ??= new NoteCollectionProxy(this.context, this));
+  }
+
+  get onSelectionChanged(): EventProxy {
+    return (this._onSelectionChanged ??= new EventProxy(this.context, { kind: 'worksheet', sheet: this }, '1.7', 'Worksheet.onSelectionChanged'));
+  }
+
+  getRange(address?: string): RangeProxy {
+    return new RangeProxy(this.context, () => {
+      const sheet = this._sheet();
+      if (address === undefined || address === '') return { sheet, rect: { top: 1, left: 1, rowCount: 1048576, columnCount: 16384 } };
+      const rect = parseRect(address);
+      if (!rect) throw new HostOfficeError('InvalidArgument', `The argument is invalid or missing or has an incorrect format: address "${address}".`);
+      return { sheet, rect };
+    });
+  }
+
+  getCell(row: number, column: number): RangeProxy {
+    return new RangeProxy(this.context, () => ({ sheet: this._sheet(), rect: { top: row + 1, left: column + 1, rowCount: 1, columnCount: 1 } }));
+  }
+
+  getUsedRange(valuesOnly?: boolean): RangeProxy {
+    return new RangeProxy(this.context, () => {
+      const sheet = this._sheet();
+      return { sheet, rect: usedRect(sheet, valuesOnly) ?? { top: 1, left: 1, rowCount: 1, columnCount: 1 } };
+    });
+  }
+
+  getUsedRangeOrNullObject(valuesOnly?: boolean): RangeProxy {
+    this.context._enqueueGated('1.4', 'Worksheet.getUsedRangeOrNullObject', { call: 'getUsedRangeOrNullObject' }, () => undefined);
+    return new RangeProxy(
+      this.context,
+      () => {
+        const sheet = this._sheet();
+        const rect = usedRect(sheet, valuesOnly);
+        return rect ? { sheet, rect } : null;
+      },
+      true,
+    );
+  }
+
+  activate(): void {
+    this.context._enqueue({ call: 'activate' }, () => {
+      this.context.host._activate(this._sheet());
+    });
+  }
+}
+
+export class WorksheetProtectionProxy extends ClientObject {
+  protected readonly _kind = 'WorksheetProtection';
+  constructor(
+    context: HostRequestContext,
+    private readonly sheet: WorksheetProxy,
+  ) {
+    super(context);
+  }
+  protected _scalars() {
+    return ['protected', 'options'] as const;
+  }
+  protected _read(name: string): unknown {
+    const p = this.sheet._sheet().protection;
+    if (name === 'protected') return p.protected;
+    return { allowFormatCells: p.allowFormatCells, allowEditObjects: p.allowEditObjects };
+  }
+  get protected(): boolean {
+    return this._get('protected');
+  }
+  get options(): { allowFormatCells: boolean; allowEditObjects: boolean } {
+    return this._get('options');
+  }
+  protect(options?: { allowFormatCells?: boolean; allowEditObjects?: boolean }): void {
+    this.context._enqueueGated('1.2', 'WorksheetProtection.protect', { call: 'protect', options }, () => {
+      const s = this.sheet._sheet();
+      if (s.protection.protected) throw new HostOfficeError('InvalidOperation', 'The worksheet is already protected.');
+      s.protection = { protected: true, allowFormatCells: !!options?.allowFormatCells, allowEditObjects: !!options?.allowEditObjects };
+    });
+  }
+  unprotect(): void {
+    this.context._enqueueGated('1.2', 'WorksheetProtection.unprotect', { call: 'unprotect' }, () => {
+      this.sheet._sheet().protection.protected = false;
+    });
+  }
+}
+
+// ---- Ranges --------------------------------------------------------------------------------------
+
+type RangeTarget = () => { sheet: HostSheet; rect: Rect } | null;
+
+const RANGE_SCALARS = [
+  'address',
+  'addressLocal',
+  'rowCount',
+  'columnCount',
+  'cellCount',
+  'rowIndex',
+  'columnIndex',
+  'values',
+  'formulas',
+  'numberFormat',
+  'valueTypes',
+  'text',
+] as const;
+
+function grid<T>(rect: Rect, f: (row: number, column: number) => T): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rect.rowCount; i++) {
+    const row: T[] = [];
+    for (let j = 0; j < rect.columnCount; j++) row.push(f(rect.top + i, rect.left + j));
+    out.push(row);
+  }
+  return out;
+}
+
+/** A 2D input of exactly the range's size, or a single value applied to every cell. */
+function inputGrid(rect: Rect, input: unknown, property: string): unknown[][] {
+  if (!Array.isArray(input)) return grid(rect, () => input);
+  const ok = input.length === rect.rowCount && input.every((row) => Array.isArray(row) && row.length === rect.columnCount);
+  if (!ok) {
+    const rows = input.length;
+    const cols = Array.isArray(input[0]) ? (input[0] as unknown[]).length : 0;
+    throw new HostOfficeError(
+      'InvalidArgument',
+      `The number of rows or columns in the input array doesn't match the size or dimensions of the range: ${property} is ${rows}x${cols}, the range ${rectAddress(rect)} is ${rect.rowCount}x${rect.columnCount}.`,
+    );
+  }
+  return input as unknown[][];
+}
+
+function sameOrNull<T>(values: T[]): T | null {
+  if (values.length === 0) return null;
+  const first = values[0]!;
+  return values.every((v) => v === first) ? first : null;
+}
+
+export class RangeProxy extends ClientObject {
+  protected readonly _kind = 'Range';
+  private _format: RangeFormatProxy | null = null;
+  private _dataValidation: DataValidationProxy | null = null;
+
+  constructor(
+    context: HostRequestContext,
+    private readonly _target: RangeTarget,
+    nullable = false,
+  ) {
+    super(context, nullable);
+  }
+
+  _resolveTarget(): { sheet: HostSheet; rect: Rect } {
+    const t = this._target();
+    if (!t) throw new HostOfficeError('ItemNotFound', 'The requested range does not exist.');
+    return t;
+  }
+
+  protected override _exists(): boolean {
+    return this._target() !== null;
+  }
+
+  protected _scalars() {
+    return RANGE_SCALARS;
+  }
+
+  protected _read(name: string): unknown {
+    const { sheet, rect } = this._resolveTarget();
+    switch (name) {
+      case 'address':
+      case 'addressLocal':
+        return `${quoteSheetName(sheet.name)}!${rectAddress(rect)}`;
+      case 'rowCount':
+        return rect.rowCount;
+      case 'columnCount':
+        return rect.columnCount;
+      case 'cellCount':
+        return rect.rowCount * rect.columnCount;
+      case 'rowIndex':
+        return rect.top - 1;
+      case 'columnIndex':
+        return rect.left - 1;
+      case 'values':
+        return grid(rect, (r, c) => readValue(getCell(sheet, r, c)));
+      case 'formulas':
+        return grid(rect, (r, c) => readFormula(getCell(sheet, r, c)));
+      case 'numberFormat':
+        return grid(rect, (r, c) => getCell(sheet, r, c).numberFormat);
+      case 'valueTypes':
+        return grid(rect, (r, c) => readValueType(getCell(sheet, r, c)));
+      case 'text':
+        return grid(rect, (r, c) => readText(getCell(sheet, r, c)));
+    }
+    return undefined;
+  }
+
+  protected override _child(name: string): ClientObject | null {
+    if (name === 'format') return this.format;
+    if (name === 'dataValidation') return this.dataValidation;
+    return null;
+  }
+
+  get address(): string {
+    return this._get('address');
+  }
+  get addressLocal(): string {
+    return this._get('addressLocal');
+  }
+  get rowCount(): number {
+    return this._get('rowCount');
+  }
+  get columnCount(): number {
+    return this._get('columnCount');
+  }
+  get cellCount(): number {
+    return this._get('cellCount');
+  }
+  get rowIndex(): number {
+    return this._get('rowIndex');
+  }
+  get columnIndex(): number {
+    return this._get('columnIndex');
+  }
+  get values(): unknown[][] {
+    return this._get('values');
+  }
+  set values(input: unknown) {
+    this._write('values', input);
+  }
+  get formulas(): unknown[][] {
+    return this._get('formulas');
+  }
+  set formulas(input: unknown) {
+    this._write('formulas', input);
+  }
+  get numberFormat(): unknown[][] {
+    return this._get('numberFormat');
+  }
+  set numberFormat(input: unknown) {
+    this.context._enqueue({ set: 'numberFormat', value: input }, () => {
+      const { sheet, rect } = this._resolveTarget();
+      const values = inputGrid(rect, input, 'numberFormat');
+      this.context.host._requireFormatting(sheet, rect);
+      cellsOf(rect).forEach(({ row, column }, i) => {
+        const v = values[Math.floor(i / rect.columnCount)]![i % rect.columnCount];
+        if (v === null || v === undefined) return;
+        putCell(sheet, row, column, { ...getCell(sheet, row, column), numberFormat: String(v) });
+      });
+    });
+  }
+  get valueTypes(): string[][] {
+    return this._get('valueTypes');
+  }
+  get text(): string[][] {
+    return this._get('text');
+  }
+
+  get format(): RangeFormatProxy {
+    return (this._format ??= new RangeFormatProxy(this.context, this));
+  }
+
+  get dataValidation(): DataValidationProxy {
+    return (this._dataValidation ??= new DataValidationProxy(this.context, this));
+  }
+
+  get worksheet(): WorksheetProxy {
+    return new WorksheetProxy(this.context, () => this._resolveTarget().sheet);
+  }
+
+  private _write(property: 'values' | 'formulas', input: unknown): void {
+    this.context._enqueue({ set: property, value: input }, () => {
+      const { sheet, rect } = this._resolveTarget();
+      const values = inputGrid(rect, input, property);
+      const writes: { row: number; column: number; value: unknown }[] = [];
+      for (let i = 0; i < rect.rowCount; i++) {
+        for (let j = 0; j < rect.columnCount; j++) {
+          const value = values[i]![j];
+          if (value === null || value === undefined) continue;
+          const row = rect.top + i;
+          const column = rect.left + j;
+          const merge = mergeAt(sheet, row, column);
+          if (merge && (merge.top !== row || merge.left !== column) && value !== '') {
+            throw new HostOfficeError('InvalidOperation', `Cannot change part of a merged cell: ${toA1(row, column)} is inside ${rectAddress(merge)}.`);
+          }
+          writes.push({ row, column, value });
+        }
+      }
+      this.context.host._requireEditable(sheet, writes);
+      for (const w of writes) putCell(sheet, w.row, w.column, enterValue(getCell(sheet, w.row, w.column), w.value));
+    });
+  }
+
+  getCell(row: number, column: number): RangeProxy {
+    return new RangeProxy(this.context, () => {
+      const { sheet, rect } = this._resolveTarget();
+      return { sheet, rect: { top: rect.top + row, left: rect.left + column, rowCount: 1, columnCount: 1 } };
+    });
+  }
+
+  select(): void {
+    this.context._enqueue({ call: 'select' }, () => {
+      const { sheet, rect } = this._resolveTarget();
+      this.context.host._select(sheet, rectAddress(rect));
+    });
+  }
+
+  clear(applyTo?: string): void {
+    this.context._enqueue({ call: 'clear', applyTo }, () => {
+      const { sheet, rect } = this._resolveTarget();
+      const cells = cellsOf(rect);
+      this.context.host._requireEditable(sheet, cells);
+      for (const { row, column } of cells) {
+        const prev = getCell(sheet, row, column);
+        const contents = applyTo === undefined || applyTo === 'All' || applyTo === 'Contents';
+        const formats = applyTo === undefined || applyTo === 'All' || applyTo === 'Formats';
+        putCell(sheet, row, column, {
+          ...prev,
+          ...(contents ? { value: null, formula: null, quotePrefix: false, isError: false } : {}),
+          ...(formats ? { numberFormat: 'General', fill: null } : {}),
+        });
+      }
+    });
+  }
+
+  /** ExcelApi 1.9: per-cell format properties in one call (fill colour and pattern, locked). */
+  getCellProperties(options: { address?: boolean; format?: { fill?: { color?: boolean; pattern?: boolean }; protection?: boolean | { locked?: boolean } } }): HostClientResult<unknown[][]> {
+    const result = new HostClientResult<unknown[][]>();
+    this.context._enqueueGated('1.9', 'Range.getCellProperties', { call: 'getCellProperties', options }, () => {
+      const { sheet, rect } = this._resolveTarget();
+      result._resolve(
+        grid(rect, (r, c) => {
+          const cell = getCell(sheet, r, c);
+          const out: Record<string, unknown> = {};
+          if (options.address) out.address = `${quoteSheetName(sheet.name)}!${toA1(r, c)}`;
+          if (options.format) {
+            const format: Record<string, unknown> = {};
+            if (options.format.fill) {
+              const fill: Record<string, unknown> = {};
+              if (options.format.fill.color) fill.color = cell.fill ?? '#FFFFFF';
+              if (options.format.fill.pattern) fill.pattern = cell.fill ? 'Solid' : 'None';
+              format.fill = fill;
+            }
+            if (options.format.protection) format.protection = { locked: cell.locked };
+            out.format = format;
+          }
+          return out;
+        }),
+      );
+    });
+    return result;
+  }
+
+  /** ExcelApi 1.13: the merged areas that intersect this range, or a null object. */
+  getMergedAreasOrNullObject(): RangeAreasProxy {
+    const areas = new RangeAreasProxy(this.context, () => {
+      const { sheet, rect } = this._resolveTarget();
+      const merges = sheet.merges.filter((m) => intersects(m, rect));
+      return merges.length ? { sheet, rects: merges } : null;
+    });
+    this.context._enqueueGated('1.13', 'Range.getMergedAreasOrNullObject', { call: 'getMergedAreasOrNullObject' }, () => undefined);
+    return areas;
+  }
+}
+
+export class RangeAreasProxy extends ClientObject {
+  protected readonly _kind = 'RangeAreas';
+  private _areas: RangeCollectionProxy | null = null;
+  constructor(
+    context: HostRequestContext,
+    readonly _resolveAreas: () => { sheet: HostSheet; rects: Rect[] } | null,
+  ) {
+    super(context, true);
+  }
+  protected override _exists(): boolean {
+    return this._resolveAreas() !== null;
+  }
+  protected _scalars() {
+    return ['address', 'areaCount'] as const;
+  }
+  protected _read(name: string): unknown {
+    const t = this._resolveAreas()!;
+    if (name === 'areaCount') return t.rects.length;
+    return t.rects.map((r) => `${quoteSheetName(t.sheet.name)}!${rectAddress(r)}`).join(',');
+  }
+  protected override _child(name: string): ClientObject | null {
+    return name === 'areas' ? this.areas : null;
+  }
+  get address(): string {
+    return this._get('address');
+  }
+  get areaCount(): number {
+    return this._get('areaCount');
+  }
+  get areas(): RangeCollectionProxy {
+    return (this._areas ??= new RangeCollectionProxy(this.context, () => {
+      const t = this._resolveAreas();
+      return t ? t.rects.map((rect) => ({ sheet: t.sheet, rect })) : [];
+    }));
+  }
+}
+
+export class RangeCollectionProxy extends ClientObject {
+  protected readonly _kind = 'RangeCollection';
+  private _items: RangeProxy[] | undefined;
+  constructor(
+    context: HostRequestContext,
+    private readonly _resolveAll: () => { sheet: HostSheet; rect: Rect }[],
+  ) {
+    super(context);
+  }
+  protected _scalars() {
+    return [] as const;
+  }
+  protected _read(): unknown {
+    return undefined;
+  }
+  override load(spec?: LoadSpec): this {
+    const names = parseLoadSpec(spec).map((n) => n.replace(/^items\/?/, '')).filter(Boolean);
+    this.context._enqueue({ load: 'RangeCollection', select: names }, () => {
+      this._items = this._resolveAll().map((t) => {
+        const r = new RangeProxy(this.context, () => t);
+        r._loadNow(names.length ? names : ['address']);
+        return r;
+      });
+    });
+    return this;
+  }
+  get items(): RangeProxy[] {
+    if (!this._items) throw propertyNotLoaded('items', this._kind);
+    return this._items;
+  }
+}
+
+export class RangeFormatProxy extends ClientObject {
+  protected readonly _kind = 'RangeFormat';
+  readonly fill: RangeFillProxy;
+  readonly protection: FormatProtectionProxy;
+  constructor(context: HostRequestContext, range: RangeProxy) {
+    super(context);
+    this.fill = new RangeFillProxy(context, range);
+    this.protection = new FormatProtectionProxy(context, range);
+  }
+  protected _scalars() {
+    return [] as const;
+  }
+  protected _read(): unknown {
+    return undefined;
+  }
+  protected override _child(name: string): ClientObject | null {
+    if (name === 'fill') return this.fill;
+    if (name === 'protection') return this.protection;
+    return null;
+  }
+}
+
+export class RangeFillProxy extends ClientObject {
+  protected readonly _kind = 'RangeFill';
+  constructor(
+    context: HostRequestContext,
+    private readonly range: RangeProxy,
+  ) {
+    super(context);
+  }
+  protected _scalars() {
+    return ['color'] as const;
+  }
+  protected _read(): unknown {
+    const { sheet, rect } = this.range._resolveTarget();
+    // Excel reports no fill as white, and null when the cells differ.
+    return sameOrNull(cellsOf(rect).map(({ row, column }) => getCell(sheet, row, column).fill ?? '#FFFFFF'));
+  }
+  get color(): string {
+    return this._get('color');
+  }
+  set color(color: string) {
+    this.context._enqueue({ set: 'fill.color', value: color }, () => {
+      if (typeof color !== 'string' || !/^#[0-9A-Fa-f]{6}$/.test(color)) {
+        throw new HostOfficeError('InvalidArgument', `The fill colour "${String(color)}" is not a #RRGGBB colour (the host accepts only that form).`);
+      }
+      this._paint(color.toUpperCase());
+    });
+  }
+  clear(): void {
+    this.context._enqueue({ call: 'fill.clear' }, () => this._paint(null));
+  }
+  private _paint(fill: string | null): void {
+    const { sheet, rect } = this.range._resolveTarget();
+    this.context.host._requireFormatting(sheet, rect);
+    for (const { row, column } of cellsOf(rect)) putCell(sheet, row, column, { ...getCell(sheet, row, column), fill });
+  }
+}
+
+export class FormatProtectionProxy extends ClientObject {
+  protected readonly _kind = 'FormatProtection';
+  constructor(
+    context: HostRequestContext,
+    private readonly range: RangeProxy,
+  ) {
+    super(context);
+  }
+  protected _scalars() {
+    return ['locked'] as const;
+  }
+  protected _read(): unknown {
+    const { sheet, rect } = this.range._resolveTarget();
+    return sameOrNull(cellsOf(rect).map(({ row, column }) => getCell(sheet, row, column).locked));
+  }
+  get locked(): boolean | null {
+    return this._get('locked');
+  }
+  set locked(locked: boolean) {
+    this.context._enqueueGated('1.2', 'FormatProtection.locked', { set: 'protection.locked', value: locked }, () => {
+      const { sheet, rect } = this.range._resolveTarget();
+      if (sheet.protection.protected) throw new HostOfficeError('AccessDenied', 'The cell or chart you are trying to change is on a protected sheet.');
+      for (const { row, column } of cellsOf(rect)) putCell(sheet, row, column, { ...getCell(sheet, row, column), locked: !!locked });
+    });
+  }
+}
+
+export class DataValidationProxy extends ClientObject {
+  protected readonly _kind = 'DataValidation';
+  constructor(
+    context: HostRequestContext,
+    private readonly range: RangeProxy,
+  ) {
+    super(context);
+  }
+  protected _scalars() {
+    return ['type', 'rule'] as const;
+  }
+  override load(spec?: LoadSpec): this {
+    this.context._enqueueGated('1.8', 'Range.dataValidation', { load: 'DataValidation' }, () => undefined);
+    return super.load(spec);
+  }
+  protected _read(name: string): unknown {
+    const { sheet, rect } = this.range._resolveTarget();
+    const covering = (row: number, column: number) =>
+      sheet.validations.find((v) => v.range.split(/\s+/).some((a) => {
+        const r = parseRect(a);
+        return r !== null && intersects(r, { top: row, left: column, rowCount: 1, columnCount: 1 });
+      })) ?? null;
+    const rules = cellsOf(rect).map(({ row, column }) => covering(row, column));
+    const first = rules[0] ?? null;
+    const same = rules.every((r) => r === first);
+    if (name === 'type') return !same ? 'Inconsistent' : first ? (first.type === 'list' ? 'List' : 'Custom') : 'None';
+    if (!same || !first) return {};
+    return first.type === 'list' ? { list: { inCellDropDown: true, source: first.source } } : { custom: { formula: first.source } };
+  }
+  get type(): string {
+    return this._get('type');
+  }
+  get rule(): { list?: { inCellDropDown: boolean; source: string } } {
+    return this._get('rule');
+  }
+}
+
+// ---- Notes (ExcelApi 1.18) and comments (1.10) -----------------------------------------------------
+
+function cellTarget(context: HostRequestContext, cellAddress: RangeProxy | string, sheet: WorksheetProxy | null, api: string): () => { sheet: HostSheet; address: string } {
+  return () => {
+    if (cellAddress instanceof RangeProxy) {
+      const { sheet: s, rect } = cellAddress._resolveTarget();
+      if (rect.rowCount !== 1 || rect.columnCount !== 1) throw new HostOfficeError('InvalidArgument', `${api} needs a single cell.`);
+      return { sheet: s, address: toA1(rect.top, rect.left) };
+    }
+    const bang = cellAddress.lastIndexOf('!');
+    let host: HostSheet | null;
+    let local = cellAddress;
+    if (bang >= 0) {
+      const name = cellAddress.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+      host = context.host.findSheet(name);
+      local = cellAddress.slice(bang + 1);
+      if (!host) throw new HostOfficeError('ItemNotFound', `${api}: no worksheet "${name}".`);
+    } else if (sheet) {
+      host = sheet._sheet();
+    } else {
+      throw new HostOfficeError('InvalidArgument', `${api} needs a sheet-qualified address like Sheet1!A1, got "${cellAddress}".`);
+    }
+    let cell: { row: number; column: number };
+    try {
+      cell = cellAt(local.replace(/\$/g, ''));
+    } catch {
+      throw new HostOfficeError('InvalidArgument', `${api}: "${cellAddress}" is not a single cell (InvalidCellAddress).`);
+    }
+    return { sheet: host, address: toA1(cell.row, cell.column) };
+  };
+}
+
+export class NoteCollectionProxy extends ClientObject {
+  protected readonly _kind = 'NoteCollection';
+  private _items: NoteProxy[] | undefined;
+  constructor(
+    context: HostRequestContext,
+    private readonly sheet: WorksheetProxy,
+  ) {
+    super(context);
+  }
+  protected _scalars() {
+    return [] as const;
+  }
+  protected _read(): unknown {
+    return undefined;
+  }
+  override load(spec?: LoadSpec): this {
+    const names = parseLoadSpec(spec).map((n) => n.replace(/^items\/?/, '')).filter(Boolean);
+    this.context._enqueueGated('1.18', 'NoteCollection.load', { load: 'NoteCollection', select: names }, () => {
+      const s = this.sheet._sheet();
+      this._items = [...s.notes.keys()].map((address) => {
+        const note = new NoteProxy(this.context, () => ({ sheet: s, address }));
+        note._fill();
+        return note;
+      });
+    });
+    return this;
+  }
+  get items(): NoteProxy[] {
+    if (!this._items) throw propertyNotLoaded('items', this._kind);
+    return this._items;
+  }
+  add(cellAddress: RangeProxy | string, content: string): NoteProxy {
+    const target = cellTarget(this.context, cellAddress, this.sheet, 'NoteCollection.add');
+    this.context._enqueueGated('1.18', 'NoteCollection.add', { call: 'notes.add', content }, () => {
+      const { sheet, address } = target();
+      this.context.host._requireObjectEditing(sheet, address);
+      if (sheet.notes.has(address)) throw new HostOfficeError('InvalidOperation', `The cell ${address} already has a note.`);
+      sheet.notes.set(address, { content: String(content), author: this.context.host.userName });
+    });
+    return new NoteProxy(this.context, target);
+  }
+  getItem(key: string): NoteProxy {
+    const target = cellTarget(this.context, key, this.sheet, 'NoteCollection.getItem');
+    return new NoteProxy(this.context, () => {
+      const t = target();
+      if (!t.sheet.notes.has(t.address)) throw new HostOfficeError('ItemNotFound', `There is no note on ${t.address}.`);
+      return t;
+    });
+  }
+  getItemOrNullObject(key: string): NoteProxy {
+    const target = cellTarget(this.context, key, this.sheet, 'NoteCollection.getItemOrNullObject');
+    this.context._enqueueGated('1.18', 'NoteCollection.getItemOrNullObject', { call: 'notes.getItemOrNullObject' }, () => undefined);
+    return new NoteProxy(
+      this.context,
+      () => {
+        const t = target();
+        return t.sheet.notes.has(t.address) ? t : null;
+      },
+      true,
+    );
+  }
+  getCount(): HostClientResult<number> {
+    const result = new HostClientResult<number>();
+    this.context._enqueueGated('1.18', 'NoteCollection.getCount', { call: 'notes.getCount' }, () => result._resolve(this.sheet._sheet().notes.size));
+    return result;
+  }
+}
+
+export class NoteProxy extends ClientObject {
+  protected readonly _kind = 'Note';
+  constructor(
+    context: HostRequestContext,
+    private readonly _target: () => { sheet: HostSheet; address: string } | null,
+    nullable = false,
+  ) {
+    super(context, nullable);
+  }
+  private _resolveNote() {
+    const t = this._target();
+    if (!t || !t.sheet.notes.has(t.address)) throw new HostOfficeError('ItemNotFound', 'The note does not exist.');
+    return { ...t, note: t.sheet.notes.get(t.address)! };
+  }
+  protected override _exists(): boolean {
+    return this._target() !== null;
+  }
+  _fill(): void {
+    for (const p of this._scalars()) this._loaded.set(p, this._read(p));
+    this._isNull = false;
+  }
+  protected _scalars() {
+    return ['content', 'authorName'] as const;
+  }
+  protected _read(name: string): unknown {
+    const { note } = this._resolveNote();
+    return name === 'content' ? note.content : note.author;
+  }
+  get content(): string {
+    return this._get('content');
+  }
+  set content(content: string) {
+    this.context._enqueueGated('1.18', 'Note.content', { set: 'note.content', value: content }, () => {
+      const t = this._resolveNote();
+      this.context.host._requireObjectEditing(t.sheet, t.address);
+      t.note.content = String(content);
+    });
+  }
+  get authorName(): string {
+    return this._get('authorName');
+  }
+  delete(): void {
+    this.context._enqueueGated('1.18', 'Note.delete', { call: 'note.delete' }, () => {
+      const t = this._resolveNote();
+      this.context.host._requireObjectEditing(t.sheet, t.address);
+      t.sheet.notes.delete(t.address);
+    });
+  }
+  getLocation(): RangeProxy {
+    return new RangeProxy(this.context, () => {
+      const t = this._resolveNote();
+      const c = cellAt(t.address);
+      return { sheet: t.sheet, rect: { top: c.row, left: c.column, rowCount: 1, columnCount: 1 } };
+    });
+  }
+}
+
+export class CommentCollectionProxy extends ClientObject {
+  protected readonly _kind = 'CommentCollection';
+  private _items: CommentProxy[] | undefined;
+  protected _scalars() {
+    return [] as const;
+  }
+  protected _read(): unknown {
+    return undefined;
+  }
+  override load(spec?: LoadSpec): this {
+    this.context._enqueueGated('1.10', 'CommentCollection.load', { load: 'CommentCollection', select: parseLoadSpec(spec) }, () => {
+      this._items = this.context.host.sheets.flatMap((s) =>
+        [...s.comments.keys()].map((address) => {
+          const c = new CommentProxy(this.context, () => ({ sheet: s, address }));
+          c._fill();
+          return c;
+        }),
+      );
+    });
+    return this;
+  }
+  get items(): CommentProxy[] {
+    if (!this._items) throw propertyNotLoaded('items', this._kind);
+    return this._items;
+  }
+  add(cellAddress: RangeProxy | string, content: string): CommentProxy {
+    const target = cellTarget(this.context, cellAddress, null, 'CommentCollection.add');
+    this.context._enqueueGated('1.10', 'CommentCollection.add', { call: 'comments.add', content }, () => {
+      const { sheet, address } = target();
+      this.context.host._requireObjectEditing(sheet, address);
+      if (sheet.comments.has(address)) throw new HostOfficeError('InvalidOperation', `The cell ${address} already has a comment thread.`);
+      sheet.comments.set(address, { id: this.context.host._newId('comment'), content: String(content), author: this.context.host.userName });
+    });
+    return new CommentProxy(this.context, target);
+  }
+  getItemByCell(cellAddress: RangeProxy | string): CommentProxy {
+    const target = cellTarget(this.context, cellAddress, null, 'CommentCollection.getItemByCell');
+    return new CommentProxy(this.context, target);
+  }
+  getCount(): HostClientResult<number> {
+    const result = new HostClientResult<number>();
+    this.context._enqueueGated('1.10', 'CommentCollection.getCount', { call: 'comments.getCount' }, () =>
+      result._resolve(this.context.host.sheets.reduce((n, s) => n + s.comments.size, 0)),
+    );
+    return result;
+  }
+}
+
+export class CommentProxy extends ClientObject {
+  protected readonly _kind = 'Comment';
+  constructor(
+    context: HostRequestContext,
+    private readonly _target: () => { sheet: HostSheet; address: string },
+  ) {
+    super(context);
+  }
+  private _resolveComment() {
+    const t = this._target();
+    const comment = t.sheet.comments.get(t.address);
+    if (!comment) throw new HostOfficeError('ItemNotFound', `There is no comment on ${t.address}.`);
+    return { ...t, comment };
+  }
+  _fill(): void {
+    for (const p of this._scalars()) this._loaded.set(p, this._read(p));
+  }
+  protected _scalars() {
+    return ['id', 'content', 'authorName'] as const;
+  }
+  protected _read(name: string): unknown {
+    const { comment } = this._resolveComment();
+    if (name === 'id') return comment.id;
+    return name === 'content' ? comment.content : comment.author;
+  }
+  get id(): string {
+    return this._get('id');
+  }
+  get content(): string {
+    return this._get('content');
+  }
+  get authorName(): string {
+    return this._get('authorName');
+  }
+  delete(): void {
+    this.context._enqueueGated('1.10', 'Comment.delete', { call: 'comment.delete' }, () => {
+      const t = this._resolveComment();
+      this.context.host._requireObjectEditing(t.sheet, t.address);
+      t.sheet.comments.delete(t.address);
+    });
+  }
+  getLocation(): RangeProxy {
+    return new RangeProxy(this.context, () => {
+      const t = this._resolveComment();
+      const c = cellAt(t.address);
+      return { sheet: t.sheet, rect: { top: c.row, left: c.column, rowCount: 1, columnCount: 1 } };
+    });
+  }
+}
+
+// ---- Events ----------------------------------------------------------------------------------------
+
+export type SelectionHandler = (args: Record<string, unknown>) => unknown;
+
+export class EventProxy {
+  constructor(
+    private readonly context: HostRequestContext,
+    private readonly source: { kind: 'workbook' } | { kind: 'worksheet'; sheet: WorksheetProxy },
+    private readonly version: string,
+    private readonly api: string,
+  ) {}
+
+  add(handler: SelectionHandler): { context: HostRequestContext; remove: () => void } {
+    const host = this.context.host;
+    let registration: { sheetId: string | null; handler: SelectionHandler } | null = null;
+    this.context._enqueueGated(this.version, `${this.api}.add`, { call: 'event.add' }, () => {
+      const sheetId = this.source.kind === 'worksheet' ? this.source.sheet._sheet().id : null;
+      registration = { sheetId, handler };
+      host._selectionHandlers.add(registration);
+    });
+    const context = this.context;
+    return {
+      context,
+      remove: () => {
+        context._enqueue({ call: 'event.remove' }, () => {
+          if (registration) host._selectionHandlers.delete(registration);
+        });
+      },
+    };
+  }
+}
+
+/** Cells a list of writes touches, for protection checks. */
+export type CellPosition = { row: number; column: number };
+export type { HostCell };

@@ -1,0 +1,145 @@
+/**
+ * The workbench (/workbench.html): the real task pane beside a workbook held by the in-memory Excel host,
+ * for machines without Excel, demos and the browser tests. Open any .xlsx, fill, select, undo, download.
+ * Built only with `--env workbench`; the production task pane bundle never contains it.
+ */
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiClient } from '../api/client';
+import { createExcelWorkbook } from '../excel';
+import { App } from '../taskpane/app';
+import { injectStyles } from '../taskpane/styles';
+import { browserLocalStorage, partitionedStorage } from '../taskpane/storage';
+import { readTheme } from '../taskpane/theme';
+import type { AppProps, ConnectionSettings, TaskpaneApi } from '../taskpane/types';
+import { ExcelHost } from './host/host';
+import { installExcelHost } from './host/install';
+import { hostToXlsx, loadXlsxIntoHost } from './host/load-xlsx';
+import { buildDemoQuestionnaire } from './demo-questionnaire';
+import { Grid } from './grid';
+import { WORKBENCH_CSS } from './styles';
+
+function createClient(settings: ConnectionSettings): TaskpaneApi {
+  return new ApiClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
+}
+
+interface OpenWorkbook {
+  host: ExcelHost;
+  props: AppProps;
+  /** Changes on every open so the task pane starts fresh for a new workbook. */
+  generation: number;
+}
+
+let generation = 0;
+
+function openHost(host: ExcelHost): OpenWorkbook {
+  installExcelHost(host);
+  generation += 1;
+  const storage = partitionedStorage(browserLocalStorage(window), host.partitionKey);
+  return {
+    host,
+    generation,
+    props: {
+      createClient,
+      workbook: createExcelWorkbook({ storage }),
+      storage,
+      theme: readTheme(window as Window & { Office?: { context?: { officeTheme?: object } } }),
+      defaultBaseUrl: window.location.origin,
+    },
+  };
+}
+
+async function loadBytes(bytes: Uint8Array, fileName: string): Promise<OpenWorkbook> {
+  const host = await loadXlsxIntoHost(bytes, {
+    fileName,
+    // A stable per-file URL, as Excel gives a saved workbook: undo snapshots and resume links key off it.
+    url: `workbench://${fileName}`,
+    partitionKey: 'workbench',
+  });
+  return openHost(host);
+}
+
+function download(bytes: Uint8Array, fileName: string): void {
+  const blob = new Blob([bytes as BlobPart], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = fileName.replace(/\.xlsx$/i, '') + '-filled.xlsx';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+function Workbench() {
+  const [open, setOpen] = useState<OpenWorkbook | null>(null);
+  const [status, setStatus] = useState('Loading the demo questionnaire…');
+  const [error, setError] = useState<string | null>(null);
+
+  const load = async (bytes: Uint8Array, name: string) => {
+    setError(null);
+    setStatus(`Opening ${name}…`);
+    try {
+      const next = await loadBytes(bytes, name);
+      setOpen(next);
+      setStatus(name);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setStatus(open ? open.host.fileName : 'No workbook open');
+    }
+  };
+
+  useEffect(() => {
+    void buildDemoQuestionnaire().then((bytes) => load(bytes, 'demo-questionnaire.xlsx'));
+  }, []);
+
+  const onFile = async (event: Event) => {
+    const input = event.currentTarget as HTMLInputElement;
+    const file = input.files?.[0];
+    if (!file) return;
+    await load(new Uint8Array(await file.arrayBuffer()), file.name);
+    input.value = '';
+  };
+
+  return (
+    <div class="wb-root">
+      <header class="wb-toolbar">
+        <strong>Workbench</strong>
+        <label class="wb-button">
+          Open .xlsx…
+          <input type="file" accept=".xlsx,.xlsm" data-testid="open-file" onChange={onFile} hidden />
+        </label>
+        <button type="button" class="wb-button" onClick={() => void buildDemoQuestionnaire().then((b) => load(b, 'demo-questionnaire.xlsx'))}>
+          Demo questionnaire
+        </button>
+        <button
+          type="button"
+          class="wb-button"
+          disabled={!open}
+          onClick={() => open && void hostToXlsx(open.host).then((b) => download(b, open.host.fileName))}
+        >
+          Download .xlsx
+        </button>
+        <span class="wb-status" data-testid="workbook-name">{status}</span>
+        {open ? <span class="wb-stats" data-testid="sync-count">{`syncs: ${open.host.stats.syncs}`}</span> : null}
+      </header>
+      {error ? (
+        <p role="alert" class="wb-error">
+          {error}
+        </p>
+      ) : null}
+      <main class="wb-main">
+        <section class="wb-workbook" aria-label="Workbook">{open ? <Grid host={open.host} /> : null}</section>
+        <aside class="wb-pane" aria-label="Task pane">
+          {open ? <App key={open.generation} {...open.props} /> : null}
+        </aside>
+      </main>
+    </div>
+  );
+}
+
+const root = document.getElementById('workbench');
+if (root) {
+  injectStyles(document);
+  const style = document.createElement('style');
+  style.textContent = WORKBENCH_CSS;
+  document.head.append(style);
+  render(<Workbench />, root);
+}

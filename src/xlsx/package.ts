@@ -1,0 +1,310 @@
+/**
+ * An .xlsx package opened for a lossless fill: reads the cells it is asked about (and only the
+ * sheets they are on) and writes text into cells by editing nothing but those cells' elements.
+ *
+ * Parts that change on write: the worksheet parts that receive values, and workbook.xml (one
+ * attribute, `fullCalcOnLoad="1"` on `<calcPr>`, so formulas reading the answers recalculate when
+ * the file is opened). Every other zip entry is copied byte for byte, compressed bytes included.
+ */
+import type { CellState } from '../fill/types';
+import { type CellRef, type RangeRef, formatA1, parseA1, parseRange, rangeContains } from './a1';
+import { readCell } from './cell-read';
+import { assertZipContainer } from './detect';
+import { XlsxError } from './errors';
+import { type PatchNote, patchSheet } from './sheet-patch';
+import { type ColumnStyle, findRow, inheritedStyle, layoutSheet, parseColumnStyles, rowCells, type SheetLayout } from './sheet-scan';
+import {
+  type SheetInfo,
+  isSheetProtected,
+  parseFormulaRanges,
+  parseLockedStyles,
+  parseMergeRefs,
+  parseRelationships,
+  parseSharedStrings,
+  parseSheets,
+  relsPathFor,
+  requestFullCalcOnLoad,
+  resolveTarget,
+} from './workbook-parts';
+import { decodeXmlPart, rootPrefix, utf8Encoder } from './xml';
+import { DEFAULT_ZIP_LIMITS, type ZipArchive, type ZipLimits, readEntry, readZip, rewriteZip } from './zip';
+
+export type { SheetInfo } from './workbook-parts';
+
+/** A cell as read from the file: the planner's CellState plus what the report shows. */
+export interface ReadCell extends CellState {
+  address: string;
+  /** cellXfs index of the cell's style. */
+  style: number;
+  /** True when the cell lies inside a merged area without being its top-left cell. */
+  mergedInto: string | null;
+}
+
+export interface XlsxWrite {
+  tab: string;
+  address: string;
+  /** Text to write; null clears the cell's value and keeps its style. */
+  value: string | null;
+}
+
+export interface ApplyOptions {
+  /** Ask for a full recalculation on open (edits workbook.xml's calcPr). Default true. */
+  fullCalcOnLoad?: boolean;
+}
+
+export interface WriteResult {
+  bytes: Uint8Array;
+  /** Zip entries whose content changed. */
+  changedParts: string[];
+  notes: (PatchNote & { tab: string })[];
+}
+
+interface LoadedSheet {
+  info: SheetInfo;
+  xml: string;
+  prefix: string;
+  layout: SheetLayout;
+  protected: boolean;
+  merges: RangeRef[];
+  formulaRanges: RangeRef[];
+  columnStyles: ColumnStyle[];
+}
+
+const OFFICE_DOCUMENT = /\/officeDocument$/;
+const SPREADSHEET_CONTENT = /spreadsheetml\.(sheet|template)\.main\+xml|ms-excel\.(sheet|template|addin)\.macroEnabled\.main\+xml/;
+
+export class XlsxPackage {
+  readonly zip: ZipArchive;
+  readonly workbookPath: string;
+  readonly sheets: readonly SheetInfo[];
+  private readonly label: string;
+  private readonly loaded = new Map<string, LoadedSheet>();
+  private sharedStrings: string[] | null = null;
+  private lockedStyles: boolean[] | null = null;
+  private readonly workbookRels;
+
+  private constructor(zip: ZipArchive, label: string) {
+    this.zip = zip;
+    this.label = label;
+    this.workbookPath = this.findWorkbookPart();
+    this.workbookRels = this.entryExists(relsPathFor(this.workbookPath))
+      ? parseRelationships(this.text(relsPathFor(this.workbookPath)))
+      : [];
+    this.sheets = parseSheets(this.text(this.workbookPath), this.workbookPath, this.workbookRels);
+    if (!this.sheets.some((s) => s.kind === 'worksheet' && s.path && this.entryExists(s.path))) {
+      throw new XlsxError('not_workbook', `${label} is an Excel package without any worksheet.`);
+    }
+  }
+
+  /** Opens and validates a package; throws XlsxError with a one-line message for every bad input. */
+  static open(bytes: Uint8Array, label = 'The file', limits: ZipLimits = DEFAULT_ZIP_LIMITS): XlsxPackage {
+    assertZipContainer(bytes, label);
+    let zip: ZipArchive;
+    try {
+      zip = readZip(bytes, limits);
+    } catch (e) {
+      if (e instanceof XlsxError && e.code === 'corrupt') throw new XlsxError('corrupt', `${label}: ${e.message}`);
+      throw e;
+    }
+    try {
+      return new XlsxPackage(zip, label);
+    } catch (e) {
+      if (e instanceof XlsxError) throw e;
+      throw new XlsxError('corrupt', `${label} is a damaged workbook: ${(e as Error).message}`);
+    }
+  }
+
+  private findWorkbookPart(): string {
+    const names = this.zip.byName;
+    if (!names.has('[Content_Types].xml')) {
+      throw new XlsxError('not_workbook', `${this.label} is a zip archive but not an Excel workbook (no [Content_Types].xml).`);
+    }
+    let main = '';
+    if (names.has('_rels/.rels')) {
+      const rel = parseRelationships(this.text('_rels/.rels')).find((r) => OFFICE_DOCUMENT.test(r.type));
+      if (rel) main = resolveTarget('', rel.target);
+    }
+    if (!main && names.has('xl/workbook.xml')) main = 'xl/workbook.xml';
+    if (main.endsWith('.bin')) {
+      throw new XlsxError('binary_workbook', `${this.label} is a binary workbook (.xlsb): save it as an Excel Workbook (.xlsx) first.`);
+    }
+    const types = this.text('[Content_Types].xml');
+    const isSpreadsheet = main && names.has(main) && (SPREADSHEET_CONTENT.test(types) || main === 'xl/workbook.xml');
+    if (!isSpreadsheet) {
+      const kind = main.startsWith('word/') ? ' (it is a Word document)' : main.startsWith('ppt/') ? ' (it is a PowerPoint presentation)' : '';
+      throw new XlsxError('not_workbook', `${this.label} is a zip archive but not an Excel workbook${kind}.`);
+    }
+    return main;
+  }
+
+  private entryExists(name: string): boolean {
+    return this.zip.byName.has(name);
+  }
+
+  /** Uncompressed bytes of a part. */
+  part(name: string): Uint8Array {
+    const e = this.zip.byName.get(name);
+    if (!e) throw new XlsxError('corrupt', `${this.label} has no part ${name}.`);
+    return readEntry(this.zip, e);
+  }
+
+  partNames(): string[] {
+    return this.zip.entries.map((e) => e.name);
+  }
+
+  private text(name: string): string {
+    try {
+      return decodeXmlPart(this.part(name), name);
+    } catch (e) {
+      if (e instanceof XlsxError) throw e;
+      throw new XlsxError('unsupported', `${this.label}: ${(e as Error).message}`);
+    }
+  }
+
+  /** Names of the worksheets (not chart sheets), in workbook order. */
+  worksheetNames(): string[] {
+    return this.sheets.filter((s) => s.kind === 'worksheet' && s.path).map((s) => s.name);
+  }
+
+  /** The sheet by exact name, else case-insensitively. */
+  findSheet(name: string): SheetInfo | undefined {
+    const ws = this.sheets.filter((s) => s.kind === 'worksheet' && s.path);
+    return ws.find((s) => s.name === name) ?? ws.find((s) => s.name.toLowerCase() === name.toLowerCase());
+  }
+
+  private sheet(name: string): LoadedSheet {
+    const info = this.findSheet(name);
+    if (!info) throw new XlsxError('bad_write', `${this.label} has no worksheet named "${name}".`);
+    const cached = this.loaded.get(info.path);
+    if (cached) return cached;
+    const xml = this.text(info.path);
+    const prefix = rootPrefix(xml, 'worksheet');
+    let layout: SheetLayout;
+    try {
+      layout = layoutSheet(xml, prefix, info.path);
+    } catch (e) {
+      throw new XlsxError('corrupt', `${this.label}: ${(e as Error).message}`);
+    }
+    const ranges = (refs: string[]) => refs.map(parseRange).filter((r): r is RangeRef => r !== null);
+    const sheet: LoadedSheet = {
+      info,
+      xml,
+      prefix,
+      layout,
+      protected: isSheetProtected(xml, prefix),
+      merges: ranges(parseMergeRefs(xml, prefix)),
+      formulaRanges: ranges(parseFormulaRanges(xml, prefix)),
+      columnStyles: parseColumnStyles(xml, prefix),
+    };
+    this.loaded.set(info.path, sheet);
+    return sheet;
+  }
+
+  isProtected(sheetName: string): boolean {
+    return this.sheet(sheetName).protected;
+  }
+
+  mergedAreas(sheetName: string): RangeRef[] {
+    return this.sheet(sheetName).merges;
+  }
+
+  /** Top-left cell of the merged area containing `address`, or the address itself. */
+  anchorOf(sheetName: string, address: string): string {
+    const ref = parseA1(address);
+    if (!ref) return address;
+    const area = this.sheet(sheetName).merges.find((m) => rangeContains(m, ref));
+    return area ? formatA1({ row: area.top, col: area.left }) : formatA1(ref);
+  }
+
+  private sharedString = (i: number): string | undefined => {
+    if (this.sharedStrings === null) {
+      const rel = this.workbookRels.find((r) => r.type.endsWith('/sharedStrings'));
+      const path = rel ? resolveTarget(this.workbookPath, rel.target) : '';
+      this.sharedStrings = path && this.entryExists(path) ? parseSharedStrings(this.text(path)) : [];
+    }
+    return this.sharedStrings[i];
+  };
+
+  private styleLocked(style: number): boolean {
+    if (this.lockedStyles === null) {
+      const rel = this.workbookRels.find((r) => r.type.endsWith('/styles'));
+      const path = rel ? resolveTarget(this.workbookPath, rel.target) : '';
+      this.lockedStyles = path && this.entryExists(path) ? parseLockedStyles(this.text(path)) : [];
+    }
+    return this.lockedStyles[style] ?? true;
+  }
+
+  /**
+   * The state of the given cells of one sheet. Addresses that are not A1 cell references are left
+   * out. Only this sheet's part is read; shared strings and styles only when a cell needs them.
+   */
+  readCells(sheetName: string, addresses: Iterable<string>): Map<string, ReadCell> {
+    const sheet = this.sheet(sheetName);
+    const wanted = new Map<number, CellRef[]>();
+    for (const a of addresses) {
+      const ref = parseA1(a);
+      if (!ref) continue;
+      const list = wanted.get(ref.row) ?? [];
+      list.push(ref);
+      wanted.set(ref.row, list);
+    }
+    const out = new Map<string, ReadCell>();
+    for (const [r, refs] of wanted) {
+      const idx = findRow(sheet.layout.rows, r);
+      const cells = idx >= 0 ? rowCells(sheet.xml, sheet.layout.rows[idx]!, sheet.prefix, sheet.info.path) : [];
+      const byCol = new Map(cells.map((c) => [c.ref.col, c]));
+      for (const ref of refs) {
+        const address = formatA1(ref);
+        const span = byCol.get(ref.col);
+        const raw = span
+          ? readCell(sheet.xml, span, sheet.prefix, this.sharedString)
+          : { value: null, hasFormula: false, style: inheritedStyle(sheet.xml, sheet.layout, sheet.columnStyles, ref), type: 'n' };
+        const inFormulaRange = sheet.formulaRanges.some((f) => rangeContains(f, ref));
+        const area = sheet.merges.find((m) => rangeContains(m, ref));
+        const mergedInto = area && (area.top !== ref.row || area.left !== ref.col) ? formatA1({ row: area.top, col: area.left }) : null;
+        out.set(address, {
+          address,
+          value: raw.value,
+          hasFormula: raw.hasFormula || inFormulaRange,
+          locked: sheet.protected && this.styleLocked(raw.style),
+          style: raw.style,
+          mergedInto,
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The package with the given cells set to text. Throws (writing nothing) when a write targets a
+   * formula cell, a missing sheet or a bad address: the planner must never produce those.
+   */
+  applyWrites(writes: readonly XlsxWrite[], options: ApplyOptions = {}): WriteResult {
+    const bySheet = new Map<string, { sheet: LoadedSheet; cells: { ref: CellRef; value: string | null }[] }>();
+    for (const w of writes) {
+      const ref = parseA1(w.address);
+      if (!ref) throw new XlsxError('bad_write', `Cannot write "${w.address}" on ${w.tab}: not a cell address.`);
+      const sheet = this.sheet(w.tab);
+      const group = bySheet.get(sheet.info.path) ?? { sheet, cells: [] as { ref: CellRef; value: string | null }[] };
+      group.cells.push({ ref, value: w.value });
+      bySheet.set(sheet.info.path, group);
+    }
+    const replacements = new Map<string, Uint8Array>();
+    const notes: WriteResult['notes'] = [];
+    for (const [path, { sheet, cells }] of bySheet) {
+      const inFormulaRange = (address: string) => {
+        const ref = parseA1(address);
+        return ref !== null && sheet.formulaRanges.some((f) => rangeContains(f, ref));
+      };
+      const styleFor = (ref: CellRef) => inheritedStyle(sheet.xml, sheet.layout, sheet.columnStyles, ref);
+      const patched = patchSheet(sheet.xml, sheet.prefix, path, cells, inFormulaRange, styleFor, sheet.layout);
+      if (patched.xml !== sheet.xml) replacements.set(path, utf8Encoder.encode(patched.xml));
+      for (const n of patched.notes) notes.push({ ...n, tab: sheet.info.name });
+    }
+    if (replacements.size && options.fullCalcOnLoad !== false) {
+      replacements.set(this.workbookPath, utf8Encoder.encode(requestFullCalcOnLoad(this.text(this.workbookPath))));
+    }
+    const bytes = replacements.size ? rewriteZip(this.zip, replacements) : this.zip.bytes.slice();
+    return { bytes, changedParts: [...replacements.keys()], notes };
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Positions of rows and cells inside a worksheet part's text, found by scanning, so that reads
+ * look only at the cells asked for and writes replace only those cells' characters.
+ */
+import { type CellRef, columnNumber, formatA1 } from './a1';
+import { isSelfClosing, tagEnd } from './xml';
+
+export interface RowSpan {
+  r: number;
+  /** False when the row has no `r` attribute (its number is implied by its position). */
+  hasR: boolean;
+  start: number;
+  /** Index just after the opening tag. */
+  openEnd: number;
+  /** Index just after `</row>` (or after `/>` when self-closing). */
+  end: number;
+  selfClosing: boolean;
+}
+
+export interface CellSpan {
+  ref: CellRef;
+  address: string;
+  hasR: boolean;
+  start: number;
+  openEnd: number;
+  end: number;
+  selfClosing: boolean;
+}
+
+export interface SheetLayout {
+  prefix: string;
+  /** Start of `<sheetData` and end of its opening tag; `dataClose` is the index of `</sheetData>`, -1 when self-closing. */
+  dataStart: number;
+  dataOpenEnd: number;
+  dataClose: number;
+  rows: RowSpan[];
+}
+
+const CELL_REF_RE = /^([A-Za-z]{1,3})([0-9]+)$/;
+
+const attrRegexes = new Map<string, RegExp>();
+
+/** One attribute's raw value; runs once per row of a sheet, so its regex is built once. */
+function attr(tag: string, name: string): string | undefined {
+  let re = attrRegexes.get(name);
+  if (!re) attrRegexes.set(name, (re = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`)));
+  const m = re.exec(tag);
+  return m ? (m[1] ?? m[2]) : undefined;
+}
+
+export function layoutSheet(xml: string, prefix: string, partName: string): SheetLayout {
+  const dataRe = new RegExp(`<${prefix}sheetData[\\s>/]`, 'g');
+  const found = dataRe.exec(xml);
+  if (!found) throw new Error(`${partName} has no <sheetData> element.`);
+  const dataStart = found.index;
+  const dataOpenEnd = tagEnd(xml, dataStart);
+  if (dataOpenEnd < 0) throw new Error(`${partName} is truncated.`);
+  if (isSelfClosing(xml, dataOpenEnd)) return { prefix, dataStart, dataOpenEnd, dataClose: -1, rows: [] };
+  const closeTag = `</${prefix}sheetData>`;
+  const dataClose = xml.indexOf(closeTag, dataOpenEnd);
+  if (dataClose < 0) throw new Error(`${partName} has no </sheetData>.`);
+
+  const rows: RowSpan[] = [];
+  const rowRe = new RegExp(`<${prefix}row[\\s>/]`, 'g');
+  const rowClose = `</${prefix}row>`;
+  rowRe.lastIndex = dataOpenEnd;
+  let previous = 0;
+  for (let m = rowRe.exec(xml); m && m.index < dataClose; m = rowRe.exec(xml)) {
+    const start = m.index;
+    const openEnd = tagEnd(xml, start);
+    if (openEnd < 0) throw new Error(`${partName} is truncated inside a row.`);
+    const tag = xml.slice(start, openEnd);
+    const rText = attr(tag, 'r');
+    const r = rText !== undefined ? Number(rText) : previous + 1;
+    if (!Number.isInteger(r) || r < 1) throw new Error(`${partName} has a row with an invalid number "${rText}".`);
+    const selfClosing = isSelfClosing(xml, openEnd);
+    let end = openEnd;
+    if (!selfClosing) {
+      const close = xml.indexOf(rowClose, openEnd);
+      if (close < 0 || close > dataClose) throw new Error(`${partName} has an unterminated row ${r}.`);
+      end = close + rowClose.length;
+    }
+    rows.push({ r, hasR: rText !== undefined, start, openEnd, end, selfClosing });
+    previous = r;
+    rowRe.lastIndex = end;
+  }
+  return { prefix, dataStart, dataOpenEnd, dataClose, rows };
+}
+
+/** The cells of one row, in document order. */
+export function rowCells(xml: string, row: RowSpan, prefix: string, partName: string): CellSpan[] {
+  if (row.selfClosing) return [];
+  const cells: CellSpan[] = [];
+  const cellRe = new RegExp(`<${prefix}c[\\s>/]`, 'g');
+  const cellClose = `</${prefix}c>`;
+  const rowContentEnd = row.end - `</${prefix}row>`.length;
+  cellRe.lastIndex = row.openEnd;
+  let previousCol = 0;
+  for (let m = cellRe.exec(xml); m && m.index < rowContentEnd; m = cellRe.exec(xml)) {
+    const start = m.index;
+    const openEnd = tagEnd(xml, start);
+    const tag = xml.slice(start, openEnd);
+    const rText = attr(tag, 'r');
+    let col = previousCol + 1;
+    if (rText !== undefined) {
+      const parts = CELL_REF_RE.exec(rText);
+      if (!parts) throw new Error(`${partName} has a cell with an invalid reference "${rText}".`);
+      col = columnNumber(parts[1]!);
+    }
+    const selfClosing = isSelfClosing(xml, openEnd);
+    let end = openEnd;
+    if (!selfClosing) {
+      const close = xml.indexOf(cellClose, openEnd);
+      if (close < 0 || close > rowContentEnd) throw new Error(`${partName} has an unterminated cell in row ${row.r}.`);
+      end = close + cellClose.length;
+    }
+    const ref = { row: row.r, col };
+    cells.push({ ref, address: formatA1(ref), hasR: rText !== undefined, start, openEnd, end, selfClosing });
+    previousCol = col;
+    cellRe.lastIndex = end;
+  }
+  return cells;
+}
+
+/** Binary search: index of the row numbered `r`, or -(insertion point) - 1. */
+export function findRow(rows: readonly RowSpan[], r: number): number {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = rows[mid]!.r;
+    if (v === r) return mid;
+    if (v < r) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -lo - 1;
+}
+
+export interface ColumnStyle {
+  min: number;
+  max: number;
+  style: number;
+}
+
+/** `<col min max style>` entries: the style Excel gives a new cell in those columns. */
+export function parseColumnStyles(xml: string, prefix: string): ColumnStyle[] {
+  const cols = new RegExp(`<${prefix}cols>([\\s\\S]*?)</${prefix}cols>`).exec(xml)?.[1];
+  if (!cols) return [];
+  const out: ColumnStyle[] = [];
+  const re = new RegExp(`<${prefix}col\\s[^>]*>`, 'g');
+  for (let m = re.exec(cols); m; m = re.exec(cols)) {
+    const style = Number(attr(m[0], 'style') ?? 0);
+    if (style) out.push({ min: Number(attr(m[0], 'min') ?? 0), max: Number(attr(m[0], 'max') ?? 0), style });
+  }
+  return out;
+}
+
+/**
+ * The style of a cell that has no `<c>` element: the row's style when the row is formatted
+ * (`customFormat="1"`), else its column's, else 0 (the same rule Excel follows when you type).
+ */
+export function inheritedStyle(xml: string, layout: SheetLayout, columns: readonly ColumnStyle[], ref: CellRef): number {
+  const idx = findRow(layout.rows, ref.row);
+  if (idx >= 0) {
+    const row = layout.rows[idx]!;
+    const tag = xml.slice(row.start, row.openEnd);
+    const custom = attr(tag, 'customFormat');
+    if (custom === '1' || custom === 'true') return Number(attr(tag, 's') ?? 0) || 0;
+  }
+  return columns.find((c) => ref.col >= c.min && ref.col <= c.max)?.style ?? 0;
+}

@@ -1,0 +1,185 @@
+/**
+ * Reading the workbook's map: which part is the workbook, its sheets by name and the part of each,
+ * the styles and shared strings parts; plus the one edit made to workbook.xml (recalculate on open).
+ */
+import { attributeByLocalName, attributes, richText, tagEnd } from './xml';
+
+export type SheetKind = 'worksheet' | 'chartsheet' | 'dialogsheet' | 'macrosheet' | 'other';
+
+export interface SheetInfo {
+  name: string;
+  sheetId: number;
+  kind: SheetKind;
+  state: 'visible' | 'hidden' | 'veryHidden';
+  /** Zip entry name of the sheet part, '' when the relationship is missing. */
+  path: string;
+}
+
+export interface Relationship {
+  id: string;
+  type: string;
+  target: string;
+  external: boolean;
+}
+
+export function parseRelationships(xml: string): Relationship[] {
+  const out: Relationship[] = [];
+  const re = /<(?:[\w.-]+:)?Relationship\s[^>]*>/g;
+  for (let m = re.exec(xml); m; m = re.exec(xml)) {
+    const a = attributes(m[0]);
+    out.push({
+      id: a.get('Id') ?? '',
+      type: a.get('Type') ?? '',
+      target: a.get('Target') ?? '',
+      external: a.get('TargetMode') === 'External',
+    });
+  }
+  return out;
+}
+
+/** `_rels` part name for a part: `xl/workbook.xml` → `xl/_rels/workbook.xml.rels`. */
+export function relsPathFor(part: string): string {
+  const slash = part.lastIndexOf('/');
+  return `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`;
+}
+
+/** Resolves a relationship target against the part that owns the relationship. */
+export function resolveTarget(fromPart: string, target: string): string {
+  const raw = target.startsWith('/') ? target.slice(1) : `${fromPart.slice(0, fromPart.lastIndexOf('/') + 1)}${target}`;
+  const out: string[] = [];
+  for (const seg of decodeURIComponentSafe(raw).split('/')) {
+    if (seg === '..') out.pop();
+    else if (seg !== '.' && seg !== '') out.push(seg);
+  }
+  return out.join('/');
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+const kindOf = (type: string): SheetKind => {
+  const t = type.slice(type.lastIndexOf('/') + 1);
+  return t === 'worksheet' || t === 'chartsheet' || t === 'dialogsheet' || t === 'macrosheet' ? t : 'other';
+};
+
+export function parseSheets(workbookXml: string, workbookPath: string, rels: Relationship[]): SheetInfo[] {
+  const byId = new Map(rels.map((r) => [r.id, r]));
+  const sheets: SheetInfo[] = [];
+  const re = /<(?:[\w.-]+:)?sheet\s[^>]*>/g;
+  for (let m = re.exec(workbookXml); m; m = re.exec(workbookXml)) {
+    const a = attributes(m[0]);
+    const rel = byId.get(attributeByLocalName(new Map([...a].filter(([k]) => k !== 'sheetId')), 'id') ?? '');
+    const state = a.get('state');
+    sheets.push({
+      name: a.get('name') ?? '',
+      sheetId: Number(a.get('sheetId') ?? 0),
+      kind: rel ? kindOf(rel.type) : 'other',
+      state: state === 'hidden' || state === 'veryHidden' ? state : 'visible',
+      path: rel && !rel.external ? resolveTarget(workbookPath, rel.target) : '',
+    });
+  }
+  return sheets;
+}
+
+/** Whether each cellXfs entry locks its cells (the default is locked). */
+export function parseLockedStyles(stylesXml: string): boolean[] {
+  const section = /<(?:[\w.-]+:)?cellXfs\b[\s\S]*?<\/(?:[\w.-]+:)?cellXfs>/.exec(stylesXml)?.[0];
+  if (!section) return [];
+  const out: boolean[] = [];
+  const re = /<(?:[\w.-]+:)?xf\b/g;
+  for (let m = re.exec(section); m; m = re.exec(section)) {
+    const end = tagEnd(section, m.index);
+    const open = section.slice(m.index, end);
+    let body = '';
+    if (!open.endsWith('/>')) {
+      const close = section.indexOf('xf>', end);
+      body = section.slice(end, close < 0 ? section.length : close);
+    }
+    const protection = /<(?:[\w.-]+:)?protection\b[^>]*>/.exec(body)?.[0];
+    const locked = protection ? attributes(protection).get('locked') : undefined;
+    out.push(!(locked === '0' || locked === 'false'));
+    re.lastIndex = end;
+  }
+  return out;
+}
+
+export function parseSharedStrings(xml: string): string[] {
+  const prefix = /<([\w.-]+:)?sst[\s>]/.exec(xml)?.[1] ?? '';
+  const out: string[] = [];
+  const re = new RegExp(`<${prefix}si(?:\\s[^>]*)?(?:/>|>([\\s\\S]*?)</${prefix}si>)`, 'g');
+  for (let m = re.exec(xml); m; m = re.exec(xml)) out.push(m[1] ? richText(m[1], prefix) : '');
+  return out;
+}
+
+/** Sheet protection on: `<sheetProtection sheet="1">`. */
+export function isSheetProtected(sheetXml: string, prefix: string): boolean {
+  const tag = new RegExp(`<${prefix}sheetProtection\\b[^>]*>`).exec(sheetXml)?.[0];
+  if (!tag) return false;
+  const v = attributes(tag).get('sheet');
+  return v === '1' || v === 'true';
+}
+
+export function parseMergeRefs(sheetXml: string, prefix: string): string[] {
+  const out: string[] = [];
+  const re = new RegExp(`<${prefix}mergeCell\\s[^>]*>`, 'g');
+  for (let m = re.exec(sheetXml); m; m = re.exec(sheetXml)) {
+    const ref = attributes(m[0]).get('ref');
+    if (ref) out.push(ref);
+  }
+  return out;
+}
+
+/** Ranges covered by array and data-table formulas: their non-anchor cells hold no `<f>` but are formula results. */
+export function parseFormulaRanges(sheetXml: string, prefix: string): string[] {
+  const out: string[] = [];
+  const re = new RegExp(`<${prefix}f\\s[^>]*>`, 'g');
+  for (let m = re.exec(sheetXml); m; m = re.exec(sheetXml)) {
+    const a = attributes(m[0]);
+    const t = a.get('t');
+    const ref = a.get('ref');
+    if (ref && (t === 'array' || t === 'dataTable')) out.push(ref);
+  }
+  return out;
+}
+
+// Elements that follow calcPr in CT_Workbook, in schema order.
+const AFTER_CALC_PR = [
+  'oleSize',
+  'customWorkbookViews',
+  'pivotCaches',
+  'smartTagPr',
+  'smartTagTypes',
+  'webPublishing',
+  'fileRecoveryPr',
+  'webPublishObjects',
+  'extLst',
+];
+
+/** workbook.xml asking for a full recalculation when opened, so formulas reading the answers update. */
+export function requestFullCalcOnLoad(workbookXml: string): string {
+  const prefix = /<([\w.-]+:)?workbook[\s>]/.exec(workbookXml)?.[1] ?? '';
+  const calc = new RegExp(`<${prefix}calcPr\\b`).exec(workbookXml);
+  if (calc) {
+    const end = tagEnd(workbookXml, calc.index);
+    const tag = workbookXml.slice(calc.index, end);
+    if (/\sfullCalcOnLoad\s*=/.test(tag)) {
+      const fixed = tag.replace(/(\sfullCalcOnLoad\s*=\s*)("[^"]*"|'[^']*')/, '$1"1"');
+      return workbookXml.slice(0, calc.index) + fixed + workbookXml.slice(end);
+    }
+    const insertAt = tag.endsWith('/>') ? end - 2 : end - 1;
+    return `${workbookXml.slice(0, insertAt)} fullCalcOnLoad="1"${workbookXml.slice(insertAt)}`;
+  }
+  let at = -1;
+  for (const name of AFTER_CALC_PR) {
+    const m = new RegExp(`<${prefix}${name}[\\s>/]`).exec(workbookXml);
+    if (m && (at < 0 || m.index < at)) at = m.index;
+  }
+  if (at < 0) at = workbookXml.lastIndexOf(`</${prefix}workbook>`);
+  if (at < 0) throw new Error('workbook.xml has no closing </workbook>.');
+  return `${workbookXml.slice(0, at)}<${prefix}calcPr fullCalcOnLoad="1"/>${workbookXml.slice(at)}`;
+}

@@ -1,0 +1,55 @@
+import { afterEach } from 'vitest';
+import type { QuestionWithAnswers } from '../../src/api/schemas';
+import { memoryStorage } from '../../src/excel';
+import { ExcelHost, installExcelHost, type ExcelHostOptions } from '../../src/workbench/host';
+
+let uninstall: (() => void) | null = null;
+afterEach(() => {
+  uninstall?.();
+  uninstall = null;
+});
+
+/** A host with the given sheets, installed as the Excel/Office globals for this test. */
+export function setupHost(sheets: string[] = ['Sheet1'], options: ExcelHostOptions = {}): ExcelHost {
+  const host = new ExcelHost({ url: 'https://contoso.sharepoint.com/Shared/questionnaire.xlsx', ...options });
+  for (const s of sheets) host.addSheet(s);
+  uninstall?.();
+  uninstall = installExcelHost(host);
+  return host;
+}
+
+export function reinstall(host: ExcelHost): void {
+  uninstall?.();
+  uninstall = installExcelHost(host);
+}
+
+let id = 1;
+/** A question whose one `answer` slot is `tab!address`. */
+export function q(tab: string, address: string, text: string, extra: Partial<QuestionWithAnswers> = {}, slotExtra: Record<string, unknown> = {}): QuestionWithAnswers {
+  const n = id++;
+  return {
+    id: n,
+    original_id: `Q-${n}`,
+    original_question_text: `Question ${n}?`,
+    tab_name: tab,
+    answer_slots: [{ role: 'answer', header: 'Answer', coordinate: address, ...slotExtra }],
+    answers: [
+      {
+        id: n,
+        text,
+        evaluation: { score: 80, trust: 'high', reason: 'test' },
+        source_evidence: [
+          { id: 1, type: 'passage', content: 'x', filename: 'policy.pdf', file_id: 1, page_number: 3, tab_name: tab, relevance_score: 0.9, rank: 1, created_at: '' },
+        ],
+      },
+    ],
+    ...extra,
+  } as QuestionWithAnswers;
+}
+
+/** `count` questions spread over `tabs`, answers in column C from row 2 down. */
+export function manyQuestions(count: number, tabs: string[], text = (i: number) => `Answer number ${i}`): QuestionWithAnswers[] {
+  return Array.from({ length: count }, (_, i) => q(tabs[i % tabs.length]!, `C${2 + Math.floor(i / tabs.length)}`, text(i)));
+}
+
+export { memoryStorage };

@@ -1,0 +1,253 @@
+/** Test harness: a real service on loopback with a temporary data folder, and small request helpers. */
+import ExcelJS from 'exceljs';
+import { zipSync } from 'fflate';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { z } from 'zod/mini';
+import { ErrorBody } from '../../src/api/schemas';
+import { createKey, type CreateKeyOptions } from '../../src/service/admin';
+import { buildApp, type BuiltApp } from '../../src/service/app';
+
+export const FIXTURES = join(__dirname, '..', '..', '..', 'shared', 'fixtures');
+
+/** Real-world fixtures are required: fail loudly, never skip, when they are missing. */
+export function fixture(...parts: string[]): string {
+  const path = join(FIXTURES, ...parts);
+  if (!existsSync(path)) {
+    throw new Error(`Missing fixture ${path}: the shared fixtures folder (../shared/fixtures, see its README) must be present to run this test`);
+  }
+  return path;
+}
+
+export interface Service {
+  dataDir: string;
+  base: string;
+  built: BuiltApp;
+  key(opts: Partial<CreateKeyOptions> & { org: string; user?: string }): string;
+  restart(opts?: { startWorkers?: boolean }): Promise<void>;
+  stop(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+export async function startService(opts: { dataDir?: string; startWorkers?: boolean } = {}): Promise<Service> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'qfill-test-'));
+  let built = await buildApp({ dataDir, staticDir: null, startWorkers: opts.startWorkers });
+  let base = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  let running = true;
+  const service: Service = {
+    dataDir,
+    get base() {
+      return base;
+    },
+    get built() {
+      return built;
+    },
+    key: (k) => createKey(dataDir, { user: 'user', ...k }),
+    async restart(o = {}) {
+      if (running) await built.close();
+      built = await buildApp({ dataDir, staticDir: null, startWorkers: o.startWorkers });
+      base = await built.app.listen({ port: 0, host: '127.0.0.1' });
+      running = true;
+    },
+    async stop() {
+      if (running) await built.close();
+      running = false;
+    },
+    async destroy() {
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return service;
+}
+
+export interface Res<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export async function call<T = any>(
+  base: string,
+  key: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<Res<T>> {
+  const headers: Record<string, string> = { ...extraHeaders };
+  if (key !== null) headers['X-API-Key'] = key;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData || typeof body === 'string' || body instanceof URLSearchParams) payload = body as BodyInit;
+  else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, body: payload });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // leave as text
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+/** An API client bound to one service and key. */
+export function client(service: Service, key: string | null) {
+  return {
+    get: <T = any>(path: string, headers?: Record<string, string>) => call<T>(service.base, key, 'GET', path, undefined, headers),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>(service.base, key, 'POST', path, body, headers),
+  };
+}
+
+export function expectShape<T extends z.ZodMiniType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new Error(`response does not match the schema: ${result.error.message}\n${JSON.stringify(value).slice(0, 800)}`);
+  return result.data;
+}
+
+export function expectError(res: Res, status: number, contains?: string | RegExp): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expectShape(ErrorBody, res.body);
+  if (contains !== undefined) expect(res.body.error).toMatch(contains);
+}
+
+export function files(...entries: [name: string, content: string | Uint8Array, type?: string][]): FormData {
+  const form = new FormData();
+  for (const [name, content, type] of entries) {
+    form.append('files', new Blob([content as BlobPart], { type: type ?? 'application/octet-stream' }), name);
+  }
+  return form;
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await probe();
+    if (done(last)) return last;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last).slice(0, 500)}`);
+}
+
+export async function waitForFile(c: ReturnType<typeof client>, id: number) {
+  return waitFor(
+    `repository file ${id} to finish`,
+    () => c.get(`/api/v2/repository/files/${id}/`),
+    (r) => r.status !== 200 || r.body.status === 'ready' || r.body.status === 'failed',
+  );
+}
+
+export async function waitForComplete(c: ReturnType<typeof client>, id: number) {
+  return waitFor(
+    `questionnaire ${id} to complete`,
+    () => c.get(`/api/v2/filler/questionnaires/${id}/answer-progress/`),
+    (r) => r.status !== 200 || r.body.status === 'complete',
+  );
+}
+
+export interface SheetSpec {
+  name: string;
+  sections: { title?: string; questions: [id: string, text: string, answer?: string][] }[];
+}
+
+/** A small questionnaire workbook: ID | Question | Answer | Comments, with optional section rows. */
+export async function questionnaireXlsx(sheets: SheetSpec[]): Promise<Uint8Array> {
+  const wb = new ExcelJS.Workbook();
+  for (const sheet of sheets) {
+    const ws = wb.addWorksheet(sheet.name);
+    ws.addRow(['ID', 'Question', 'Answer', 'Comments']);
+    for (const section of sheet.sections) {
+      if (section.title) ws.addRow([section.title]);
+      for (const [id, text, answer] of section.questions) ws.addRow([id, text, answer ?? '', '']);
+    }
+  }
+  return new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer);
+}
+
+export const SECURITY_SHEET: SheetSpec = {
+  name: 'Security',
+  sections: [
+    {
+      title: 'Access Control',
+      questions: [
+        ['AC-1', 'Do you enforce multi-factor authentication for administrators?'],
+        ['AC-2', 'Do you review user access rights quarterly?'],
+      ],
+    },
+    {
+      title: 'Encryption',
+      questions: [
+        ['EN-1', 'Is customer data encrypted at rest?'],
+        ['EN-2', 'Which TLS versions do you support for data in transit?'],
+      ],
+    },
+  ],
+};
+
+export const KB_TEXT = `Security Overview
+
+Encryption. All customer data is encrypted at rest using AES-256. Data in transit is protected with TLS 1.2 or TLS 1.3.
+
+Access control. Multi-factor authentication is enforced for all administrators. User access rights are reviewed quarterly by the security team.
+
+Backups. Backups are taken daily and retained for 30 days in a separate region.`;
+
+/** A minimal text PDF with one page per string (standard Helvetica, no compression). */
+export function simplePdf(pages: string[]): Uint8Array {
+  const objects: string[] = [];
+  const pageIds = pages.map((_, i) => 4 + i * 2);
+  objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
+  objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`;
+  objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
+  pages.forEach((text, i) => {
+    const pageId = pageIds[i]!;
+    const escaped = text.replace(/[\\()]/g, (c) => `\\${c}`);
+    const stream = `BT /F1 11 Tf 50 750 Td (${escaped}) Tj ET`;
+    objects[pageId] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
+    objects[pageId + 1] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
+  });
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  for (let id = 1; id < objects.length; id++) {
+    offsets[id] = out.length;
+    out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
+  }
+  const xref = out.length;
+  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
+  for (let id = 1; id < objects.length; id++) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(out);
+}
+
+/** A minimal .docx with one paragraph per string. */
+export function simpleDocx(paragraphs: string[]): Uint8Array {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${esc(p)}</w:t></w:r></w:p>`).join('');
+  const enc = (s: string) => new TextEncoder().encode(s);
+  return zipSync({
+    '[Content_Types].xml': enc(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    '_rels/.rels': enc(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ),
+    'word/document.xml': enc(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+    ),
+  });
+}
+
+/** A Q&A workbook: Question | Answer rows (an answer library). */
+export async function qaXlsx(rows: [question: string, answer: string][]): Promise<Uint8Array> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Answers');
+  ws.addRow(['Question', 'Answer']);
+  for (const r of rows) ws.addRow(r);
+  return new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer);
+}

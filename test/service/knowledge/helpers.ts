@@ -1,0 +1,101 @@
+/** Shared test helpers: a real SQLite database in a temp folder, fixture paths, small generated files. */
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { extractDocument, KnowledgeBase, type FileMeta, type KnowledgeOptions } from '../../../src/service/knowledge';
+
+export const FIXTURES = path.resolve('../shared/fixtures');
+
+/** Reads a fixture, failing with a clear message (never skipping) when the shared folder is absent. */
+export function fixture(relative: string): Uint8Array {
+  const file = path.join(FIXTURES, relative);
+  if (!existsSync(file)) {
+    throw new Error(`fixture missing: ${file}. These tests need the shared real-world fixtures in ../shared/fixtures (see its README).`);
+  }
+  return new Uint8Array(readFileSync(file));
+}
+
+export interface TempKb {
+  kb: KnowledgeBase;
+  db: Database.Database;
+  dir: string;
+  close: () => void;
+}
+
+export function tempKb(options?: KnowledgeOptions): TempKb {
+  const dir = mkdtempSync(path.join(tmpdir(), 'qfill-kb-'));
+  const db = new Database(path.join(dir, 'kb.sqlite'));
+  db.pragma('journal_mode = WAL');
+  const kb = new KnowledgeBase(db, options);
+  return {
+    kb,
+    db,
+    dir,
+    close: () => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function meta(overrides: Partial<FileMeta> & { file_id: number; filename: string }): FileMeta {
+  return { org_id: 1, offering_ids: [], scope_includes_company: true, use_as_source: true, ...overrides };
+}
+
+/** Extracts and indexes a text document given as a string. */
+export async function addText(kb: KnowledgeBase, m: FileMeta, text: string): Promise<void> {
+  const doc = await extractDocument(strToU8(text), m.filename);
+  await kb.indexDocument(m, doc);
+}
+
+/** A minimal valid .docx: headings use the built-in Heading1/Heading2 styles mammoth maps to <h1>/<h2>. */
+export function buildDocx(paragraphs: { style?: 'Heading1' | 'Heading2'; text: string }[]): Uint8Array {
+  const body = paragraphs
+    .map((p) => {
+      const props = p.style ? `<w:pPr><w:pStyle w:val="${p.style}"/></w:pPr>` : '';
+      return `<w:p>${props}<w:r><w:t xml:space="preserve">${escapeXml(p.text)}</w:t></w:r></w:p>`;
+    })
+    .join('');
+  const files = {
+    '[Content_Types].xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+        '<Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
+        '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>' +
+        '</Types>',
+    ),
+    '_rels/.rels': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
+        '</Relationships>',
+    ),
+    'word/_rels/document.xml.rels': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
+        '</Relationships>',
+    ),
+    'word/styles.xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+        '<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style>' +
+        '<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style>' +
+        '</w:styles>',
+    ),
+    'word/document.xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+        `<w:body>${body}</w:body></w:document>`,
+    ),
+  };
+  return zipSync(files);
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export const YES_NO_SLOTS = [
+  { role: 'answer', header: 'Vendor Answer', coordinate: 'C5', type: 'list', allowed_values: ['Yes', 'No', 'N/A'] },
+  { role: 'comment', header: 'Additional Information', coordinate: 'D5' },
+];

@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ftsQuery } from '../../../src/service/knowledge/text';
+import { addText, meta, tempKb, type TempKb } from './helpers';
+
+let t: TempKb;
+beforeEach(() => {
+  t = tempKb();
+});
+afterEach(() => t.close());
+
+describe('search', () => {
+  it('finds spelled-out phrases by their acronym and numbered standards as one term', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'access.md' }), '# Access\n\nAll staff sign in with multi-factor authentication and a hardware key.');
+    await addText(t.kb, meta({ file_id: 2, filename: 'audit.md' }), '# Audits\n\nWe hold a SOC 2 Type II report covering security and availability.');
+    await addText(t.kb, meta({ file_id: 3, filename: 'other.md' }), '# Other\n\nOur SOC 3 summary and 2 offices are listed here for marketing.');
+    await addText(t.kb, meta({ file_id: 4, filename: 'crypto.md' }), '# Crypto\n\nVolumes use AES-256 encryption; keys rotate yearly.');
+
+    const mfa = t.kb.search(1, 'MFA', {});
+    expect(mfa[0]).toMatchObject({ filename: 'access.md', rank: 1, type: 'passage' });
+
+    const soc2 = t.kb.search(1, 'Do you have a SOC 2 report?', {});
+    expect(soc2[0]!.filename).toBe('audit.md');
+    // "SOC 2" must not match "SOC 3 ... 2 offices" as well as the real SOC 2 passage.
+    const other = soc2.find((e) => e.filename === 'other.md');
+    expect(other === undefined || other.relevance_score < soc2[0]!.relevance_score).toBe(true);
+
+    expect(t.kb.search(1, 'AES 256', {})[0]!.filename).toBe('crypto.md');
+    await addText(t.kb, meta({ file_id: 5, filename: 'saml.md' }), '# Identity\n\nCustomers can enable single sign-on through SAML 2.0.');
+    expect(t.kb.search(1, 'Is SSO supported?', {})[0]!.filename).toBe('saml.md');
+  });
+
+  it('stems words (porter) so "encrypted" finds "encryption"', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'crypto.md' }), 'Encryption of backups is mandatory.');
+    expect(t.kb.search(1, 'are backups encrypted', {})[0]!.filename).toBe('crypto.md');
+  });
+
+  it('never lets user text break the FTS query syntax', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'a.md' }), 'Passwords are hashed with bcrypt and never logged.');
+    const hostile = [
+      '"', '""', '"unterminated', '*', 'pass*', '-passwords', 'NEAR(passwords hashed)', 'passwords AND OR NOT',
+      'passwords) OR (', '{col}: x', 'col:passwords', '^passwords', "'; DROP TABLE kb_passages; --", '\u0000', '   ', '?',
+    ];
+    for (const query of hostile) {
+      expect(() => t.kb.search(1, query, {}), query).not.toThrow();
+    }
+    expect(t.kb.search(1, 'NEAR(passwords hashed)', {})[0]!.filename).toBe('a.md');
+    expect(t.kb.search(1, "'; DROP TABLE kb_passages; --", {})).toEqual([]);
+    expect(t.kb.search(1, 'passwords', {})).toHaveLength(1);
+    expect(ftsQuery('say "hi" NEAR x*')).toBe('"say" OR "hi" OR "near"');
+    expect(ftsQuery('the of and ?')).toBeNull();
+  });
+
+  it('filters by organisation, file, offerings (or company scope) and use_as_source', async () => {
+    const text = 'Vulnerability scans run weekly across production.';
+    await addText(t.kb, meta({ file_id: 1, filename: 'company.md', scope_includes_company: true }), text);
+    await addText(t.kb, meta({ file_id: 2, filename: 'product-a.md', scope_includes_company: false, offering_ids: [10] }), text);
+    await addText(t.kb, meta({ file_id: 3, filename: 'product-b.md', scope_includes_company: false, offering_ids: [20, 30] }), text);
+    await addText(t.kb, meta({ file_id: 4, filename: 'not-a-source.md', use_as_source: false }), text);
+    await addText(t.kb, meta({ org_id: 2, file_id: 5, filename: 'other-org.md' }), text);
+
+    const names = (filters: Parameters<typeof t.kb.search>[2], org = 1) =>
+      t.kb.search(org, 'vulnerability scans', filters).map((e) => e.filename).sort();
+
+    expect(names({})).toEqual(['company.md', 'product-a.md', 'product-b.md']);
+    expect(names({ file_id: 2 })).toEqual(['product-a.md']);
+    expect(names({ file_id: 5 })).toEqual([]);
+    expect(names({ offering_ids: [30] })).toEqual(['company.md', 'product-b.md']);
+    expect(names({ offering_ids: [10, 20] })).toEqual(['company.md', 'product-a.md', 'product-b.md']);
+    expect(names({ offering_ids: [99] })).toEqual(['company.md']);
+    expect(names({}, 2)).toEqual(['other-org.md']);
+    expect(names({}, 3)).toEqual([]);
+
+    // Metadata changes apply without re-indexing; removal removes.
+    t.kb.updateFileMeta(meta({ file_id: 4, filename: 'not-a-source.md', use_as_source: true }));
+    expect(names({ file_id: 4 })).toEqual(['not-a-source.md']);
+    t.kb.removeFile(1, 1);
+    expect(names({})).not.toContain('company.md');
+    expect(t.db.prepare('SELECT COUNT(*) AS n FROM kb_passages WHERE file_id = 1').get()).toEqual({ n: 0 });
+  });
+
+  it('ranks from 1 with relevance between 0 and 1, best first, and re-indexing replaces content', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'a.md' }), '# Logging\n\nSecurity logs are retained for one year in the SIEM.');
+    await addText(t.kb, meta({ file_id: 2, filename: 'b.md' }), '# Misc\n\nOne year of coffee.');
+    const results = t.kb.search(1, 'How long are security logs retained?', {});
+    expect(results.map((r) => r.rank)).toEqual(results.map((_, i) => i + 1));
+    for (const r of results) expect(r.relevance_score).toBeGreaterThanOrEqual(0), expect(r.relevance_score).toBeLessThanOrEqual(1);
+    expect(results[0]).toMatchObject({ filename: 'a.md', context_header: 'Logging', section_path: ['Logging'] });
+    expect(results[0]!.relevance_score).toBeGreaterThan(0.7);
+    // SIEM is found by its spelled-out form too.
+    expect(t.kb.search(1, 'security information and event management', {})[0]!.filename).toBe('a.md');
+
+    await addText(t.kb, meta({ file_id: 1, filename: 'a.md' }), 'Nothing about that any more.');
+    expect(t.kb.search(1, 'security logs retained', {}).map((r) => r.filename)).not.toContain('a.md');
+  });
+});

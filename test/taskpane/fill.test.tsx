@@ -1,0 +1,253 @@
+// @vitest-environment happy-dom
+// @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorBoundary } from '../../src/taskpane/components/ErrorBoundary';
+import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
+import { FakeService, sampleQuestions } from './fake-service';
+import { API_KEY, cleanup, renderApp } from './harness';
+import { MemoryWorkbook, memoryStorage } from './memory-workbook';
+
+let fake: FakeService;
+beforeAll(async () => {
+  fake = await FakeService.start();
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.questions = sampleQuestions();
+  fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
+  fake.questionnaireId = 7;
+});
+afterEach(() => {
+  cleanup();
+  fake.clearFailures();
+});
+
+const fillButton = () => screen.getByRole('button', { name: /Fill this workbook|Filling/ });
+const step = (label: RegExp) => within(screen.getByRole('list', { name: 'Fill steps' })).getByText(label).closest('li')!;
+
+describe('Fill', () => {
+  it('reads, uploads, shows generation progress with time left, writes, summarises and undoes', async () => {
+    fake.progress = { status: 'generating', answers_expected: 0, answers_received: 0, percent: 0 };
+    const { workbook, storage } = renderApp({ baseUrl: fake.origin });
+    const uploadsBefore = fake.requestsTo('POST', /questionnaires/).length;
+    fireEvent.click(fillButton());
+
+    await waitFor(() => expect(step(/Detecting questions/).dataset.state).toBe('active'));
+    expect(step(/Reading the workbook/).dataset.state).toBe('done');
+    expect(step(/Reading the workbook/).textContent).toContain('questionnaire.xlsx, 2.4 KB');
+    expect(step(/Uploading/).textContent).toContain('2.4 KB sent');
+    const uploads = fake.requestsTo('POST', /\/filler\/questionnaires\/$/).slice(uploadsBefore);
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]!.headers['x-api-key']).toBe(API_KEY);
+    expect(uploads[0]!.headers['content-type']).toMatch(/^multipart\/form-data/);
+    expect(uploads[0]!.body).toContain('filename="questionnaire.xlsx"');
+    // The link that lets a reopened pane resume is stored before generation.
+    expect(JSON.parse(storage.getItem(`${STORAGE_KEYS.fillPrefix}doc-1`)!)).toMatchObject({ questionnaireId: 7 });
+
+    fake.progress = { status: 'generating', answers_expected: 3, answers_received: 1, percent: 33 };
+    const bar = await screen.findByRole('progressbar', { name: 'Answers generated' });
+    await waitFor(() => expect(bar.getAttribute('aria-valuetext')).toBe('1 of 3 answers'));
+    expect(bar.getAttribute('aria-valuenow')).toBe('1');
+    expect(bar.getAttribute('aria-valuemax')).toBe('3');
+    expect(step(/Detecting questions/).textContent).toContain('3 questions found');
+
+    fake.progress = { status: 'generating', answers_expected: 3, answers_received: 2, percent: 66 };
+    await waitFor(() => expect(bar.getAttribute('aria-valuetext')).toMatch(/^2 of 3 answers, about \d+ s left$/));
+    expect(bar.getAttribute('aria-valuenow')).toBe('2');
+    expect(screen.getByText(/^2 of 3 answers, about \d+ s left$/)).toBeTruthy();
+
+    fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
+    await screen.findByText(/Wrote 3 cells; skipped 0\./);
+    expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.');
+    expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
+    expect(workbook.value('Privacy', 'C2')).toBe('No.');
+    expect(workbook.applied).toEqual([{ highlight: true, sourceNotes: true }]);
+    expect(JSON.parse(storage.getItem(`${STORAGE_KEYS.fillPrefix}doc-1`)!).writtenAt).toBeTypeOf('string');
+
+    // The summary from the structure: per tab questions, answered, review, score, trust.
+    const summary = screen.getByRole('region', { name: 'Summary' });
+    expect(summary.textContent).toContain('3 questions, average score 70/100. Trust: 1 high, 1 medium, 1 low; 1 need review.');
+    const security = within(summary).getByRole('rowheader', { name: 'Security' }).closest('tr')!;
+    expect([...security.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['2', '2', '0', '78', '1/1/0']);
+    const privacy = within(summary).getByRole('rowheader', { name: 'Privacy' }).closest('tr')!;
+    expect([...privacy.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['1', '1', '1', '30', '0/0/1']);
+
+    const undo = screen.getByRole('button', { name: 'Undo fill' }) as HTMLButtonElement;
+    await waitFor(() => expect(undo.disabled).toBe(false)); // enabled once the fill has finished
+    fireEvent.click(undo);
+    await screen.findByText('Undone: 3 cells restored.');
+    expect(workbook.value('Security', 'C2')).toBeUndefined();
+    expect(screen.queryByRole('button', { name: 'Undo fill' })).toBeNull();
+    // The answers are still known: they can be written again.
+    fireEvent.click(screen.getByRole('button', { name: 'Write answers into the workbook' }));
+    await screen.findByText(/Wrote 3 cells/);
+    expect(workbook.value('Privacy', 'C2')).toBe('No.');
+  });
+
+  it("never overwrites the analyst's values unless asked, and reports why a cell was skipped", async () => {
+    const workbook = new MemoryWorkbook();
+    workbook.set('Security', 'C3', 'Typed by the analyst');
+    renderApp({ baseUrl: fake.origin, workbook });
+    fireEvent.click(screen.getByLabelText(/Highlight answers by trust/));
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 2 cells; skipped 1\./);
+    expect(screen.getByText(/1 skipped: cell already filled \(overwrite is off\)/)).toBeTruthy();
+    expect(workbook.value('Security', 'C3')).toBe('Typed by the analyst');
+    expect(workbook.applied.at(-1)).toEqual({ highlight: false, sourceNotes: true });
+
+    fireEvent.click(screen.getByLabelText(/Overwrite cells that already hold a value/));
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 3 cells; skipped 0\./);
+    expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
+  });
+
+  it('review: clicking a question selects its cell; selecting a cell in the sheet shows its question', async () => {
+    const { workbook } = renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 3 cells/);
+    const list = screen.getByRole('list', { name: 'Questions' });
+    fireEvent.click(within(list).getByText(/Is MFA enforced for administrators\?/));
+    await waitFor(() => expect(workbook.selects.at(-1)).toEqual({ tab: 'Security', address: 'C3' }));
+    const card = screen.getByRole('article', { name: 'Selected question' });
+    expect(card.textContent).toContain('Yes, for all administrative access.');
+    expect(card.textContent).toContain('Score 64/100. Grounded in two passages.');
+    expect(card.textContent).toContain('Security › Encryption · SEC-02');
+    const sources = card.querySelector('details')!;
+    expect(sources.textContent).toContain('security-overview.pdf, page 3');
+    expect(sources.textContent).toContain('Excerpt for question 2.');
+
+    // The analyst clicks the question cell of another row in the sheet.
+    workbook.userSelects({ tab: 'privacy', address: 'B2' });
+    await waitFor(() => expect(screen.getByRole('article', { name: 'Selected question' }).textContent).toContain('Do you sell personal data?'));
+    // ...and an answer cell, as a range.
+    workbook.userSelects({ tab: 'Security', address: 'C2:D2' });
+    await waitFor(() => expect(screen.getByRole('article', { name: 'Selected question' }).textContent).toContain('Is data encrypted at rest?'));
+    expect(within(list).getByText(/Is data encrypted at rest\?/).closest('button')!.getAttribute('aria-current')).toBe('true');
+
+    // Filters.
+    fireEvent.change(screen.getByLabelText('Filter by trust'), { target: { value: 'low' } });
+    expect(within(list).getAllByRole('button')).toHaveLength(1);
+    expect(within(list).getByText(/Do you sell personal data\?/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Filter by trust'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('Filter by tab'), { target: { value: 'Security' } });
+    expect(within(list).getAllByRole('button')).toHaveLength(2);
+    fireEvent.click(screen.getByLabelText('Needs review'));
+    expect(within(list).queryAllByRole('button')).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('Filter by tab'), { target: { value: '' } });
+    expect(within(list).getAllByRole('button')).toHaveLength(1);
+  });
+
+  it('resumes polling for this workbook when the pane is reopened during generation', async () => {
+    const storage = memoryStorage();
+    storage.setItem(STORAGE_KEYS.apiKey, API_KEY);
+    storage.setItem(STORAGE_KEYS.baseUrl, fake.origin);
+    storage.setItem(`${STORAGE_KEYS.fillPrefix}doc-1`, JSON.stringify({ questionnaireId: 7, startedAt: '2025-01-01T10:00:00Z' }));
+    fake.progress = { status: 'generating', answers_expected: 3, answers_received: 2, percent: 66 };
+    const uploadsBefore = fake.requestsTo('POST', /questionnaires/).length;
+    const { workbook } = renderApp({ baseUrl: fake.origin, storage });
+    await screen.findByText(/Resuming the fill started/);
+    const bar = await screen.findByRole('progressbar', { name: 'Answers generated' });
+    expect(bar.getAttribute('aria-valuetext')).toBe('2 of 3 answers');
+    fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
+    await screen.findByText(/Wrote 3 cells/);
+    expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.');
+    expect(fake.requestsTo('POST', /questionnaires/).length).toBe(uploadsBefore);
+    cleanup();
+
+    // Reopened again after writing: the answers are shown for review, not written twice.
+    const applied = workbook.applied.length;
+    renderApp({ baseUrl: fake.origin, storage, workbook });
+    await screen.findByText(/Answers were written into this workbook on/);
+    await screen.findByRole('list', { name: 'Questions' });
+    expect(workbook.applied.length).toBe(applied);
+    expect(screen.getByRole('button', { name: 'Undo fill' })).toBeTruthy();
+  });
+
+  it('forgets a link to a questionnaire the service no longer has', async () => {
+    const storage = memoryStorage();
+    storage.setItem(STORAGE_KEYS.apiKey, API_KEY);
+    storage.setItem(STORAGE_KEYS.baseUrl, fake.origin);
+    storage.setItem(`${STORAGE_KEYS.fillPrefix}doc-1`, JSON.stringify({ questionnaireId: 999, startedAt: '2025-01-01T10:00:00Z' }));
+    renderApp({ baseUrl: fake.origin, storage });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/no longer exists on the service\. Fill the workbook again\./);
+    expect(storage.getItem(`${STORAGE_KEYS.fillPrefix}doc-1`)).toBeNull();
+    expect((fillButton() as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a 403 on upload disables uploads with the reason, here and in the Library', async () => {
+    fake.fail('POST', /\/filler\/questionnaires\/$/, { status: 403, json: { error: 'read-only API key' } });
+    const { storage } = renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/Access denied \(403.*read-only API key/);
+    expect(step(/Uploading/).dataset.state).toBe('failed');
+    await waitFor(() => expect((fillButton() as HTMLButtonElement).disabled).toBe(true));
+    expect(screen.getAllByText(/Uploads are disabled: the service refused an upload with this API key \(403\)/).length).toBeGreaterThan(0);
+    expect(storage.getItem(STORAGE_KEYS.uploadBlocked)).toContain('Uploads are disabled');
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Library' }));
+    const library = screen.getByRole('tabpanel', { name: 'Library' });
+    expect((within(library).getByRole('button', { name: /^Upload/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(library).getByText(/Uploads are disabled/)).toBeTruthy();
+
+    // Settings offers to try again (e.g. after the key was given upload rights).
+    fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Try uploads again' }));
+    expect(storage.getItem(STORAGE_KEYS.uploadBlocked)).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Fill' }));
+    expect((fillButton() as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it.each([
+    ['400 on upload', 'POST', /\/filler\/questionnaires\/$/, { status: 400, json: { error: 'files: required' } }, /rejected the request as invalid \(400.*files: required/, /Uploading/],
+    ['404 on answers', 'GET', /\/answers\/$/, { status: 404, json: { error: 'questionnaire not found' } }, /Not found \(404/, /Generating answers/],
+    ['429 with a long Retry-After', 'POST', /\/filler\/questionnaires\/$/, { status: 429, json: { error: 'quota exceeded' }, headers: { 'Retry-After': '120' } }, /quota.*wait 120 s and try again/, /Uploading/],
+    ['a dropped connection', 'POST', /\/filler\/questionnaires\/$/, 'reset' as const, /connection|reach/i, /Uploading/],
+  ] as const)('shows %s as a sentence and marks the step failed', async (_name, method, path, reply, message, failedStep) => {
+    fake.fail(method, path, reply, 5);
+    renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert.textContent).toMatch(message);
+    expect(alert.textContent).not.toMatch(/at \w+ \(|\.ts:\d+/); // no stack trace
+    expect(step(failedStep).dataset.state).toBe('failed');
+    expect((fillButton() as HTMLButtonElement).disabled).toBe(false);
+    fake.clearFailures();
+  });
+
+  it('renders answer text as text, never as HTML', async () => {
+    const evil = '<img src=x onerror="globalThis.__pwned=1"><b>bold</b>';
+    fake.questions = sampleQuestions();
+    fake.questions[0]!.answers[0]!.text = evil;
+    fake.questions[0]!.original_question_text = '<script>globalThis.__pwned=2</script>Question?';
+    fake.questions[0]!.answers[0]!.source_evidence![0]!.content = '<iframe src="javascript:alert(1)"></iframe>';
+    const { container } = renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 3 cells/);
+    fireEvent.click(within(screen.getByRole('list', { name: 'Questions' })).getByText(/<script>/));
+    const card = await screen.findByRole('article', { name: 'Selected question' });
+    expect(card.textContent).toContain(evil);
+    expect(card.textContent).toContain('<iframe src="javascript:alert(1)"></iframe>');
+    expect(container.querySelector('img, script, iframe, b')).toBeNull();
+    expect((globalThis as { __pwned?: number }).__pwned).toBeUndefined();
+  });
+
+  it('an error boundary turns a crashing pane into a sentence and a way back', () => {
+    let crash = true;
+    function Bomb() {
+      if (crash) throw new Error('layout exploded');
+      return <p>recovered</p>;
+    }
+    render(
+      <ErrorBoundary name="Fill">
+        <Bomb />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByRole('alert').textContent).toContain('The Fill pane ran into a problem and stopped: layout exploded');
+    crash = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Show the Fill pane again' }));
+    expect(screen.getByText('recovered')).toBeTruthy();
+  });
+});

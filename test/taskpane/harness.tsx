@@ -1,0 +1,73 @@
+/** Renders the whole task pane against a FakeService (real HTTP, real ApiClient) and a MemoryWorkbook. */
+import { cleanup, render } from '@testing-library/preact';
+import { ApiClient } from '../../src/api/client';
+import { sleep } from '../../src/api/retry';
+import { App } from '../../src/taskpane/app';
+import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
+import type { AppProps, ConnectionSettings, TaskpaneApi } from '../../src/taskpane/types';
+import { MemoryWorkbook, memoryStorage } from './memory-workbook';
+
+export const API_KEY = 'qf_test_key_123';
+
+/**
+ * happy-dom's FormData drops the file name of a Blob appended with one (it names it "blob"); browsers
+ * keep it. The client appends Blobs with names, so give the test window a FormData that behaves like
+ * a browser's.
+ */
+const HappyFormData = globalThis.FormData;
+class BrowserLikeFormData extends HappyFormData {
+  override append(name: string, value: string | Blob, filename?: string): void {
+    if (filename !== undefined && value instanceof Blob && !(value instanceof File)) {
+      super.append(name, new File([value], filename, { type: value.type }));
+      return;
+    }
+    if (filename !== undefined && typeof value !== 'string') super.append(name, value, filename);
+    else super.append(name, value as string);
+  }
+}
+globalThis.FormData = BrowserLikeFormData as typeof FormData;
+
+/** The real client, with waits cut short so retries and polls do not slow the tests. */
+export function realClient(settings: ConnectionSettings): TaskpaneApi {
+  return new ApiClient({
+    ...settings,
+    retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 10 },
+    sleep: (ms, signal) => sleep(Math.min(ms, 15), signal),
+  });
+}
+
+export interface Rendered {
+  workbook: MemoryWorkbook;
+  storage: ReturnType<typeof memoryStorage>;
+  props: AppProps;
+  container: HTMLElement;
+}
+
+export function renderApp(opts: {
+  baseUrl: string;
+  apiKey?: string | null;
+  /** A MemoryWorkbook by default; any WorkbookAdapter (the real src/excel one) is accepted. */
+  workbook?: MemoryWorkbook;
+  storage?: ReturnType<typeof memoryStorage>;
+  initialTab?: AppProps['initialTab'];
+}): Rendered {
+  const storage = opts.storage ?? memoryStorage();
+  if (opts.apiKey !== null && !opts.storage) {
+    storage.setItem(STORAGE_KEYS.apiKey, opts.apiKey ?? API_KEY);
+    storage.setItem(STORAGE_KEYS.baseUrl, opts.baseUrl);
+  }
+  const workbook = opts.workbook ?? new MemoryWorkbook();
+  const props: AppProps = {
+    createClient: realClient,
+    workbook,
+    storage,
+    theme: { dark: false },
+    defaultBaseUrl: opts.baseUrl,
+    libraryPollMs: 20,
+    ...(opts.initialTab ? { initialTab: opts.initialTab } : {}),
+  };
+  const { container } = render(<App {...props} />);
+  return { workbook, storage, props, container: container as HTMLElement };
+}
+
+export { cleanup };

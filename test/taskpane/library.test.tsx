@@ -1,0 +1,173 @@
+// @vitest-environment happy-dom
+// @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RepositoryFile } from '../../src/api/schemas';
+import { parseOfferings, parseTags } from '../../src/taskpane/panes/LibraryPane';
+import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
+import { FakeService, repositoryFile } from './fake-service';
+import { cleanup, renderApp } from './harness';
+
+let fake: FakeService;
+beforeAll(async () => {
+  fake = await FakeService.start();
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.files = [repositoryFile(1, 'security-overview.pdf', { tags: [{ id: 1, name: 'soc2' }] })];
+  fake.onList = null;
+});
+afterEach(() => {
+  cleanup();
+  fake.clearFailures();
+});
+
+const files = () => screen.getByRole('list', { name: 'Files' });
+const pdf = (name: string) => new File([new Uint8Array([37, 80, 68, 70, 45, 49])], name, { type: 'application/pdf' });
+
+/** Moves each processing file one stage per listing: submitted -> processing 50% -> ready. */
+function advanceProcessing(list: RepositoryFile[]) {
+  for (const f of list) {
+    if (f.status === 'processing') Object.assign(f, { status: 'ready', status_display: 'Ready', processing_stage: 'done', processing_percent: 100 });
+    else if (f.status === 'submitted') Object.assign(f, { status: 'processing', status_display: 'Processing', processing_stage: 'indexing', processing_percent: 50 });
+  }
+}
+
+describe('Library', () => {
+  it('uploads picked files with tags and offerings, then follows their processing until ready', async () => {
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    await within(files()).findByText('security-overview.pdf');
+    fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('bcp.pdf'), pdf('dr-plan.pdf')] } });
+    expect(screen.getByRole('list', { name: 'Files to upload' }).textContent).toContain('bcp.pdf (6 B)');
+    fireEvent.input(screen.getByLabelText('Tags (comma-separated)'), { target: { value: 'bcp, policy, bcp' } });
+    fireEvent.input(screen.getByLabelText('Offering ids (comma-separated)'), { target: { value: '3, 7' } });
+    fireEvent.click(screen.getByLabelText('Applies to the company as a whole'));
+
+    let listings = 0;
+    fake.onList = (list) => {
+      // The first listing after the upload shows them submitted; each later one moves them on.
+      if (listings++ > 0) advanceProcessing(list);
+    };
+    fireEvent.click(screen.getByRole('button', { name: 'Upload 2 files' }));
+    await screen.findByText('Uploaded 2 files; processing has started.');
+    const upload = fake.requestsTo('POST', /repository\/files/)[0]!;
+    expect(upload.headers['content-type']).toMatch(/^multipart\/form-data/);
+    const fields = [...upload.body.matchAll(/name="([^"]+)"(?:; filename="([^"]+)")?\r\n(?:Content-Type: [^\r]+\r\n)?\r\n([^\r]*)/g)].map((m) =>
+      m[2] ? `file:${m[2]}` : `${m[1]}=${m[3]}`,
+    );
+    expect(fields).toEqual(['tags=bcp', 'tags=policy', 'relevant_offerings=3', 'relevant_offerings=7', 'scope_includes_company=false', 'file:bcp.pdf', 'file:dr-plan.pdf']);
+
+    // Submitted, then processing with a bar that moves, then ready: the list polls by itself.
+    const bar = await screen.findByRole('progressbar', { name: /Processing bcp\.pdf/ }, { timeout: 5000 });
+    await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('50'));
+    await waitFor(() => expect(within(files()).queryAllByRole('progressbar')).toHaveLength(0), { timeout: 5000 });
+    const row = within(files()).getByText('bcp.pdf').closest('li')!;
+    expect(row.textContent).toContain('Ready');
+    // Polling stops once nothing is processing.
+    const count = fake.requestsTo('GET', /repository\/files/).length;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(fake.requestsTo('GET', /repository\/files/).length).toBe(count);
+    // Inputs are cleared after a successful upload; the picked list is gone.
+    expect(screen.queryByRole('list', { name: 'Files to upload' })).toBeNull();
+  });
+
+  it('accepts files dropped on the drop zone', async () => {
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    const zone = screen.getByText('Drop documents here, or').closest('.qf-drop')!;
+    // happy-dom has no DragEvent (testing-library's dragOver never arrives): dispatch plain events.
+    const dragOver = new Event('dragover', { bubbles: true, cancelable: true });
+    zone.dispatchEvent(dragOver);
+    expect(dragOver.defaultPrevented).toBe(true); // what makes the zone accept a drop
+    await waitFor(() => expect(zone.getAttribute('data-over')).toBe('true'));
+    const drop = new Event('drop', { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, 'dataTransfer', { value: { files: [pdf('dropped.pdf')] } });
+    zone.dispatchEvent(drop);
+    await waitFor(() => expect(zone.getAttribute('data-over')).toBe('false'));
+    expect(screen.getByRole('list', { name: 'Files to upload' }).textContent).toContain('dropped.pdf');
+    fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    await screen.findByText('Uploaded 1 file; processing has started.');
+    expect(fake.requestsTo('POST', /repository\/files/)[0]!.body).toContain('filename="dropped.pdf"');
+  });
+
+  it('shows why processing failed', async () => {
+    fake.files.push(repositoryFile(2, 'scan.pdf', { status: 'failed', status_display: 'Failed', error: 'The PDF is encrypted; upload a copy without a password.' }));
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    const row = (await within(files()).findByText('scan.pdf')).closest('li')!;
+    expect(row.textContent).toContain('Processing failed: The PDF is encrypted; upload a copy without a password.');
+  });
+
+  it('searches, filters by status and type, sorts and pages', async () => {
+    fake.files = Array.from({ length: 25 }, (_, i) =>
+      repositoryFile(i + 1, `doc-${String(i + 1).padStart(2, '0')}.pdf`, { document_type: i % 5 === 0 ? 'security_certificate' : 'documentation', created_at: `2025-01-${String(i + 1).padStart(2, '0')}T00:00:00Z` }),
+    );
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    await screen.findByText('25 files');
+    expect(screen.getByText('Page 1 of 2')).toBeTruthy();
+    expect(within(files()).getAllByRole('listitem')).toHaveLength(20);
+    expect(within(files()).getAllByRole('listitem')[0]!.textContent).toContain('doc-25.pdf'); // newest first
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(within(files()).getAllByRole('listitem')).toHaveLength(5));
+    expect(fake.requestsTo('GET', /repository\/files/).at(-1)!.query.get('page')).toBe('2');
+
+    fireEvent.change(screen.getByLabelText('Sort'), { target: { value: 'original_filename' } });
+    await waitFor(() => expect(within(files()).getAllByRole('listitem')[0]!.textContent).toContain('doc-21.pdf'));
+    fireEvent.change(screen.getByLabelText('Filter by type'), { target: { value: 'security_certificate' } });
+    await screen.findByText('5 files');
+    const q = fake.requestsTo('GET', /repository\/files/).at(-1)!.query;
+    expect(q.get('document_type')).toBe('security_certificate');
+    expect(q.get('ordering')).toBe('original_filename');
+    expect(q.get('page')).toBe('1'); // a new filter starts at the first page
+    fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'failed' } });
+    await screen.findByText('No files match these filters.');
+    fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: '' } });
+    fireEvent.input(screen.getByLabelText('Search files'), { target: { value: 'doc-06' } });
+    await screen.findByText('1 file');
+    expect(fake.requestsTo('GET', /repository\/files/).at(-1)!.query.get('search')).toBe('doc-06');
+  });
+
+  it('a 403 on upload disables uploading with the reason and keeps what was typed', async () => {
+    fake.fail('POST', /repository\/files/, { status: 403, json: { error: 'read-only key' } });
+    const { storage } = renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('a.pdf')] } });
+    fireEvent.input(screen.getByLabelText('Tags (comma-separated)'), { target: { value: 'keep' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/Access denied \(403.*read-only key/);
+    const button = screen.getByRole('button', { name: 'Upload 1 file' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    const library = screen.getByRole('tabpanel', { name: 'Library' });
+    expect(within(library).getByText(/Uploads are disabled: the service refused an upload with this API key \(403\)/)).toBeTruthy();
+    expect((screen.getByLabelText('Tags (comma-separated)') as HTMLInputElement).value).toBe('keep');
+    expect(screen.getByRole('list', { name: 'Files to upload' }).textContent).toContain('a.pdf');
+    expect(storage.getItem(STORAGE_KEYS.uploadBlocked)).toBeTruthy();
+  });
+
+  it('rejects offering ids that are not numbers before sending anything', async () => {
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('a.pdf')] } });
+    fireEvent.input(screen.getByLabelText('Offering ids (comma-separated)'), { target: { value: '3, cloud' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('"cloud" is not one');
+    expect(fake.requestsTo('POST', /repository\/files/)).toHaveLength(0);
+    expect(parseTags('a, , b ,a')).toEqual({ tags: ['a', 'b'], error: null });
+    expect(parseTags('x'.repeat(51)).error).toMatch(/longer than 50/);
+    expect(parseOfferings('0').error).toMatch(/"0"/);
+  });
+
+  it.each([
+    [400, {}, /invalid \(400/],
+    [404, {}, /Not found \(404/],
+    [429, { 'Retry-After': '300' }, /wait 300 s/],
+  ])('shows a %i on listing as a sentence', async (status, headers, message) => {
+    fake.fail('GET', /repository\/files/, { status, headers }, 5);
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    expect((await screen.findByRole('alert')).textContent).toMatch(message);
+  });
+
+  it('shows an unreachable service as a sentence', async () => {
+    fake.fail('GET', /repository\/files/, 'reset', 10);
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toMatch(/Could not reach the service|connection/i);
+  });
+});
