@@ -87,7 +87,7 @@ function restorePlan(formula: string | number | boolean, valueType: string, numb
   if (numberFormat === '@') return { input: cellTextForValues(formula, false, true) };
   const numeric = formula.trim() !== '' && !Number.isNaN(Number(formula.trim()));
   if (!needsTextProtection(formula) && !numeric) return { input: formula };
-  const formulaLike = /^[=+\-@\t\r\n]/.test(formula);
+  const formulaLike = /^[=+\-@]/.test(formula);
   if (canFormat && !formulaLike) return { viaTextFormat: formula };
   return { input: cellTextForValues(formula, true) };
 }

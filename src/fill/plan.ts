@@ -74,11 +74,21 @@ function describeValue(v: CellState['value']): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** resolveTab with memory: thousands of slots share a handful of tab names. */
+function tabResolver(sheetNames: readonly string[]): (name: string) => string | null {
+  const cache = new Map<string, string | null>();
+  return (name) => {
+    let tab = cache.get(name);
+    if (tab === undefined) cache.set(name, (tab = resolveTab(name, sheetNames)));
+    return tab;
+  };
+}
+
 /** Where a slot points: the sheet named in its coordinate (if any) or the question's tab. */
-function slotTarget(question: QuestionWithAnswers, slot: AnswerSlot, sheetNames: readonly string[]) {
+function slotTarget(question: QuestionWithAnswers, slot: AnswerSlot, resolve: (name: string) => string | null) {
   const coordinate = parseA1(slot.coordinate ?? '');
   const tabName = coordinate?.sheet ?? question.tab_name;
-  const tab = resolveTab(tabName, sheetNames);
+  const tab = resolve(tabName);
   return { tabName, tab, address: coordinate ? toA1(coordinate.row, coordinate.column) : null };
 }
 
@@ -88,10 +98,11 @@ function slotTarget(question: QuestionWithAnswers, slot: AnswerSlot, sheetNames:
  */
 export function targetCells(questions: readonly QuestionWithAnswers[], sheetNames: readonly string[]): { tab: string; addresses: string[] }[] {
   const byTab = new Map<string, Set<string>>();
+  const resolve = tabResolver(sheetNames);
   for (const q of questions) {
     for (const slot of q.answer_slots ?? []) {
       if (slot.is_blocked) continue;
-      const { tab, address } = slotTarget(q, slot, sheetNames);
+      const { tab, address } = slotTarget(q, slot, resolve);
       if (!tab || !address) continue;
       let set = byTab.get(tab);
       if (!set) byTab.set(tab, (set = new Set()));
@@ -112,13 +123,14 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
   const claimed = new Map<string, number>();
   const protectedSheets = new Set(view.protectedSheets ?? []);
   const tabOrder: string[] = [];
+  const resolve = tabResolver(view.sheetNames);
   const noteTab = (tab: string) => {
     if (!tabOrder.includes(tab)) tabOrder.push(tab);
   };
 
   for (const question of questions) {
     const slots = question.answer_slots ?? [];
-    const questionTab = resolveTab(question.tab_name, view.sheetNames) ?? question.tab_name;
+    const questionTab = resolve(question.tab_name) ?? question.tab_name;
     if (slots.length === 0) {
       noteTab(questionTab);
       skipped.push({
@@ -137,7 +149,7 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
     const evaluation = answer ? readEvaluation(answer.evaluation) : null;
 
     for (const slot of slots) {
-      const target = slotTarget(question, slot, view.sheetNames);
+      const target = slotTarget(question, slot, resolve);
       const tab = target.tab ?? target.tabName;
       noteTab(tab);
       const skip = (reason: SkipReason, detail: string, address = target.address) => {

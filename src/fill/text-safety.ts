@@ -4,7 +4,7 @@
  */
 
 /** Characters that make Excel (or a CSV consumer) read the cell as a formula. */
-const FORMULA_PREFIXES = ['=', '+', '-', '@', '\t', '\r', '\n'];
+const FORMULA_PREFIXES = ['=', '+', '-', '@', '\t', '\r'];
 
 const CONVERTED_BY_EXCEL: RegExp[] = [
   /^\d{12,}$/, // long digit strings: precision lost after 15 digits, shown as 1.23E+11

@@ -69,6 +69,7 @@ fieldset.qf-fieldset legend { font-weight: 600; font-size: 12px; padding: 0 4px;
 .qf-steps li[data-state="done"]::before { content: "✓"; color: var(--qf-ok); }
 .qf-steps li[data-state="failed"]::before { content: "✕"; color: var(--qf-danger); }
 .qf-steps li[data-state="pending"] { color: var(--qf-muted); }
+.qf-scroll { overflow-x: auto; }
 .qf-table { width: 100%; border-collapse: collapse; font-size: 12px; }
 .qf-table th, .qf-table td { text-align: left; padding: 3px 4px; border-bottom: 1px solid var(--qf-border); vertical-align: top; }
 .qf-table td.qf-num, .qf-table th.qf-num { text-align: right; }

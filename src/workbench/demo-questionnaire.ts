@@ -52,6 +52,8 @@ export const DEMO_PREFILLED = { id: 'GOV-03', answer: 'Yes', comment: 'Tracked i
 export async function buildDemoQuestionnaire(): Promise<Uint8Array> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'Questionnaire Filler demo';
+  // Opens on the questionnaire tab, as a vendor would send it.
+  wb.views = [{ x: 0, y: 0, width: 20000, height: 12000, firstSheet: 0, activeTab: 1, visibility: 'visible' }];
 
   const intro = wb.addWorksheet('Instructions');
   intro.getCell('A1').value = 'Vendor Security Questionnaire (demo)';

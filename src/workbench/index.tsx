@@ -68,6 +68,18 @@ function download(bytes: Uint8Array, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
+/** The browser tests read and prepare cells through the host, as a person would look at the sheet. */
+function exposeForTests(host: ExcelHost): void {
+  (window as unknown as { qfillWorkbench?: { host: ExcelHost } }).qfillWorkbench = { host };
+}
+
+/** Syncs so far: how many round trips Excel would have made (batching keeps this small). */
+function SyncCount(props: { host: ExcelHost }) {
+  const [syncs, setSyncs] = useState(props.host.stats.syncs);
+  useEffect(() => props.host.onChange(() => setSyncs(props.host.stats.syncs)), [props.host]);
+  return <span class="wb-stats" data-testid="sync-count">{`Excel syncs: ${syncs}`}</span>;
+}
+
 function Workbench() {
   const [open, setOpen] = useState<OpenWorkbook | null>(null);
   const [status, setStatus] = useState('Loading the demo questionnaire…');
@@ -78,6 +90,7 @@ function Workbench() {
     setStatus(`Opening ${name}…`);
     try {
       const next = await loadBytes(bytes, name);
+      exposeForTests(next.host);
       setOpen(next);
       setStatus(name);
     } catch (e) {
@@ -118,7 +131,7 @@ function Workbench() {
           Download .xlsx
         </button>
         <span class="wb-status" data-testid="workbook-name">{status}</span>
-        {open ? <span class="wb-stats" data-testid="sync-count">{`syncs: ${open.host.stats.syncs}`}</span> : null}
+        {open ? <SyncCount host={open.host} /> : null}
       </header>
       {error ? (
         <p role="alert" class="wb-error">

@@ -176,6 +176,16 @@ describe('apply: annotations', () => {
     expect(host.snapshot()).toEqual(before);
   });
 
+  it('uses no API above the excelApiVersion cap, even when Excel has it', async () => {
+    const host = setupHost(['S'], { excelApiVersion: '1.18' });
+    const wb = createExcelWorkbook({ storage: memoryStorage(), excelApiVersion: '1.9' });
+    const result = await wb.apply(await wb.plan([q('S', 'C2', 'a')], {}), { highlight: true, sourceNotes: true });
+    expect(result.written).toBe(1);
+    expect(host.snapshot().sheets[0]!.notes).toEqual({});
+    expect(host.snapshot().sheets[0]!.comments).toEqual({});
+    expect(host.getCell('S', 'C2').fill).toBe(TRUST_FILLS.high);
+  });
+
   it('keeps a note the analyst already had', async () => {
     const host = setupHost(['S']);
     host.sheet('S').notes.set('C2', { content: 'mine', author: 'Analyst' });

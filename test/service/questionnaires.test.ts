@@ -279,7 +279,7 @@ describe('questionnaire upload variants', () => {
     expectError(await upload(api, withField('advanced_options', '{not json')), 400, /^advanced_options:/);
     expectError(await upload(api, withField('advanced_options', '{"offering_ids":[77]}')), 400, /unknown offering 77/);
     expectError(await upload(api, withField('document_type', 'novel')), 400, /^document_type:/);
-    expectError(await upload(api, withField('surprise', '1')), 400, /surprise/);
+    expectError(await upload(api, withField('surprise', '1')), 400, /^surprise: unknown field$/);
 
     const reviewer = ensureUser(service.dataDir, { org: 'acme', user: 'rita', firstName: 'Rita', lastName: 'Reviewer' });
     const ok = await upload(api, withField('reviewer_ids', String(reviewer)));

@@ -152,7 +152,7 @@ describe('POST /repository/files/', () => {
     expectError(await api.post('/api/v2/repository/files/', longTag), 400, /^tags\.0:/);
     const unknown = files(['t.txt', 'x']);
     unknown.append('colour', 'blue');
-    expectError(await api.post('/api/v2/repository/files/', unknown), 400, /colour/);
+    expectError(await api.post('/api/v2/repository/files/', unknown), 400, /^colour: unknown field$/);
     const badBool = files(['t.txt', 'x']);
     badBool.append('scope_includes_company', 'maybe');
     expectError(await api.post('/api/v2/repository/files/', badBool), 400, /^scope_includes_company:/);

@@ -19,6 +19,9 @@ import {
 
 const PAGE = 100;
 
+/** A reason as a sentence: ends with a full stop, so the next sentence does not run on. */
+const sentence = (text: string) => (/[.!?]$/.test(text.trim()) || !text.trim() ? text.trim() : `${text.trim()}.`);
+
 export function TrustBadge(props: { trust: TrustLevel | null | undefined; score?: number | null }) {
   if (!props.trust) return <span class="qf-badge qf-muted">no score</span>;
   return (
@@ -64,7 +67,7 @@ export function QuestionDetails(props: { question: QuestionWithAnswers }) {
             </p>
           )}
           <p class="qf-small">
-            <TrustBadge trust={ev?.trust} score={ev?.score} /> {ev ? `Score ${Math.round(ev.score)}/100. ${ev.reason}` : 'No evaluation.'}
+            <TrustBadge trust={ev?.trust} score={ev?.score} /> {ev ? `Score ${Math.round(ev.score)}/100. ${sentence(ev.reason)}` : 'No evaluation.'}
             {needsReview(q) ? ' Needs review.' : ''}
           </p>
           <Sources

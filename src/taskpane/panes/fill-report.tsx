@@ -68,17 +68,26 @@ export function Summary(props: { structure: Structure; questions: readonly Quest
         {props.structure.total_question_count} questions, average score {props.structure.avg_score}/100. Trust: {qf.trustHigh ?? 0}{' '}
         high, {qf.trustMedium ?? 0} medium, {qf.trustLow ?? 0} low; {qf.needsReview ?? 0} need review.
       </p>
+      <div class="qf-scroll">
       <table class="qf-table">
         <caption class="qf-sr">Answers per tab</caption>
         <thead>
           <tr>
             <th scope="col">Tab</th>
-            <th scope="col" class="qf-num">Questions</th>
-            <th scope="col" class="qf-num">Answered</th>
-            <th scope="col" class="qf-num">Review</th>
-            <th scope="col" class="qf-num">Score</th>
-            <th scope="col" class="qf-num" title="High / medium / low trust">
-              Trust H/M/L
+            <th scope="col" class="qf-num" title="Questions">
+              Qs
+            </th>
+            <th scope="col" class="qf-num" title="Answered">
+              Ans.
+            </th>
+            <th scope="col" class="qf-num" title="Need review">
+              Rev.
+            </th>
+            <th scope="col" class="qf-num" title="Average score">
+              Score
+            </th>
+            <th scope="col" class="qf-num" title="Trust: high / medium / low">
+              H/M/L
             </th>
           </tr>
         </thead>
@@ -97,6 +106,7 @@ export function Summary(props: { structure: Structure; questions: readonly Quest
           ))}
         </tbody>
       </table>
+      </div>
     </section>
   );
 }
@@ -113,6 +123,11 @@ export function WriteReport(props: { plan: WritePlan; result: ApplyResult }) {
         Wrote {result.written} cell{result.written === 1 ? '' : 's'}; skipped {plan.report.skipped}
         {result.failed.length ? `; ${result.failed.length} failed` : ''}.
       </p>
+      {result.written === 0 && (plan.report.byReason.no_value ?? 0) > 0 && (
+        <p class="qf-msg qf-msg-warn">
+          The knowledge base had no answers for these questions. Add documents in the Library tab, then fill again.
+        </p>
+      )}
       {reasons.length > 0 && (
         <ul class="qf-small">
           {reasons.map(([reason, n]) => (

@@ -262,7 +262,7 @@ describe('notes, comments, selection, file', () => {
     const host = setup();
     const seen: unknown[] = [];
     await Excel.run(async (context) => {
-      context.workbook.onSelectionChanged.add(async (e) => void seen.push(e.type));
+      context.workbook.onSelectionChanged.add(async (e) => void seen.push((e as unknown as { type: string }).type));
       await context.sync();
     });
     await Excel.run(async (context) => {
