@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { ApiClient, ApiError, describeError } from '../api';
+import { devCaFetch } from './trusted-fetch';
 import { planFill } from '../fill';
 import { XlsxPackage, isXlsxError } from '../xlsx';
 import { FILL_USAGE, UsageError, parseFillArgs, type FillArgs } from './fill-args';
@@ -144,7 +145,8 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
 
   let client: ApiClient;
   try {
-    client = new ApiClient({ baseUrl: args.baseUrl, apiKey: args.apiKey, ...(io.fetch ? { fetch: io.fetch } : {}) });
+    const fetchImpl = io.fetch ?? devCaFetch(args.baseUrl);
+    client = new ApiClient({ baseUrl: args.baseUrl, apiKey: args.apiKey, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   } catch (e) {
     throw new FillFailure(describeError(e), 2);
   }
