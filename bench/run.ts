@@ -1,8 +1,13 @@
 /**
- * `npm run bench`: runs the benches and prints markdown tables. Add a bench by pushing a section
- * (title, columns, rows) to SECTIONS.
+ * `npm run bench`: speed and memory of the product, printed as markdown tables for the README.
+ * Sections: write-back into Excel (in-memory host), retrieval and answering (in process), the service
+ * end to end over HTTP, and the task pane bundle. Timings are measured, never asserted by tests.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { runWritebackBench, WRITEBACK_COLUMNS } from './writeback';
+import { runRetrievalBench, type Row as RetrievalRow } from './retrieval';
+import { runServiceBench, SERVICE_COLUMNS } from './service';
 
 interface Section {
   title: string;
@@ -18,12 +23,39 @@ export function markdownTable(rows: object[], columns: [string, string][]): stri
   return [head, rule, ...body].join('\n');
 }
 
+const RETRIEVAL_COLUMNS: [keyof RetrievalRow | 'verdict', string][] = [
+  ['name', 'measure'],
+  ['n', 'n'],
+  ['p50_ms', 'p50 ms'],
+  ['p95_ms', 'p95 ms'],
+  ['total_ms', 'total ms'],
+  ['budget', 'budget'],
+  ['verdict', 'within budget'],
+];
+
+async function bundleRows(): Promise<object[]> {
+  const file = 'dist/bundle-sizes.json';
+  if (!existsSync(file)) throw new Error('dist/bundle-sizes.json is missing: run npm run build first');
+  const rows = JSON.parse(readFileSync(file, 'utf8')) as { name: string; raw: number; gz: number }[];
+  return rows.map((r) => ({ name: r.name, raw: `${(r.raw / 1024).toFixed(1)} KB`, gz: `${(r.gz / 1024).toFixed(1)} KB`, budget: r.name === 'taskpane' ? '< 60 KB gzipped' : '' }));
+}
+
 const SECTIONS: Section[] = [
   { title: 'Write-back into Excel (in-memory host, 5 tabs)', run: runWritebackBench, columns: WRITEBACK_COLUMNS as [string, string][] },
+  {
+    title: 'Retrieval and answering (in process, extractive)',
+    run: async () => (await runRetrievalBench()).map((r) => ({ ...r, verdict: r.ok === null ? '' : r.ok ? 'yes' : 'no' })),
+    columns: RETRIEVAL_COLUMNS as [string, string][],
+  },
+  { title: 'The local service end to end (real HTTP on loopback)', run: () => runServiceBench(), columns: SERVICE_COLUMNS as [string, string][] },
+  { title: 'Bundles (production build)', run: bundleRows, columns: [['name', 'bundle'], ['raw', 'minified'], ['gz', 'gzipped'], ['budget', 'budget']] },
 ];
 
 async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  console.log(`Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}`);
   for (const section of SECTIONS) {
+    if (only.length && !only.some((o) => section.title.toLowerCase().includes(o.toLowerCase()))) continue;
     const rows = await section.run();
     console.log(`\n### ${section.title}\n`);
     console.log(markdownTable(rows, section.columns));
@@ -31,6 +63,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(e);
+  console.error(e instanceof Error ? e.message : e);
   process.exitCode = 1;
 });
