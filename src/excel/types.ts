@@ -56,6 +56,14 @@ export interface WorkbookAdapter {
   onSelectionChanged(handler: (ref: CellRef) => void): Promise<() => void>;
   /** Writes text into the selected cell with the write-back safety rules. */
   insertIntoSelection(text: string, options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
+  /**
+   * An analyst's correction of one answer cell, with the write-back safety rules: never a formula, never
+   * a locked cell on a protected sheet, a cell holding a value the last fill did not write only with
+   * `overwrite`. The cell's content before the correction joins the Undo fill snapshot (a cell the fill
+   * wrote keeps its pre-fill content there), so Undo fill puts back what was there before either.
+   * Empty text clears the cell.
+   */
+  writeCell(ref: CellRef, text: string, options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
   /** A stable key for the open workbook (to resume polling and find the undo snapshot). Not secret. */
   documentKey(): Promise<string>;
 }

@@ -188,6 +188,18 @@ function splitAddress(address: string): { sheet: string | null; cell: string | n
   return { sheet: c?.sheet ?? null, cell: c ? toA1(c.row, c.column) : null };
 }
 
+/** Whether an Undo snapshot already holds the cell (the fill, or an earlier correction, wrote it). */
+function snapshotHolds(snapshot: UndoSnapshot, tab: string, row: number, column: number): boolean {
+  return snapshot.tabs.some(
+    (t) =>
+      t.tab === tab &&
+      t.blocks.some((b) => {
+        const r = parseA1Range(b.address);
+        return !!r && row >= r.top && row < r.top + r.rowCount && column >= r.left && column < r.left + r.columnCount;
+      }),
+  );
+}
+
 export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): WorkbookAdapter {
   const budget = options.payloadBudgetBytes ?? DEFAULT_PAYLOAD_BUDGET;
   let support: Record<ApiFeature, boolean> | null = null;
@@ -604,9 +616,57 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
     });
   }
 
+  async function writeCell(ref: CellRef, text: string, writeOptions: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }> {
+    const key = await documentKey();
+    const f = features();
+    return run(async (context) => {
+      const onSync = () => undefined;
+      const sheetNames = await loadSheetNames(context, onSync);
+      const tab = resolveTab(ref.tab, sheetNames);
+      if (!tab) return { written: false, reason: `The workbook has no sheet named "${ref.tab}".` };
+      const c = parseA1(ref.address);
+      if (!c) return { written: false, reason: `"${ref.address}" is not a cell address.` };
+      const address = toA1(c.row, c.column);
+      const where = `${tab}!${address}`;
+      const read = await readCells(context, [{ tab, addresses: [address] }], {}, { support: f, budgetBytes: budget, onSync });
+      const before = read.cells.get(tab)?.get(address);
+      if (!before) return { written: false, reason: `${where} could not be read.` };
+      if (before.hasFormula) return { written: false, reason: `${where} holds a formula; it is never overwritten.` };
+      if (read.protectedSheets.has(tab) && before.locked !== false) return { written: false, reason: `${where} is locked on a protected sheet.` };
+      const store = undoStore();
+      const snapshot = store.load(key);
+      const inSnapshot = snapshot !== null && snapshotHolds(snapshot, tab, c.row, c.column);
+      const occupied = before.valueType !== 'Empty' && String(before.value).trim() !== '';
+      if (occupied && !inSnapshot && !writeOptions.overwrite) {
+        return { written: false, reason: `${where} already holds a value that the fill did not write; choose to replace it if you mean to.` };
+      }
+      if (!inSnapshot) {
+        // Saved before the write, like a fill's snapshot: Undo fill then restores this cell too.
+        const next: UndoSnapshot = snapshot ?? { version: 1, documentKey: key, createdAt: new Date().toISOString(), cellCount: 0, tabs: [], annotations: [] };
+        let entry = next.tabs.find((t) => t.tab === tab);
+        if (!entry) next.tabs.push((entry = { tab, blocks: [] }));
+        entry.blocks.push({ address, formulas: { all: before.formula }, valueTypes: { all: before.valueType }, numberFormat: { all: before.numberFormat } });
+        next.cellCount += 1;
+        store.save(next);
+      }
+      const range = context.workbook.worksheets.getItem(tab).getRange(address);
+      range.values = [[text.trim() === '' ? '' : cellTextForValues(text.trim())]];
+      range.untrack();
+      try {
+        await context.sync();
+      } catch (e) {
+        const code = officeErrorCode(e);
+        if (code === 'AccessDenied') return { written: false, reason: `${where} is locked on a protected sheet.` };
+        if (code) return { written: false, reason: `Excel refused the change (${code}): ${errorMessage(e)}` };
+        throw e;
+      }
+      return { written: true };
+    });
+  }
+
   async function readFile(onProgress?: (p: ReadProgress) => void) {
     return readOpenWorkbook({ ...options.readFile, onProgress });
   }
 
-  return { readFile, plan, apply, canUndo, undo, select, getSelection, onSelectionChanged, insertIntoSelection, documentKey };
+  return { readFile, plan, apply, canUndo, undo, select, getSelection, onSelectionChanged, insertIntoSelection, writeCell, documentKey };
 }

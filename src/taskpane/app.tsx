@@ -112,6 +112,9 @@ export function App(props: AppProps) {
           onUploadRefused={onUploadRefused}
           onQuestions={setQuestions}
           onOpenSettings={openSettings}
+          onOpenLibrary={() => setTab('library')}
+          active={tab === 'fill'}
+          {...(props.stallMs !== undefined ? { stallMs: props.stallMs } : {})}
         />,
       )}
       {panel(

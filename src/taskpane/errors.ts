@@ -31,3 +31,17 @@ export function uploadRefusedReason(e: ApiError): string {
   const said = e.serverMessage ? ` The service said: "${e.serverMessage}".` : '';
   return `Uploads are disabled: the service refused an upload with this API key (${e.status}). The key is probably read-only or lacks repository-manager rights.${said} Asking questions still works; use another key in Settings to upload.`;
 }
+
+/**
+ * A refused questionnaire upload in the analyst's terms. A 400 there means the service could not use
+ * the workbook (no questions found, not an .xlsx, too large): its reason, and what to check.
+ */
+export function explainQuestionnaireUploadError(e: unknown): unknown {
+  if (!(e instanceof ApiError) || e.kind !== 'http' || e.status !== 400) return e;
+  const reason = e.serverMessage ? ` The service said: "${e.serverMessage}".` : '';
+  return new Error(
+    `The service could not use this workbook as a questionnaire.${reason} A questionnaire is a sheet with a column of questions ` +
+      'and a column for answers (e.g. "Answer", "Response", "Yes/No", "Comments") under a header row. Check the workbook, or fill a copy ' +
+      'that keeps only the questionnaire sheets.',
+  );
+}

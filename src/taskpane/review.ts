@@ -2,9 +2,9 @@
  * Reading questions for the review list: which answer is the chosen one, its evaluation and evidence,
  * which cells belong to a question, and filtering. Pure functions; the Fill pane renders them.
  */
-import { readEvaluation, type Answer, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
+import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
 import type { CellRef } from '../excel/types';
-import { pickAnswer } from '../fill/plan';
+import { pickAnswer, primarySlot, slotKey, slotValue } from '../fill/plan';
 
 /** The answer a fill writes (the selected one, else the first): the review shows the same one. */
 export function chosenAnswer(q: QuestionWithAnswers): Answer | null {
@@ -106,4 +106,49 @@ export function trustCounts(questions: readonly QuestionWithAnswers[]): Record<T
   const counts = { high: 0, medium: 0, low: 0, none: 0 };
   for (const q of questions) counts[evaluationOf(q)?.trust ?? 'none']++;
   return counts;
+}
+
+/** A cell the analyst may correct: a writable answer slot with a readable address, and what the answer says for it. */
+export interface CorrectionTarget {
+  slot: AnswerSlot;
+  cell: CellRef;
+  /** The text the fill writes (or wrote) there; '' when the answer has nothing for this slot. */
+  value: string;
+}
+
+export function correctionTargets(q: QuestionWithAnswers): CorrectionTarget[] {
+  const slots = q.answer_slots ?? [];
+  const primary = primarySlot(slots);
+  const answer = chosenAnswer(q);
+  const out: CorrectionTarget[] = [];
+  for (const slot of slots) {
+    if (slot.is_blocked) continue;
+    const cell = splitCoordinate(slot.coordinate, q.tab_name);
+    if (!cell) continue;
+    out.push({ slot, cell, value: (answer ? slotValue(answer, slot, slot === primary) : null)?.trim() ?? '' });
+  }
+  return out;
+}
+
+/**
+ * The question as the review shows it after the analyst corrected one cell: the chosen answer says
+ * the corrected text for that slot (its slot response, else the answer text for the primary slot).
+ */
+export function withCorrection(q: QuestionWithAnswers, slot: AnswerSlot, text: string): QuestionWithAnswers {
+  const answer = chosenAnswer(q);
+  const isPrimary = primarySlot(q.answer_slots ?? []) === slot;
+  const responses = answer?.slot_responses ?? [];
+  const matches = (key: string) => slotKey(key) === slotKey(slot.role) || slotKey(key) === slotKey(slot.header);
+  let next: Answer;
+  if (answer && responses.some((r) => matches(r.slot_key))) {
+    next = { ...answer, slot_responses: responses.map((r) => (matches(r.slot_key) ? { ...r, content: text, is_manually_edited: true } : r)) };
+  } else if (answer && isPrimary) {
+    next = { ...answer, text };
+  } else {
+    const base: Answer = answer ?? ({ id: -q.id, text: '', source_evidence: [] } as unknown as Answer);
+    next = { ...base, slot_responses: [...(base.slot_responses ?? []), { slot_key: slot.role, content: text, is_manually_edited: true }] };
+    if (isPrimary) next.text = text;
+  }
+  const answers = answer ? (q.answers ?? []).map((a) => (a === answer ? next : a)) : [next];
+  return { ...q, answers, ...(answer ? {} : { selected_answer_id: next.id }) };
 }

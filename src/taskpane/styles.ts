@@ -13,6 +13,7 @@ export const TASKPANE_CSS = `
   font-family: "Segoe UI", "Segoe UI Web (West European)", -apple-system, BlinkMacSystemFont, Roboto, "Helvetica Neue", sans-serif;
   font-size: 13px; line-height: 1.4; color: var(--qf-fg); background: var(--qf-bg);
   min-width: 280px; min-height: 100vh; box-sizing: border-box; display: flex; flex-direction: column;
+  color-scheme: light; accent-color: var(--qf-accent);
 }
 .qf-root[data-theme="dark"] {
   --qf-bg: #292929; --qf-fg: #ffffff; --qf-muted: #c7c7c7; --qf-border: #525252; --qf-subtle: #1f1f1f;
@@ -21,6 +22,7 @@ export const TASKPANE_CSS = `
   --qf-danger: #ff99a4; --qf-danger-bg: #3b2022; --qf-warn: #fde300; --qf-warn-bg: #3a3200;
   --qf-ok: #9fd89f; --qf-ok-bg: #1f3a1f; --qf-focus: #ffffff;
   --qf-trust-high: #9fd89f; --qf-trust-medium: #fde300; --qf-trust-low: #ff99a4;
+  color-scheme: dark;
 }
 .qf-root *, .qf-root *::before, .qf-root *::after { box-sizing: border-box; }
 .qf-root h2 { font-size: 15px; font-weight: 600; margin: 4px 0 8px; }
@@ -39,6 +41,7 @@ export const TASKPANE_CSS = `
   background: var(--qf-control-bg); color: var(--qf-control-fg); cursor: pointer; }
 .qf-btn:hover:not(:disabled) { background: var(--qf-subtle); }
 .qf-btn:disabled { opacity: .5; cursor: not-allowed; }
+.qf-root[data-theme="dark"] .qf-btn-primary:disabled { opacity: .4; }
 .qf-btn-primary { background: var(--qf-accent); border-color: var(--qf-accent); color: var(--qf-accent-fg); font-weight: 600; }
 .qf-btn-primary:hover:not(:disabled) { background: var(--qf-accent-hover); }
 .qf-btn-wide { width: 100%; min-height: 32px; }
@@ -47,7 +50,10 @@ export const TASKPANE_CSS = `
 .qf-row { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; margin: 6px 0; }
 .qf-grow { flex: 1 1 120px; min-width: 0; }
 .qf-field { display: flex; flex-direction: column; gap: 2px; margin: 6px 0; }
-.qf-field > span { font-weight: 600; font-size: 12px; }
+.qf-field > span, .qf-label { font-weight: 600; font-size: 12px; }
+.qf-filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(128px, 1fr)); gap: 6px; align-items: center; margin: 6px 0; }
+.qf-filters .qf-select { width: 100%; }
+.qf-filters .qf-check { margin: 0; }
 .qf-input, .qf-select, .qf-textarea { font: inherit; padding: 4px 6px; border: 1px solid var(--qf-border); border-radius: 4px;
   background: var(--qf-control-bg); color: var(--qf-control-fg); min-height: 28px; width: 100%; }
 .qf-select { width: auto; max-width: 100%; }

@@ -94,6 +94,8 @@ export interface AppProps {
   defaultBaseUrl: string;
   /** How often the library refreshes while files are processing (ms). Default 2000. */
   libraryPollMs?: number;
+  /** How long answer generation may show no progress before the Fill pane says so (ms). Default 3 minutes. */
+  stallMs?: number;
   /** The tab shown first when a key is configured. Default 'fill'. */
   initialTab?: TabId;
 }

@@ -4,6 +4,8 @@ import { attributes, decodeEntities, decodeXstring, richText } from './xml';
 
 export interface RawCell {
   value: string | number | boolean | null;
+  /** The stored text of `<v>` (entity-decoded) before typing; the inline or shared text for strings. */
+  text: string | null;
   hasFormula: boolean;
   /** Index into styles.xml cellXfs; 0 when absent. */
   style: number;
@@ -13,32 +15,57 @@ export interface RawCell {
 
 export type SharedStringLookup = (index: number) => string | undefined;
 
+interface CellPatterns {
+  formula: RegExp;
+  inline: RegExp;
+  value: RegExp;
+}
+
+// Built once per namespace prefix: a sheet has up to millions of cells.
+const patternsByPrefix = new Map<string, CellPatterns>();
+
+function patterns(prefix: string): CellPatterns {
+  let p = patternsByPrefix.get(prefix);
+  if (!p) {
+    p = {
+      formula: new RegExp(`<${prefix}f[\\s>/]`),
+      inline: new RegExp(`<${prefix}is>([\\s\\S]*?)</${prefix}is>`),
+      value: new RegExp(`<${prefix}v(?:\\s[^>]*)?>([\\s\\S]*?)</${prefix}v>`),
+    };
+    patternsByPrefix.set(prefix, p);
+  }
+  return p;
+}
+
 export function readCell(xml: string, span: CellSpan, prefix: string, sharedString: SharedStringLookup): RawCell {
   const attrs = attributes(xml.slice(span.start, span.openEnd));
   const type = attrs.get('t') ?? 'n';
   const style = Number(attrs.get('s') ?? 0) || 0;
-  if (span.selfClosing) return { value: null, hasFormula: false, style, type };
+  if (span.selfClosing) return { value: null, text: null, hasFormula: false, style, type };
   const inner = xml.slice(span.openEnd, span.end - `</${prefix}c>`.length);
-  const hasFormula = new RegExp(`<${prefix}f[\\s>/]`).test(inner);
+  const p = patterns(prefix);
+  const hasFormula = p.formula.test(inner);
   let value: RawCell['value'] = null;
+  let text: string | null = null;
   if (type === 'inlineStr') {
-    const is = new RegExp(`<${prefix}is>([\\s\\S]*?)</${prefix}is>`).exec(inner);
-    value = is ? richText(is[1]!, prefix) : '';
+    const is = p.inline.exec(inner);
+    value = text = is ? richText(is[1]!, prefix) : '';
   } else {
-    const v = new RegExp(`<${prefix}v(?:\\s[^>]*)?>([\\s\\S]*?)</${prefix}v>`).exec(inner);
-    const text = v ? decodeEntities(v[1]!) : null;
+    const v = p.value.exec(inner);
+    text = v ? decodeEntities(v[1]!) : null;
     if (text !== null) {
       switch (type) {
         case 's':
-          value = sharedString(Number(text)) ?? '';
+          value = text = sharedString(Number(text)) ?? '';
           break;
         case 'str':
-          value = decodeXstring(text);
+          value = text = decodeXstring(text);
           break;
         case 'b':
           value = text === '1' || text === 'true';
           break;
         case 'e':
+        case 'd':
           value = text;
           break;
         default: {
@@ -48,5 +75,5 @@ export function readCell(xml: string, span: CellSpan, prefix: string, sharedStri
       }
     }
   }
-  return { value, hasFormula, style, type };
+  return { value, text, hasFormula, style, type };
 }

@@ -7,17 +7,20 @@
  * the file is opened). Every other zip entry is copied byte for byte, compressed bytes included.
  */
 import type { CellState } from '../fill/types';
-import { type CellRef, type RangeRef, formatA1, parseA1, parseRange, rangeContains } from './a1';
 import { readCell } from './cell-read';
-import { assertZipContainer } from './detect';
 import { XlsxError } from './errors';
+import { type CellRef, type Range, formatCell, inRange, parseCell, parseRange } from './ranges';
 import { type PatchNote, patchSheet } from './sheet-patch';
-import { type ColumnStyle, findRow, inheritedStyle, layoutSheet, parseColumnStyles, rowCells, type SheetLayout } from './sheet-scan';
+import { type ColumnInfo, type ColumnStyle, findRow, inheritedStyle, layoutSheet, parseColumns, rowCells, type SheetLayout } from './sheet-scan';
+import { sniffSpreadsheet } from './sniff';
 import {
+  type CellStyle,
+  type DefinedName,
   type SheetInfo,
   isSheetProtected,
+  parseCellStyles,
+  parseDefinedNames,
   parseFormulaRanges,
-  parseLockedStyles,
   parseMergeRefs,
   parseRelationships,
   parseSharedStrings,
@@ -25,11 +28,12 @@ import {
   relsPathFor,
   requestFullCalcOnLoad,
   resolveTarget,
+  usesDate1904,
 } from './workbook-parts';
 import { decodeXmlPart, rootPrefix, utf8Encoder } from './xml';
 import { DEFAULT_ZIP_LIMITS, type ZipArchive, type ZipLimits, readEntry, readZip, rewriteZip } from './zip';
 
-export type { SheetInfo } from './workbook-parts';
+export type { CellStyle, DefinedName, SheetInfo } from './workbook-parts';
 
 /** A cell as read from the file: the planner's CellState plus what the report shows. */
 export interface ReadCell extends CellState {
@@ -59,16 +63,21 @@ export interface WriteResult {
   notes: (PatchNote & { tab: string })[];
 }
 
-interface LoadedSheet {
+/** A worksheet part, read once and kept: its text and where its rows are. */
+export interface SheetPart {
   info: SheetInfo;
   xml: string;
+  /** Namespace prefix of its elements (`x:` or ''). */
   prefix: string;
   layout: SheetLayout;
   protected: boolean;
-  merges: RangeRef[];
-  formulaRanges: RangeRef[];
+  merges: Range[];
+  formulaRanges: Range[];
+  columns: ColumnInfo[];
   columnStyles: ColumnStyle[];
 }
+
+const contains = (r: Range, c: CellRef) => inRange(r, c.row, c.col);
 
 const OFFICE_DOCUMENT = /\/officeDocument$/;
 const SPREADSHEET_CONTENT = /spreadsheetml\.(sheet|template)\.main\+xml|ms-excel\.(sheet|template|addin)\.macroEnabled\.main\+xml/;
@@ -78,9 +87,10 @@ export class XlsxPackage {
   readonly workbookPath: string;
   readonly sheets: readonly SheetInfo[];
   private readonly label: string;
-  private readonly loaded = new Map<string, LoadedSheet>();
+  private readonly loaded = new Map<string, SheetPart>();
   private sharedStrings: string[] | null = null;
-  private lockedStyles: boolean[] | null = null;
+  private cellStyleList: CellStyle[] | null = null;
+  private names: DefinedName[] | null = null;
   private readonly workbookRels;
 
   private constructor(zip: ZipArchive, label: string) {
@@ -98,14 +108,8 @@ export class XlsxPackage {
 
   /** Opens and validates a package; throws XlsxError with a one-line message for every bad input. */
   static open(bytes: Uint8Array, label = 'The file', limits: ZipLimits = DEFAULT_ZIP_LIMITS): XlsxPackage {
-    assertZipContainer(bytes, label);
-    let zip: ZipArchive;
-    try {
-      zip = readZip(bytes, limits);
-    } catch (e) {
-      if (e instanceof XlsxError && e.code === 'corrupt') throw new XlsxError('corrupt', `${label}: ${e.message}`);
-      throw e;
-    }
+    sniffSpreadsheet(bytes, label); // throws for anything but a zip container: CSV is not allowed here
+    const zip = readZip(bytes, limits, label);
     try {
       return new XlsxPackage(zip, label);
     } catch (e) {
@@ -172,7 +176,8 @@ export class XlsxPackage {
     return ws.find((s) => s.name === name) ?? ws.find((s) => s.name.toLowerCase() === name.toLowerCase());
   }
 
-  private sheet(name: string): LoadedSheet {
+  /** The worksheet part of a sheet, read on first use and kept. */
+  sheetPart(name: string): SheetPart {
     const info = this.findSheet(name);
     if (!info) throw new XlsxError('bad_write', `${this.label} has no worksheet named "${name}".`);
     const cached = this.loaded.get(info.path);
@@ -185,8 +190,9 @@ export class XlsxPackage {
     } catch (e) {
       throw new XlsxError('corrupt', `${this.label}: ${(e as Error).message}`);
     }
-    const ranges = (refs: string[]) => refs.map(parseRange).filter((r): r is RangeRef => r !== null);
-    const sheet: LoadedSheet = {
+    const ranges = (refs: string[]) => refs.map(parseRange).filter((r): r is Range => r !== null);
+    const columns = parseColumns(xml, prefix);
+    const sheet: SheetPart = {
       info,
       xml,
       prefix,
@@ -194,44 +200,60 @@ export class XlsxPackage {
       protected: isSheetProtected(xml, prefix),
       merges: ranges(parseMergeRefs(xml, prefix)),
       formulaRanges: ranges(parseFormulaRanges(xml, prefix)),
-      columnStyles: parseColumnStyles(xml, prefix),
+      columns,
+      columnStyles: columns.filter((c) => c.style !== 0),
     };
     this.loaded.set(info.path, sheet);
     return sheet;
   }
 
   isProtected(sheetName: string): boolean {
-    return this.sheet(sheetName).protected;
+    return this.sheetPart(sheetName).protected;
   }
 
-  mergedAreas(sheetName: string): RangeRef[] {
-    return this.sheet(sheetName).merges;
+  mergedAreas(sheetName: string): Range[] {
+    return this.sheetPart(sheetName).merges;
   }
 
   /** Top-left cell of the merged area containing `address`, or the address itself. */
   anchorOf(sheetName: string, address: string): string {
-    const ref = parseA1(address);
+    const ref = parseCell(address);
     if (!ref) return address;
-    const area = this.sheet(sheetName).merges.find((m) => rangeContains(m, ref));
-    return area ? formatA1({ row: area.top, col: area.left }) : formatA1(ref);
+    const area = this.sheetPart(sheetName).merges.find((m) => contains(m, ref));
+    return area ? formatCell({ row: area.top, col: area.left }) : formatCell(ref);
   }
 
-  private sharedString = (i: number): string | undefined => {
-    if (this.sharedStrings === null) {
-      const rel = this.workbookRels.find((r) => r.type.endsWith('/sharedStrings'));
-      const path = rel ? resolveTarget(this.workbookPath, rel.target) : '';
-      this.sharedStrings = path && this.entryExists(path) ? parseSharedStrings(this.text(path)) : [];
-    }
+  /** Text of the workbook part a relationship of this type points to ('' when there is none). */
+  private relatedText(typeSuffix: string): string {
+    const rel = this.workbookRels.find((r) => r.type.endsWith(typeSuffix));
+    const path = rel ? resolveTarget(this.workbookPath, rel.target) : '';
+    return path && this.entryExists(path) ? this.text(path) : '';
+  }
+
+  /** The shared string at an index (sharedStrings.xml is read on first use). */
+  readonly sharedString = (i: number): string | undefined => {
+    this.sharedStrings ??= parseSharedStrings(this.relatedText('/sharedStrings'));
     return this.sharedStrings[i];
   };
 
+  /** The cellXfs styles (styles.xml is read on first use). */
+  cellStyles(): readonly CellStyle[] {
+    this.cellStyleList ??= parseCellStyles(this.relatedText('/styles'));
+    return this.cellStyleList;
+  }
+
   private styleLocked(style: number): boolean {
-    if (this.lockedStyles === null) {
-      const rel = this.workbookRels.find((r) => r.type.endsWith('/styles'));
-      const path = rel ? resolveTarget(this.workbookPath, rel.target) : '';
-      this.lockedStyles = path && this.entryExists(path) ? parseLockedStyles(this.text(path)) : [];
-    }
-    return this.lockedStyles[style] ?? true;
+    return this.cellStyles()[style]?.locked ?? true;
+  }
+
+  definedNames(): readonly DefinedName[] {
+    this.names ??= parseDefinedNames(this.text(this.workbookPath));
+    return this.names;
+  }
+
+  /** Serial dates count from 1904 rather than 1900. */
+  usesDate1904(): boolean {
+    return usesDate1904(this.text(this.workbookPath));
   }
 
   /**
@@ -239,10 +261,10 @@ export class XlsxPackage {
    * out. Only this sheet's part is read; shared strings and styles only when a cell needs them.
    */
   readCells(sheetName: string, addresses: Iterable<string>): Map<string, ReadCell> {
-    const sheet = this.sheet(sheetName);
+    const sheet = this.sheetPart(sheetName);
     const wanted = new Map<number, CellRef[]>();
     for (const a of addresses) {
-      const ref = parseA1(a);
+      const ref = parseCell(a);
       if (!ref) continue;
       const list = wanted.get(ref.row) ?? [];
       list.push(ref);
@@ -254,14 +276,14 @@ export class XlsxPackage {
       const cells = idx >= 0 ? rowCells(sheet.xml, sheet.layout.rows[idx]!, sheet.prefix, sheet.info.path) : [];
       const byCol = new Map(cells.map((c) => [c.ref.col, c]));
       for (const ref of refs) {
-        const address = formatA1(ref);
+        const address = formatCell(ref);
         const span = byCol.get(ref.col);
         const raw = span
           ? readCell(sheet.xml, span, sheet.prefix, this.sharedString)
-          : { value: null, hasFormula: false, style: inheritedStyle(sheet.xml, sheet.layout, sheet.columnStyles, ref), type: 'n' };
-        const inFormulaRange = sheet.formulaRanges.some((f) => rangeContains(f, ref));
-        const area = sheet.merges.find((m) => rangeContains(m, ref));
-        const mergedInto = area && (area.top !== ref.row || area.left !== ref.col) ? formatA1({ row: area.top, col: area.left }) : null;
+          : { value: null, text: null, hasFormula: false, style: inheritedStyle(sheet.xml, sheet.layout, sheet.columnStyles, ref), type: 'n' };
+        const inFormulaRange = sheet.formulaRanges.some((f) => contains(f, ref));
+        const area = sheet.merges.find((m) => contains(m, ref));
+        const mergedInto = area && (area.top !== ref.row || area.left !== ref.col) ? formatCell({ row: area.top, col: area.left }) : null;
         out.set(address, {
           address,
           value: raw.value,
@@ -280,11 +302,11 @@ export class XlsxPackage {
    * formula cell, a missing sheet or a bad address: the planner must never produce those.
    */
   applyWrites(writes: readonly XlsxWrite[], options: ApplyOptions = {}): WriteResult {
-    const bySheet = new Map<string, { sheet: LoadedSheet; cells: { ref: CellRef; value: string | null }[] }>();
+    const bySheet = new Map<string, { sheet: SheetPart; cells: { ref: CellRef; value: string | null }[] }>();
     for (const w of writes) {
-      const ref = parseA1(w.address);
+      const ref = parseCell(w.address);
       if (!ref) throw new XlsxError('bad_write', `Cannot write "${w.address}" on ${w.tab}: not a cell address.`);
-      const sheet = this.sheet(w.tab);
+      const sheet = this.sheetPart(w.tab);
       const group = bySheet.get(sheet.info.path) ?? { sheet, cells: [] as { ref: CellRef; value: string | null }[] };
       group.cells.push({ ref, value: w.value });
       bySheet.set(sheet.info.path, group);
@@ -293,8 +315,8 @@ export class XlsxPackage {
     const notes: WriteResult['notes'] = [];
     for (const [path, { sheet, cells }] of bySheet) {
       const inFormulaRange = (address: string) => {
-        const ref = parseA1(address);
-        return ref !== null && sheet.formulaRanges.some((f) => rangeContains(f, ref));
+        const ref = parseCell(address);
+        return ref !== null && sheet.formulaRanges.some((f) => contains(f, ref));
       };
       const styleFor = (ref: CellRef) => inheritedStyle(sheet.xml, sheet.layout, sheet.columnStyles, ref);
       const patched = patchSheet(sheet.xml, sheet.prefix, path, cells, inFormulaRange, styleFor, sheet.layout);

@@ -4,7 +4,7 @@
  * style `s` and any other attribute except the value type and cell metadata, and becomes an
  * inline string, so sharedStrings.xml is never touched.
  */
-import { type CellRef, formatA1 } from './a1';
+import { type CellRef, formatCell } from './ranges';
 import { type CellSpan, type SheetLayout, findRow, layoutSheet, rowCells } from './sheet-scan';
 import { cellText } from './cell-text';
 import { XlsxError } from './errors';
@@ -39,7 +39,7 @@ function inlineCell(prefix: string, openAttrs: string, value: string | null): st
 
 function newCellAttrs(ref: CellRef, styleFor: (ref: CellRef) => number): string {
   const style = styleFor(ref);
-  return ` r="${formatA1(ref)}"${style ? ` s="${style}"` : ''}`;
+  return ` r="${formatCell(ref)}"${style ? ` s="${style}"` : ''}`;
 }
 
 function keptAttributes(openTag: string, prefix: string): string {
@@ -67,7 +67,7 @@ export function patchSheet(
     byRow.set(w.ref.row, cols);
     if (w.value === null) continue;
     const t = cellText(w.value);
-    if (t.truncated) notes.push({ address: formatA1(w.ref), note: `truncated to Excel's limit of 32,767 characters` });
+    if (t.truncated) notes.push({ address: formatCell(w.ref), note: `truncated to Excel's limit of 32,767 characters` });
   }
 
   const edits: Edit[] = [];
@@ -146,8 +146,8 @@ function rowEdits(
       const withR = existing.hasR ? attrs : ` r="${address}"${attrs}`;
       edits.push({ start: existing.start, end: existing.end, text: inlineCell(prefix, withR, value) });
     } else {
-      if (hasFormulaAt?.(formatA1({ row: row.r, col }))) {
-        throw new XlsxError('bad_write', `Refusing to write ${formatA1({ row: row.r, col })} in ${partName}: the cell is part of an array formula.`);
+      if (hasFormulaAt?.(formatCell({ row: row.r, col }))) {
+        throw new XlsxError('bad_write', `Refusing to write ${formatCell({ row: row.r, col })} in ${partName}: the cell is part of an array formula.`);
       }
       const next = cells.find((c) => c.ref.col > col);
       const at = next ? next.start : rowContentEnd;

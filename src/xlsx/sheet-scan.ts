@@ -2,7 +2,8 @@
  * Positions of rows and cells inside a worksheet part's text, found by scanning, so that reads
  * look only at the cells asked for and writes replace only those cells' characters.
  */
-import { type CellRef, columnNumber, formatA1 } from './a1';
+import { lettersToColumn } from '../fill/a1';
+import { type CellRef, formatCell } from './ranges';
 import { isSelfClosing, tagEnd } from './xml';
 
 export interface RowSpan {
@@ -104,8 +105,9 @@ export function rowCells(xml: string, row: RowSpan, prefix: string, partName: st
     let col = previousCol + 1;
     if (rText !== undefined) {
       const parts = CELL_REF_RE.exec(rText);
-      if (!parts) throw new Error(`${partName} has a cell with an invalid reference "${rText}".`);
-      col = columnNumber(parts[1]!);
+      const column = parts ? lettersToColumn(parts[1]!) : null;
+      if (column === null) throw new Error(`${partName} has a cell with an invalid reference "${rText}".`);
+      col = column;
     }
     const selfClosing = isSelfClosing(xml, openEnd);
     let end = openEnd;
@@ -115,7 +117,7 @@ export function rowCells(xml: string, row: RowSpan, prefix: string, partName: st
       end = close + cellClose.length;
     }
     const ref = { row: row.r, col };
-    cells.push({ ref, address: formatA1(ref), hasR: rText !== undefined, start, openEnd, end, selfClosing });
+    cells.push({ ref, address: formatCell(ref), hasR: rText !== undefined, start, openEnd, end, selfClosing });
     previousCol = col;
     cellRe.lastIndex = end;
   }
@@ -142,17 +144,42 @@ export interface ColumnStyle {
   style: number;
 }
 
-/** `<col min max style>` entries: the style Excel gives a new cell in those columns. */
-export function parseColumnStyles(xml: string, prefix: string): ColumnStyle[] {
+export interface ColumnInfo extends ColumnStyle {
+  hidden: boolean;
+}
+
+const isTrue = (v: string | undefined) => v === '1' || v === 'true';
+
+/** The `<col min max style hidden>` entries of `<cols>`. */
+export function parseColumns(xml: string, prefix: string): ColumnInfo[] {
   const cols = new RegExp(`<${prefix}cols>([\\s\\S]*?)</${prefix}cols>`).exec(xml)?.[1];
   if (!cols) return [];
-  const out: ColumnStyle[] = [];
+  const out: ColumnInfo[] = [];
   const re = new RegExp(`<${prefix}col\\s[^>]*>`, 'g');
   for (let m = re.exec(cols); m; m = re.exec(cols)) {
-    const style = Number(attr(m[0], 'style') ?? 0);
-    if (style) out.push({ min: Number(attr(m[0], 'min') ?? 0), max: Number(attr(m[0], 'max') ?? 0), style });
+    out.push({
+      min: Number(attr(m[0], 'min') ?? 0),
+      max: Number(attr(m[0], 'max') ?? 0),
+      style: Number(attr(m[0], 'style') ?? 0) || 0,
+      // A zero width hides a column as surely as the flag does.
+      hidden: isTrue(attr(m[0], 'hidden')) || attr(m[0], 'width') === '0',
+    });
   }
   return out;
+}
+
+/** Columns with a style: the style Excel gives a new cell in those columns. */
+export function parseColumnStyles(xml: string, prefix: string): ColumnStyle[] {
+  return parseColumns(xml, prefix).filter((c) => c.style !== 0);
+}
+
+/** A row's own formatting: hidden, and the style its empty cells show when `customFormat` is set. */
+export function rowFormat(xml: string, row: RowSpan): { hidden: boolean; style: number | null } {
+  const tag = xml.slice(row.start, row.openEnd);
+  return {
+    hidden: isTrue(attr(tag, 'hidden')),
+    style: isTrue(attr(tag, 'customFormat')) ? Number(attr(tag, 's') ?? 0) || 0 : null,
+  };
 }
 
 /**
@@ -162,10 +189,8 @@ export function parseColumnStyles(xml: string, prefix: string): ColumnStyle[] {
 export function inheritedStyle(xml: string, layout: SheetLayout, columns: readonly ColumnStyle[], ref: CellRef): number {
   const idx = findRow(layout.rows, ref.row);
   if (idx >= 0) {
-    const row = layout.rows[idx]!;
-    const tag = xml.slice(row.start, row.openEnd);
-    const custom = attr(tag, 'customFormat');
-    if (custom === '1' || custom === 'true') return Number(attr(tag, 's') ?? 0) || 0;
+    const style = rowFormat(xml, layout.rows[idx]!).style;
+    if (style !== null) return style;
   }
   return columns.find((c) => ref.col >= c.min && ref.col <= c.max)?.style ?? 0;
 }

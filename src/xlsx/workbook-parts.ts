@@ -2,7 +2,7 @@
  * Reading the workbook's map: which part is the workbook, its sheets by name and the part of each,
  * the styles and shared strings parts; plus the one edit made to workbook.xml (recalculate on open).
  */
-import { attributeByLocalName, attributes, richText, tagEnd } from './xml';
+import { attributeByLocalName, attributes, decodeEntities, elements, firstElement, richText, tagEnd } from './xml';
 
 export type SheetKind = 'worksheet' | 'chartsheet' | 'dialogsheet' | 'macrosheet' | 'other';
 
@@ -86,26 +86,69 @@ export function parseSheets(workbookXml: string, workbookPath: string, rels: Rel
   return sheets;
 }
 
-/** Whether each cellXfs entry locks its cells (the default is locked). */
-export function parseLockedStyles(stylesXml: string): boolean[] {
-  const section = /<(?:[\w.-]+:)?cellXfs\b[\s\S]*?<\/(?:[\w.-]+:)?cellXfs>/.exec(stylesXml)?.[0];
-  if (!section) return [];
-  const out: boolean[] = [];
-  const re = /<(?:[\w.-]+:)?xf\b/g;
-  for (let m = re.exec(section); m; m = re.exec(section)) {
-    const end = tagEnd(section, m.index);
-    const open = section.slice(m.index, end);
-    let body = '';
-    if (!open.endsWith('/>')) {
-      const close = section.indexOf('xf>', end);
-      body = section.slice(end, close < 0 ? section.length : close);
-    }
-    const protection = /<(?:[\w.-]+:)?protection\b[^>]*>/.exec(body)?.[0];
-    const locked = protection ? attributes(protection).get('locked') : undefined;
-    out.push(!(locked === '0' || locked === 'false'));
-    re.lastIndex = end;
-  }
-  return out;
+/** What readers need of one cellXfs entry. */
+export interface CellStyle {
+  /** Locks its cells when the sheet is protected (the default). */
+  locked: boolean;
+  bold: boolean;
+  /** The number format shows a date or time. */
+  isDate: boolean;
+  /** Font and fill: cells that look alike share it, whatever their borders or alignment. */
+  look: string;
+}
+
+const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 30, 36, 45, 46, 47, 50, 57]);
+
+function isDateFormatCode(code: string): boolean {
+  // Drop quoted text, escapes and [colour]/[locale] parts, then look for day/month/year/hour tokens.
+  const bare = code.replace(/"[^"]*"|\\.|\[[^\]]*\]/g, '');
+  return /[dmyhs]/i.test(bare) && !/^[#0.,%\s]*$/.test(bare) && !/General/i.test(bare);
+}
+
+/** The cellXfs entries of styles.xml, in index order. */
+export function parseCellStyles(stylesXml: string): CellStyle[] {
+  const customFormats = new Map<number, string>();
+  for (const f of elements(stylesXml, 'numFmt')) customFormats.set(Number(f.attrs.get('numFmtId')), f.attrs.get('formatCode') ?? '');
+  const bold = elements(firstElement(stylesXml, 'fonts')?.inner ?? '', 'font').map((f) => {
+    const b = /<(?:[\w.-]+:)?b(\s[^>]*)?\/?>/.exec(f.inner);
+    if (!b) return false;
+    const v = attributes(`<b${b[1] ?? ''}>`).get('val');
+    return v === undefined || v === '1' || v === 'true';
+  });
+  return elements(firstElement(stylesXml, 'cellXfs')?.inner ?? '', 'xf').map((xf) => {
+    const numFmtId = Number(xf.attrs.get('numFmtId') ?? 0);
+    const protection = firstElement(xf.inner, 'protection');
+    const locked = protection?.attrs.get('locked');
+    const custom = customFormats.get(numFmtId);
+    const fontId = Number(xf.attrs.get('fontId') ?? 0);
+    return {
+      locked: !(locked === '0' || locked === 'false'),
+      bold: bold[fontId] ?? false,
+      isDate: BUILTIN_DATE_FORMATS.has(numFmtId) || (custom !== undefined && isDateFormatCode(custom)),
+      look: `${fontId}/${xf.attrs.get('fillId') ?? 0}`,
+    };
+  });
+}
+
+export interface DefinedName {
+  name: string;
+  /** Index into the workbook's `<sheet>` list when the name is local to a sheet. */
+  localSheetId: number | null;
+  formula: string;
+}
+
+export function parseDefinedNames(workbookXml: string): DefinedName[] {
+  return elements(workbookXml, 'definedName').map((d) => ({
+    name: d.attrs.get('name') ?? '',
+    localSheetId: d.attrs.has('localSheetId') ? Number(d.attrs.get('localSheetId')) : null,
+    formula: decodeEntities(d.inner).trim(),
+  }));
+}
+
+/** Dates count from 1904 (old Mac workbooks) instead of 1900. */
+export function usesDate1904(workbookXml: string): boolean {
+  const v = firstElement(workbookXml, 'workbookPr')?.attrs.get('date1904');
+  return v === '1' || v === 'true';
 }
 
 export function parseSharedStrings(xml: string): string[] {

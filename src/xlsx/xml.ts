@@ -71,6 +71,34 @@ export function escapeAttribute(s: string): string {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 
+export interface XmlElement {
+  attrs: Map<string, string>;
+  /** Raw text between the start and end tags ('' when self-closing). */
+  inner: string;
+}
+
+const elementRegexes = new Map<string, RegExp>();
+
+/**
+ * Every `<name ...>...</name>` or `<name .../>` in `xml`, whatever its namespace prefix. Not for
+ * elements nested in themselves; SpreadsheetML's lists (sheets, fonts, xfs, mergeCells, ...) are flat.
+ */
+export function elements(xml: string, localName: string): XmlElement[] {
+  let re = elementRegexes.get(localName);
+  if (!re) {
+    re = new RegExp(`<(?:[\\w.-]+:)?${localName}(?=[\\s/>])([^>]*?)(?:/>|>([\\s\\S]*?)</(?:[\\w.-]+:)?${localName}>)`, 'g');
+    elementRegexes.set(localName, re);
+  }
+  const out: XmlElement[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(xml); m; m = re.exec(xml)) out.push({ attrs: attributes(`<x${m[1]}>`), inner: m[2] ?? '' });
+  return out;
+}
+
+export function firstElement(xml: string, localName: string): XmlElement | null {
+  return elements(xml, localName)[0] ?? null;
+}
+
 /** Namespace prefix (with colon, or '') of the document's root element, e.g. `x:` for `<x:worksheet>`. */
 export function rootPrefix(xml: string, localName: string): string {
   const m = new RegExp(`<([A-Za-z_][\\w.-]*:)?${localName}[\\s>/]`).exec(xml);

@@ -8,7 +8,8 @@
  * differs from the input only in the replaced entries and in the offsets that point at them.
  *
  * Zip bombs are refused from the central directory's declared sizes before anything is inflated,
- * and inflation itself stops as soon as an entry produces more than it declared.
+ * and inflation itself stops as soon as an entry produces more than it declared. This is the one
+ * zip reader of the project: the questionnaire detector and the writer both open packages here.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { XlsxError } from './errors';
@@ -23,10 +24,12 @@ export interface ZipLimits {
   ratioMinSize: number;
 }
 
+// Real questionnaires stay far below these (a 5 MB workbook holds tens of MB of XML); the detector
+// turns whole sheets into grids, so the total is what the service can hold in memory.
 export const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxEntries: 20_000,
-  maxTotalUncompressed: 1024 * 1024 * 1024,
-  maxEntryUncompressed: 512 * 1024 * 1024,
+  maxTotalUncompressed: 256 * 1024 * 1024,
+  maxEntryUncompressed: 256 * 1024 * 1024,
   maxRatio: 500,
   ratioMinSize: 16 * 1024 * 1024,
 };
@@ -55,6 +58,8 @@ export interface ZipArchive {
   byName: Map<string, ZipEntry>;
   /** The archive comment, copied to the output. */
   comment: Uint8Array;
+  /** How messages name the file (`"q.xlsx"`, `The original`). */
+  label: string;
 }
 
 const SIG_LOCAL = 0x04034b50;
@@ -72,7 +77,10 @@ export function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && u32(bytes, 0) === SIG_LOCAL;
 }
 
-const corrupt = (what: string) => new XlsxError('corrupt', `The file is a damaged zip archive (${what}).`);
+const damaged = (label: string, what: string) =>
+  new XlsxError('corrupt', `${label} is damaged: not a readable zip archive (${what}). Re-save it from Excel as .xlsx.`);
+const bomb = (label: string, why: string) =>
+  new XlsxError('zip_bomb', `${label} was refused as a possible zip bomb: ${why}.`);
 
 function findEndOfCentralDirectory(b: Uint8Array): number {
   const min = Math.max(0, b.length - 22 - 0xffff);
@@ -85,7 +93,8 @@ function findEndOfCentralDirectory(b: Uint8Array): number {
 const utf8 = new TextDecoder('utf-8');
 const cp437ish = new TextDecoder('latin1');
 
-export function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS): ZipArchive {
+export function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS, label = 'The file'): ZipArchive {
+  const corrupt = (what: string) => damaged(label, what);
   const eocd = findEndOfCentralDirectory(bytes);
   if (eocd < 0) throw corrupt('no central directory: truncated or not a zip');
   let count = u16(bytes, eocd + 10);
@@ -102,7 +111,7 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMIT
     cdOffset = u64(bytes, z64 + 48);
   }
   if (count > limits.maxEntries) {
-    throw new XlsxError('zip_bomb', `The archive declares ${count} entries (limit ${limits.maxEntries}); refusing it as a possible zip bomb.`);
+    throw bomb(label, `it declares ${count} entries (limit ${limits.maxEntries})`);
   }
   if (cdOffset + cdSize > bytes.length) throw corrupt('central directory outside the file');
 
@@ -160,35 +169,27 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMIT
       offsetFieldPos,
       offsetFieldIs64,
     };
-    checkBombLimits(entry, limits);
+    checkBombLimits(entry, limits, label);
     total += uncompressedSize;
     if (total > limits.maxTotalUncompressed) {
-      throw new XlsxError(
-        'zip_bomb',
-        `The archive would expand to more than ${mib(limits.maxTotalUncompressed)}; refusing it as a possible zip bomb.`,
-      );
+      throw bomb(label, `its parts would inflate to more than ${mib(limits.maxTotalUncompressed)}`);
     }
     entries.push(entry);
     byName.set(name, entry);
     p = centralEnd;
   }
-  return { bytes, entries, byName, comment };
+  return { bytes, entries, byName, comment, label };
 }
 
-const mib = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
-function checkBombLimits(e: ZipEntry, limits: ZipLimits): void {
+function checkBombLimits(e: ZipEntry, limits: ZipLimits, label: string): void {
   if (e.uncompressedSize > limits.maxEntryUncompressed) {
-    throw new XlsxError(
-      'zip_bomb',
-      `The archive entry ${e.name} would expand to ${mib(e.uncompressedSize)} (limit ${mib(limits.maxEntryUncompressed)}); refusing it as a possible zip bomb.`,
-    );
+    throw bomb(label, `part ${e.name} would inflate to ${mib(e.uncompressedSize)} (limit ${mib(limits.maxEntryUncompressed)})`);
   }
   if (e.uncompressedSize > limits.ratioMinSize && e.uncompressedSize > limits.maxRatio * Math.max(1, e.compressedSize)) {
-    throw new XlsxError(
-      'zip_bomb',
-      `The archive entry ${e.name} expands ${Math.round(e.uncompressedSize / Math.max(1, e.compressedSize))} times; refusing it as a possible zip bomb.`,
-    );
+    const ratio = Math.round(e.uncompressedSize / Math.max(1, e.compressedSize));
+    throw bomb(label, `part ${e.name} would inflate ${ratio} times, to ${mib(e.uncompressedSize)}`);
   }
 }
 
@@ -196,7 +197,7 @@ function checkBombLimits(e: ZipEntry, limits: ZipLimits): void {
 function dataStart(z: ZipArchive, e: ZipEntry): number {
   const b = z.bytes;
   const p = e.localHeaderOffset;
-  if (p + 30 > b.length || u32(b, p) !== SIG_LOCAL) throw corrupt(`local header of ${e.name} missing`);
+  if (p + 30 > b.length || u32(b, p) !== SIG_LOCAL) throw damaged(z.label, `local header of ${e.name} missing`);
   return p + 30 + u16(b, p + 26) + u16(b, p + 28);
 }
 
@@ -209,7 +210,7 @@ function localRecordLength(z: ZipArchive, e: ZipEntry): number {
     const sizeBytes = localExtraHas64 ? 16 : 8;
     end += (end + 4 <= b.length && u32(b, end) === SIG_DESCRIPTOR ? 4 : 0) + 4 + sizeBytes;
   }
-  if (end > b.length) throw corrupt(`entry ${e.name} runs past the end of the file`);
+  if (end > b.length) throw damaged(z.label, `entry ${e.name} runs past the end of the file`);
   return end - e.localHeaderOffset;
 }
 
@@ -226,24 +227,24 @@ function hasZip64Extra(b: Uint8Array, local: number): boolean {
 
 /** The entry's uncompressed bytes, refusing to produce more than it declared. */
 export function readEntry(z: ZipArchive, e: ZipEntry): Uint8Array {
-  if (e.flags & 0x1) throw new XlsxError('encrypted', `The archive entry ${e.name} is encrypted.`);
+  if (e.flags & 0x1) throw new XlsxError('encrypted', `${z.label} has an encrypted part (${e.name}); save the workbook without a password.`);
   const start = dataStart(z, e);
   const data = z.bytes.subarray(start, start + e.compressedSize);
-  if (data.length < e.compressedSize) throw corrupt(`entry ${e.name} is truncated`);
+  if (data.length < e.compressedSize) throw damaged(z.label, `entry ${e.name} is truncated`);
   let out: Uint8Array;
   if (e.method === 0) {
     out = data;
   } else if (e.method === 8) {
-    out = inflateCapped(data, e);
+    out = inflateCapped(data, e, z.label);
   } else {
-    throw new XlsxError('unsupported', `The archive entry ${e.name} uses compression method ${e.method}, which is not supported.`);
+    throw new XlsxError('unsupported', `${z.label}: part ${e.name} uses zip compression method ${e.method}, which is not supported.`);
   }
-  if (out.length !== e.uncompressedSize) throw corrupt(`entry ${e.name} has ${out.length} bytes, ${e.uncompressedSize} declared`);
-  if (crc32(out) !== e.crc32) throw corrupt(`checksum of ${e.name} does not match`);
+  if (out.length !== e.uncompressedSize) throw damaged(z.label, `entry ${e.name} has ${out.length} bytes, ${e.uncompressedSize} declared`);
+  if (crc32(out) !== e.crc32) throw damaged(z.label, `checksum of ${e.name} does not match`);
   return out;
 }
 
-function inflateCapped(data: Uint8Array, e: ZipEntry): Uint8Array {
+function inflateCapped(data: Uint8Array, e: ZipEntry, label: string): Uint8Array {
   if (data.length === 0 && e.uncompressedSize === 0) return new Uint8Array(0);
   try {
     // Native zlib; maxOutputLength stops a lying entry as soon as it passes its declared size.
@@ -251,9 +252,9 @@ function inflateCapped(data: Uint8Array, e: ZipEntry): Uint8Array {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new XlsxError('zip_bomb', `The archive entry ${e.name} expands beyond its declared size; refusing it as a possible zip bomb.`);
+      throw bomb(label, `part ${e.name} inflates beyond its declared size`);
     }
-    throw corrupt(`entry ${e.name} does not inflate: ${(err as Error).message}`);
+    throw damaged(label, `entry ${e.name} does not inflate: ${(err as Error).message}`);
   }
 }
 

@@ -1,16 +1,13 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChatSession } from '../../src/api/schemas';
-import { FakeService, repositoryFile, sampleQuestions } from './fake-service';
-import { cleanup, renderApp } from './harness';
+import { type FakeService, repositoryFile, sampleQuestions } from './fake-service';
+import { renderApp, withFakeService } from './harness';
 
 let fake: FakeService;
-beforeAll(async () => {
-  fake = await FakeService.start();
-});
-afterAll(() => fake.close());
+withFakeService((f) => (fake = f));
 beforeEach(() => {
   fake.requests.length = 0;
   fake.files = [repositoryFile(3, 'security-overview.pdf'), repositoryFile(4, 'draft.pdf', { status: 'processing' })];
@@ -18,10 +15,6 @@ beforeEach(() => {
   fake.answerText = 'Data is encrypted at rest with AES-256.';
   fake.questions = sampleQuestions();
   fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
-});
-afterEach(() => {
-  cleanup();
-  fake.clearFailures();
 });
 
 const box = () => screen.getByLabelText('Question') as HTMLTextAreaElement;

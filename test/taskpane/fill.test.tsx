@@ -1,26 +1,19 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBoundary } from '../../src/taskpane/components/ErrorBoundary';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
-import { FakeService, sampleQuestions } from './fake-service';
-import { API_KEY, cleanup, renderApp } from './harness';
+import { type FakeService, sampleQuestions } from './fake-service';
+import { API_KEY, renderApp, withFakeService } from './harness';
 import { MemoryWorkbook, memoryStorage } from './memory-workbook';
 
 let fake: FakeService;
-beforeAll(async () => {
-  fake = await FakeService.start();
-});
-afterAll(() => fake.close());
+withFakeService((f) => (fake = f));
 beforeEach(() => {
   fake.questions = sampleQuestions();
   fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
   fake.questionnaireId = 7;
-});
-afterEach(() => {
-  cleanup();
-  fake.clearFailures();
 });
 
 const fillButton = () => screen.getByRole('button', { name: /Fill this workbook|Filling/ });
@@ -201,7 +194,7 @@ describe('Fill', () => {
   });
 
   it.each([
-    ['400 on upload', 'POST', /\/filler\/questionnaires\/$/, { status: 400, json: { error: 'files: required' } }, /rejected the request as invalid \(400.*files: required/, /Uploading/],
+    ['400 on upload', 'POST', /\/filler\/questionnaires\/$/, { status: 400, json: { error: 'files: q.xlsx: no questions found' } }, /could not use this workbook as a questionnaire\. The service said: "files: q\.xlsx: no questions found"\. A questionnaire is a sheet with a column of questions/, /Uploading/],
     ['404 on answers', 'GET', /\/answers\/$/, { status: 404, json: { error: 'questionnaire not found' } }, /Not found \(404/, /Generating answers/],
     ['429 with a long Retry-After', 'POST', /\/filler\/questionnaires\/$/, { status: 429, json: { error: 'quota exceeded' }, headers: { 'Retry-After': '120' } }, /quota.*wait 120 s and try again/, /Uploading/],
     ['a dropped connection', 'POST', /\/filler\/questionnaires\/$/, 'reset' as const, /connection|reach/i, /Uploading/],

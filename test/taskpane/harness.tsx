@@ -1,10 +1,12 @@
 /** Renders the whole task pane against a FakeService (real HTTP, real ApiClient) and a MemoryWorkbook. */
 import { cleanup, render } from '@testing-library/preact';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { ApiClient } from '../../src/api/client';
 import { sleep } from '../../src/api/retry';
 import { App } from '../../src/taskpane/app';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
 import type { AppProps, ConnectionSettings, TaskpaneApi } from '../../src/taskpane/types';
+import { FakeService } from './fake-service';
 import { MemoryWorkbook, memoryStorage } from './memory-workbook';
 
 export const API_KEY = 'qf_test_key_123';
@@ -71,3 +73,17 @@ export function renderApp(opts: {
 }
 
 export { cleanup };
+
+/** One FakeService for the file's tests (handed to `bind`); each test ends unmounted, with no scripted failures left. */
+export function withFakeService(bind: (fake: FakeService) => void): void {
+  let fake: FakeService | undefined;
+  beforeAll(async () => {
+    fake = await FakeService.start();
+    bind(fake);
+  });
+  afterAll(() => fake?.close());
+  afterEach(() => {
+    cleanup();
+    fake?.clearFailures();
+  });
+}

@@ -1,26 +1,19 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RepositoryFile } from '../../src/api/schemas';
 import { parseOfferings, parseTags } from '../../src/taskpane/panes/LibraryPane';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
-import { FakeService, repositoryFile } from './fake-service';
-import { cleanup, renderApp } from './harness';
+import { type FakeService, repositoryFile } from './fake-service';
+import { renderApp, withFakeService } from './harness';
 
 let fake: FakeService;
-beforeAll(async () => {
-  fake = await FakeService.start();
-});
-afterAll(() => fake.close());
+withFakeService((f) => (fake = f));
 beforeEach(() => {
   fake.requests.length = 0;
   fake.files = [repositoryFile(1, 'security-overview.pdf', { tags: [{ id: 1, name: 'soc2' }] })];
   fake.onList = null;
-});
-afterEach(() => {
-  cleanup();
-  fake.clearFailures();
 });
 
 const files = () => screen.getByRole('list', { name: 'Files' });

@@ -105,6 +105,24 @@ export class MemoryWorkbook implements WorkbookAdapter {
     return { written: true };
   }
 
+  readonly corrections: { ref: CellRef; text: string; overwrite: boolean }[] = [];
+
+  /** Same rules as src/excel: no formulas, no foreign values without overwrite, old content joins the undo snapshot. */
+  async writeCell(ref: CellRef, text: string, options: { overwrite?: boolean }) {
+    this.corrections.push({ ref, text, overwrite: !!options.overwrite });
+    if (!this.sheetNames.includes(ref.tab)) return { written: false, reason: `The workbook has no sheet named "${ref.tab}".` };
+    const key = MemoryWorkbook.cellKey(ref.tab, ref.address);
+    const before = this.cells.get(key);
+    if (before?.hasFormula) return { written: false, reason: `${key} holds a formula; it is never overwritten.` };
+    const ours = this.snapshot?.has(key) ?? false;
+    const occupied = before !== undefined && before.value !== null && String(before.value).trim() !== '';
+    if (occupied && !ours && !options.overwrite) return { written: false, reason: `${key} already holds a value that the fill did not write.` };
+    this.snapshot ??= new Map();
+    if (!ours) this.snapshot.set(key, before);
+    this.cells.set(key, { value: text.trim(), hasFormula: false });
+    return { written: true };
+  }
+
   async documentKey() {
     return this.key;
   }

@@ -31,7 +31,7 @@ const origin = () => service.base.replace(/\/$/, '');
 describe('task pane on the real local service', () => {
   it('Library: uploads a document and shows it processed to ready', async () => {
     renderApp({ baseUrl: origin(), apiKey: key, initialTab: 'library' });
-    await screen.findByText('No files yet.');
+    await screen.findByText(/^No documents yet\. Upload your policies/);
     const doc = new File([KB_TEXT], 'security-overview.txt', { type: 'text/plain' });
     fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [doc] } });
     fireEvent.input(screen.getByLabelText('Tags (comma-separated)'), { target: { value: 'security' } });

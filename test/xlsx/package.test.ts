@@ -317,7 +317,7 @@ describe('bad input', () => {
     const bomb = zipSync(files, { level: 9 });
     const [c1, m1] = code(() => XlsxPackage.open(bomb, 'bomb.xlsx'));
     expect(c1).toBe('zip_bomb');
-    expect(m1).toMatch(/zeros\.bin expands \d+ times/);
+    expect(m1).toMatch(/^bomb\.xlsx was refused as a possible zip bomb: part xl\/media\/zeros\.bin would inflate \d+ times/);
 
     // An entry that declares 100 bytes but inflates to megabytes.
     const liar = zipSync({ ...(await import('fflate')).unzipSync(input), 'xl/worksheets/sheet1.xml': new Uint8Array(4 * 1024 * 1024).fill(32) }, { level: 9 });

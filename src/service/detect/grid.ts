@@ -2,6 +2,7 @@
  * A format-neutral view of one worksheet (from xlsx XML or from CSV): what the layout analysis reads.
  * Rows and columns are 1-based, as in Excel.
  */
+import { inRange, type Range } from '../../xlsx/ranges';
 
 export interface Cell {
   /** Display text: the cached value for formulas, shared/inline strings resolved; null when empty. */
@@ -11,12 +12,7 @@ export interface Cell {
   style: number;
 }
 
-export interface Range {
-  top: number;
-  left: number;
-  bottom: number;
-  right: number;
-}
+export type { Range };
 
 export interface Validation {
   ranges: Range[];
@@ -74,71 +70,6 @@ export function setCell(grid: SheetGrid, row: number, col: number, cell: Cell): 
 
 export function getCell(grid: SheetGrid, row: number, col: number): Cell | undefined {
   return grid.rows.get(row)?.get(col);
-}
-
-export function colToLetters(col: number): string {
-  let s = '';
-  let n = col;
-  while (n > 0) {
-    const m = (n - 1) % 26;
-    s = String.fromCharCode(65 + m) + s;
-    n = Math.floor((n - 1) / 26);
-  }
-  return s;
-}
-
-export function lettersToCol(letters: string): number {
-  let n = 0;
-  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n;
-}
-
-export function address(row: number, col: number): string {
-  return `${colToLetters(col)}${row}`;
-}
-
-/** `C3`, `$C$3` → {row, col}; null when it is not a cell reference. */
-export function parseCellRef(ref: string): { row: number; col: number } | null {
-  const m = /^\$?([A-Za-z]{1,3})\$?(\d{1,7})$/.exec(ref.trim());
-  if (!m) return null;
-  return { col: lettersToCol(m[1]), row: Number(m[2]) };
-}
-
-/** `C3:D9`, `$A$1:$A$3`, `C3` → a range; whole columns `A:A` span 1..1048576. */
-export function parseRangeRef(ref: string): Range | null {
-  const [a, b] = ref.trim().split(':');
-  const one = parseCellRef(a);
-  if (one) {
-    const two = b === undefined ? one : parseCellRef(b);
-    if (!two) return null;
-    return {
-      top: Math.min(one.row, two.row),
-      bottom: Math.max(one.row, two.row),
-      left: Math.min(one.col, two.col),
-      right: Math.max(one.col, two.col),
-    };
-  }
-  const colA = /^\$?([A-Za-z]{1,3})$/.exec(a ?? '');
-  const colB = /^\$?([A-Za-z]{1,3})$/.exec(b ?? '');
-  if (colA && colB) {
-    const l = lettersToCol(colA[1]);
-    const r = lettersToCol(colB[1]);
-    return { top: 1, bottom: 1_048_576, left: Math.min(l, r), right: Math.max(l, r) };
-  }
-  return null;
-}
-
-/** A space-separated sqref (`C3:C9 C12 D1:D4`). */
-export function parseSqref(sqref: string): Range[] {
-  return sqref
-    .split(/\s+/)
-    .filter(Boolean)
-    .map(parseRangeRef)
-    .filter((r): r is Range => r !== null);
-}
-
-export function inRange(r: Range, row: number, col: number): boolean {
-  return row >= r.top && row <= r.bottom && col >= r.left && col <= r.right;
 }
 
 /** Finds merges quickly: every covered cell of small merges is indexed; huge merges are scanned. */

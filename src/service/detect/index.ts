@@ -3,7 +3,7 @@
  * Used on questionnaire upload (to fill) and on repository upload of a completed questionnaire (slot
  * values become answer-library entries).
  */
-import { sniffKind } from './archive';
+import { isXlsxError, sniffSpreadsheet } from '../../xlsx';
 import { csvToGrid } from './csv';
 import { analyseSheet, type CellStyleLookup, type SheetQuestion } from './layout';
 import { DetectError, type DetectedQuestion, type DetectedQuestionnaire } from './types';
@@ -17,7 +17,17 @@ const LANGUAGE_SAMPLE_CHARS = 4000;
 const NO_STYLES: CellStyleLookup = { locked: () => false, bold: () => false };
 
 export async function detectQuestionnaire(bytes: Uint8Array, filename: string): Promise<DetectedQuestionnaire> {
-  const kind = sniffKind(bytes, filename);
+  try {
+    return detect(bytes, filename);
+  } catch (e) {
+    // The package layer's messages already name the file and the problem.
+    if (isXlsxError(e)) throw new DetectError(e.message);
+    throw e;
+  }
+}
+
+function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
+  const kind = sniffSpreadsheet(bytes, `"${filename}"`, { csvName: filename });
   const warnings: string[] = [];
   const perTab: { tab: string; questions: SheetQuestion[] }[] = [];
   const rejected: string[] = [];

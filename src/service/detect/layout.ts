@@ -5,7 +5,9 @@
  * header words, data validations, merges, formulas and protection.
  */
 import type { AnswerSlot } from '../../api/schemas';
-import { address, getCell, MergeIndex, type Cell, type Range, type SheetGrid } from './grid';
+import { toA1 } from '../../fill/a1';
+import { parseCell } from '../../xlsx/ranges';
+import { getCell, MergeIndex, type Cell, type Range, type SheetGrid } from './grid';
 import {
   headerKind,
   ID_HEADER_RE,
@@ -285,7 +287,7 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
       original_question_text: qText,
       section_path: section ? [section] : [],
       row: r,
-      question_coordinate: address(r, Q),
+      question_coordinate: toA1(r, Q),
       block,
       answer_slots: slotsFor(r, activeHeader),
     });
@@ -373,7 +375,7 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
       const slot: AnswerSlot = {
         role: sc.role,
         header: active?.columns.get(c) ?? sc.header,
-        coordinate: address(anchorRow, anchorCol),
+        coordinate: toA1(anchorRow, anchorCol),
         value: cell?.value != null && cell.value.trim() !== '' ? cell.value : null,
         is_blocked: blocked,
         type: dv ? 'list' : 'text',
@@ -394,10 +396,8 @@ function idShape(id: string): string {
 }
 
 function rowCol(a1: string): [number, number] {
-  const m = /^([A-Z]+)(\d+)$/.exec(a1)!;
-  let col = 0;
-  for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
-  return [Number(m[2]), col];
+  const ref = parseCell(a1)!;
+  return [ref.row, ref.col];
 }
 
 /** answer → the first answer-named column (else the first dropdown column, else the first non-reference

@@ -3,7 +3,8 @@
  * this or another (possibly hidden) sheet (`Lists!$A$1:$A$3`), or a defined name (`YesNo`), resolved
  * through workbook- and sheet-scoped names. Anything computed (INDIRECT, OFFSET, #REF!) stays unresolved.
  */
-import { getCell, inRange, parseRangeRef, type SheetGrid, type Validation } from './grid';
+import { inRange, parseRange } from '../../xlsx/ranges';
+import { getCell, type SheetGrid, type Validation } from './grid';
 import type { Workbook } from './workbook';
 
 const MAX_VALUES = 500;
@@ -66,11 +67,11 @@ function resolveList(
     if (!workbook) return null;
     const sheetName = (qualified[1] ?? qualified[2]).replace(/''/g, "'");
     const info = workbook.sheetByName(sheetName);
-    const range = parseRangeRef(qualified[3]);
+    const range = parseRange(qualified[3]);
     if (!info || !range) return null;
     return readRange(workbook.grid(info), range);
   }
-  const local = parseRangeRef(f);
+  const local = parseRange(f);
   if (local && /^\$?[A-Za-z]{1,3}\$?\d/.test(f)) return readRange(grid, local);
   if (!workbook || !/^[A-Za-z_\\][\w.\\]*$/.test(f)) return null;
   const lower = f.toLowerCase();

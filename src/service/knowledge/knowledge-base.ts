@@ -93,6 +93,7 @@ export class KnowledgeBase {
         store.insertQaFts.run(lastInsertRowid, ...scopeTokens(meta.org_id, meta.file_id), textForIndex(pair.question), textForIndex(answerText));
       });
     })();
+    store.contentChanged();
     this.embedder?.invalidate(meta.org_id);
     onProgress?.(100);
     return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };

@@ -3,8 +3,8 @@
  * fused by reciprocal rank, and an honest 0..1 relevance: the share of the question's key terms a
  * piece of evidence contains, tempered by its BM25 standing among the candidates.
  */
-import type { KnowledgeStore, PassageRow, QaRow, FilterParams, SearchParams } from './store';
-import { coverage, keyTerms, stem, stemmedTerms } from './text';
+import type { FilterParams, IndexKind, KnowledgeStore, PassageRow, QaRow, SearchParams } from './store';
+import { coverage, keyTerms, stem, StemList, stemmedTerms, type TermSet } from './text';
 import type { Evidence, SearchFilters } from './types';
 
 export interface LibrarySlot {
@@ -15,7 +15,8 @@ export interface LibrarySlot {
 
 export interface Candidate {
   evidence: Evidence;
-  stems: Set<string>;
+  /** The evidence's stemmed key terms (question and answer for library entries). */
+  stems: TermSet;
   /** Present for answer-library entries. */
   library?: { question: string; questionStems: Set<string>; slots: LibrarySlot[]; original_id: string | null };
   fusion: number;
@@ -32,8 +33,9 @@ export interface RetrieveOptions {
 const POOL = 40;
 const FTS_POOL = 200;
 const MAX_TERMS = 32;
-const PRUNE_MIN_ROWS = 2000;
-const COMMON_TERM_SHARE = 0.2;
+/** Rows (summed over the kept terms) a search may make BM25 score; see matchExpression. */
+const ROW_BUDGET = 1500;
+const MIN_TERMS = 2;
 const RRF_K = 60;
 
 export function filterParams(orgId: number, filters: SearchFilters): FilterParams {
@@ -42,13 +44,14 @@ export function filterParams(orgId: number, filters: SearchFilters): FilterParam
 }
 
 export function retrieve(store: KnowledgeStore, orgId: number, query: string, filters: SearchFilters, options: RetrieveOptions): Candidate[] {
+  store.noticeExternalChanges();
   const terms = keyTerms(query).slice(0, MAX_TERMS);
   const queryStems = stemmedTerms(query);
   const params = filterParams(orgId, filters);
   const candidates: Candidate[] = [];
 
   if (options.includePassages !== false) {
-    const match = matchExpression(terms, orgId, filters, (t) => store.passageTermDocs.get(t) ?? 0, () => store.passageTotal.get() ?? 0);
+    const match = matchExpression(terms, orgId, filters, store, 'passages');
     const rows: PassageRow[] = match ? lexical((p) => store.searchPassages.all(p), { ...params, match, limit: POOL, pool: FTS_POOL }) : [];
     const dense = options.dense?.passages ?? [];
     const extra = missingIds(dense, rows);
@@ -56,7 +59,7 @@ export function retrieve(store: KnowledgeStore, orgId: number, query: string, fi
     candidates.push(...scoreRows(rows, dense, queryStems, passageCandidate));
   }
   if (options.includeQa !== false) {
-    const match = matchExpression(terms, orgId, filters, (t) => store.qaTermDocs.get(t) ?? 0, () => store.qaTotal.get() ?? 0);
+    const match = matchExpression(terms, orgId, filters, store, 'qa');
     const rows: QaRow[] = match ? lexical((p) => store.searchQa.all(p), { ...params, match, limit: POOL, pool: FTS_POOL }) : [];
     const dense = options.dense?.qa ?? [];
     const extra = missingIds(dense, rows);
@@ -79,23 +82,26 @@ export function ranked(candidates: Candidate[], limit: number): Candidate[] {
 /**
  * The FTS5 MATCH expression: the org (and file) scope as column filters, AND an OR of quoted terms.
  * Terms are letters and digits only (see keyTerms), so no user text can become query syntax.
- * In a large index, terms present in most passages (BM25 gives them next to no weight) are dropped
- * while rarer ones remain: they would make BM25 score nearly every row for nothing.
+ * BM25 is computed for every row the OR matches, so the cost of a search is the number of rows its
+ * terms occur in. Terms are taken rarest first (they are also the ones BM25 weighs most) until their
+ * rows add up to the budget; the frequent ones left out still count in the coverage every candidate
+ * is scored with afterwards, they only stop widening the pool. A small index keeps every term.
  */
-function matchExpression(
-  terms: string[],
-  orgId: number,
-  filters: SearchFilters,
-  docsWith: (stemmed: string) => number,
-  total: () => number,
-): string | null {
+function matchExpression(terms: string[], orgId: number, filters: SearchFilters, store: KnowledgeStore, kind: IndexKind): string | null {
   if (terms.length === 0) return null;
   let kept = terms;
-  const n = terms.length > 2 ? total() : 0;
-  if (n >= PRUNE_MIN_ROWS) {
-    const counted = terms.map((term) => ({ term, docs: docsWith(stem(term)) }));
-    const rare = counted.filter((c) => c.docs <= n * COMMON_TERM_SHARE).map((c) => c.term);
-    kept = rare.length >= 2 ? rare : counted.sort((a, b) => a.docs - b.docs).slice(0, 3).map((c) => c.term);
+  const orgRows = store.orgRows(kind, orgId);
+  if (orgRows > ROW_BUDGET && terms.length > MIN_TERMS) {
+    // Frequencies are counted over every organisation; the org's share of them is what its search scores.
+    const orgShare = orgRows / Math.max(orgRows, store.totalRows(kind));
+    const counted = terms.map((term) => ({ term, rows: store.termDocs(kind, stem(term)) * orgShare })).sort((a, b) => a.rows - b.rows);
+    kept = [];
+    let rows = 0;
+    for (const c of counted) {
+      if (kept.length >= MIN_TERMS && rows + c.rows > ROW_BUDGET) break;
+      kept.push(c.term);
+      rows += c.rows;
+    }
   }
   let scope = `org : "o${Math.trunc(orgId)}"`;
   if (filters.file_id !== undefined && Number.isInteger(filters.file_id)) scope += ` AND file : "f${filters.file_id}"`;
@@ -154,7 +160,7 @@ function passageCandidate(row: PassageRow): Candidate {
       relevance_score: 0,
       rank: 0,
     },
-    stems: new Set(row.stems.split(' ')),
+    stems: new StemList(row.stems),
     fusion: 0,
   };
 }
@@ -178,7 +184,7 @@ function qaCandidate(row: QaRow): Candidate {
       relevance_score: 0,
       rank: 0,
     },
-    stems: new Set(row.stems.split(' ')),
+    stems: new StemList(row.stems),
     library: {
       question: row.question,
       questionStems: new Set(row.question_stems.split(' ')),

@@ -127,6 +127,9 @@ export function scopeTokens(orgId: number, fileId: number): [string, string] {
   return [`o${orgId}`, `f${fileId}`];
 }
 
+/** Which index a term statistic is about: passages or the answer library. */
+export type IndexKind = 'passages' | 'qa';
+
 export class KnowledgeStore {
   readonly insertPassage: Statement;
   readonly insertPassageFts: Statement;
@@ -141,10 +144,25 @@ export class KnowledgeStore {
   readonly qaTermDocs: Statement<[string], number>;
   readonly passageTotal: Statement<[], number>;
   readonly qaTotal: Statement<[], number>;
+  readonly passageOrgTotal: Statement<[number], number>;
+  readonly qaOrgTotal: Statement<[number], number>;
   readonly passagesByIds: Statement<[FilterParams & { ids: string }], PassageRow>;
   readonly qaByIds: Statement<[FilterParams & { ids: string }], QaRow>;
   readonly passageEmbeddings: Statement<[{ org: number }], EmbeddingRow>;
   readonly qaEmbeddings: Statement<[{ org: number }], EmbeddingRow>;
+
+  /**
+   * Document frequencies read from fts5vocab, which counts by walking the term's whole doclist (a
+   * frequent term costs milliseconds); questions repeat their vocabulary, so they are cached until the
+   * content changes, here (see `contentChanged`) or through another connection (`noticeExternalChanges`).
+   */
+  private readonly termDocsCache = { passages: new Map<string, number>(), qa: new Map<string, number>() };
+  private readonly totalsCache: Partial<Record<IndexKind, number>> = {};
+  private readonly orgRowsCache = new Map<string, number>();
+  private readonly dataVersion: Statement<[], number>;
+  private seenDataVersion = -1;
+  /** Bumped on every content change; caches built on content (e.g. in retrieval) compare it. */
+  generation = 0;
 
   constructor(readonly db: Database) {
     migrate(db);
@@ -167,6 +185,8 @@ export class KnowledgeStore {
     const passageColumns = `p.id, p.file_id, f.filename, p.page_number, p.section_path, p.context_header, p.content, p.stems`;
     // FTS first (org and file are index columns, so another org's text never fills the pool), BM25 over
     // the pool only, then the mutable filters (offerings, use_as_source) on the pool's rows.
+    // CROSS JOIN pins that order: left to itself the planner walks every row of the org by
+    // `kb_passages_by_file` and probes the pool for each, which costs milliseconds on a large org.
     this.searchPassages = db.prepare(`
       WITH hits AS (
         SELECT rowid AS id, -bm25(kb_passages_fts, 0, 0, 0.5, 1.0) AS bm FROM kb_passages_fts
@@ -174,8 +194,8 @@ export class KnowledgeStore {
       )
       SELECT ${passageColumns}, hits.bm AS bm, (SELECT COUNT(*) FROM hits) AS pool_size
       FROM hits
-      JOIN kb_passages p ON p.id = hits.id
-      JOIN kb_files f ON f.org_id = p.org_id AND f.file_id = p.file_id
+      CROSS JOIN kb_passages p ON p.id = hits.id
+      CROSS JOIN kb_files f ON f.org_id = p.org_id AND f.file_id = p.file_id
       WHERE p.org_id = @org AND ${FILE_FILTER}
       ORDER BY hits.bm DESC
       LIMIT @limit`);
@@ -187,8 +207,8 @@ export class KnowledgeStore {
       )
       SELECT ${qaColumns}, hits.bm AS bm, (SELECT COUNT(*) FROM hits) AS pool_size
       FROM hits
-      JOIN kb_qa q ON q.id = hits.id
-      JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
+      CROSS JOIN kb_qa q ON q.id = hits.id
+      CROSS JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
       WHERE q.org_id = @org AND ${FILE_FILTER}
       ORDER BY hits.bm DESC
       LIMIT @limit`);
@@ -196,6 +216,8 @@ export class KnowledgeStore {
     this.qaTermDocs = db.prepare<[string], number>('SELECT doc FROM kb_qa_vocab WHERE term = ?').pluck();
     this.passageTotal = db.prepare<[], number>('SELECT COUNT(*) FROM kb_passages').pluck();
     this.qaTotal = db.prepare<[], number>('SELECT COUNT(*) FROM kb_qa').pluck();
+    this.passageOrgTotal = db.prepare<[number], number>('SELECT COUNT(*) FROM kb_passages WHERE org_id = ?').pluck();
+    this.qaOrgTotal = db.prepare<[number], number>('SELECT COUNT(*) FROM kb_qa WHERE org_id = ?').pluck();
     this.passagesByIds = db.prepare(`
       SELECT ${passageColumns}, 0 AS bm FROM kb_passages p
       JOIN kb_files f ON f.org_id = p.org_id AND f.file_id = p.file_id
@@ -206,6 +228,58 @@ export class KnowledgeStore {
       WHERE q.id IN (SELECT value FROM json_each(@ids)) AND q.org_id = @org AND ${FILE_FILTER}`);
     this.passageEmbeddings = db.prepare('SELECT id, embedding FROM kb_passages WHERE org_id = @org AND embedding IS NOT NULL');
     this.qaEmbeddings = db.prepare('SELECT id, embedding FROM kb_qa WHERE org_id = @org AND embedding IS NOT NULL');
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  }
+
+  /** Rows of the index (all organisations) holding the stemmed `term`. */
+  termDocs(kind: IndexKind, term: string): number {
+    const cache = this.termDocsCache[kind];
+    let docs = cache.get(term);
+    if (docs === undefined) {
+      docs = (kind === 'passages' ? this.passageTermDocs : this.qaTermDocs).get(term) ?? 0;
+      // Bounded: an adversarial stream of unique terms must not grow memory.
+      if (cache.size > 100_000) cache.clear();
+      cache.set(term, docs);
+    }
+    return docs;
+  }
+
+  /** Rows in the index (all organisations). */
+  totalRows(kind: IndexKind): number {
+    return (this.totalsCache[kind] ??= (kind === 'passages' ? this.passageTotal : this.qaTotal).get() ?? 0);
+  }
+
+  /** Rows of one organisation in the index. */
+  orgRows(kind: IndexKind, orgId: number): number {
+    const key = `${kind}:${orgId}`;
+    let rows = this.orgRowsCache.get(key);
+    if (rows === undefined) {
+      rows = (kind === 'passages' ? this.passageOrgTotal : this.qaOrgTotal).get(orgId) ?? 0;
+      this.orgRowsCache.set(key, rows);
+    }
+    return rows;
+  }
+
+  /** Forgets everything derived from the indexed content. Called after every write to it. */
+  contentChanged(): void {
+    this.termDocsCache.passages.clear();
+    this.termDocsCache.qa.clear();
+    delete this.totalsCache.passages;
+    delete this.totalsCache.qa;
+    this.orgRowsCache.clear();
+    this.generation++;
+  }
+
+  /**
+   * Drops the caches when another connection (another process on the same file) has committed since
+   * the last call. Once per search is enough: one search runs synchronously, nothing commits inside it.
+   */
+  noticeExternalChanges(): void {
+    const version = this.dataVersion.get() ?? 0;
+    if (version !== this.seenDataVersion) {
+      if (this.seenDataVersion !== -1) this.contentChanged();
+      this.seenDataVersion = version;
+    }
   }
 
   saveFileMeta(meta: FileMeta): void {
@@ -228,6 +302,7 @@ export class KnowledgeStore {
     this.db.prepare('DELETE FROM kb_passages WHERE org_id = ? AND file_id = ?').run(orgId, fileId);
     this.db.prepare('DELETE FROM kb_qa_fts WHERE rowid IN (SELECT id FROM kb_qa WHERE org_id = ? AND file_id = ?)').run(orgId, fileId);
     this.db.prepare('DELETE FROM kb_qa WHERE org_id = ? AND file_id = ?').run(orgId, fileId);
+    this.contentChanged();
   }
 
   deleteFile(orgId: number, fileId: number): void {

@@ -172,7 +172,7 @@ export function stem(term: string): string {
  * sharing a single term of a multi-term question ("capital of France" vs "France: eu-west-3") is a
  * coincidence, not evidence, so it is halved.
  */
-export function coverage(query: Set<string>, candidate: Set<string>): number {
+export function coverage(query: Set<string>, candidate: TermSet): number {
   let total = 0;
   let hit = 0;
   let matched = 0;
@@ -187,6 +187,25 @@ export function coverage(query: Set<string>, candidate: Set<string>): number {
   if (total === 0) return 0;
   const share = hit / total;
   return matched < Math.min(2, query.size) ? share / 2 : share;
+}
+
+/** What coverage needs of a candidate's terms: membership. */
+export interface TermSet {
+  has(term: string): boolean;
+}
+
+/**
+ * Stored space-separated stems, tested in place: a candidate is checked for a dozen query terms, so
+ * building a Set of its hundred-odd stems would cost more than it saves.
+ */
+export class StemList implements TermSet {
+  private readonly padded: string;
+  constructor(spaceSeparated: string) {
+    this.padded = ` ${spaceSeparated} `;
+  }
+  has(term: string): boolean {
+    return term !== '' && this.padded.includes(` ${term} `);
+  }
 }
 
 function termWeight(term: string): number {

@@ -26,3 +26,15 @@ export function Note(props: { kind?: 'info' | 'ok' | 'warn'; children: Component
     </div>
   );
 }
+
+/** The first thing a pane says without a connection, with the way to make one. */
+export function ConnectFirst(props: { onOpenSettings: () => void }) {
+  return (
+    <Note kind="warn">
+      Connect to a knowledge service first.{' '}
+      <button type="button" class="qf-link" onClick={props.onOpenSettings}>
+        Open Settings
+      </button>
+    </Note>
+  );
+}

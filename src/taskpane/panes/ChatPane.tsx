@@ -5,7 +5,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS, type ChatSession, type QuestionWithAnswers, type RepositoryFile } from '../../api/schemas';
 import type { WorkbookAdapter } from '../../excel/types';
-import { ErrorMessage, Note } from '../components/Message';
+import { ConnectFirst, ErrorMessage, Note } from '../components/Message';
+import { CellWrite } from '../components/CellWrite';
+import { Pager, SearchBox } from '../components/Controls';
 import { Sources, type SourceItem } from '../components/Sources';
 import { findQuestionAt } from '../review';
 import type { TaskpaneApi } from '../types';
@@ -39,34 +41,12 @@ function turnsOf(session: ChatSession): Turn[] {
 }
 
 function InsertButton(props: { workbook: WorkbookAdapter; text: string }) {
-  const [state, setState] = useState<{ kind: 'idle' | 'busy' } | { kind: 'done' | 'refused'; text: string } | { kind: 'error'; error: unknown }>({
-    kind: 'idle',
-  });
-  const insert = async (overwrite: boolean) => {
-    setState({ kind: 'busy' });
-    try {
-      const r = await props.workbook.insertIntoSelection(props.text, { overwrite });
-      setState(r.written ? { kind: 'done', text: 'Inserted into the selected cell.' } : { kind: 'refused', text: r.reason ?? 'The selected cell was not written.' });
-    } catch (e) {
-      setState({ kind: 'error', error: e });
-    }
-  };
   return (
-    <div>
-      <div class="qf-row">
-        <button type="button" class="qf-btn" onClick={() => insert(false)} disabled={state.kind === 'busy'}>
-          Insert into selected cell
-        </button>
-        {state.kind === 'refused' && (
-          <button type="button" class="qf-btn" onClick={() => insert(true)}>
-            Replace the cell's value
-          </button>
-        )}
-      </div>
-      {state.kind === 'done' && <Note kind="ok">{state.text}</Note>}
-      {state.kind === 'refused' && <Note kind="warn">{state.text}</Note>}
-      {state.kind === 'error' && <ErrorMessage error={state.error} />}
-    </div>
+    <CellWrite
+      write={(overwrite) => props.workbook.insertIntoSelection(props.text, { overwrite })}
+      label="Insert into selected cell"
+      doneText="Inserted into the selected cell."
+    />
   );
 }
 
@@ -97,18 +77,15 @@ function SessionList(props: { client: TaskpaneApi; currentId: number | null; onO
     };
   }, [props.client, page, search, props.refreshKey, props.active]);
 
-  const pages = data ? Math.max(1, Math.ceil(data.count / SESSIONS_PAGE)) : 1;
   return (
     <details class="qf-card">
       <summary>Conversations{data ? ` (${data.count})` : ''}</summary>
-      <input
-        class="qf-input"
-        type="search"
-        aria-label="Search conversations"
+      <SearchBox
+        label="Search conversations"
         placeholder="Search conversations"
         value={search}
-        onInput={(e) => {
-          setSearch(e.currentTarget.value);
+        onChange={(text) => {
+          setSearch(text);
           setPage(1);
         }}
       />
@@ -123,19 +100,7 @@ function SessionList(props: { client: TaskpaneApi; currentId: number | null; onO
           </li>
         ))}
       </ul>
-      {data && data.count > SESSIONS_PAGE && (
-        <div class="qf-pager">
-          <button type="button" class="qf-btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span class="qf-small">
-            Page {page} of {pages}
-          </span>
-          <button type="button" class="qf-btn" disabled={!data.hasNext} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </div>
-      )}
+      {data && <Pager page={page} count={data.count} pageSize={SESSIONS_PAGE} hasNext={data.hasNext} onPage={setPage} />}
     </details>
   );
 }
@@ -264,14 +229,7 @@ export function ChatPane(props: ChatPaneProps) {
   return (
     <div>
       <h2>Chat</h2>
-      {!client && (
-        <Note kind="warn">
-          Connect to a knowledge service first.{' '}
-          <button type="button" class="qf-link" onClick={props.onOpenSettings}>
-            Open Settings
-          </button>
-        </Note>
-      )}
+      {!client && <ConnectFirst onOpenSettings={props.onOpenSettings} />}
       {client && <SessionList client={client} currentId={sessionId} onOpen={openSession} refreshKey={sessionsVersion} active={props.active} />}
       <div class="qf-chat-log" aria-live="polite" aria-label="Conversation">
         {turns.map((t) =>

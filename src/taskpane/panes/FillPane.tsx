@@ -6,16 +6,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../../api/errors';
 import type { Progress, QuestionWithAnswers, Structure } from '../../api/schemas';
-import type { ApplyResult, ReadProgress, WorkbookAdapter } from '../../excel/types';
+import type { ApplyResult, ReadProgress, UndoResult, WorkbookAdapter } from '../../excel/types';
 import type { WritePlan } from '../../fill/types';
-import { ErrorMessage, Note } from '../components/Message';
+import { ConnectFirst, ErrorMessage, Note } from '../components/Message';
 import { ProgressBar } from '../components/Progress';
 import { estimateSecondsLeft, formatBytes, formatDuration, type RateSample } from '../eta';
-import { isAborted, isForbidden } from '../errors';
+import { explainQuestionnaireUploadError, isAborted, isForbidden } from '../errors';
 import { clearFillLink, readFillLink, writeFillLink } from '../fill-link';
-import { findQuestionAt, targetCell } from '../review';
+import { findQuestionAt, targetCell, withCorrection } from '../review';
 import type { StorageLike, TaskpaneApi } from '../types';
 import { Summary, WriteReport } from './fill-report';
+import type { CorrectFn } from './Correction';
 import { ReviewList } from './ReviewList';
 
 export type StepKey = 'read' | 'upload' | 'detect' | 'generate' | 'write';
@@ -49,7 +50,20 @@ export interface FillPaneProps {
   /** The questions of this workbook's questionnaire, once known (Chat asks about them). */
   onQuestions: (questions: QuestionWithAnswers[]) => void;
   onOpenSettings: () => void;
+  onOpenLibrary: () => void;
+  /** Whether the Fill tab is shown: the library's state is checked again each time it is. */
+  active: boolean;
+  /** How long generation may show no progress before the pane says so (ms). Default 3 minutes. */
+  stallMs?: number;
 }
+
+/** How many documents the library holds, and how many are ready to answer from. */
+interface LibraryState {
+  ready: number;
+  total: number;
+}
+
+const DEFAULT_STALL_MS = 3 * 60_000;
 
 export function FillPane(props: FillPaneProps) {
   const { client, workbook, storage } = props;
@@ -65,10 +79,14 @@ export function FillPane(props: FillPaneProps) {
   const [report, setReport] = useState<{ plan: WritePlan; result: ApplyResult } | null>(null);
   const [canUndo, setCanUndo] = useState(false);
   const [undoing, setUndoing] = useState(false);
-  const [undoNote, setUndoNote] = useState<string | null>(null);
+  const [undoNote, setUndoNote] = useState<{ text: string; kind: 'ok' | 'warn' } | null>(null);
   const [options, setOptions] = useState<FillOptions>({ overwrite: false, highlight: true, sourceNotes: true });
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [navError, setNavError] = useState<unknown>(null);
+  const [corrected, setCorrected] = useState<ReadonlySet<number>>(new Set());
+  const [library, setLibrary] = useState<LibraryState | null>(null);
+  const [stalled, setStalled] = useState(false);
+  const [resumable, setResumable] = useState(false);
 
   const run = useRef<AbortController | null>(null);
   const active = useRef<StepKey | null>(null);
@@ -77,6 +95,10 @@ export function FillPane(props: FillPaneProps) {
   const questionsRef = useRef(questions);
   questionsRef.current = questions;
   const resumed = useRef(false);
+  /** The questions as the service gave them, before any correction: what Undo fill returns the review to. */
+  const serviceQuestions = useRef<QuestionWithAnswers[]>([]);
+  const lastMove = useRef(0);
+  const stallMs = props.stallMs ?? DEFAULT_STALL_MS;
 
   useEffect(() => () => run.current?.abort(), []);
 
@@ -93,6 +115,8 @@ export function FillPane(props: FillPaneProps) {
     setError(null);
     setNotice(null);
     setUndoNote(null);
+    setStalled(false);
+    setResumable(false);
     active.current = null;
     return ctl.signal;
   };
@@ -108,12 +132,18 @@ export function FillPane(props: FillPaneProps) {
     if (run.current?.signal === signal) setRunning(false);
   };
 
+  const showQuestions = (qs: QuestionWithAnswers[]) => {
+    setQuestions(qs);
+    props.onQuestions(qs);
+  };
+
   const loadResults = async (api: TaskpaneApi, id: number, signal: AbortSignal) => {
     const [s, qs] = await Promise.all([api.getStructure(id, { signal }), api.getAnswers(id, {}, { signal })]);
     if (signal.aborted) return null;
     setStructure(s);
-    setQuestions(qs);
-    props.onQuestions(qs);
+    showQuestions(qs);
+    serviceQuestions.current = qs;
+    setCorrected(new Set());
     return qs;
   };
 
@@ -136,10 +166,17 @@ export function FillPane(props: FillPaneProps) {
     const samples: RateSample[] = [];
     setProgress(null);
     setSecondsLeft(null);
+    lastMove.current = Date.now();
+    let seen = -1;
     const final = await api.pollAnswerProgress(id, {
       signal,
       onProgress: (p) => {
         if (signal.aborted) return;
+        if (p.answers_received !== seen || p.status === 'complete') {
+          seen = p.answers_received;
+          lastMove.current = Date.now();
+          setStalled(false);
+        }
         setProgress(p);
         if (p.answers_expected > 0 || p.status === 'complete') {
           if (active.current === 'detect') {
@@ -186,7 +223,7 @@ export function FillPane(props: FillPaneProps) {
         uploaded = await client.uploadQuestionnaires([{ name: file.fileName, data: file.bytes }], {}, { signal });
       } catch (e) {
         if (isForbidden(e)) props.onUploadRefused(e);
-        throw e;
+        throw explainQuestionnaireUploadError(e);
       }
       const id = uploaded.questionnaire_ids[0];
       if (id === undefined) {
@@ -274,7 +311,12 @@ export function FillPane(props: FillPaneProps) {
     setError(null);
     try {
       const result = await workbook.undo();
-      setUndoNote(result ? `Undone: ${result.restored} cell${result.restored === 1 ? '' : 's'} restored.` : 'There was nothing to undo.');
+      setUndoNote({ text: describeUndo(result), kind: result?.failed?.length ? 'warn' : 'ok' });
+      if (result && !result.failed?.length) {
+        // The cells hold what they held before: so does the review.
+        showQuestions(serviceQuestions.current);
+        setCorrected(new Set());
+      }
       const documentKey = await workbook.documentKey();
       const link = readFillLink(storage, documentKey);
       if (link) writeFillLink(storage, documentKey, { questionnaireId: link.questionnaireId, startedAt: link.startedAt });
@@ -313,6 +355,58 @@ export function FillPane(props: FillPaneProps) {
     };
   }, [workbook]);
 
+  // Generation that shows no progress for a long time is said to be stuck, with a way out.
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      if (active.current === 'detect' || active.current === 'generate') setStalled(Date.now() - lastMove.current >= stallMs);
+    }, Math.min(5000, Math.max(10, stallMs / 4)));
+    return () => clearInterval(timer);
+  }, [running, stallMs]);
+
+  // An empty library can answer nothing: say so before the analyst fills.
+  useEffect(() => {
+    if (!client || !props.active) return;
+    const ctl = new AbortController();
+    const count = (query: { status?: 'ready' }) => client.listRepositoryFiles({ page_size: 1, ...query }, { signal: ctl.signal }).then((r) => r.count);
+    count({ status: 'ready' })
+      .then(async (ready) => setLibrary({ ready, total: ready > 0 ? ready : await count({}) }))
+      .catch(() => {
+        /* the fill itself reports connection problems; this hint is only a hint */
+      });
+    return () => ctl.abort();
+  }, [client, props.active]);
+
+  const correct: CorrectFn = async (q, target, text, overwrite) => {
+    const result = await workbook.writeCell(target.cell, text, { overwrite });
+    if (result.written) {
+      const next = questionsRef.current.map((x) => (x.id === q.id ? withCorrection(x, target.slot, text.trim()) : x));
+      showQuestions(next);
+      setCorrected((set) => new Set(set).add(q.id));
+      setUndoNote(null);
+      setCanUndo(await workbook.canUndo());
+    }
+    return result;
+  };
+
+  /** Stops waiting for the service; the link stays, so the fill can be picked up again. */
+  const stop = () => {
+    run.current?.abort();
+    run.current = null;
+    const key = active.current;
+    if (key) setSteps((s) => ({ ...s, [key]: { ...s[key], state: 'failed', detail: 'stopped' } }));
+    setRunning(false);
+    setStalled(false);
+    setResumable(steps.upload.state === 'done');
+    setNotice('Stopped waiting. The service keeps what it generated so far: choose "Check again" to pick this fill up, or fill the workbook again.');
+  };
+
+  const checkAgain = () => {
+    if (!client) return;
+    setResumable(false);
+    void resume(client);
+  };
+
   const pick = (q: QuestionWithAnswers) => {
     setSelectedId(q.id);
     setNavError(null);
@@ -322,21 +416,38 @@ export function FillPane(props: FillPaneProps) {
 
   const started = STEP_ORDER.some((k) => steps[k].state !== 'pending');
   const fillDisabled = running || !client || !!props.uploadBlocked;
+  const nothingWritten = !!report && report.result.written === 0;
 
   return (
     <div>
       <h2>Fill</h2>
-      {!client && (
+      {!client && <ConnectFirst onOpenSettings={props.onOpenSettings} />}
+      {client && !started && questions.length === 0 && (
+        <p class="qf-muted">
+          Answers this workbook's questions from the documents in your library and writes them into the empty answer cells, with
+          their sources. Cells you filled are kept, formulas are never touched, and Undo fill puts everything back.
+        </p>
+      )}
+      {client && library && library.ready === 0 && !running && questions.length === 0 && (
         <Note kind="warn">
-          Connect to a knowledge service first.{' '}
-          <button type="button" class="qf-link" onClick={props.onOpenSettings}>
-            Open Settings
+          {library.total === 0
+            ? 'Your library has no documents yet, and answers come only from your documents: upload them in Library first.'
+            : `Your library's ${library.total} document${library.total === 1 ? ' is' : 's are'} still being processed: fill once ${library.total === 1 ? 'it shows' : 'they show'} Ready.`}{' '}
+          <button type="button" class="qf-link" onClick={props.onOpenLibrary}>
+            Open Library
           </button>
         </Note>
       )}
-      <button type="button" class="qf-btn qf-btn-primary qf-btn-wide" onClick={fill} disabled={fillDisabled}>
-        {running ? 'Filling…' : 'Fill this workbook'}
-      </button>
+      <div class="qf-row">
+        <button type="button" class="qf-btn qf-btn-primary qf-grow" onClick={fill} disabled={fillDisabled}>
+          {running ? 'Filling…' : 'Fill this workbook'}
+        </button>
+        {running && (
+          <button type="button" class="qf-btn" onClick={stop}>
+            Stop
+          </button>
+        )}
+      </div>
       {props.uploadBlocked && <Note kind="warn">{props.uploadBlocked}</Note>}
       <fieldset class="qf-fieldset" disabled={running}>
         <legend>When writing</legend>
@@ -382,6 +493,12 @@ export function FillPane(props: FillPaneProps) {
           ))}
         </ol>
       )}
+      {stalled && running && (
+        <Note kind="warn">
+          The service has reported no progress for {formatDuration(stallMs / 1000)}. It may be busy with other work or stuck. Keep
+          waiting, or choose Stop and pick the fill up later.
+        </Note>
+      )}
       <ErrorMessage error={error} />
       {report && <WriteReport plan={report.plan} result={report.result} />}
       <div class="qf-row">
@@ -390,16 +507,33 @@ export function FillPane(props: FillPaneProps) {
             {undoing ? 'Undoing…' : 'Undo fill'}
           </button>
         )}
-        {!running && questions.length > 0 && !report && (
+        {!running && questions.length > 0 && (!report || nothingWritten) && (
           <button type="button" class="qf-btn" onClick={rewrite}>
-            Write answers into the workbook
+            {nothingWritten ? 'Write again with these options' : 'Write answers into the workbook'}
+          </button>
+        )}
+        {resumable && !running && (
+          <button type="button" class="qf-btn" onClick={checkAgain}>
+            Check again
           </button>
         )}
       </div>
-      {undoNote && <Note kind="ok">{undoNote}</Note>}
+      {undoNote && <Note kind={undoNote.kind}>{undoNote.text}</Note>}
       {structure && <Summary structure={structure} questions={questions} />}
       <ErrorMessage error={navError} onDismiss={() => setNavError(null)} />
-      {questions.length > 0 && <ReviewList questions={questions} selectedId={selectedId} onPick={pick} />}
+      {questions.length > 0 && (
+        <ReviewList questions={questions} selectedId={selectedId} onPick={pick} onCorrect={correct} corrected={corrected} />
+      )}
     </div>
   );
+}
+
+/** What Undo fill did, in words; cells Excel would not restore are named, as the snapshot stays for them. */
+export function describeUndo(result: UndoResult | null): string {
+  if (!result) return 'There was nothing to undo.';
+  const done = `Undone: ${result.restored} cell${result.restored === 1 ? '' : 's'} restored.`;
+  const failed = result.failed ?? [];
+  if (failed.length === 0) return done;
+  const named = failed.slice(0, 5).map((f) => `${f.tab}${f.address ? `!${f.address}` : ''} (${f.reason})`).join('; ');
+  return `${done} ${failed.length} could not be put back: ${named}${failed.length > 5 ? '; …' : ''}. Fix that (e.g. unprotect the sheet) and choose Undo fill again.`;
 }

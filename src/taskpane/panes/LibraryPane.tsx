@@ -12,7 +12,8 @@ import {
   type RepositoryListQuery,
   type RepositoryUploadFields,
 } from '../../api/schemas';
-import { ErrorMessage, Note } from '../components/Message';
+import { ConnectFirst, ErrorMessage, Note } from '../components/Message';
+import { Pager, SearchBox, Select, choicesOf, type Choice } from '../components/Controls';
 import { ProgressBar } from '../components/Progress';
 import { formatBytes } from '../eta';
 import { isForbidden } from '../errors';
@@ -29,7 +30,10 @@ export interface LibraryPaneProps {
 }
 
 const PAGE_SIZE = 20;
-const ORDERINGS: { value: NonNullable<RepositoryListQuery['ordering']>; label: string }[] = [
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, ' ');
+const STATUS_CHOICES = choicesOf('Any status', REPOSITORY_FILE_STATUSES, capitalise);
+const TYPE_CHOICES = choicesOf('Any type', DOCUMENT_TYPES, capitalise);
+const ORDERINGS: Choice<NonNullable<RepositoryListQuery['ordering']>>[] = [
   { value: '-created_at', label: 'Newest first' },
   { value: 'created_at', label: 'Oldest first' },
   { value: 'original_filename', label: 'Name A–Z' },
@@ -98,8 +102,8 @@ export function LibraryPane(props: LibraryPaneProps) {
   const [dragOver, setDragOver] = useState(false);
 
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState('');
-  const [docType, setDocType] = useState('');
+  const [status, setStatus] = useState<(typeof REPOSITORY_FILE_STATUSES)[number] | ''>('');
+  const [docType, setDocType] = useState<(typeof DOCUMENT_TYPES)[number] | ''>('');
   const [ordering, setOrdering] = useState<NonNullable<RepositoryListQuery['ordering']>>('-created_at');
   const [page, setPage] = useState(1);
   const [list, setList] = useState<{ count: number; results: RepositoryFile[]; hasNext: boolean } | null>(null);
@@ -114,8 +118,8 @@ export function LibraryPane(props: LibraryPaneProps) {
     page_size: PAGE_SIZE,
     ordering,
     ...(search.trim() ? { search: search.trim() } : {}),
-    ...(status ? { status: status as RepositoryListQuery['status'] } : {}),
-    ...(docType ? { document_type: docType as RepositoryListQuery['document_type'] } : {}),
+    ...(status ? { status } : {}),
+    ...(docType ? { document_type: docType } : {}),
   };
   const queryKey = JSON.stringify(query);
 
@@ -218,19 +222,11 @@ export function LibraryPane(props: LibraryPaneProps) {
   };
 
   const uploadDisabled = !client || uploading || picked.length === 0 || !!props.uploadBlocked;
-  const pages = list ? Math.max(1, Math.ceil(list.count / PAGE_SIZE)) : 1;
 
   return (
     <div>
       <h2>Library</h2>
-      {!client && (
-        <Note kind="warn">
-          Connect to a knowledge service first.{' '}
-          <button type="button" class="qf-link" onClick={props.onOpenSettings}>
-            Open Settings
-          </button>
-        </Note>
-      )}
+      {!client && <ConnectFirst onOpenSettings={props.onOpenSettings} />}
       <section aria-label="Upload documents" class="qf-card">
         <div class="qf-drop" data-over={dragOver} ref={dropZone}>
           <p>Drop documents here, or</p>
@@ -279,48 +275,19 @@ export function LibraryPane(props: LibraryPaneProps) {
       </section>
 
       <section aria-label="Library files">
-        <div class="qf-row">
-          <input
-            class="qf-input qf-grow"
-            type="search"
-            aria-label="Search files"
-            placeholder="Search by name or tag"
-            value={search}
-            onInput={(e) => {
-              setSearch(e.currentTarget.value);
-              setPage(1);
-            }}
-          />
-        </div>
-        <div class="qf-row">
-          <select class="qf-select" aria-label="Filter by status" value={status} onChange={(e) => (setStatus(e.currentTarget.value), setPage(1))}>
-            <option value="">Any status</option>
-            {REPOSITORY_FILE_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-          <select class="qf-select" aria-label="Filter by type" value={docType} onChange={(e) => (setDocType(e.currentTarget.value), setPage(1))}>
-            <option value="">Any type</option>
-            {DOCUMENT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t.replace(/_/g, ' ')}
-              </option>
-            ))}
-          </select>
-          <select
-            class="qf-select"
-            aria-label="Sort"
-            value={ordering}
-            onChange={(e) => setOrdering(e.currentTarget.value as NonNullable<RepositoryListQuery['ordering']>)}
-          >
-            {ORDERINGS.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
+        <SearchBox
+          label="Search files"
+          placeholder="Search by name or tag"
+          value={search}
+          onChange={(text) => {
+            setSearch(text);
+            setPage(1);
+          }}
+        />
+        <div class="qf-filters">
+          <Select label="Filter by status" value={status} choices={STATUS_CHOICES} onChange={(v) => (setStatus(v), setPage(1))} />
+          <Select label="Filter by type" value={docType} choices={TYPE_CHOICES} onChange={(v) => (setDocType(v), setPage(1))} />
+          <Select label="Sort" value={ordering} choices={ORDERINGS} onChange={setOrdering} />
         </div>
         <ErrorMessage error={listError} />
         {list && (
@@ -328,23 +295,17 @@ export function LibraryPane(props: LibraryPaneProps) {
             {list.count} file{list.count === 1 ? '' : 's'}
           </p>
         )}
-        {list && list.results.length === 0 && <p class="qf-muted">No files{search || status || docType ? ' match these filters' : ' yet'}.</p>}
+        {list && list.results.length === 0 && (
+          <p class="qf-muted">
+            {search || status || docType
+              ? 'No files match these filters.'
+              : 'No documents yet. Upload your policies, security overviews and past questionnaires above: Fill and Chat answer only from them.'}
+          </p>
+        )}
         <ul class="qf-list" aria-label="Files">
           {list?.results.map((f) => <FileRow key={f.id} file={f} />)}
         </ul>
-        {list && list.count > PAGE_SIZE && (
-          <div class="qf-pager">
-            <button type="button" class="qf-btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </button>
-            <span class="qf-small">
-              Page {page} of {pages}
-            </span>
-            <button type="button" class="qf-btn" disabled={!list.hasNext} onClick={() => setPage(page + 1)}>
-              Next
-            </button>
-          </div>
-        )}
+        {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} hasNext={list.hasNext} onPage={setPage} />}
       </section>
     </div>
   );

@@ -5,7 +5,9 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QuestionWithAnswers, TrustLevel } from '../../api/schemas';
+import { SearchBox, Select, choicesOf, type Choice } from '../components/Controls';
 import { Sources } from '../components/Sources';
+import { Correction, type CorrectFn } from './Correction';
 import {
   EMPTY_FILTER,
   chosenAnswer,
@@ -18,6 +20,14 @@ import {
 } from '../review';
 
 const PAGE = 100;
+
+const TRUST_CHOICES: Choice<ReviewFilter['trust']>[] = [
+  { value: '', label: 'Any trust' },
+  { value: 'high', label: 'High trust' },
+  { value: 'medium', label: 'Medium trust' },
+  { value: 'low', label: 'Low trust' },
+  { value: 'none', label: 'No score' },
+];
 
 /** A reason as a sentence: ends with a full stop, so the next sentence does not run on. */
 const sentence = (text: string) => (/[.!?]$/.test(text.trim()) || !text.trim() ? text.trim() : `${text.trim()}.`);
@@ -32,7 +42,13 @@ export function TrustBadge(props: { trust: TrustLevel | null | undefined; score?
   );
 }
 
-export function QuestionDetails(props: { question: QuestionWithAnswers }) {
+export interface CorrectionProps {
+  drafts: Readonly<Record<string, string>>;
+  onDraft: (key: string, text: string) => void;
+  onCorrect: CorrectFn;
+}
+
+export function QuestionDetails(props: { question: QuestionWithAnswers; correction?: CorrectionProps }) {
   const q = props.question;
   const answer = chosenAnswer(q);
   const ev = evaluationOf(q);
@@ -80,8 +96,9 @@ export function QuestionDetails(props: { question: QuestionWithAnswers }) {
           />
         </>
       ) : (
-        <p class="qf-muted">No answer was generated for this question.</p>
+        <p class="qf-muted">No answer was generated for this question: write one below, or ask about it in Chat.</p>
       )}
+      {props.correction && <Correction question={q} {...props.correction} />}
     </article>
   );
 }
@@ -90,8 +107,13 @@ export function ReviewList(props: {
   questions: readonly QuestionWithAnswers[];
   selectedId: number | null;
   onPick: (q: QuestionWithAnswers) => void;
+  /** Writes a correction into the workbook; without it the review is read-only. */
+  onCorrect?: CorrectFn;
+  /** Questions the analyst corrected in this session. */
+  corrected?: ReadonlySet<number>;
 }) {
   const [filter, setFilter] = useState<ReviewFilter>(EMPTY_FILTER);
+  const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [shown, setShown] = useState(PAGE);
   const tabs = useMemo(() => distinct(props.questions.map((q) => q.tab_name)), [props.questions]);
   const sections = useMemo(
@@ -114,54 +136,28 @@ export function ReviewList(props: {
   return (
     <section aria-label="Review answers">
       <h3>Review</h3>
-      <div class="qf-row">
-        <label>
-          <span class="qf-sr">Tab</span>
-          <select class="qf-select" value={filter.tab} onChange={(e) => set({ tab: e.currentTarget.value, section: '' })} aria-label="Filter by tab">
-            <option value="">All tabs</option>
-            {tabs.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+      <div class="qf-filters">
+        <Select label="Filter by tab" value={filter.tab} choices={choicesOf('All tabs', tabs)} onChange={(tab) => set({ tab, section: '' })} />
         {sections.length > 0 && (
-          <select class="qf-select" value={filter.section} onChange={(e) => set({ section: e.currentTarget.value })} aria-label="Filter by section">
-            <option value="">All sections</option>
-            {sections.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
+          <Select label="Filter by section" value={filter.section} choices={choicesOf('All sections', sections)} onChange={(section) => set({ section })} />
         )}
-        <select
-          class="qf-select"
-          value={filter.trust}
-          onChange={(e) => set({ trust: e.currentTarget.value as ReviewFilter['trust'] })}
-          aria-label="Filter by trust"
-        >
-          <option value="">Any trust</option>
-          <option value="high">High trust</option>
-          <option value="medium">Medium trust</option>
-          <option value="low">Low trust</option>
-          <option value="none">No score</option>
-        </select>
+        <Select label="Filter by trust" value={filter.trust} choices={TRUST_CHOICES} onChange={(trust) => set({ trust })} />
         <label class="qf-check">
           <input type="checkbox" checked={filter.needsReviewOnly} onChange={(e) => set({ needsReviewOnly: e.currentTarget.checked })} />
           <span>Needs review</span>
         </label>
       </div>
-      <input
-        class="qf-input"
-        type="search"
-        placeholder="Search questions"
-        aria-label="Search questions"
-        value={filter.text}
-        onInput={(e) => set({ text: e.currentTarget.value })}
-      />
-      <div ref={detailsRef}>{selected && <QuestionDetails question={selected} />}</div>
+      <SearchBox label="Search questions" placeholder="Search questions" value={filter.text} onChange={(text) => set({ text })} />
+      <div ref={detailsRef}>{selected && (
+          <QuestionDetails
+            question={selected}
+            correction={
+              props.onCorrect
+                ? { drafts, onDraft: (key, text) => setDrafts((d) => ({ ...d, [key]: text })), onCorrect: props.onCorrect }
+                : undefined
+            }
+          />
+        )}</div>
       <p class="qf-small qf-muted" role="status">
         {visible.length} of {props.questions.length} questions
       </p>
@@ -173,7 +169,11 @@ export function ReviewList(props: {
               <button type="button" class="qf-q" aria-current={q.id === props.selectedId} onClick={() => props.onPick(q)}>
                 <span class="qf-small qf-muted">{q.original_id ?? `#${q.order ?? q.id}`} </span>
                 {q.original_question_text} <TrustBadge trust={ev?.trust} score={ev?.score} />
-                {needsReview(q) && <span class="qf-small qf-muted"> · review</span>}
+                {props.corrected?.has(q.id) ? (
+                  <span class="qf-small qf-muted"> · corrected</span>
+                ) : (
+                  needsReview(q) && <span class="qf-small qf-muted"> · review</span>
+                )}
               </button>
             </li>
           );

@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { ApiError } from '../../api/errors';
+import type { Choice } from '../components/Controls';
 import { ErrorMessage, Note } from '../components/Message';
 import { explainError } from '../errors';
 import type { ConnectionSettings, KeyPersistence, Settings, TaskpaneApi } from '../types';
@@ -20,6 +21,11 @@ export interface SettingsPaneProps {
   /** First run: no key yet. */
   firstRun: boolean;
 }
+
+const PERSISTENCE_CHOICES: Choice<KeyPersistence>[] = [
+  { value: 'remember', label: 'On this computer, for this add-in only (never inside the workbook)' },
+  { value: 'session', label: 'For this session only (forgotten when the pane closes)' },
+];
 
 type TestState = { kind: 'idle' } | { kind: 'testing' } | { kind: 'ok'; text: string } | { kind: 'failed'; text: string };
 
@@ -152,26 +158,12 @@ export function SettingsPane(props: SettingsPaneProps) {
       </label>
       <fieldset class="qf-fieldset">
         <legend>Keep the key</legend>
-        <label class="qf-check">
-          <input
-            type="radio"
-            name="key_persistence"
-            value="remember"
-            checked={persistence === 'remember'}
-            onChange={() => setPersistence('remember')}
-          />
-          <span>On this computer, for this add-in only (never inside the workbook)</span>
-        </label>
-        <label class="qf-check">
-          <input
-            type="radio"
-            name="key_persistence"
-            value="session"
-            checked={persistence === 'session'}
-            onChange={() => setPersistence('session')}
-          />
-          <span>For this session only (forgotten when the pane closes)</span>
-        </label>
+        {PERSISTENCE_CHOICES.map((c) => (
+          <label key={c.value} class="qf-check">
+            <input type="radio" name="key_persistence" value={c.value} checked={persistence === c.value} onChange={() => setPersistence(c.value)} />
+            <span>{c.label}</span>
+          </label>
+        ))}
       </fieldset>
       <div class="qf-row">
         <button type="submit" class="qf-btn qf-btn-primary" disabled={!dirty && saved === 'ok'}>

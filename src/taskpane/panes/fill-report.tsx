@@ -113,6 +113,28 @@ export function Summary(props: { structure: Structure; questions: readonly Quest
 
 const SKIPPED_SHOWN = 200;
 
+/** What to do about each reason a fill wrote nothing, most frequent first. */
+const NEXT_STEP: Partial<Record<SkipReason, string>> = {
+  occupied:
+    'The answer cells already hold values. To replace them, tick "Overwrite cells that already hold a value" and choose "Write again with these options"; formulas are never touched and Undo fill puts everything back.',
+  no_value: 'The knowledge base had no answers for these questions. Add documents in the Library tab, then fill again.',
+  no_slot: 'The service found no answer cells for these questions. Check that the answer column has a header such as "Answer" or "Response".',
+  protected: 'The answer cells are locked on protected sheets. Unprotect the sheets (Review › Unprotect Sheet), then write again.',
+  missing_tab: 'The sheets the questions were found on are no longer in this workbook (renamed or deleted). Fill the workbook again.',
+  formula: 'The answer cells hold formulas, which are never overwritten.',
+  not_allowed: "The answers did not fit the cells' drop-down lists. Pick a value for each in the review below.",
+  blocked: 'The questionnaire marks these cells as not to be filled.',
+};
+
+export function nothingWrittenAdvice(plan: WritePlan, result: ApplyResult): string[] {
+  if (plan.writes.length > 0 && result.failed.length > 0) {
+    return ['Excel refused the writes: the cells and reasons are listed below. Fix them, then choose "Write again with these options".'];
+  }
+  const reasons = (Object.entries(plan.report.byReason) as [SkipReason, number][]).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  const lines = reasons.map(([reason]) => NEXT_STEP[reason]).filter((line): line is string => !!line);
+  return lines.length > 0 ? lines : ['This workbook has no answer cells the pane could write. Check the skipped cells below.'];
+}
+
 export function WriteReport(props: { plan: WritePlan; result: ApplyResult }) {
   const { plan, result } = props;
   const reasons = Object.entries(plan.report.byReason).filter(([, n]) => n) as [SkipReason, number][];
@@ -123,10 +145,13 @@ export function WriteReport(props: { plan: WritePlan; result: ApplyResult }) {
         Wrote {result.written} cell{result.written === 1 ? '' : 's'}; skipped {plan.report.skipped}
         {result.failed.length ? `; ${result.failed.length} failed` : ''}.
       </p>
-      {result.written === 0 && (plan.report.byReason.no_value ?? 0) > 0 && (
-        <p class="qf-msg qf-msg-warn">
-          The knowledge base had no answers for these questions. Add documents in the Library tab, then fill again.
-        </p>
+      {result.written === 0 && (
+        <div class="qf-msg qf-msg-warn" role="status">
+          <p>Nothing was written.</p>
+          {nothingWrittenAdvice(plan, result).map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+        </div>
       )}
       {reasons.length > 0 && (
         <ul class="qf-small">
