@@ -153,7 +153,7 @@ export async function waitForComplete(c: ReturnType<typeof client>, id: number) 
 
 export interface SheetSpec {
   name: string;
-  sections: { title?: string; questions: [id: string, text: string, answer?: string][] }[];
+  sections: { title?: string; questions: [id: string, text: string, answer?: string, comment?: string][] }[];
 }
 
 /** A small questionnaire workbook: ID | Question | Answer | Comments, with optional section rows. */
@@ -164,7 +164,7 @@ export async function questionnaireXlsx(sheets: SheetSpec[]): Promise<Uint8Array
     ws.addRow(['ID', 'Question', 'Answer', 'Comments']);
     for (const section of sheet.sections) {
       if (section.title) ws.addRow([section.title]);
-      for (const [id, text, answer] of section.questions) ws.addRow([id, text, answer ?? '', '']);
+      for (const [id, text, answer, comment] of section.questions) ws.addRow([id, text, answer ?? '', comment ?? '']);
     }
   }
   return new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer);

@@ -37,8 +37,8 @@ const TWO_TABS = [
         title: 'Data handling',
         questions: [
           ['PR-1', 'How long are backups retained?'],
-          ['PR-2', 'Do you sell customer data to third parties?', 'No'],
-        ] as [string, string, string?][],
+          ['PR-2', 'Do you sell customer data to third parties?', 'No', 'We never sell or share customer data.'],
+        ] as [string, string, string?, string?][],
       },
     ],
   },

@@ -11,12 +11,11 @@ export function chosenAnswer(q: QuestionRecord): AnswerRecord | null {
 }
 
 /**
- * A question needs filling when none of its writable slots has a value in the sheet: one answered slot
- * (e.g. `No` with an empty comment) means somebody already answered it.
+ * A question needs filling when one of its writable slots is still empty in the sheet (e.g. `No` given
+ * but its comment left blank): there is still a cell for us to fill.
  */
 export function needsFilling(slots: AnswerSlot[]): boolean {
-  const writable = slots.filter((s) => !s.is_blocked);
-  return writable.length > 0 && writable.every((s) => s.value == null || s.value.trim() === '');
+  return slots.some((s) => !s.is_blocked && (s.value == null || s.value.trim() === ''));
 }
 
 /** Slots a person (or we) still have to fill: not blocked and empty in the sheet. */
