@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { XlsxPackage, isXlsxError } from '../../src/xlsx';
+import { XlsxPackage, isXlsxError, sniffSpreadsheet } from '../../src/xlsx';
 import { comparePackages } from '../../src/xlsx/compare';
 import { readZip } from '../../src/xlsx/zip';
 import { X14_VALIDATION, partText, patchZip, smallWorkbook, withX14Validation } from './helpers';
@@ -330,6 +330,18 @@ describe('bad input', () => {
     const pkg = XlsxPackage.open(patched, 'liar.xlsx');
     const [c2] = code(() => pkg.readCells('Questions', ['A1']));
     expect(c2).toBe('zip_bomb');
+  });
+
+  it('sniffs CSV only when a .csv/.tsv name allows it, and refuses other text the same way', () => {
+    const text = new TextEncoder().encode('Question,Answer\nDo you?,Yes\n');
+    expect(sniffSpreadsheet(text, '"q.csv"', { csvName: 'q.csv' })).toBe('csv');
+    expect(sniffSpreadsheet(text, '"q.tsv"', { csvName: 'Q.TSV' })).toBe('csv');
+    expect(code(() => sniffSpreadsheet(text, '"q.txt"', { csvName: 'q.txt' }))).toEqual([
+      'not_zip',
+      '"q.txt" is not an .xlsx file (not a zip archive) nor a .csv file. Upload the questionnaire as .xlsx or .csv.',
+    ]);
+    expect(code(() => XlsxPackage.open(text, 'q.csv'))).toEqual(['not_zip', 'q.csv is not an .xlsx file (not a zip archive).']);
+    expect(code(() => sniffSpreadsheet(new Uint8Array(), 'e.csv', { csvName: 'e.csv' }))).toEqual(['not_zip', 'e.csv is empty (0 bytes), not an .xlsx file or a CSV file.']);
   });
 
   it('reports a truncated archive as damaged', async () => {

@@ -14,7 +14,7 @@ export * from './types';
 
 const LANGUAGE_SAMPLE_CHARS = 4000;
 
-const NO_STYLES: CellStyleLookup = { locked: () => false, bold: () => false };
+const NO_STYLES: CellStyleLookup = { locked: () => false, bold: () => false, look: () => '' };
 
 export async function detectQuestionnaire(bytes: Uint8Array, filename: string): Promise<DetectedQuestionnaire> {
   try {
@@ -42,6 +42,7 @@ function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
     const styles: CellStyleLookup = {
       locked: (s) => workbook.styles[s]?.locked ?? true,
       bold: (s) => workbook.styles[s]?.bold ?? false,
+      look: (s) => workbook.styles[s]?.look ?? '',
     };
     const hidden = workbook.sheets.filter((s) => s.state !== 'visible').map((s) => s.name);
     if (hidden.length > 0) warnings.push(`Hidden sheets are not questionnaires and were skipped: ${hidden.join(', ')}.`);
@@ -51,6 +52,14 @@ function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
       const analysis = analyseSheet(grid, validationLookup(grid, workbook, sheet.index), styles);
       if (analysis.ok) {
         perTab.push({ tab: sheet.name, questions: analysis.questions });
+        const hiddenRows = analysis.hiddenQuestionRows;
+        if (hiddenRows.length > 0) {
+          const listed = hiddenRows.slice(0, 10).join(', ') + (hiddenRows.length > 10 ? ', ...' : '');
+          warnings.push(
+            `Sheet "${sheet.name}" has ${hiddenRows.length} hidden question row${hiddenRows.length > 1 ? 's' : ''} (${listed}); ` +
+              'they are included: unhide them in Excel to review their answers.',
+          );
+        }
       } else {
         rejected.push(`"${sheet.name}": ${analysis.reason}`);
         if (/formulas|reference material/.test(analysis.reason)) {

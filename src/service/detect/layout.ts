@@ -1,8 +1,9 @@
 /**
  * Finds the question table of one sheet: the question column (by content or by its header), the id
  * column, header rows (also section rows that carry the slot headers), section rows, question rows and
- * each question's answer slots. Decisions use generic signals only: question-like text, id patterns,
- * header words, data validations, merges, formulas and protection.
+ * each question's answer slots (either side of the question column). Decisions use generic signals
+ * only: question-like text, id patterns, header words, data validations, merges, formulas, protection
+ * and formatting. Section nesting is worked out in sections.ts from the headings met on the way.
  */
 import type { AnswerSlot } from '../../api/schemas';
 import { toA1 } from '../../fill/a1';
@@ -20,11 +21,14 @@ import {
   slug,
   type HeaderKind,
 } from './text';
+import { numberingDepth, outlineDepth, sectionPaths, type Heading, type WalkEvent } from './sections';
 import type { ValidationLookup } from './validation';
 
 export interface CellStyleLookup {
   locked(style: number): boolean;
   bold(style: number): boolean;
+  /** Formatting signature: cells that look alike share it. */
+  look(style: number): string;
 }
 
 export interface SheetQuestion {
@@ -39,7 +43,7 @@ export interface SheetQuestion {
 }
 
 export type SheetAnalysis =
-  | { ok: true; questions: SheetQuestion[]; questionColumn: number; idColumn: number | null }
+  | { ok: true; questions: SheetQuestion[]; questionColumn: number; idColumn: number | null; hiddenQuestionRows: number[] }
   | { ok: false; reason: string };
 
 interface SlotColumn {
@@ -54,7 +58,9 @@ const DERIVED_FORMULA_SHARE = 0.8;
 
 export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, styles: CellStyleLookup): SheetAnalysis {
   const merges = new MergeIndex(grid.merges);
-  const rowsInOrder = [...grid.rows.keys()].filter((r) => !grid.hiddenRows.has(r)).sort((a, b) => a - b);
+  // Hidden rows are read too: a hidden question is still a question of the form (often a conditional
+  // one), and the writer may fill it; the caller warns about them.
+  const rowsInOrder = [...grid.rows.keys()].sort((a, b) => a - b);
 
   /** The top-left of the merge covering (r, c), when (r, c) is not that top-left. */
   const coveredBy = (r: number, c: number): Range | undefined => {
@@ -152,11 +158,12 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
   }
   const mainIdShape = [...shapeCounts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 
-  // ---- 3. Header rows: slot headers to the right of the question column.
+  // ---- 3. Header rows: slot headers to the right of the question column (and, under an explicit
+  // "Question" header, slot-naming headers to its left: `Response | Question`).
   interface HeaderRow {
     row: number;
     columns: Map<number, string>;
-    title: string | null;
+    title: { col: number; text: string } | null;
   }
   const headerRows: HeaderRow[] = [];
   const headerRowAt = new Map<number, HeaderRow>();
@@ -166,10 +173,13 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
     if (qText !== null && !qHeader) continue;
     if (idCol !== null && isIdLike(text(r, idCol))) continue;
     const right = anchors(r).filter((a) => a.col > Q);
+    const left = qHeader ? leftSlotHeaders(r) : new Map<number, string>();
     // Reference headers alone (Score, Weight, Guidance) make a report table, not an answer table.
-    const namesAnswerSlot = right.some((a) => isSlotHeader(a.text) && headerKind(a.text) !== 'reference');
+    const namesAnswerSlot =
+      right.some((a) => isSlotHeader(a.text) && headerKind(a.text) !== 'reference') ||
+      [...left.values()].some((t) => headerKind(t) !== 'reference');
     if (!namesAnswerSlot && !(qHeader && right.some((a) => isHeaderLike(a.text)))) continue;
-    const columns = new Map<number, string>();
+    const columns = new Map<number, string>(left);
     let started = false;
     for (let c = Q + 1; c <= grid.maxCol; c++) {
       if (grid.hiddenCols.has(c)) {
@@ -184,9 +194,9 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
     }
     if (columns.size === 0) continue;
     const titleCell = anchors(r).find(
-      (a) => a.col <= Q && !isQuestionHeader(a.text) && !ID_HEADER_RE.test(a.text) && a.text.length <= 100,
+      (a) => a.col <= Q && !left.has(a.col) && !isQuestionHeader(a.text) && !ID_HEADER_RE.test(a.text) && a.text.length <= 100,
     );
-    const h: HeaderRow = { row: r, columns, title: titleCell ? titleCell.text : null };
+    const h: HeaderRow = { row: r, columns, title: titleCell ?? null };
     headerRows.push(h);
     headerRowAt.set(r, h);
   }
@@ -208,14 +218,14 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
   }
   const questionLike = (r: number) => isQuestionLike(text(r, Q));
   if (slotColumns.size === 0) {
-    // No header row: dropdown columns right of the questions, else the next column, answer the questions.
+    // No header row: dropdown columns beside the questions (either side) answer them.
     const dvCols = new Set<number>();
     for (const v of grid.validations) {
       if (v.type !== 'list') continue;
       for (const range of v.ranges) {
         if (!textRows.some((r) => r >= range.top && r <= range.bottom)) continue;
-        for (let c = Math.max(range.left, Q + 1); c <= Math.min(range.right, grid.maxCol); c++) {
-          if (!grid.hiddenCols.has(c)) dvCols.add(c);
+        for (let c = range.left; c <= Math.min(range.right, grid.maxCol); c++) {
+          if (c !== Q && c !== idCol && !grid.hiddenCols.has(c)) dvCols.add(c);
         }
       }
     }
@@ -234,20 +244,19 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
     return { ok: false, reason: 'its columns are reference material (guidance, scoring, mappings) with no answer column' };
   }
 
-  // ---- 5. Walk the rows: sections, header rows, questions.
+  // ---- 5. Walk the rows: headings (section rows, header-row titles), header rows, questions.
   const questions: SheetQuestion[] = [];
-  let section: string | null = null;
+  const events: WalkEvent[] = [];
+  const headerOf: number[] = [];
   let activeHeader: HeaderRow | null = null;
-  let block = -1;
-  let blockKey = '';
   const hasExplicitTable = explicitHeaderRow !== null || headerRows.length > 0;
 
-  for (const r of rowsInOrder) {
+  rowsInOrder.forEach((r, i) => {
     const header = headerRowAt.get(r);
     if (header) {
       activeHeader = header;
-      if (header.title) section = header.title;
-      continue;
+      if (header.title) events.push({ heading: headingAt(r, header.title.col, header.title.text) });
+      return;
     }
     const qText = text(r, Q);
     const idText = idCol !== null ? text(r, idCol) : null;
@@ -256,15 +265,21 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
     const qCovered = coveredBy(r, Q);
     if (!qText || qCovered) {
       if (!qCovered || qCovered.top === r) maybeSection(r, rowAnchors);
-      continue;
+      return;
     }
     const afterExplicitHeader = explicitHeaderRow !== null && r > explicitHeaderRow;
     const hasAnswerEvidence = rowHasEvidence(r, answerColumn.col);
     let isQuestion: boolean;
     if (idCol !== null) {
       isQuestion = hasId || (questionLike(r) && hasAnswerEvidence);
+      const depth = hasId ? outlineDepth(idText as string) : null;
+      if (depth !== null && isOutlineParent(i, idText as string)) {
+        // `1 | General` above `1.1 | Do you ...?`: a numbered section row, not a question.
+        events.push({ heading: { ...headingAt(r, Q, qText), depth, outline: (idText as string).trim().replace(/\.$/, '') } });
+        return;
+      }
     } else if (afterExplicitHeader) {
-      isQuestion = !(rowAnchors.length === 1 && looksLikeSection(r, rowAnchors[0], true));
+      isQuestion = !(rowAnchors.length === 1 && (looksLikeSection(r, rowAnchors[0], true) || isLabelSection(i)));
     } else {
       isQuestion = questionLike(r) || (hasAnswerEvidence && listCell(r, answerColumn.col));
     }
@@ -275,23 +290,35 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
 
     if (!isQuestion) {
       maybeSection(r, rowAnchors);
-      continue;
+      return;
     }
-    const key = `${section ?? ''}\u0000${activeHeader?.row ?? 0}`;
+    events.push({ question: questions.length, id: hasId ? (idText as string).trim() : null });
+    headerOf.push(activeHeader?.row ?? 0);
+    questions.push({
+      original_id: hasId ? (idText as string) : null,
+      original_question_text: qText,
+      section_path: [],
+      row: r,
+      question_coordinate: toA1(r, Q),
+      block: 0,
+      answer_slots: slotsFor(r, activeHeader),
+    });
+  });
+
+  // Blocks: runs of questions under the same section and the same header row.
+  const paths = sectionPaths(events);
+  let block = -1;
+  let blockKey: string | null = null;
+  questions.forEach((q, i) => {
+    q.section_path = paths.get(i) ?? [];
+    const key = `${q.section_path.join('\u0001')}\u0000${headerOf[i]}`;
     if (key !== blockKey) {
       block++;
       blockKey = key;
     }
-    questions.push({
-      original_id: hasId ? (idText as string) : null,
-      original_question_text: qText,
-      section_path: section ? [section] : [],
-      row: r,
-      question_coordinate: toA1(r, Q),
-      block,
-      answer_slots: slotsFor(r, activeHeader),
-    });
-  }
+    q.block = block;
+  });
+  const hiddenQuestionRows = questions.filter((q) => grid.hiddenRows.has(q.row)).map((q) => q.row);
 
   if (questions.length === 0) {
     return { ok: false, reason: 'it has a question column but no question rows' };
@@ -309,9 +336,23 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
       reason: 'its answer cells are formulas that mirror other cells (a report or lookup, not a questionnaire)',
     };
   }
-  return { ok: true, questions, questionColumn: Q, idColumn: idCol };
+  return { ok: true, questions, questionColumn: Q, idColumn: idCol, hiddenQuestionRows };
 
   // ---- helpers that read the walk's state -------------------------------------------------------
+  /** Slot-naming headers left of the question header, nearest first, up to other text or a wide title. */
+  function leftSlotHeaders(r: number): Map<number, string> {
+    const found = new Map<number, string>();
+    for (let c = Q - 1; c >= 1; c--) {
+      if (c === idCol || grid.hiddenCols.has(c)) continue;
+      const t = text(r, c);
+      if (!t) continue;
+      const m = merges.at(r, c);
+      if ((m && m.right >= Q) || !isSlotHeader(t) || ID_HEADER_RE.test(t)) break;
+      found.set(c, t);
+    }
+    return found;
+  }
+
   /** `formatted`: only a merged, bold or out-of-column title counts (a plain label may be a question). */
   function looksLikeSection(r: number, a: { col: number; text: string }, formatted = false): boolean {
     if (isProse(a.text) || isIdLike(a.text) || /^https?:\/\//i.test(a.text) || a.text.length > 100) return false;
@@ -326,7 +367,53 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
   function maybeSection(r: number, rowAnchors: { col: number; text: string }[]): void {
     if (rowAnchors.length !== 1) return;
     const a = rowAnchors[0];
-    if (looksLikeSection(r, a)) section = a.text;
+    if (looksLikeSection(r, a)) events.push({ heading: headingAt(r, a.col, a.text) });
+  }
+
+  function headingAt(r: number, c: number, title: string): Heading {
+    const cell = getCell(grid, r, c);
+    return { row: r, text: title, look: styles.look(cell?.style ?? 0), depth: numberingDepth(title) };
+  }
+
+  /** Nothing written in any slot of the row (a value or a formula). */
+  function slotsEmpty(r: number): boolean {
+    for (const c of slotColumns.keys()) {
+      const cell = getCell(grid, r, c);
+      if (cell && (cell.value !== null || cell.formula)) return false;
+    }
+    return true;
+  }
+
+  /** An outline number whose next id row continues it (`1` then `1.1`), on a row that asks nothing. */
+  function isOutlineParent(index: number, id: string): boolean {
+    const r = rowsInOrder[index];
+    if (questionLike(r) || !slotsEmpty(r)) return false;
+    const stem = id.trim().replace(/\.$/, '');
+    for (let j = index + 1; j < rowsInOrder.length; j++) {
+      const next = text(rowsInOrder[j], idCol as number);
+      if (isIdLike(next)) return (next as string).startsWith(`${stem}.`);
+    }
+    return false;
+  }
+
+  /**
+   * In an unformatted table without ids: a short label alone in the question column, with no answer,
+   * no dropdown, followed by real questions, is a section title (`General`), not a label-style
+   * question (`Company name`, which has an answer or sits among other labels).
+   */
+  function isLabelSection(index: number): boolean {
+    const r = rowsInOrder[index];
+    const label = text(r, Q) as string;
+    if (questionLike(r) || isProse(label) || label.length > 60 || /[:?]$/.test(label)) return false;
+    if (!slotsEmpty(r) || [...slotColumns.keys()].some((c) => listCell(r, c))) return false;
+    let following = 0;
+    for (let j = index + 1; j < rowsInOrder.length && following < 2; j++) {
+      const rr = rowsInOrder[j];
+      if (!text(rr, Q)) continue;
+      if (!questionLike(rr)) return false;
+      following++;
+    }
+    return following === 2;
   }
 
   function rowHasEvidence(r: number, c: number): boolean {

@@ -13,9 +13,12 @@ export interface Heading {
   look: string;
   /** Depth of its numbering (`2` → 1, `2.1` → 2), null when unnumbered. */
   depth: number | null;
+  /** For a section row numbered in the id column (`2.1`): that number, which its questions' ids extend. */
+  outline?: string;
 }
 
-export type WalkEvent = { heading: Heading } | { question: number };
+/** A question event carries its id so that `2.2` closes the section `2.1` before it. */
+export type WalkEvent = { heading: Heading } | { question: number; id: string | null };
 
 const NUMBERED_RE = /^(?:(?:section|part|chapter)\s+)?(\d{1,3}(?:\.\d{1,3}){0,4})\.?(?:[):]|\s+[-–—])?\s+\S/i;
 
@@ -51,6 +54,11 @@ export function sectionPaths(events: readonly WalkEvent[]): Map<number, string[]
   let afterHeading = false;
   events.forEach((e, i) => {
     if ('question' in e) {
+      const id = e.id;
+      if (id !== null && outlineDepth(id) !== null) {
+        const outside = stack.findIndex((h) => h.outline !== undefined && !id.startsWith(`${h.outline}.`));
+        if (outside >= 0) stack.length = outside;
+      }
       paths.set(e.question, stack.map((h) => h.text));
       afterHeading = false;
       return;

@@ -105,4 +105,15 @@ describe('fixture traits', () => {
     expect(distinctLists.size).toBeGreaterThanOrEqual(3);
     for (const s of listSlots) expect(s.allowed_values?.length ?? 0).toBeGreaterThanOrEqual(2);
   });
+
+  it('section paths: the title block above the first question is no section; sections are one level here', async () => {
+    for (const file of ['hecvat-full-2.11-portfolium-completed.xlsx', 'hecvat-lite-3.04-canvas-catalog-completed.xlsx']) {
+      const { detected } = await get(file);
+      const path = (id: string) => detected.questions.find((q) => q.original_id === id)?.section_path;
+      expect(path('DATE-01')).toEqual([]);
+      expect(path('GNRL-01')).toEqual(['General Information']);
+      expect(path('COMP-01')).toEqual(['Company Overview']);
+      for (const q of detected.questions) expect(q.section_path.length).toBeLessThanOrEqual(1);
+    }
+  });
 });
