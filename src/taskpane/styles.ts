@@ -36,6 +36,8 @@ export const TASKPANE_CSS = `
 .qf-tab[aria-selected="true"] { color: var(--qf-fg); font-weight: 600; border-bottom-color: var(--qf-accent); }
 .qf-tab:hover { color: var(--qf-fg); background: var(--qf-subtle); }
 .qf-panel { padding: 10px 12px 16px; flex: 1 1 auto; }
+/* Scrolled-to content stays clear of the sticky tab bar. */
+.qf-root section, .qf-root article, .qf-root ol, .qf-anchor { scroll-margin-top: 44px; }
 .qf-root :focus-visible { outline: 2px solid var(--qf-focus); outline-offset: 1px; }
 .qf-btn { font: inherit; padding: 4px 12px; min-height: 28px; border-radius: 4px; border: 1px solid var(--qf-border);
   background: var(--qf-control-bg); color: var(--qf-control-fg); cursor: pointer; }
@@ -90,6 +92,9 @@ fieldset.qf-fieldset legend { font-weight: 600; font-size: 12px; padding: 0 4px;
 .qf-trust-low { color: var(--qf-trust-low); }
 .qf-card { border: 1px solid var(--qf-border); border-radius: 4px; padding: 8px; margin: 8px 0; background: var(--qf-bg); }
 .qf-answer { white-space: pre-wrap; overflow-wrap: anywhere; }
+.qf-more { margin: 6px 0; }
+.qf-more > summary, .qf-correct > summary { cursor: pointer; font-size: 12px; font-weight: 600; padding: 2px 0; }
+.qf-correct { margin-top: 8px; border-top: 1px solid var(--qf-border); padding-top: 6px; }
 .qf-sources summary { cursor: pointer; color: var(--qf-muted); font-size: 12px; margin-top: 4px; }
 .qf-sources ol { margin: 4px 0; padding-left: 18px; }
 .qf-sources li { margin: 4px 0; }

@@ -173,7 +173,7 @@ describe('the task pane in the workbench, against the local service', () => {
 
   it('reviews an answer: clicking a question selects its cell and shows its evidence', async () => {
     await fillWorkbook();
-    const review = page.getByLabel('Questions');
+    const review = page.getByLabel('Questions', { exact: true });
     await review.getByText('encrypted in transit', { exact: false }).first().click();
     await expect.poll(() => page.getByTestId('selection').innerText(), { timeout: 10_000 }).toMatch(new RegExp(`^${DEMO_TAB}!C${demoRow('DAT-01')}$`));
     await expect.poll(() => page.getByLabel('Selected question').innerText(), { timeout: 10_000 }).toMatch(/northwind-security-overview/i);

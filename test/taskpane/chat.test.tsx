@@ -26,6 +26,11 @@ function session(id: number, title: string): ChatSession {
 }
 
 describe('Chat', () => {
+  it('tells a first-time analyst what Chat does and how to ask a questionnaire question', async () => {
+    renderApp({ baseUrl: fake.origin, initialTab: 'chat' });
+    expect(screen.getByText(/answers come from the documents in your library, each with its\s+sources/)).toBeTruthy();
+  });
+
   it('asks statelessly with Enter, shows the answer and its sources; Shift+Enter does not send', async () => {
     renderApp({ baseUrl: fake.origin, initialTab: 'chat' });
     type('Is data encrypted?');

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBoundary } from '../../src/taskpane/components/ErrorBoundary';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
 import { type FakeService, sampleQuestions } from './fake-service';
-import { API_KEY, renderApp, withFakeService } from './harness';
+import { API_KEY, cleanup, renderApp, withFakeService } from './harness';
 import { MemoryWorkbook, memoryStorage } from './memory-workbook';
 
 let fake: FakeService;

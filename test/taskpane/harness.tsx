@@ -52,6 +52,7 @@ export function renderApp(opts: {
   workbook?: MemoryWorkbook;
   storage?: ReturnType<typeof memoryStorage>;
   initialTab?: AppProps['initialTab'];
+  stallMs?: number;
 }): Rendered {
   const storage = opts.storage ?? memoryStorage();
   if (opts.apiKey !== null && !opts.storage) {
@@ -67,6 +68,7 @@ export function renderApp(opts: {
     defaultBaseUrl: opts.baseUrl,
     libraryPollMs: 20,
     ...(opts.initialTab ? { initialTab: opts.initialTab } : {}),
+    ...(opts.stallMs !== undefined ? { stallMs: opts.stallMs } : {}),
   };
   const { container } = render(<App {...props} />);
   return { workbook, storage, props, container: container as HTMLElement };

@@ -65,6 +65,17 @@ describe('Library', () => {
     expect(screen.queryByRole('list', { name: 'Files to upload' })).toBeNull();
   });
 
+  it("keeps the file list region to the files alone, so 'Ready' counts there are the files' own", async () => {
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    const region = screen.getByRole('region', { name: 'Library files' });
+    await within(region).findByText('security-overview.pdf');
+    expect(within(region).queryByRole('combobox')).toBeNull();
+    expect(within(region).getAllByText(/^Ready$/i)).toHaveLength(1);
+    expect(within(screen.getByRole('search', { name: 'Find files' })).getAllByRole('combobox')).toHaveLength(3);
+    // The optional fields sit folded away until used.
+    expect(screen.getByText('Tags, offerings and scope (optional)').closest('details')!.open).toBe(false);
+  });
+
   it('accepts files dropped on the drop zone', async () => {
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     const zone = screen.getByText('Drop documents here, or').closest('.qf-drop')!;

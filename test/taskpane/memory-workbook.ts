@@ -54,6 +54,8 @@ export class MemoryWorkbook implements WorkbookAdapter {
 
   async apply(plan: WritePlan, options: AnnotateOptions): Promise<ApplyResult> {
     this.applied.push(options);
+    // As src/excel: nothing to write leaves the last snapshot alone.
+    if (plan.writes.length === 0) return { written: 0, failed: [], syncs: 0 };
     this.snapshot = new Map();
     for (const w of plan.writes) {
       const key = MemoryWorkbook.cellKey(w.tab, w.address);

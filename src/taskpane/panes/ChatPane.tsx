@@ -84,10 +84,7 @@ function SessionList(props: { client: TaskpaneApi; currentId: number | null; onO
         label="Search conversations"
         placeholder="Search conversations"
         value={search}
-        onChange={(text) => {
-          setSearch(text);
-          setPage(1);
-        }}
+        onChange={(text) => (setSearch(text), setPage(1))}
       />
       <ErrorMessage error={error} />
       {data && data.results.length === 0 && <p class="qf-muted">No conversations{search ? ' match' : ' yet'}.</p>}
@@ -231,6 +228,13 @@ export function ChatPane(props: ChatPaneProps) {
       <h2>Chat</h2>
       {!client && <ConnectFirst onOpenSettings={props.onOpenSettings} />}
       {client && <SessionList client={client} currentId={sessionId} onOpen={openSession} refreshKey={sessionsVersion} active={props.active} />}
+      {client && turns.length === 0 && (
+        <p class="qf-muted">
+          Ask about your organisation's security, privacy or compliance: answers come from the documents in your library, each with its
+          sources, and can go into the selected cell. To ask a questionnaire's question, select its cell in the sheet and choose "Ask about
+          the selected question".
+        </p>
+      )}
       <div class="qf-chat-log" aria-live="polite" aria-label="Conversation">
         {turns.map((t) =>
           t.sender === 'user' ? (

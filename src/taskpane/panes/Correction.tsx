@@ -23,8 +23,8 @@ export function Correction(props: {
     return <p class="qf-small qf-muted">This question has no answer cell the pane may write, so it cannot be corrected here.</p>;
   }
   return (
-    <fieldset class="qf-fieldset">
-      <legend>Correct the answer</legend>
+    <details class="qf-correct" open={targets.some((t) => props.drafts[draftKey(q, t)] !== undefined)}>
+      <summary>Correct the answer</summary>
       {targets.map((t) => {
         const key = draftKey(q, t);
         const text = props.drafts[key] ?? t.value;
@@ -58,6 +58,6 @@ export function Correction(props: {
           </div>
         );
       })}
-    </fieldset>
+    </details>
   );
 }

@@ -64,6 +64,7 @@ interface LibraryState {
 }
 
 const DEFAULT_STALL_MS = 3 * 60_000;
+const NOT_RETRYABLE = new Set(['no_value', 'no_slot', 'blocked']);
 
 export function FillPane(props: FillPaneProps) {
   const { client, workbook, storage } = props;
@@ -416,7 +417,9 @@ export function FillPane(props: FillPaneProps) {
 
   const started = STEP_ORDER.some((k) => steps[k].state !== 'pending');
   const fillDisabled = running || !client || !!props.uploadBlocked;
-  const nothingWritten = !!report && report.result.written === 0;
+  // Writing again helps only when options or the sheet can change the outcome, not when answers are missing.
+  const nothingWritten =
+    !!report && report.result.written === 0 && Object.entries(report.plan.report.byReason).some(([reason, n]) => n && !NOT_RETRYABLE.has(reason));
 
   return (
     <div>

@@ -254,18 +254,21 @@ export function LibraryPane(props: LibraryPaneProps) {
             ))}
           </ul>
         )}
-        <label class="qf-field">
-          <span>Tags (comma-separated)</span>
-          <input class="qf-input" value={tagsText} onInput={(e) => setTagsText(e.currentTarget.value)} placeholder="soc2, policy" />
-        </label>
-        <label class="qf-field">
-          <span>Offering ids (comma-separated)</span>
-          <input class="qf-input" value={offeringsText} inputMode="numeric" onInput={(e) => setOfferingsText(e.currentTarget.value)} placeholder="e.g. 3, 7" />
-        </label>
-        <label class="qf-check">
-          <input type="checkbox" checked={companyScope} onChange={(e) => setCompanyScope(e.currentTarget.checked)} />
-          <span>Applies to the company as a whole</span>
-        </label>
+        <details class="qf-more" open={!!(tagsText || offeringsText || !companyScope)}>
+          <summary>Tags, offerings and scope (optional)</summary>
+          <label class="qf-field">
+            <span>Tags (comma-separated)</span>
+            <input class="qf-input" value={tagsText} onInput={(e) => setTagsText(e.currentTarget.value)} placeholder="soc2, policy" />
+          </label>
+          <label class="qf-field">
+            <span>Offering ids (comma-separated)</span>
+            <input class="qf-input" value={offeringsText} inputMode="numeric" onInput={(e) => setOfferingsText(e.currentTarget.value)} placeholder="e.g. 3, 7" />
+          </label>
+          <label class="qf-check">
+            <input type="checkbox" checked={companyScope} onChange={(e) => setCompanyScope(e.currentTarget.checked)} />
+            <span>Applies to the company as a whole</span>
+          </label>
+        </details>
         <button type="button" class="qf-btn qf-btn-primary" onClick={upload} disabled={uploadDisabled}>
           {uploading ? 'Uploading…' : `Upload${picked.length ? ` ${picked.length} file${picked.length === 1 ? '' : 's'}` : ''}`}
         </button>
@@ -274,21 +277,20 @@ export function LibraryPane(props: LibraryPaneProps) {
         {uploadNote && <Note kind="ok">{uploadNote}</Note>}
       </section>
 
-      <section aria-label="Library files">
+      <div role="search" aria-label="Find files">
         <SearchBox
           label="Search files"
           placeholder="Search by name or tag"
           value={search}
-          onChange={(text) => {
-            setSearch(text);
-            setPage(1);
-          }}
+          onChange={(text) => (setSearch(text), setPage(1))}
         />
         <div class="qf-filters">
           <Select label="Filter by status" value={status} choices={STATUS_CHOICES} onChange={(v) => (setStatus(v), setPage(1))} />
           <Select label="Filter by type" value={docType} choices={TYPE_CHOICES} onChange={(v) => (setDocType(v), setPage(1))} />
           <Select label="Sort" value={ordering} choices={ORDERINGS} onChange={setOrdering} />
         </div>
+      </div>
+      <section aria-label="Library files">
         <ErrorMessage error={listError} />
         {list && (
           <p class="qf-small qf-muted" role="status">

@@ -148,7 +148,7 @@ export function ReviewList(props: {
         </label>
       </div>
       <SearchBox label="Search questions" placeholder="Search questions" value={filter.text} onChange={(text) => set({ text })} />
-      <div ref={detailsRef}>{selected && (
+      <div ref={detailsRef} class="qf-anchor">{selected && (
           <QuestionDetails
             question={selected}
             correction={

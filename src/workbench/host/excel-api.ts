@@ -149,8 +149,13 @@ abstract class ClientObject {
     }
   }
 
-  protected abstract _scalars(): readonly string[];
-  protected abstract _read(name: string): unknown;
+  /** The scalar properties `load()` accepts; a collection or a container has none of its own. */
+  protected _scalars(): readonly string[] {
+    return [];
+  }
+  protected _read(_name: string): unknown {
+    return undefined;
+  }
   protected _child(_name: string): ClientObject | null {
     return null;
   }
@@ -191,13 +196,14 @@ abstract class ClientObject {
     return this._isNull;
   }
 
-  protected _get<T>(name: string): T {
+  /** A loaded property's value; throws PropertyNotLoaded like Office.js when it was not loaded and synced. */
+  _get<T>(name: string): T {
     if (!this._loaded.has(name)) throw propertyNotLoaded(name, this._kind);
     return this._loaded.get(name) as T;
   }
 
   /** Reads properties immediately (during sync, when a collection resolves its items). */
-  _loadNow(names: readonly string[]): void {
+  _loadNow(names: readonly string[] = this._scalars()): void {
     for (const n of names) this._loaded.set(n, clone(this._read(n)));
     this._isNull = false;
   }
@@ -214,6 +220,57 @@ abstract class ClientObject {
 
   toJSON(): Record<string, unknown> {
     return Object.fromEntries(this._loaded);
+  }
+}
+
+/**
+ * Office.js exposes each scalar as a property that throws PropertyNotLoaded until it was loaded and
+ * synced: the accessors are installed from the class's scalar list rather than written out one by
+ * one (classes `declare` their types). A setter the class defines itself is kept.
+ */
+function loadedProperties(cls: { prototype: ClientObject }): void {
+  for (const name of (cls.prototype as unknown as { _scalars(): readonly string[] })._scalars()) {
+    const own = Object.getOwnPropertyDescriptor(cls.prototype, name);
+    Object.defineProperty(cls.prototype, name, {
+      configurable: true,
+      get(this: ClientObject) {
+        return this._get(name);
+      },
+      ...(own?.set ? { set: own.set } : {}),
+    });
+  }
+}
+
+/**
+ * A proxy for something found during sync (a sheet, a range, a note): when it is gone that is
+ * ItemNotFound, or, for the *OrNullObject methods, a null object.
+ */
+abstract class LocatedProxy<T> extends ClientObject {
+  constructor(
+    context: HostRequestContext,
+    private readonly _locate: () => T | null,
+    nullable = false,
+  ) {
+    super(context, nullable);
+  }
+  /** What ItemNotFound says when the target is gone. */
+  protected abstract readonly _notFound: string;
+  protected _located(): T {
+    const target = this._locate();
+    if (target === null) throw new HostOfficeError('ItemNotFound', this._notFound);
+    return target;
+  }
+  protected override _exists(): boolean {
+    return this._locate() !== null;
+  }
+}
+
+/** A collection: its `items` exist once a `load()` of it was synced. */
+abstract class CollectionProxy<T> extends ClientObject {
+  protected _items: T[] | undefined;
+  get items(): T[] {
+    if (!this._items) throw propertyNotLoaded('items', this._kind);
+    return this._items;
   }
 }
 
@@ -245,16 +302,14 @@ export class WorkbookProxy extends ClientObject {
     this.onSelectionChanged = new EventProxy(context, { kind: 'workbook' }, '1.2', 'Workbook.onSelectionChanged');
   }
 
-  protected _scalars() {
+  protected override _scalars() {
     return ['name'] as const;
   }
-  protected _read(name: string): unknown {
+  protected override _read(name: string): unknown {
     if (name === 'name') return this.context.host.fileName;
     return undefined;
   }
-  get name(): string {
-    return this._get('name');
-  }
+  declare readonly name: string;
   get application(): ApplicationProxy {
     return this.context.application;
   }
@@ -281,37 +336,29 @@ export class WorkbookProxy extends ClientObject {
     return range;
   }
 }
+loadedProperties(WorkbookProxy);
 
 export class ApplicationProxy extends ClientObject {
   protected readonly _kind = 'Application';
-  protected _scalars() {
+  protected override _scalars() {
     return ['calculationMode'] as const;
   }
-  protected _read(): unknown {
+  protected override _read(): unknown {
     return 'Automatic';
   }
-  get calculationMode(): string {
-    return this._get('calculationMode');
-  }
+  declare readonly calculationMode: string;
   suspendApiCalculationUntilNextSync(): void {
     this.context._enqueueGated('1.6', 'Application.suspendApiCalculationUntilNextSync', { call: 'suspendApiCalculationUntilNextSync' }, () => {
       this.context.host.stats.calculationSuspensions += 1;
     });
   }
 }
+loadedProperties(ApplicationProxy);
 
 // ---- Worksheets ----------------------------------------------------------------------------------
 
-export class WorksheetCollectionProxy extends ClientObject {
+export class WorksheetCollectionProxy extends CollectionProxy<WorksheetProxy> {
   protected readonly _kind = 'WorksheetCollection';
-  private _items: WorksheetProxy[] | undefined;
-
-  protected _scalars() {
-    return [] as const;
-  }
-  protected _read(): unknown {
-    return undefined;
-  }
 
   override load(spec?: LoadSpec): this {
     const names = parseLoadSpec(spec);
@@ -319,17 +366,13 @@ export class WorksheetCollectionProxy extends ClientObject {
     this.context._enqueue({ load: 'WorksheetCollection', select: names }, () => {
       this._items = this.context.host.sheets.map((s) => {
         const proxy = new WorksheetProxy(this.context, () => this.context.host.sheetById(s.id));
-        proxy._fill(itemProps && itemProps.length ? itemProps : undefined);
+        proxy._loadNow(itemProps && itemProps.length ? itemProps : undefined);
         return proxy;
       });
     });
     return this;
   }
 
-  get items(): WorksheetProxy[] {
-    if (!this._items) throw propertyNotLoaded('items', this._kind);
-    return this._items;
-  }
 
   getItem(key: string): WorksheetProxy {
     return new WorksheetProxy(this.context, () => {
@@ -354,42 +397,22 @@ export class WorksheetCollectionProxy extends ClientObject {
   }
 }
 
-export class WorksheetProxy extends ClientObject {
+/** Its locator resolves the sheet during sync; null only for *OrNullObject (ItemNotFound otherwise). */
+export class WorksheetProxy extends LocatedProxy<HostSheet> {
   protected readonly _kind = 'Worksheet';
+  protected readonly _notFound = 'The requested worksheet does not exist.';
   private _protection: WorksheetProtectionProxy | null = null;
   private _notes: NoteCollectionProxy | null = null;
   private _onSelectionChanged: EventProxy | null = null;
 
-  constructor(
-    context: HostRequestContext,
-    /** Resolves the sheet during sync; null only for *OrNullObject. Throws ItemNotFound otherwise. */
-    readonly _resolve: () => HostSheet | null,
-    nullable = false,
-  ) {
-    super(context, nullable);
-  }
-
   _sheet(): HostSheet {
-    const sheet = this._resolve();
-    if (!sheet) throw new HostOfficeError('ItemNotFound', 'The requested worksheet does not exist.');
-    return sheet;
+    return this._located();
   }
 
-  protected override _exists(): boolean {
-    return this._resolve() !== null;
-  }
-
-  /** Fills loaded properties immediately (used when a collection load resolves its items). */
-  _fill(props?: string[]): void {
-    const names = props ?? [...this._scalars()];
-    for (const p of names) this._loaded.set(p, this._read(p));
-    this._isNull = false;
-  }
-
-  protected _scalars() {
+  protected override _scalars() {
     return ['name', 'id', 'position', 'visibility'] as const;
   }
-  protected _read(name: string): unknown {
+  protected override _read(name: string): unknown {
     const sheet = this._sheet();
     switch (name) {
       case 'name':
@@ -408,18 +431,10 @@ export class WorksheetProxy extends ClientObject {
     return null;
   }
 
-  get name(): string {
-    return this._get('name');
-  }
-  get id(): string {
-    return this._get('id');
-  }
-  get position(): number {
-    return this._get('position');
-  }
-  get visibility(): string {
-    return this._get('visibility');
-  }
+  declare readonly name: string;
+  declare readonly id: string;
+  declare readonly position: number;
+  declare readonly visibility: string;
 
   get protection(): WorksheetProtectionProxy {
     return (this._protection ??= new WorksheetProtectionProxy(this.context, this));
@@ -473,6 +488,7 @@ export class WorksheetProxy extends ClientObject {
     });
   }
 }
+loadedProperties(WorksheetProxy);
 
 export class WorksheetProtectionProxy extends ClientObject {
   protected readonly _kind = 'WorksheetProtection';
@@ -482,20 +498,16 @@ export class WorksheetProtectionProxy extends ClientObject {
   ) {
     super(context);
   }
-  protected _scalars() {
+  protected override _scalars() {
     return ['protected', 'options'] as const;
   }
-  protected _read(name: string): unknown {
+  protected override _read(name: string): unknown {
     const p = this.sheet._sheet().protection;
     if (name === 'protected') return p.protected;
     return { allowFormatCells: p.allowFormatCells, allowEditObjects: p.allowEditObjects };
   }
-  get protected(): boolean {
-    return this._get('protected');
-  }
-  get options(): { allowFormatCells: boolean; allowEditObjects: boolean } {
-    return this._get('options');
-  }
+  declare readonly protected: boolean;
+  declare readonly options: { allowFormatCells: boolean; allowEditObjects: boolean };
   protect(options?: { allowFormatCells?: boolean; allowEditObjects?: boolean }): void {
     this.context._enqueueGated('1.2', 'WorksheetProtection.protect', { call: 'protect', options }, () => {
       const s = this.sheet._sheet();
@@ -509,6 +521,7 @@ export class WorksheetProtectionProxy extends ClientObject {
     });
   }
 }
+loadedProperties(WorksheetProtectionProxy);
 
 // ---- Ranges --------------------------------------------------------------------------------------
 
@@ -560,34 +573,21 @@ function sameOrNull<T>(values: T[]): T | null {
   return values.every((v) => v === first) ? first : null;
 }
 
-export class RangeProxy extends ClientObject {
+export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
   protected readonly _kind = 'Range';
+  protected readonly _notFound = 'The requested range does not exist.';
   private _format: RangeFormatProxy | null = null;
   private _dataValidation: DataValidationProxy | null = null;
 
-  constructor(
-    context: HostRequestContext,
-    private readonly _target: RangeTarget,
-    nullable = false,
-  ) {
-    super(context, nullable);
-  }
-
   _resolveTarget(): { sheet: HostSheet; rect: Rect } {
-    const t = this._target();
-    if (!t) throw new HostOfficeError('ItemNotFound', 'The requested range does not exist.');
-    return t;
+    return this._located();
   }
 
-  protected override _exists(): boolean {
-    return this._target() !== null;
-  }
-
-  protected _scalars() {
+  protected override _scalars() {
     return RANGE_SCALARS;
   }
 
-  protected _read(name: string): unknown {
+  protected override _read(name: string): unknown {
     const { sheet, rect } = this._resolveTarget();
     switch (name) {
       case 'address':
@@ -623,41 +623,18 @@ export class RangeProxy extends ClientObject {
     return null;
   }
 
-  get address(): string {
-    return this._get('address');
-  }
-  get addressLocal(): string {
-    return this._get('addressLocal');
-  }
-  get rowCount(): number {
-    return this._get('rowCount');
-  }
-  get columnCount(): number {
-    return this._get('columnCount');
-  }
-  get cellCount(): number {
-    return this._get('cellCount');
-  }
-  get rowIndex(): number {
-    return this._get('rowIndex');
-  }
-  get columnIndex(): number {
-    return this._get('columnIndex');
-  }
-  get values(): unknown[][] {
-    return this._get('values');
-  }
+  declare readonly address: string;
+  declare readonly addressLocal: string;
+  declare readonly rowCount: number;
+  declare readonly columnCount: number;
+  declare readonly cellCount: number;
+  declare readonly rowIndex: number;
+  declare readonly columnIndex: number;
   set values(input: unknown) {
     this._write('values', input);
   }
-  get formulas(): unknown[][] {
-    return this._get('formulas');
-  }
   set formulas(input: unknown) {
     this._write('formulas', input);
-  }
-  get numberFormat(): unknown[][] {
-    return this._get('numberFormat');
   }
   set numberFormat(input: unknown) {
     this.context._enqueue({ set: 'numberFormat', value: input }, () => {
@@ -671,12 +648,8 @@ export class RangeProxy extends ClientObject {
       });
     });
   }
-  get valueTypes(): string[][] {
-    return this._get('valueTypes');
-  }
-  get text(): string[][] {
-    return this._get('text');
-  }
+  declare readonly valueTypes: string[][];
+  declare readonly text: string[][];
 
   get format(): RangeFormatProxy {
     return (this._format ??= new RangeFormatProxy(this.context, this));
@@ -784,6 +757,7 @@ export class RangeProxy extends ClientObject {
     return areas;
   }
 }
+loadedProperties(RangeProxy);
 
 export class RangeAreasProxy extends ClientObject {
   protected readonly _kind = 'RangeAreas';
@@ -797,10 +771,10 @@ export class RangeAreasProxy extends ClientObject {
   protected override _exists(): boolean {
     return this._resolveAreas() !== null;
   }
-  protected _scalars() {
+  protected override _scalars() {
     return ['address', 'areaCount'] as const;
   }
-  protected _read(name: string): unknown {
+  protected override _read(name: string): unknown {
     const t = this._resolveAreas()!;
     if (name === 'areaCount') return t.rects.length;
     return t.rects.map((r) => `${quoteSheetName(t.sheet.name)}!${rectAddress(r)}`).join(',');
@@ -808,12 +782,8 @@ export class RangeAreasProxy extends ClientObject {
   protected override _child(name: string): ClientObject | null {
     return name === 'areas' ? this.areas : null;
   }
-  get address(): string {
-    return this._get('address');
-  }
-  get areaCount(): number {
-    return this._get('areaCount');
-  }
+  declare readonly address: string;
+  declare readonly areaCount: number;
   get areas(): RangeCollectionProxy {
     return (this._areas ??= new RangeCollectionProxy(this.context, () => {
       const t = this._resolveAreas();
@@ -821,21 +791,15 @@ export class RangeAreasProxy extends ClientObject {
     }));
   }
 }
+loadedProperties(RangeAreasProxy);
 
-export class RangeCollectionProxy extends ClientObject {
+export class RangeCollectionProxy extends CollectionProxy<RangeProxy> {
   protected readonly _kind = 'RangeCollection';
-  private _items: RangeProxy[] | undefined;
   constructor(
     context: HostRequestContext,
     private readonly _resolveAll: () => { sheet: HostSheet; rect: Rect }[],
   ) {
     super(context);
-  }
-  protected _scalars() {
-    return [] as const;
-  }
-  protected _read(): unknown {
-    return undefined;
   }
   override load(spec?: LoadSpec): this {
     const names = parseLoadSpec(spec).map((n) => n.replace(/^items\/?/, '')).filter(Boolean);
@@ -848,10 +812,6 @@ export class RangeCollectionProxy extends ClientObject {
     });
     return this;
   }
-  get items(): RangeProxy[] {
-    if (!this._items) throw propertyNotLoaded('items', this._kind);
-    return this._items;
-  }
 }
 
 export class RangeFormatProxy extends ClientObject {
@@ -863,12 +823,6 @@ export class RangeFormatProxy extends ClientObject {
     this.fill = new RangeFillProxy(context, range);
     this.protection = new FormatProtectionProxy(context, range);
   }
-  protected _scalars() {
-    return [] as const;
-  }
-  protected _read(): unknown {
-    return undefined;
-  }
   protected override _child(name: string): ClientObject | null {
     if (name === 'fill') return this.fill;
     if (name === 'protection') return this.protection;
@@ -876,24 +830,29 @@ export class RangeFormatProxy extends ClientObject {
   }
 }
 
-export class RangeFillProxy extends ClientObject {
-  protected readonly _kind = 'RangeFill';
+/** A part of a range (its fill, its protection, its validation) that reads and writes the range's cells. */
+abstract class RangePartProxy extends ClientObject {
   constructor(
     context: HostRequestContext,
-    private readonly range: RangeProxy,
+    protected readonly range: RangeProxy,
   ) {
     super(context);
   }
-  protected _scalars() {
+  /** One property over the range's cells: the common value, or null when the cells differ (as Excel reports). */
+  protected _common<T>(property: (cell: HostCell) => T): T | null {
+    const { sheet, rect } = this.range._resolveTarget();
+    return sameOrNull(cellsOf(rect).map(({ row, column }) => property(getCell(sheet, row, column))));
+  }
+}
+
+export class RangeFillProxy extends RangePartProxy {
+  protected readonly _kind = 'RangeFill';
+  protected override _scalars() {
     return ['color'] as const;
   }
-  protected _read(): unknown {
-    const { sheet, rect } = this.range._resolveTarget();
-    // Excel reports no fill as white, and null when the cells differ.
-    return sameOrNull(cellsOf(rect).map(({ row, column }) => getCell(sheet, row, column).fill ?? '#FFFFFF'));
-  }
-  get color(): string {
-    return this._get('color');
+  protected override _read(): unknown {
+    // Excel reports no fill as white.
+    return this._common((cell) => cell.fill ?? '#FFFFFF');
   }
   set color(color: string) {
     this.context._enqueue({ set: 'fill.color', value: color }, () => {
@@ -912,24 +871,15 @@ export class RangeFillProxy extends ClientObject {
     for (const { row, column } of cellsOf(rect)) putCell(sheet, row, column, { ...getCell(sheet, row, column), fill });
   }
 }
+loadedProperties(RangeFillProxy);
 
-export class FormatProtectionProxy extends ClientObject {
+export class FormatProtectionProxy extends RangePartProxy {
   protected readonly _kind = 'FormatProtection';
-  constructor(
-    context: HostRequestContext,
-    private readonly range: RangeProxy,
-  ) {
-    super(context);
-  }
-  protected _scalars() {
+  protected override _scalars() {
     return ['locked'] as const;
   }
-  protected _read(): unknown {
-    const { sheet, rect } = this.range._resolveTarget();
-    return sameOrNull(cellsOf(rect).map(({ row, column }) => getCell(sheet, row, column).locked));
-  }
-  get locked(): boolean | null {
-    return this._get('locked');
+  protected override _read(): unknown {
+    return this._common((cell) => cell.locked);
   }
   set locked(locked: boolean) {
     this.context._enqueueGated('1.2', 'FormatProtection.locked', { set: 'protection.locked', value: locked }, () => {
@@ -939,23 +889,18 @@ export class FormatProtectionProxy extends ClientObject {
     });
   }
 }
+loadedProperties(FormatProtectionProxy);
 
-export class DataValidationProxy extends ClientObject {
+export class DataValidationProxy extends RangePartProxy {
   protected readonly _kind = 'DataValidation';
-  constructor(
-    context: HostRequestContext,
-    private readonly range: RangeProxy,
-  ) {
-    super(context);
-  }
-  protected _scalars() {
+  protected override _scalars() {
     return ['type', 'rule'] as const;
   }
   override load(spec?: LoadSpec): this {
     this.context._enqueueGated('1.8', 'Range.dataValidation', { load: 'DataValidation' }, () => undefined);
     return super.load(spec);
   }
-  protected _read(name: string): unknown {
+  protected override _read(name: string): unknown {
     const { sheet, rect } = this.range._resolveTarget();
     const covering = (row: number, column: number) =>
       sheet.validations.find((v) => v.range.split(/\s+/).some((a) => {
@@ -969,13 +914,10 @@ export class DataValidationProxy extends ClientObject {
     if (!same || !first) return {};
     return first.type === 'list' ? { list: { inCellDropDown: true, source: first.source } } : { custom: { formula: first.source } };
   }
-  get type(): string {
-    return this._get('type');
-  }
-  get rule(): { list?: { inCellDropDown: boolean; source: string } } {
-    return this._get('rule');
-  }
+  declare readonly type: string;
+  declare readonly rule: { list?: { inCellDropDown: boolean; source: string } };
 }
+loadedProperties(DataValidationProxy);
 
 // ---- Notes (ExcelApi 1.18) and comments (1.10) -----------------------------------------------------
 
@@ -1009,20 +951,13 @@ function cellTarget(context: HostRequestContext, cellAddress: RangeProxy | strin
   };
 }
 
-export class NoteCollectionProxy extends ClientObject {
+export class NoteCollectionProxy extends CollectionProxy<NoteProxy> {
   protected readonly _kind = 'NoteCollection';
-  private _items: NoteProxy[] | undefined;
   constructor(
     context: HostRequestContext,
     private readonly sheet: WorksheetProxy,
   ) {
     super(context);
-  }
-  protected _scalars() {
-    return [] as const;
-  }
-  protected _read(): unknown {
-    return undefined;
   }
   override load(spec?: LoadSpec): this {
     const names = parseLoadSpec(spec).map((n) => n.replace(/^items\/?/, '')).filter(Boolean);
@@ -1030,15 +965,11 @@ export class NoteCollectionProxy extends ClientObject {
       const s = this.sheet._sheet();
       this._items = [...s.notes.keys()].map((address) => {
         const note = new NoteProxy(this.context, () => ({ sheet: s, address }));
-        note._fill();
+        note._loadNow();
         return note;
       });
     });
     return this;
-  }
-  get items(): NoteProxy[] {
-    if (!this._items) throw propertyNotLoaded('items', this._kind);
-    return this._items;
   }
   add(cellAddress: RangeProxy | string, content: string): NoteProxy {
     const target = cellTarget(this.context, cellAddress, this.sheet, 'NoteCollection.add');
@@ -1077,87 +1008,80 @@ export class NoteCollectionProxy extends ClientObject {
   }
 }
 
-export class NoteProxy extends ClientObject {
-  protected readonly _kind = 'Note';
-  constructor(
-    context: HostRequestContext,
-    private readonly _target: () => { sheet: HostSheet; address: string } | null,
-    nullable = false,
-  ) {
-    super(context, nullable);
+/**
+ * A note or a comment: at most one per cell, deleted and located alike; they differ in where the host
+ * keeps them, the API set that has them and the words of their errors.
+ */
+abstract class CellAnnotationProxy<A extends { content: string; author: string }> extends LocatedProxy<{ sheet: HostSheet; address: string }> {
+  /** ExcelApi version and API name, e.g. ['1.18', 'Note']. */
+  protected abstract readonly _api: readonly [string, string];
+  protected abstract _store(sheet: HostSheet): Map<string, A>;
+
+  protected _resolveAnnotation(): { sheet: HostSheet; address: string; annotation: A } {
+    const t = this._located();
+    const annotation = this._store(t.sheet).get(t.address);
+    if (!annotation) throw new HostOfficeError('ItemNotFound', this._notFoundOn(t.address));
+    return { ...t, annotation };
   }
-  private _resolveNote() {
-    const t = this._target();
-    if (!t || !t.sheet.notes.has(t.address)) throw new HostOfficeError('ItemNotFound', 'The note does not exist.');
-    return { ...t, note: t.sheet.notes.get(t.address)! };
-  }
-  protected override _exists(): boolean {
-    return this._target() !== null;
-  }
-  _fill(): void {
-    for (const p of this._scalars()) this._loaded.set(p, this._read(p));
-    this._isNull = false;
-  }
-  protected _scalars() {
-    return ['content', 'authorName'] as const;
-  }
-  protected _read(name: string): unknown {
-    const { note } = this._resolveNote();
-    return name === 'content' ? note.content : note.author;
-  }
-  get content(): string {
-    return this._get('content');
-  }
-  set content(content: string) {
-    this.context._enqueueGated('1.18', 'Note.content', { set: 'note.content', value: content }, () => {
-      const t = this._resolveNote();
-      this.context.host._requireObjectEditing(t.sheet, t.address);
-      t.note.content = String(content);
-    });
-  }
-  get authorName(): string {
-    return this._get('authorName');
+  /** What ItemNotFound says when the cell is there but its note or comment is not. */
+  protected _notFoundOn(_address: string): string {
+    return this._notFound;
   }
   delete(): void {
-    this.context._enqueueGated('1.18', 'Note.delete', { call: 'note.delete' }, () => {
-      const t = this._resolveNote();
+    const [version, api] = this._api;
+    this.context._enqueueGated(version, `${api}.delete`, { call: `${api.toLowerCase()}.delete` }, () => {
+      const t = this._resolveAnnotation();
       this.context.host._requireObjectEditing(t.sheet, t.address);
-      t.sheet.notes.delete(t.address);
+      this._store(t.sheet).delete(t.address);
     });
   }
   getLocation(): RangeProxy {
     return new RangeProxy(this.context, () => {
-      const t = this._resolveNote();
+      const t = this._resolveAnnotation();
       const c = cellAt(t.address);
       return { sheet: t.sheet, rect: { top: c.row, left: c.column, rowCount: 1, columnCount: 1 } };
     });
   }
 }
 
-export class CommentCollectionProxy extends ClientObject {
+export class NoteProxy extends CellAnnotationProxy<HostSheet['notes'] extends Map<string, infer N> ? N : never> {
+  protected readonly _kind = 'Note';
+  protected readonly _api = ['1.18', 'Note'] as const;
+  protected _store(sheet: HostSheet) {
+    return sheet.notes;
+  }
+  protected readonly _notFound = 'The note does not exist.';
+  protected override _scalars() {
+    return ['content', 'authorName'] as const;
+  }
+  protected override _read(name: string): unknown {
+    const { annotation } = this._resolveAnnotation();
+    return name === 'content' ? annotation.content : annotation.author;
+  }
+  set content(content: string) {
+    this.context._enqueueGated('1.18', 'Note.content', { set: 'note.content', value: content }, () => {
+      const t = this._resolveAnnotation();
+      this.context.host._requireObjectEditing(t.sheet, t.address);
+      t.annotation.content = String(content);
+    });
+  }
+  declare readonly authorName: string;
+}
+loadedProperties(NoteProxy);
+
+export class CommentCollectionProxy extends CollectionProxy<CommentProxy> {
   protected readonly _kind = 'CommentCollection';
-  private _items: CommentProxy[] | undefined;
-  protected _scalars() {
-    return [] as const;
-  }
-  protected _read(): unknown {
-    return undefined;
-  }
   override load(spec?: LoadSpec): this {
     this.context._enqueueGated('1.10', 'CommentCollection.load', { load: 'CommentCollection', select: parseLoadSpec(spec) }, () => {
       this._items = this.context.host.sheets.flatMap((s) =>
         [...s.comments.keys()].map((address) => {
           const c = new CommentProxy(this.context, () => ({ sheet: s, address }));
-          c._fill();
+          c._loadNow();
           return c;
         }),
       );
     });
     return this;
-  }
-  get items(): CommentProxy[] {
-    if (!this._items) throw propertyNotLoaded('items', this._kind);
-    return this._items;
   }
   add(cellAddress: RangeProxy | string, content: string): CommentProxy {
     const target = cellTarget(this.context, cellAddress, null, 'CommentCollection.add');
@@ -1182,55 +1106,29 @@ export class CommentCollectionProxy extends ClientObject {
   }
 }
 
-export class CommentProxy extends ClientObject {
+export class CommentProxy extends CellAnnotationProxy<HostSheet['comments'] extends Map<string, infer C> ? C : never> {
   protected readonly _kind = 'Comment';
-  constructor(
-    context: HostRequestContext,
-    private readonly _target: () => { sheet: HostSheet; address: string },
-  ) {
-    super(context);
+  protected readonly _api = ['1.10', 'Comment'] as const;
+  protected _store(sheet: HostSheet) {
+    return sheet.comments;
   }
-  private _resolveComment() {
-    const t = this._target();
-    const comment = t.sheet.comments.get(t.address);
-    if (!comment) throw new HostOfficeError('ItemNotFound', `There is no comment on ${t.address}.`);
-    return { ...t, comment };
+  protected readonly _notFound = 'The comment does not exist.';
+  protected override _notFoundOn(address: string): string {
+    return `There is no comment on ${address}.`;
   }
-  _fill(): void {
-    for (const p of this._scalars()) this._loaded.set(p, this._read(p));
-  }
-  protected _scalars() {
+  protected override _scalars() {
     return ['id', 'content', 'authorName'] as const;
   }
-  protected _read(name: string): unknown {
-    const { comment } = this._resolveComment();
-    if (name === 'id') return comment.id;
-    return name === 'content' ? comment.content : comment.author;
+  protected override _read(name: string): unknown {
+    const { annotation } = this._resolveAnnotation();
+    if (name === 'id') return annotation.id;
+    return name === 'content' ? annotation.content : annotation.author;
   }
-  get id(): string {
-    return this._get('id');
-  }
-  get content(): string {
-    return this._get('content');
-  }
-  get authorName(): string {
-    return this._get('authorName');
-  }
-  delete(): void {
-    this.context._enqueueGated('1.10', 'Comment.delete', { call: 'comment.delete' }, () => {
-      const t = this._resolveComment();
-      this.context.host._requireObjectEditing(t.sheet, t.address);
-      t.sheet.comments.delete(t.address);
-    });
-  }
-  getLocation(): RangeProxy {
-    return new RangeProxy(this.context, () => {
-      const t = this._resolveComment();
-      const c = cellAt(t.address);
-      return { sheet: t.sheet, rect: { top: c.row, left: c.column, rowCount: 1, columnCount: 1 } };
-    });
-  }
+  declare readonly id: string;
+  declare readonly content: string;
+  declare readonly authorName: string;
 }
+loadedProperties(CommentProxy);
 
 // ---- Events ----------------------------------------------------------------------------------------
 
