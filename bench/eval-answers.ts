@@ -9,6 +9,10 @@
  *     question / answer / top evidence for a person to check.
  *  3. POST /chat/ask/ p50/p95 over HTTP on the whole fixtures knowledge base.
  *
+ * Besides Yes/No agreement: answers given with high trust, answers without evidence (must be 0),
+ * free-text answers against the vendor's (same / differs with high trust) and how many filled
+ * comments share the vendor's topic. EVAL_VERBOSE=1 prints every answer beside the vendor's.
+ *
  * Exits 1 with a message when the fixtures are missing.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -21,6 +25,7 @@ import type { QuestionWithAnswers } from '../src/api/schemas';
 import { createKey } from '../src/service/admin';
 import { buildApp } from '../src/service/app';
 import { detectQuestionnaire, type DetectedQuestion } from '../src/service/detect';
+import { setCosine, stemmedTerms } from '../src/service/knowledge/text';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixturesDir = resolve(process.env.FIXTURES_DIR ?? join(root, '..', 'shared', 'fixtures'));
@@ -157,6 +162,10 @@ async function fill(api: ApiClient, name: string, bytes: Uint8Array): Promise<{ 
 // ---- Scoring --------------------------------------------------------------------------------------
 
 const YES_NO = /^(yes|no)$/i;
+/** Our free text "says the same" as the vendor's when their key terms mostly coincide. */
+const SAME_TEXT_COSINE = 0.8;
+/** A comment sharing this much vocabulary with the vendor's is at least on the same topic. */
+const ON_TOPIC_COSINE = 0.2;
 
 interface Score {
   questions: number;
@@ -165,14 +174,42 @@ interface Score {
   listAnswered: number;
   listAgree: number;
   flagged: number;
+  high: number;
+  /** Answers with content but no source evidence: never acceptable. */
+  unsupported: number;
   byMethod: Record<string, number>;
+  /** Questions whose real answer is free text (not Yes/No). */
+  freeKey: number;
+  freeAnswered: number;
+  freeAgree: number;
+  /** Free-text answers given with high trust that do not say what the vendor said. */
+  freeHighWrong: number;
+  /** Questions with a real comment; ours filled; ours on the vendor's topic; summed cosine. */
+  commentKey: number;
+  commentFilled: number;
+  commentOnTopic: number;
+  commentCosine: number;
 }
 
-function compare(key: KeyedQuestion[], answers: QuestionWithAnswers[]): { score: Score; pairs: { k: KeyedQuestion; a: QuestionWithAnswers | undefined }[] } {
+interface Pair {
+  k: KeyedQuestion;
+  a: QuestionWithAnswers | undefined;
+}
+
+function similarText(a: string, b: string): number {
+  const norm = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
+  if (norm(a) === norm(b)) return 1;
+  return setCosine(stemmedTerms(a), stemmedTerms(b));
+}
+
+function compare(key: KeyedQuestion[], answers: QuestionWithAnswers[]): { score: Score; pairs: Pair[] } {
   const byCoordinate = new Map(answers.map((a) => [`${a.tab_name}!${a.answer_slots?.[0]?.coordinate ?? ''}`, a]));
   const byText = new Map(answers.map((a) => [`${a.tab_name}|${a.original_question_text}`, a]));
-  const score: Score = { questions: 0, answered: 0, listKey: 0, listAnswered: 0, listAgree: 0, flagged: 0, byMethod: {} };
-  const pairs: { k: KeyedQuestion; a: QuestionWithAnswers | undefined }[] = [];
+  const score: Score = {
+    questions: 0, answered: 0, listKey: 0, listAnswered: 0, listAgree: 0, flagged: 0, high: 0, unsupported: 0, byMethod: {},
+    freeKey: 0, freeAnswered: 0, freeAgree: 0, freeHighWrong: 0, commentKey: 0, commentFilled: 0, commentOnTopic: 0, commentCosine: 0,
+  };
+  const pairs: Pair[] = [];
   for (const k of key) {
     if (Object.keys(k.answers).length === 0) continue;
     const a = byCoordinate.get(`${k.question.tab_name}!${k.question.answer_slots[0]?.coordinate ?? ''}`) ?? byText.get(`${k.question.tab_name}|${k.question.original_question_text}`);
@@ -180,9 +217,14 @@ function compare(key: KeyedQuestion[], answers: QuestionWithAnswers[]): { score:
     score.questions++;
     const answer = a?.answers[0];
     const slots = Object.fromEntries((answer?.slot_responses ?? []).map((s) => [s.slot_key, s.content]));
-    if (Object.values(slots).some((v) => v.trim() !== '')) score.answered++;
+    const answered = Object.values(slots).some((v) => v.trim() !== '');
+    if (answered) score.answered++;
+    if (answered && (answer?.source_evidence?.length ?? 0) === 0) score.unsupported++;
     if (a?.flagged_for_review) score.flagged++;
-    const method = (answer?.evaluation as { method?: string } | undefined)?.method ?? 'none';
+    const evaluation = answer?.evaluation as { method?: string; trust?: string } | undefined;
+    const high = evaluation?.trust === 'high';
+    if (high) score.high++;
+    const method = evaluation?.method ?? 'none';
     score.byMethod[method] = (score.byMethod[method] ?? 0) + 1;
     const real = k.answers.answer;
     if (real && YES_NO.test(real)) {
@@ -191,6 +233,26 @@ function compare(key: KeyedQuestion[], answers: QuestionWithAnswers[]): { score:
       if (got && got.trim() !== '') {
         score.listAnswered++;
         if (got.trim().toLowerCase() === real.toLowerCase()) score.listAgree++;
+      }
+    } else if (real) {
+      score.freeKey++;
+      const got = slots.answer?.trim() ?? '';
+      if (got) {
+        score.freeAnswered++;
+        const same = similarText(got, real) >= SAME_TEXT_COSINE;
+        if (same) score.freeAgree++;
+        else if (high) score.freeHighWrong++;
+      }
+    }
+    const realComment = k.answers.comment;
+    if (realComment) {
+      score.commentKey++;
+      const got = slots.comment?.trim() ?? '';
+      if (got) {
+        score.commentFilled++;
+        const cosine = similarText(got, realComment);
+        score.commentCosine += cosine;
+        if (cosine >= ON_TOPIC_COSINE) score.commentOnTopic++;
       }
     }
   }
@@ -208,9 +270,40 @@ function scoreRow(label: string, s: Score, ms: number) {
     'Yes/No coverage': pct(s.listAnswered, s.listKey),
     'Yes/No agreement': `${pct(s.listAgree, s.listAnswered)} (${s.listAgree}/${s.listAnswered})`,
     flagged: s.flagged,
+    'high trust': s.high,
+    'no evidence': s.unsupported,
     methods: Object.entries(s.byMethod).map(([m, n]) => `${m}:${n}`).join(' '),
     'fill s': (ms / 1000).toFixed(1),
   };
+}
+
+/** Free-text answers and comments against the vendor's own words. */
+function textRow(label: string, s: Score) {
+  return {
+    run: label,
+    'free-text in key': s.freeKey,
+    'free-text answered': s.freeAnswered,
+    'same as vendor': s.freeAgree,
+    'high trust, differs': s.freeHighWrong,
+    'comments in key': s.commentKey,
+    'comments filled': s.commentFilled,
+    [`on vendor's topic (cos≥${ON_TOPIC_COSINE})`]: `${s.commentOnTopic} (${pct(s.commentOnTopic, s.commentFilled)})`,
+    'mean cosine': s.commentFilled ? (s.commentCosine / s.commentFilled).toFixed(3) : '-',
+  };
+}
+
+/** With EVAL_VERBOSE=1: every answer next to the vendor's, for a person to read. */
+function printPairs(title: string, pairs: Pair[], filter: (p: Pair) => boolean): void {
+  if (!process.env.EVAL_VERBOSE) return;
+  console.log(`\n  ${title}`);
+  for (const { k, a } of pairs.filter(filter)) {
+    const answer = a?.answers[0];
+    const evaluation = answer?.evaluation as { score?: number; trust?: string; reason?: string } | undefined;
+    console.log(`  [${k.question.original_id ?? '-'}] ${clip(k.question.original_question_text, 140)}`);
+    console.log(`    vendor: ${clip(Object.entries(k.answers).map(([r, v]) => `${r}=${v}`).join(' | '), 200)}`);
+    console.log(`    ours:   ${clip((answer?.slot_responses ?? []).map((r) => `${r.slot_key}=${r.content}`).join(' | '), 200)}`);
+    console.log(`    ${evaluation?.score} ${evaluation?.trust}${a?.flagged_for_review ? ' flagged' : ''}: ${clip(evaluation?.reason, 180)}`);
+  }
 }
 
 function clip(text: string | undefined, n: number): string {
@@ -235,8 +328,10 @@ async function main(): Promise<void> {
     if (libRepo.failed.length) console.log(`  failed: ${libRepo.failed.join('; ')}`);
     const studio = await answerKey(STUDIO);
     const reuse = await fill(lib, `blank-${STUDIO}`, studio.blanked);
-    const reuseScore = compare(studio.key, reuse.answers).score;
+    const { score: reuseScore, pairs: reusePairs } = compare(studio.key, reuse.answers);
     console.table([scoreRow('Studio from Catalog library', reuseScore, reuse.ms)]);
+    console.table([textRow('Studio from Catalog library', reuseScore)]);
+    printPairs('Free-text answers reused:', reusePairs, (p) => !!p.k.answers.answer && !YES_NO.test(p.k.answers.answer));
 
     // 2. From documents only.
     console.log('\n== 2. From documents only (kb/instructure), blanked completed questionnaires filled');
@@ -246,6 +341,7 @@ async function main(): Promise<void> {
     const docRepo = await waitForRepository(docs, instructure.length);
     console.log(`  repository: ${docRepo.ready} ready, ${docRepo.failed.length} failed ${docRepo.failed.join('; ')}`);
     const rows = [];
+    const textRows = [];
     const samples: { file: string; k: KeyedQuestion; a: QuestionWithAnswers | undefined }[] = [];
     const completed = readdirSync(questionnairesDir).filter((f) => /completed\.xlsx$/.test(f)).sort();
     for (const file of completed) {
@@ -253,9 +349,12 @@ async function main(): Promise<void> {
       const result = await fill(docs, `blank-${file}`, blanked);
       const { score, pairs } = compare(key, result.answers);
       rows.push(scoreRow(file.replace(/-completed\.xlsx$/, ''), score, result.ms));
+      textRows.push(textRow(file.replace(/-completed\.xlsx$/, ''), score));
+      printPairs(`${file}: answers with content`, pairs, (p) => (p.a?.answers[0]?.slot_responses ?? []).some((r) => r.content.trim() !== ''));
       samples.push(...pairs.map((p) => ({ file, ...p })));
     }
     console.table(rows);
+    console.table(textRows);
 
     console.log('\n  Sample of 10 (answered ones first) for a person to check:');
     const answeredSamples = samples.filter((s) => s.a?.answers[0]?.slot_responses?.some((r) => r.content.trim()));

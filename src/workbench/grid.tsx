@@ -3,7 +3,7 @@
  * with fills, notes and the selection as Excel would show them. It reads the host directly (it is the
  * "Excel window"), and a click selects like a user's click, raising Excel's selection events.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ExcelHost } from './host/host';
 import { toA1, columnToLetters } from '../fill/a1';
 import { getCell, mergeAt, readText, usedRect, type HostSheet } from './host/model';
@@ -45,6 +45,11 @@ export function Grid(props: { host: ExcelHost }) {
   const rows = Math.min(Math.max(used ? used.top + used.rowCount - 1 : 0, 30), MAX_ROWS);
   const columns = Math.min(Math.max(used ? used.left + used.columnCount - 1 : 0, 8), MAX_COLUMNS);
   const selected = sheet.selection.split(':')[0];
+  const scroller = useRef<HTMLDivElement>(null);
+  // Like Excel, bring the selected cell into view when the add-in selects it (e.g. from the review list).
+  useEffect(() => {
+    scroller.current?.querySelector(`[data-cell="${selected}"]`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [sheet.name, selected]);
 
   const body = [];
   for (let r = 1; r <= rows; r++) {
@@ -87,7 +92,7 @@ export function Grid(props: { host: ExcelHost }) {
           })()}
         </span>
       </div>
-      <div class="wb-scroll">
+      <div class="wb-scroll" ref={scroller}>
         <table class="wb-grid" aria-label={`Sheet ${sheet.name}`}>
           <thead>
             <tr>

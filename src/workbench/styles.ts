@@ -16,7 +16,8 @@ html, body { margin: 0; height: 100%; }
 .wb-formula-bar { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .wb-scroll { flex: 1; overflow: auto; }
 .wb-grid { border-collapse: collapse; table-layout: fixed; }
-.wb-grid th { background: #f3f2f1; color: #605e5c; font-weight: 400; border: 1px solid #e1dfdd; padding: 0 4px; position: sticky; top: 0; }
+.wb-grid th { background: #f3f2f1; color: #605e5c; font-weight: 400; border: 1px solid #e1dfdd; padding: 0 4px; position: sticky; top: 0; z-index: 2; }
+.wb-grid td { position: relative; z-index: 0; }
 .wb-grid th.wb-rowhead { position: sticky; left: 0; text-align: right; }
 .wb-cell { border: 1px solid #e1dfdd; padding: 1px 4px; min-width: 80px; max-width: 320px; height: 20px; vertical-align: top; white-space: pre-wrap; overflow: hidden; cursor: cell; position: relative; }
 .wb-formula { color: #0f6cbd; }

@@ -176,7 +176,9 @@ describe('the task pane in the workbench, against the local service', () => {
     const review = page.getByLabel('Questions', { exact: true });
     await review.getByText('encrypted in transit', { exact: false }).first().click();
     await expect.poll(() => page.getByTestId('selection').innerText(), { timeout: 10_000 }).toMatch(new RegExp(`^${DEMO_TAB}!C${demoRow('DAT-01')}$`));
-    await expect.poll(() => page.getByLabel('Selected question').innerText(), { timeout: 10_000 }).toMatch(/northwind-security-overview/i);
+    const selectedQuestion = page.getByLabel('Selected question');
+    await selectedQuestion.locator('summary').first().click();
+    await expect.poll(() => selectedQuestion.innerText(), { timeout: 10_000 }).toMatch(/northwind-security-overview/i);
     await shot('review');
     await page.getByRole('button', { name: 'Undo fill' }).click();
   });

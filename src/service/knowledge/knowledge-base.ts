@@ -3,14 +3,14 @@
  * searching them, and answering questionnaire questions and chat messages from them, with evidence.
  */
 import type { Database } from 'better-sqlite3';
-import { evaluation, noAnswer } from './answer/evaluation';
-import { bestSentences, extractiveAnswer, relevantEvidence } from './answer/extractive';
+import { noAnswer } from './answer/evaluation';
+import { bestSentences, evidenceOnly, extractiveAnswer, relevantEvidence } from './answer/extractive';
 import { findLibraryMatch, reuseAnswer } from './answer/library';
 import { LlmAnswerer } from './answer/llm';
 import { resolveFollowUp } from './answer/chat';
 import { Embedder, toBlob, type EndpointConfig } from './embeddings';
 import { splitIntoPassages } from './passages';
-import { ranked, retrieve, qaContent, type Candidate } from './retrieval';
+import { questionFocus, ranked, retrieve, qaContent } from './retrieval';
 import { KnowledgeStore, scopeTokens } from './store';
 import { stemmedTerms, textForIndex } from './text';
 import type { AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
@@ -131,16 +131,19 @@ export class KnowledgeBase {
     if (candidates.length === 0) {
       return noAnswer('No evidence in the knowledge base shares enough of this question\'s key terms; answer it manually');
     }
+    const extractive = () =>
+      extractiveAnswer({ ...q, text }, candidates, questionFocus(this.store, stemmedTerms(text))) ??
+      evidenceOnly(candidates, 'Related evidence was found but no sentence in it says what the question asks; answer it manually (the evidence is cited)');
     if (this.llm) {
       try {
         return await this.llm.answerQuestion({ ...q, text }, candidates);
       } catch (error) {
-        const fallback = extractiveAnswer({ ...q, text }, candidates) ?? evidenceOnly(candidates);
+        const fallback = extractive();
         const reason = `${fallback.evaluation.reason} (the language model failed: ${(error as Error).message}; extractive fallback)`;
         return { ...fallback, evaluation: { ...fallback.evaluation, reason } };
       }
     }
-    return extractiveAnswer({ ...q, text }, candidates) ?? evidenceOnly(candidates);
+    return extractive();
   }
 
   async answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer> {
@@ -185,17 +188,4 @@ export class KnowledgeBase {
       return null;
     }
   }
-}
-
-/** Relevant evidence but no sentence worth quoting: cite it, answer nothing, ask a person. */
-function evidenceOnly(candidates: Candidate[]): AnswerResult {
-  return {
-    text: '',
-    slot_responses: [],
-    score: 10,
-    evaluation: evaluation(10, 'Related evidence was found but no sentence in it answers the question; answer it manually', 'none'),
-    flagged_for_review: true,
-    evidence: candidates.slice(0, 5).map((c, i) => ({ ...c.evidence, rank: i + 1 })),
-    method: 'none',
-  };
 }

@@ -4,7 +4,7 @@
  * piece of evidence contains, tempered by its BM25 standing among the candidates.
  */
 import type { FilterParams, IndexKind, KnowledgeStore, PassageRow, QaRow, SearchParams } from './store';
-import { coverage, keyTerms, stem, StemList, stemmedTerms, type TermSet } from './text';
+import { coverage, keyTerms, stem, StemList, stemmedTerms, type TermSet, type TermWeights } from './text';
 import type { Evidence, SearchFilters } from './types';
 
 export interface LibrarySlot {
@@ -37,6 +37,7 @@ const MAX_TERMS = 32;
 const ROW_BUDGET = 1500;
 const MIN_TERMS = 2;
 const RRF_K = 60;
+const QUESTION_FORM_STEMS = new Set(['often', 'frequent', 'frequenc', 'long', 'mani', 'much', 'kind', 'type', 'typic']);
 
 export function filterParams(orgId: number, filters: SearchFilters): FilterParams {
   const offerings = filters.offering_ids && filters.offering_ids.length > 0 ? JSON.stringify(filters.offering_ids) : null;
@@ -68,6 +69,44 @@ export function retrieve(store: KnowledgeStore, orgId: number, query: string, fi
   }
 
   return ranked(candidates, options.limit);
+}
+
+/** What a question is about, for judging whether a sentence speaks to it. */
+export interface QuestionFocus {
+  /** Rarity (BM25's IDF over the passage index) of each of the question's stems. */
+  weights: TermWeights;
+  /**
+   * Its most distinctive stems that the knowledge base contains at all: in "Have you had an
+   * unplanned disruption in the last 12 months?" they are "unplanned" and "disruption", and a
+   * sentence about "the last 12 passwords" has neither.
+   */
+  anchors: Set<string>;
+}
+
+/** A question's distinctive stems: its rarest third, at least two. */
+const anchorCount = (stems: number) => Math.max(2, Math.ceil(stems / 3));
+
+export function questionFocus(store: KnowledgeStore, queryStems: Set<string>): QuestionFocus {
+  store.noticeExternalChanges();
+  const total = store.totalRows('passages');
+  const weights = new Map<string, number>();
+  const present: { term: string; docs: number }[] = [];
+  for (const term of queryStems) {
+    // "How often", "how long", "how many": the form of the answer, not its subject.
+    if (QUESTION_FORM_STEMS.has(term)) {
+      weights.set(term, 0.1);
+      continue;
+    }
+    const docs = Math.min(total, store.termDocs('passages', term));
+    weights.set(term, Math.log(1 + (total - docs + 0.5) / (docs + 0.5)));
+    // A stem no passage has (a typo, another spelling) cannot single out a sentence.
+    if (docs > 0) present.push({ term, docs });
+  }
+  present.sort((a, b) => a.docs - b.docs);
+  return {
+    weights: (term) => weights.get(term) ?? 1,
+    anchors: new Set(present.slice(0, anchorCount(queryStems.size)).map((p) => p.term)),
+  };
 }
 
 /** Best first (relevance, then fused rank), cut to `limit`, ranks renumbered from 1. */

@@ -160,7 +160,7 @@ export class KnowledgeStore {
   private readonly totalsCache: Partial<Record<IndexKind, number>> = {};
   private readonly orgRowsCache = new Map<string, number>();
   private readonly dataVersion: Statement<[], number>;
-  private seenDataVersion = -1;
+  private seenDataVersion: number;
   /** Bumped on every content change; caches built on content (e.g. in retrieval) compare it. */
   generation = 0;
 
@@ -229,6 +229,7 @@ export class KnowledgeStore {
     this.passageEmbeddings = db.prepare('SELECT id, embedding FROM kb_passages WHERE org_id = @org AND embedding IS NOT NULL');
     this.qaEmbeddings = db.prepare('SELECT id, embedding FROM kb_qa WHERE org_id = @org AND embedding IS NOT NULL');
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.seenDataVersion = this.dataVersion.get() ?? 0;
   }
 
   /** Rows of the index (all organisations) holding the stemmed `term`. */
@@ -277,7 +278,7 @@ export class KnowledgeStore {
   noticeExternalChanges(): void {
     const version = this.dataVersion.get() ?? 0;
     if (version !== this.seenDataVersion) {
-      if (this.seenDataVersion !== -1) this.contentChanged();
+      this.contentChanged();
       this.seenDataVersion = version;
     }
   }

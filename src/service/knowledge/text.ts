@@ -168,16 +168,16 @@ export function stem(term: string): string {
 }
 
 /**
- * Share of `query` stems present in `candidate` stems; acronyms and numbers count double. A candidate
- * sharing a single term of a multi-term question ("capital of France" vs "France: eu-west-3") is a
- * coincidence, not evidence, so it is halved.
+ * Weighted share of `query` stems present in `candidate` stems; by default acronyms and numbers count
+ * double, `weightOf` may weigh by rarity instead. A candidate sharing a single term of a multi-term
+ * question ("capital of France" vs "France: eu-west-3") is a coincidence, not evidence, so it is halved.
  */
-export function coverage(query: Set<string>, candidate: TermSet): number {
+export function coverage(query: Set<string>, candidate: TermSet, weightOf: TermWeights = termWeight): number {
   let total = 0;
   let hit = 0;
   let matched = 0;
   for (const term of query) {
-    const weight = termWeight(term);
+    const weight = weightOf(term);
     total += weight;
     if (candidate.has(term)) {
       hit += weight;
@@ -188,6 +188,9 @@ export function coverage(query: Set<string>, candidate: TermSet): number {
   const share = hit / total;
   return matched < Math.min(2, query.size) ? share / 2 : share;
 }
+
+/** How much a query term counts toward coverage. */
+export type TermWeights = (stemmed: string) => number;
 
 /** What coverage needs of a candidate's terms: membership. */
 export interface TermSet {
@@ -208,7 +211,7 @@ export class StemList implements TermSet {
   }
 }
 
-function termWeight(term: string): number {
+export function termWeight(term: string): number {
   return ACRONYMS.has(term) || /\d/.test(term) ? 2 : 1;
 }
 

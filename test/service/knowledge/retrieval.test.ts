@@ -1,4 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { KnowledgeBase, type ExtractedDocument } from '../../../src/service/knowledge';
+import type { KnowledgeStore } from '../../../src/service/knowledge/store';
 import { ftsQuery } from '../../../src/service/knowledge/text';
 import { addText, meta, tempKb, type TempKb } from './helpers';
 
@@ -93,3 +97,64 @@ describe('search', () => {
     expect(t.kb.search(1, 'security logs retained', {}).map((r) => r.filename)).not.toContain('a.md');
   });
 });
+
+describe('search on a large knowledge base', () => {
+  /** One document of `n` passages under their own headings. */
+  function manyPassages(n: number, text: (i: number) => string): ExtractedDocument {
+    const blocks = Array.from({ length: n }, (_, i) => [
+      { level: 1, text: `Section ${i}` },
+      { level: 0, text: text(i) },
+    ]).flat();
+    return { file_format: 'txt', document_type: 'documentation', qa: [], pages: [{ page_number: 1, text: '', blocks }] };
+  }
+
+  it('still finds the passage holding the rare terms when common ones are left out of the query', async () => {
+    // 2,000 passages that all say "policy", "review", "security": past the row budget, so those
+    // terms no longer widen the search, while the rare ones still find their passage.
+    await t.kb.indexDocument(
+      meta({ file_id: 1, filename: 'filler.md' }),
+      manyPassages(2000, (i) => `The security policy number ${i} is subject to review by the policy owner and the security team.`),
+    );
+    await addText(t.kb, meta({ file_id: 2, filename: 'ir.md' }), '# Incident response\n\nThe incident response policy is reviewed through a tabletop exercise every year.');
+    const hits = t.kb.search(1, 'Is the incident response security policy reviewed with a tabletop exercise?', {});
+    expect(hits[0]).toMatchObject({ filename: 'ir.md', rank: 1 });
+
+    // A question made only of common terms still gets results.
+    expect(t.kb.search(1, 'security policy review', {}).length).toBeGreaterThan(0);
+
+    // New content is found at once (cached statistics are dropped on indexing) and removal removes it.
+    await addText(t.kb, meta({ file_id: 3, filename: 'dlp.md' }), '# DLP\n\nA data loss prevention agent quarantines outbound spreadsheets with card numbers.');
+    expect(t.kb.search(1, 'Does the security policy quarantine outbound spreadsheets?', {})[0]!.filename).toBe('dlp.md');
+    t.kb.removeFile(1, 3);
+    expect(t.kb.search(1, 'Does the security policy quarantine outbound spreadsheets?', {}).map((e) => e.filename)).not.toContain('dlp.md');
+  });
+});
+
+describe('KnowledgeStore term statistics', () => {
+  it('are cached, and dropped on indexing, on removal and when another connection writes', async () => {
+    const store = (t.kb as unknown as { store: KnowledgeStore }).store;
+    await addText(t.kb, meta({ file_id: 1, filename: 'a.md' }), 'Backups are encrypted with AES-256.');
+    expect(store.termDocs('passages', 'backup')).toBe(1);
+    expect(store.orgRows('passages', 1)).toBe(1);
+
+    await addText(t.kb, meta({ file_id: 2, filename: 'b.md' }), 'Backups are tested every quarter.');
+    expect(store.termDocs('passages', 'backup')).toBe(2);
+    expect(store.orgRows('passages', 1)).toBe(2);
+
+    t.kb.removeFile(1, 2);
+    expect(store.termDocs('passages', 'backup')).toBe(1);
+    expect(store.orgRows('passages', 1)).toBe(1);
+
+    // Another process on the same database file: seen at the next search.
+    const other = new Database(path.join(t.dir, 'kb.sqlite'));
+    try {
+      await addText(new KnowledgeBase(other), meta({ file_id: 3, filename: 'c.md' }), 'Backups are kept for 30 days.');
+    } finally {
+      other.close();
+    }
+    t.kb.search(1, 'backups', {});
+    expect(store.termDocs('passages', 'backup')).toBe(2);
+    expect(t.kb.search(1, 'how long are backups kept', {})[0]!.filename).toBe('c.md');
+  });
+});
+

@@ -1,27 +1,46 @@
 /**
- * Extractive answers: the sentences of the best evidence that share most of the question's key terms.
- * A list slot gets a value only when the evidence decides it: a Yes/No question whose best sentence
- * states (without negation) nearly everything the question asks. Otherwise it stays empty for review.
+ * Extractive answers: the sentences of the best evidence that speak to the question (its distinctive
+ * terms, not just its common ones). A list slot gets a value only when the evidence decides it: Yes
+ * when the best sentence states (without negation) nearly everything the question asks, No (flagged)
+ * when it denies exactly that claim. Otherwise it stays empty for review. Field-like prompts
+ * ("Product Name") get no quoted sentence at all.
  */
-import type { Candidate } from '../retrieval';
+import type { Candidate, QuestionFocus } from '../retrieval';
 import { coverage, NEGATIONS, setCosine, splitSentences, stemmedTerms } from '../text';
 import type { AnswerResult, Evidence, QuestionInput } from '../types';
 import { describeSource, evaluation } from './evaluation';
-import { isListSlot, isYesNoQuestion, primarySlot, writableSlots, yesValue } from './slots';
+import { describeField, instanceField } from './fields';
+import { isListSlot, isYesNoQuestion, noValue, primarySlot, writableSlots, yesValue } from './slots';
 
 /** Evidence below this relevance is noise: it shares too few of the question's terms. */
 export const MIN_RELEVANCE = 0.34;
 const SENTENCE_MIN_SCORE = 0.3;
 const AFFIRM_COVERAGE = 0.7;
+/** A No needs the sentence to hold even more of the claim: it must deny that claim, not a neighbour. */
+const DENY_COVERAGE = 0.8;
+/**
+ * A sentence goes into an answer or comment only when it speaks to the question: it (or its heading)
+ * holds one of the question's distinctive terms and this share of all its terms weighed by rarity,
+ * or more than half of its terms outright. A sentence sharing only the question's common words
+ * ("data", "last 12") is worse than an empty comment; then the evidence is cited and the question
+ * flagged for a person.
+ */
+export const QUOTE_MIN_WEIGHTED = 0.3;
+export const QUOTE_MIN_PLAIN = 0.55;
 
 export interface ScoredSentence {
   text: string;
   score: number;
+  /** Coverage of the question's terms by the sentence (and its heading), before the rank discount. */
+  coverage: number;
   candidate: Candidate;
 }
 
-/** Up to `max` sentences, best first, each from the top evidence and close to the best one. */
-export function bestSentences(query: string, candidates: Candidate[], max = 3): ScoredSentence[] {
+/**
+ * Up to `max` sentences, best first, each from the top evidence and close to the best one.
+ * With `focus` only sentences that speak to the question (see QUOTE_MIN_WEIGHTED) qualify.
+ */
+export function bestSentences(query: string, candidates: Candidate[], max = 3, focus?: QuestionFocus): ScoredSentence[] {
   const queryStems = stemmedTerms(query);
   const scored: ScoredSentence[] = [];
   const seen: Set<string>[] = [];
@@ -35,10 +54,11 @@ export function bestSentences(query: string, candidates: Candidate[], max = 3): 
       // The same statement repeated across product documents is quoted once.
       if (seen.some((s) => setCosine(s, sentenceStems) >= 0.85)) continue;
       seen.push(sentenceStems);
-      const own = coverage(queryStems, sentenceStems);
-      const withHeader = coverage(queryStems, new Set([...sentenceStems, ...headerStems]));
-      const score = (0.8 * own + 0.2 * withHeader) * (1 - 0.05 * (candidate.evidence.rank - 1));
-      scored.push({ text: sentence, score, candidate });
+      const withHeaderStems = new Set([...sentenceStems, ...headerStems]);
+      const covered = 0.8 * coverage(queryStems, sentenceStems) + 0.2 * coverage(queryStems, withHeaderStems);
+      if (focus && !speaksTo(focus, queryStems, sentenceStems, withHeaderStems, covered)) continue;
+      const score = covered * (1 - 0.05 * (candidate.evidence.rank - 1));
+      scored.push({ text: sentence, score, coverage: covered, candidate });
     }
   }
   scored.sort((a, b) => b.score - a.score);
@@ -46,12 +66,33 @@ export function bestSentences(query: string, candidates: Candidate[], max = 3): 
   return scored.filter((s) => s.score >= SENTENCE_MIN_SCORE && s.score >= best * 0.7).slice(0, max);
 }
 
+function speaksTo(focus: QuestionFocus, queryStems: Set<string>, own: Set<string>, withHeader: Set<string>, plainCoverage: number): boolean {
+  if (plainCoverage >= QUOTE_MIN_PLAIN) return true;
+  const anchored = focus.anchors.size === 0 || [...focus.anchors].some((a) => withHeader.has(a));
+  if (!anchored) return false;
+  const weighted = 0.8 * coverage(queryStems, own, focus.weights) + 0.2 * coverage(queryStems, withHeader, focus.weights);
+  return weighted >= QUOTE_MIN_WEIGHTED;
+}
+
 export function relevantEvidence(candidates: Candidate[]): Candidate[] {
   return candidates.filter((c) => c.evidence.relevance_score >= MIN_RELEVANCE);
 }
 
-export function extractiveAnswer(question: QuestionInput, candidates: Candidate[]): AnswerResult | null {
-  const sentences = bestSentences(question.text, candidates);
+/**
+ * The extractive answer, or null when no sentence of the evidence is worth quoting (the caller then
+ * cites the evidence and flags the question). `focus` (rarity weights, distinctive terms) makes
+ * the choice of sentences strict; without it any sentence sharing enough terms qualifies.
+ */
+export function extractiveAnswer(question: QuestionInput, candidates: Candidate[], focus?: QuestionFocus): AnswerResult | null {
+  // A field ("Product Name", "Contact Email") wants a value, and a quoted sentence is not one.
+  const field = instanceField(question.text);
+  if (field !== null) {
+    return evidenceOnly(
+      candidates,
+      `The question asks for ${describeField(field)} specific to this questionnaire; no document sentence is that value, so it is left for a person (the closest evidence is cited)`,
+    );
+  }
+  const sentences = bestSentences(question.text, candidates, 3, focus);
   if (sentences.length === 0) return null;
   const comment = sentences.map((s) => s.text).join(' ');
   const top = sentences[0]!;
@@ -62,10 +103,17 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   let decided: string | null = null;
   const listSlots = slots.filter(isListSlot);
   const primaryList = primary && isListSlot(primary) ? primary : null;
-  if (primaryList) {
-    const yes = yesValue(primaryList.allowed_values ?? []);
+  let denied = false;
+  if (primaryList && isYesNoQuestion(question.text)) {
+    const allowed = primaryList.allowed_values ?? [];
     const topOwnCoverage = coverage(stemmedTerms(question.text), stemmedTerms(top.text));
-    if (yes && isYesNoQuestion(question.text) && topOwnCoverage >= AFFIRM_COVERAGE && !isNegated(top.text)) decided = yes;
+    const yes = yesValue(allowed);
+    const no = noValue(allowed);
+    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && !isNegated(top.text)) decided = yes;
+    else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text)) {
+      decided = no;
+      denied = true;
+    }
     if (decided) slot_responses.push({ slot_key: primaryList.role, content: decided });
   }
   // The explanation goes to the first free-text slot; with no slots at all it is the answer itself.
@@ -78,7 +126,10 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   const sources = [...new Set(sentences.map((s) => describeSource(s.candidate.evidence)))].join(', ');
   let score = Math.round(30 + 45 * top.score);
   let reason = `Extracted from ${sources}`;
-  if (decided) reason += `; the evidence states it directly, so the answer is ${decided}`;
+  if (denied) {
+    score = Math.min(score, 60);
+    reason += `; the evidence explicitly denies it, so the answer is ${decided}: check it`;
+  } else if (decided) reason += `; the evidence states it directly, so the answer is ${decided}`;
   else if (undecided) {
     score = Math.min(score, 45);
     reason += `; the evidence does not state ${describeAllowed(primaryList.allowed_values ?? [])}, so that answer was left for review`;
@@ -97,9 +148,22 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     slot_responses,
     score,
     evaluation: evaluation(score, reason, 'extractive'),
-    flagged_for_review: undecided || vague || top.score < 0.5,
+    flagged_for_review: undecided || denied || vague || top.score < 0.5,
     evidence,
     method: 'extractive',
+  };
+}
+
+/** Relevant evidence but nothing worth quoting: cite it, answer nothing, ask a person. */
+export function evidenceOnly(candidates: Candidate[], reason: string): AnswerResult {
+  return {
+    text: '',
+    slot_responses: [],
+    score: 10,
+    evaluation: evaluation(10, reason, 'none'),
+    flagged_for_review: true,
+    evidence: candidates.slice(0, 5).map((c, i) => ({ ...c.evidence, rank: i + 1 })),
+    method: 'none',
   };
 }
 
@@ -112,6 +176,18 @@ function describeAllowed(allowed: readonly string[]): string {
 export function isNegated(sentence: string): boolean {
   const words = sentence.toLowerCase().replace(/[’]/g, "'").match(/[a-z']+/g) ?? [];
   return words.some((w) => NEGATIONS.has(w));
+}
+
+/** A verb negated once ("does not store", "is never shared"), not "not only", "no later than" or "unless". */
+const DENIAL = /\b(?:(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could|shall|should|may|must)\s+not|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|won't|can't|cannot|never)\b/;
+const NOT_A_DENIAL = /\b(?:not\s+(?:only|just|limited|necessarily|all)|no\s+later|if\s+not|whether\s+or\s+not|unless|except)\b/;
+
+/** Whether the sentence denies its own claim outright, once (a double negation decides nothing). */
+export function deniesClaim(sentence: string): boolean {
+  const text = sentence.toLowerCase().replace(/[’]/g, "'");
+  if (!DENIAL.test(text) || NOT_A_DENIAL.test(text)) return false;
+  const negations = (text.match(/[a-z']+/g) ?? []).filter((w) => NEGATIONS.has(w)).length;
+  return negations === 1;
 }
 
 /** Evidence the sentences came from first, then the rest, re-ranked from 1. */

@@ -7,6 +7,7 @@ import type { Candidate, LibrarySlot } from '../retrieval';
 import { setCosine, stemmedTerms } from '../text';
 import type { AnswerResult, QuestionInput } from '../types';
 import { describeSource, evaluation } from './evaluation';
+import { describeField, instanceField } from './fields';
 import { isListSlot, matchAllowed, primarySlot, writableSlots } from './slots';
 
 export const REUSE_THRESHOLD = 0.8;
@@ -72,13 +73,21 @@ export function reuseAnswer(question: QuestionInput, match: LibraryMatch): Answe
     score = Math.min(score, 60);
     reason += '; its answer is not one of the allowed values of this question, so the list answer was left for review';
   }
+  // "Product Name", "Date", "Contact Email": the value belonged to the questionnaire it came from.
+  const field = instanceField(question.text);
+  const copiedText = text !== '' && !(primary && isListSlot(primary));
+  const specific = field !== null && copiedText;
+  if (specific) {
+    score = Math.min(score, field === 'date' ? 30 : 60);
+    reason += `; the question asks for ${describeField(field)} specific to the questionnaire it came from, so check it applies to this one`;
+  }
   const evidence = [{ ...match.candidate.evidence, rank: 1 }];
   return {
     text,
     slot_responses,
     score: Math.min(100, score),
     evaluation: evaluation(Math.min(100, score), reason, 'library'),
-    flagged_for_review: unmatchedList || text === '',
+    flagged_for_review: unmatchedList || specific || text === '',
     evidence,
     method: 'library',
   };

@@ -36,6 +36,11 @@ export function yesValue(allowed: readonly string[]): string | null {
   return matchAllowed('yes', allowed);
 }
 
+/** The allowed value meaning No, if the list has one. */
+export function noValue(allowed: readonly string[]): string | null {
+  return matchAllowed('no', allowed);
+}
+
 /** A question answerable by Yes/No ("Do you…", "Is…", "Has…"). */
 export function isYesNoQuestion(text: string): boolean {
   return /^\s*(?:[\w&.-]+\s*[:.)-]\s*)?(do|does|did|is|are|was|were|has|have|had|can|could|will|would|shall|should|may|must)\b/i.test(text);
