@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import ExcelJS from 'exceljs';
 import { buildApp } from '../../src/service/app';
 import { createKey } from '../../src/service/admin';
 import { detectQuestionnaire } from '../../src/service/detect';
@@ -166,6 +167,18 @@ describe('the task pane in the workbench, against the local service', () => {
       expect(c.sheet).toBe(DEMO_TAB);
       expect(['C', 'D']).toContain(c.address.replace(/\d+/, ''));
     }
+
+    // The filled workbook downloads as a real .xlsx with the answers, the typed cells and the formula.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download .xlsx' }).click()]);
+    const saved = path.join(ARTIFACTS, download.suggestedFilename());
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await download.saveAs(saved);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(readFileSync(saved) as never);
+    const ws = book.getWorksheet(DEMO_TAB)!;
+    expect(ws.getCell(`C${tls}`).value).toBe('Yes');
+    expect(ws.getCell(`C${typed}`).value).toBe(DEMO_PREFILLED.answer);
+    expect(formulaCells.filter((f) => f.sheet === DEMO_TAB).every((f) => (ws.getCell(f.a).formula ?? '') === f.formula!.replace(/^=/, ''))).toBe(true);
 
     await page.getByRole('button', { name: 'Undo fill' }).click();
     await expect.poll(async () => diffCells(before, await snapshot()).length, { timeout: 30_000 }).toBe(0);
