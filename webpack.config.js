@@ -18,12 +18,14 @@ export const TASKPANE_BUDGET_GZIP = 60 * 1024;
 class BundleSizePlugin {
   apply(compiler) {
     compiler.hooks.afterEmit.tap('BundleSizePlugin', (compilation) => {
+      // The dev server emits into memory: read and write through whatever file system webpack used.
+      const ofs = compiler.outputFileSystem;
       const rows = [];
       for (const [name, entry] of compilation.entrypoints) {
         let raw = 0;
         let gz = 0;
         for (const file of entry.getFiles().filter((f) => f.endsWith('.js'))) {
-          const source = fs.readFileSync(path.join(compiler.options.output.path, file));
+          const source = ofs.readFileSync(path.join(compiler.options.output.path, file));
           raw += source.length;
           gz += zlib.gzipSync(source, { level: 9 }).length;
         }
@@ -35,8 +37,8 @@ class BundleSizePlugin {
       for (const r of rows) {
         console.log(`bundle ${r.name.padEnd(10)} ${(r.raw / 1024).toFixed(1).padStart(7)} KB  ${(r.gz / 1024).toFixed(1).padStart(6)} KB gzipped`);
       }
-      fs.mkdirSync(compiler.options.output.path, { recursive: true });
-      fs.writeFileSync(path.join(compiler.options.output.path, 'bundle-sizes.json'), JSON.stringify(rows, null, 2));
+      ofs.mkdirSync(compiler.options.output.path, { recursive: true });
+      ofs.writeFileSync(path.join(compiler.options.output.path, 'bundle-sizes.json'), JSON.stringify(rows, null, 2));
     });
   }
 }
@@ -105,6 +107,9 @@ export default async (env = {}, argv = {}) => {
       headers: { 'Access-Control-Allow-Origin': '*' },
       server: { type: 'https', options: dev && !env.http ? await httpsOptions() : undefined },
       static: false,
+      // The task pane talks to its own origin by default: forward the API to the local service
+      // (`npx qfill serve`, or `npm start`), so the dev server needs no CORS.
+      proxy: [{ context: ['/api'], target: process.env.QFILL_SERVICE_URL || 'https://localhost:3000', secure: false, changeOrigin: true }],
     },
   };
 };
