@@ -29,13 +29,14 @@ import type { Paginated } from './schemas';
 import { ApiError, invalidArgument } from './errors';
 import { checkInput, digitsId, formBody, multipartBody, normaliseBaseUrl, sessionId, withQuery } from './encode';
 import type { UploadFile } from './encode';
-import { send, type Call, type Transport } from './http';
+import { send, type Call, type RetryNotice, type Transport } from './http';
 import { pollUntilComplete, type PollOptions } from './poll';
 import { DEFAULT_RETRY_POLICY, sleep as realSleep, type RetryPolicy, type Sleep } from './retry';
 
 export type { UploadFile } from './encode';
 export type { RetryPolicy, Sleep } from './retry';
 export type { PollOptions } from './poll';
+export type { RetryNotice } from './http';
 
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -59,6 +60,8 @@ export interface ClientOptions {
   sleep?: Sleep;
   /** Jitter source in [0, 1). */
   random?: () => number;
+  /** Told before each automatic repeat of a call (429, network fault, 502-504 on a GET), with the wait. */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -124,6 +127,7 @@ export class ApiClient {
       timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
       sleep: options.sleep ?? realSleep,
       random: options.random ?? Math.random,
+      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     };
   }
 

@@ -9,8 +9,21 @@ import { describeIssue } from './schemas';
 import { ApiError, abortedError, httpErrorMessage } from './errors';
 import { backoffDelay, parseRetryAfter, type RetryPolicy, type Sleep } from './retry';
 
+/** Said before the client waits to repeat a call, so a person is not left looking at a frozen screen. */
+export interface RetryNotice {
+  /** Method and path template of the call being repeated. */
+  endpoint: string;
+  /** The failure that is retried (a 429 carries `retryAfterSeconds`). */
+  error: ApiError;
+  /** How long the client waits before the next attempt. */
+  delayMs: number;
+  /** The number of the attempt about to be made (2 = the first repeat). */
+  nextAttempt: number;
+}
+
 export interface Transport {
   fetch: typeof fetch;
+  onRetry?: (notice: RetryNotice) => void;
   baseUrl: string;
   authHeaders: Record<string, string>;
   retry: RetryPolicy;
@@ -60,6 +73,11 @@ export async function send<S extends z.ZodMiniType>(t: Transport, call: Call<S>)
     if (error.retryAfterSeconds !== null) {
       wait = error.retryAfterSeconds * 1000;
       if (wait > t.retry.maxRetryAfterMs) throw error;
+    }
+    try {
+      t.onRetry?.({ endpoint: call.endpoint, error, delayMs: wait, nextAttempt: attempt + 2 });
+    } catch {
+      /* a listener's failure must not change the call's outcome */
     }
     try {
       await t.sleep(wait, call.signal);

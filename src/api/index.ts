@@ -1,7 +1,7 @@
 /** Public surface of the v2 client: the contract (schemas and types), the client, its errors. */
 export * from './schemas';
 export { ApiClient } from './client';
-export type { ClientOptions, RequestOptions, UploadFile, RetryPolicy, Sleep, PollOptions } from './client';
+export type { ClientOptions, RequestOptions, UploadFile, RetryPolicy, RetryNotice, Sleep, PollOptions } from './client';
 export { ApiError, describeError, isApiError } from './errors';
 export type { ApiErrorKind } from './errors';
 export { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, sleep } from './retry';

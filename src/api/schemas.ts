@@ -115,6 +115,8 @@ export const ChatSource = z.looseObject({
   page_number: int(),
   context_header: z.string(),
   source_url: z.string(),
+  /** Not in the spec: the repository file the passage comes from (our service sends it). */
+  file_id: optNul(int()),
 });
 
 export const ChatMessage = z.looseObject({
@@ -225,6 +227,11 @@ export const Questionnaire = z.looseObject({
   can_edit: opt(z.boolean()),
   can_approve: opt(z.boolean()),
   can_assign: opt(z.boolean()),
+  // Not in the spec; our service sends them.
+  document_type: opt(z.string()),
+  /** What the questionnaire detection wants a person to know (e.g. a sheet it skipped, and why). */
+  warnings: opt(z.array(z.string())),
+  created_at: opt(timestamp),
 });
 
 // ---- 2.10 / 2.11 Questions, answers, slots -----------------------------------------------------
@@ -293,6 +300,8 @@ export const Answer = z.looseObject({
   created_at: opt(timestamp),
   updated_at: opt(timestamp),
   source_evidence: opt(z.array(SourceEvidence)),
+  /** Not in the spec: how the answer was produced (e.g. extracted, generated); our service sends it. */
+  method: opt(z.string()),
 });
 
 export const AssignedUser = z.looseObject({
@@ -321,6 +330,11 @@ export const QuestionWithAnswers = z.looseObject({
   comment_count: opt(int()),
   unread_comment_count: opt(int()),
   mentions_me: opt(z.boolean()),
+  // Not in the spec; our service sends them so the task pane can find a question from any cell of its row.
+  /** 1-based sheet row of the question. */
+  row: opt(int()),
+  /** A1 address of the cell holding the question text (may carry its sheet: "'Tab 1'!B7"). */
+  question_coordinate: opt(z.string()),
 });
 
 // ---- 2.12 Structure ----------------------------------------------------------------------------

@@ -3,13 +3,14 @@
  * hidden, so a fill keeps running and nothing typed is lost when the analyst switches tabs.
  */
 import { render, type ComponentChildren } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { RetryNotice } from '../api/http';
 import type { ApiError } from '../api/errors';
 import type { QuestionWithAnswers } from '../api/schemas';
 import { ErrorBoundary } from './components/ErrorBoundary';
-import { ErrorMessage } from './components/Message';
+import { ErrorMessage, Note } from './components/Message';
 import { TabBar, panelId, tabId, type TabSpec } from './components/TabBar';
-import { uploadRefusedReason } from './errors';
+import { explainRetry, isReadOnlyRefusal, uploadRefusedReason } from './errors';
 import { ChatPane } from './panes/ChatPane';
 import { FillPane } from './panes/FillPane';
 import { LibraryPane } from './panes/LibraryPane';
@@ -27,13 +28,19 @@ const TABS: TabSpec[] = [
   { id: 'settings', label: 'Settings' },
 ];
 
+interface UploadBlock {
+  reason: string;
+  /** The service said the key is read-only (rather than lacking rights or a licence). */
+  readOnly: boolean;
+}
+
 /** A refused upload is remembered per key (by fingerprint), so it survives reopening the pane. */
-function readUploadBlock(props: AppProps, apiKey: string): string | null {
+function readUploadBlock(props: AppProps, apiKey: string): UploadBlock | null {
   const text = safeGet(props.storage, STORAGE_KEYS.uploadBlocked);
   if (!text || !apiKey) return null;
   try {
-    const v = JSON.parse(text) as { key?: string; reason?: string };
-    return v.key === keyFingerprint(apiKey) && typeof v.reason === 'string' ? v.reason : null;
+    const v = JSON.parse(text) as { key?: string; reason?: string; readOnly?: boolean };
+    return v.key === keyFingerprint(apiKey) && typeof v.reason === 'string' ? { reason: v.reason, readOnly: v.readOnly === true } : null;
   } catch {
     return null;
   }
@@ -48,13 +55,23 @@ export function App(props: AppProps) {
   const store = useMemo(() => createSettingsStore(props.storage, props.defaultBaseUrl), [props.storage, props.defaultBaseUrl]);
   const [settings, setSettings] = useState<Settings>(() => store.load());
   const [tab, setTab] = useState<TabId>(() => (settings.apiKey ? (props.initialTab ?? 'fill') : 'settings'));
-  const [uploadBlocked, setUploadBlocked] = useState<string | null>(() => readUploadBlock(props, settings.apiKey));
+  const [block, setBlock] = useState<UploadBlock | null>(() => readUploadBlock(props, settings.apiKey));
+  const uploadBlocked = block?.reason ?? null;
   const [questions, setQuestions] = useState<QuestionWithAnswers[]>([]);
+  const [retrying, setRetrying] = useState<string | null>(null);
+  const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(retryTimer.current), []);
+  /** Shown while the client waits to repeat a call, and gone once the wait is over. */
+  const onRetry = (n: RetryNotice) => {
+    clearTimeout(retryTimer.current);
+    setRetrying(explainRetry(n));
+    retryTimer.current = setTimeout(() => setRetrying(null), n.delayMs + 500);
+  };
 
   const { client, clientError } = useMemo((): { client: TaskpaneApi | null; clientError: unknown } => {
     if (!settings.apiKey) return { client: null, clientError: null };
     try {
-      return { client: props.createClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey }), clientError: null };
+      return { client: props.createClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey }, { onRetry }), clientError: null };
     } catch (e) {
       return { client: null, clientError: e };
     }
@@ -64,18 +81,18 @@ export function App(props: AppProps) {
     const ok = store.save(next);
     const loaded = store.load();
     setSettings(loaded);
-    setUploadBlocked(readUploadBlock(props, loaded.apiKey));
+    setBlock(readUploadBlock(props, loaded.apiKey));
     return ok;
   };
 
   const onUploadRefused = (e: ApiError) => {
-    const reason = uploadRefusedReason(e);
-    setUploadBlocked(reason);
-    safeSet(props.storage, STORAGE_KEYS.uploadBlocked, JSON.stringify({ key: keyFingerprint(settings.apiKey), reason }));
+    const next = { reason: uploadRefusedReason(e), readOnly: isReadOnlyRefusal(e) };
+    setBlock(next);
+    safeSet(props.storage, STORAGE_KEYS.uploadBlocked, JSON.stringify({ key: keyFingerprint(settings.apiKey), ...next }));
   };
 
   const allowUploads = () => {
-    setUploadBlocked(null);
+    setBlock(null);
     safeRemove(props.storage, STORAGE_KEYS.uploadBlocked);
   };
 
@@ -96,6 +113,11 @@ export function App(props: AppProps) {
   return (
     <div class="qf-root" data-theme={props.theme.dark ? 'dark' : 'light'} style={style}>
       <TabBar tabs={TABS} selected={tab} onSelect={setTab} />
+      {retrying !== null && (
+        <div class="qf-panel" style={{ flex: '0 0 auto', paddingBottom: 0 }}>
+          <Note kind="warn">{retrying}</Note>
+        </div>
+      )}
       {clientError !== null && (
         <div class="qf-panel" style={{ flex: '0 0 auto', paddingBottom: 0 }}>
           <ErrorMessage error={clientError} />
@@ -143,6 +165,7 @@ export function App(props: AppProps) {
           createClient={props.createClient}
           pageOrigin={pageOrigin()}
           uploadBlocked={uploadBlocked}
+          keyReadOnly={block?.readOnly === true}
           onAllowUploads={allowUploads}
           firstRun={!settings.apiKey}
         />,

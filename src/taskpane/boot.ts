@@ -7,7 +7,7 @@ import { mountTaskpane } from './app';
 import { browserLocalStorage, partitionedStorage } from './storage';
 import { injectStyles } from './styles';
 import { readTheme } from './theme';
-import type { AppProps, ConnectionSettings, StorageLike, TaskpaneApi } from './types';
+import type { AppProps, ClientHooks, ConnectionSettings, StorageLike, TaskpaneApi } from './types';
 import type { WorkbookAdapter } from '../excel/types';
 
 export const NOT_IN_EXCEL =
@@ -41,7 +41,7 @@ interface OfficeLike {
 export interface BootDeps {
   /** Gets the pane's (partitioned) storage, so the adapter's undo snapshots live beside the pane's settings. */
   createWorkbook: (storage: StorageLike) => WorkbookAdapter;
-  createClient: (settings: ConnectionSettings) => TaskpaneApi;
+  createClient: (settings: ConnectionSettings, hooks?: ClientHooks) => TaskpaneApi;
 }
 
 type BootWindow = Window & { Office?: OfficeLike };

@@ -1,5 +1,6 @@
 /** Errors as sentences a person can act on, and the few error facts the panes branch on. */
 import { ApiError, describeError } from '../api/errors';
+import type { RetryNotice } from '../api/http';
 
 export function explainError(e: unknown): string {
   if (e instanceof ApiError) {
@@ -17,6 +18,15 @@ export function explainError(e: unknown): string {
   return describeError(e);
 }
 
+/** What is going on while the client waits to repeat a call by itself. */
+export function explainRetry(n: RetryNotice): string {
+  const wait = `${Math.max(1, Math.ceil(n.delayMs / 1000))} s`;
+  const e = n.error;
+  if (e.kind === 'http' && e.status === 429) return `The service's quota is exhausted for now (429): waiting ${wait}, then retrying automatically.`;
+  if (e.kind === 'http') return `The service failed (${e.status}): retrying automatically in ${wait}.`;
+  return `The service did not answer: retrying automatically in ${wait}.`;
+}
+
 /** True for the 403 a read-only key, a missing repository-manager right or a missing licence gives on upload. */
 export function isForbidden(e: unknown): e is ApiError {
   return e instanceof ApiError && e.kind === 'http' && (e.status === 403 || e.status === 401);
@@ -26,9 +36,17 @@ export function isAborted(e: unknown): boolean {
   return (e instanceof ApiError && e.kind === 'aborted') || (e instanceof Error && e.name === 'AbortError');
 }
 
+/** The service said the key itself is read-only (ours: "this API key is read-only and cannot …"). */
+export function isReadOnlyRefusal(e: ApiError): boolean {
+  return /read[- ]?only/i.test(e.serverMessage ?? '');
+}
+
 /** The reason shown beside disabled upload buttons after the service refused an upload. */
 export function uploadRefusedReason(e: ApiError): string {
   const said = e.serverMessage ? ` The service said: "${e.serverMessage}".` : '';
+  if (isReadOnlyRefusal(e)) {
+    return `Uploads are disabled: this API key is read-only (${e.status}).${said} A read-only key can ask questions in Chat but cannot upload workbooks or documents; to fill or upload, save a key that is not read-only in Settings.`;
+  }
   return `Uploads are disabled: the service refused an upload with this API key (${e.status}). The key is probably read-only or lacks repository-manager rights.${said} Asking questions still works; use another key in Settings to upload.`;
 }
 

@@ -8,5 +8,5 @@ import { bootTaskpane } from './boot';
 
 bootTaskpane(window, {
   createWorkbook: (storage) => createExcelWorkbook({ storage }),
-  createClient: (settings) => new ApiClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey }),
+  createClient: (settings, hooks) => new ApiClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, ...hooks }),
 });

@@ -35,10 +35,26 @@ function splitCoordinate(coordinate: string, fallbackTab: string): CellRef | nul
   return /^[A-Z]{1,3}[1-9][0-9]*$/.test(address) ? { tab, address } : null;
 }
 
-/** The cell where the question's question text sits, when the service tells us (a loose field). */
+/** The cell where the question's question text sits, when the service tells us (our service does). */
 export function questionCell(q: QuestionWithAnswers): CellRef | null {
-  const coordinate = (q as { question_coordinate?: unknown }).question_coordinate;
-  return typeof coordinate === 'string' ? splitCoordinate(coordinate, q.tab_name) : null;
+  return typeof q.question_coordinate === 'string' ? splitCoordinate(q.question_coordinate, q.tab_name) : null;
+}
+
+/** The row number of an A1 address ("C7" → 7, a whole-row selection "7" → 7); null when there is none. */
+function rowOf(address: string): number | null {
+  const m = /^[A-Z]{0,3}([1-9][0-9]*)$/.exec(address);
+  return m ? Number(m[1]) : null;
+}
+
+/** The sheet rows a question occupies: its own row (when the service sends it), its question cell's and its slots'. */
+export function questionRows(q: QuestionWithAnswers): Set<number> {
+  const rows = new Set<number>();
+  if (typeof q.row === 'number' && Number.isSafeInteger(q.row) && q.row > 0) rows.add(q.row);
+  for (const cell of [questionCell(q), ...slotCells(q)]) {
+    const row = cell && normTab(cell.tab) === normTab(q.tab_name) ? rowOf(cell.address) : null;
+    if (row !== null) rows.add(row);
+  }
+  return rows;
 }
 
 /** The cells of the question's answer slots, blocked ones included (they still belong to the row). */
@@ -58,14 +74,20 @@ export function targetCell(q: QuestionWithAnswers): CellRef | null {
   return ref ?? slotCells(q)[0] ?? questionCell(q);
 }
 
-/** The question whose answer cell, or question cell, is `ref`; null when the cell belongs to none. */
+/**
+ * The question of the cell `ref`: the one whose answer cell or question cell it is, else the one on its
+ * row (an id or comment column beside the question); null when the cell belongs to none.
+ */
 export function findQuestionAt(questions: readonly QuestionWithAnswers[], ref: CellRef): QuestionWithAnswers | null {
   const tab = normTab(ref.tab);
   const address = normAddress(ref.address.includes('!') ? ref.address.slice(ref.address.lastIndexOf('!') + 1) : ref.address);
-  // A selected range ("C5:D7") counts by its top-left cell.
+  // A selected range ("C5:D7", or whole rows "7:9") counts by its top-left cell.
   const topLeft = address.split(':')[0]!;
   const same = (c: CellRef | null) => !!c && normTab(c.tab) === tab && c.address === topLeft;
-  return questions.find((q) => slotCells(q).some(same)) ?? questions.find((q) => same(questionCell(q))) ?? null;
+  const exact = questions.find((q) => slotCells(q).some(same)) ?? questions.find((q) => same(questionCell(q)));
+  if (exact) return exact;
+  const row = rowOf(topLeft);
+  return row === null ? null : questions.find((q) => normTab(q.tab_name) === tab && questionRows(q).has(row)) ?? null;
 }
 
 export interface ReviewFilter {

@@ -39,6 +39,8 @@ export const TASKPANE_CSS = `
 /* Scrolled-to content stays clear of the sticky tab bar. */
 .qf-root section, .qf-root article, .qf-root ol, .qf-anchor { scroll-margin-top: 44px; }
 .qf-root :focus-visible { outline: 2px solid var(--qf-focus); outline-offset: 1px; }
+/* A label styled as a button around a visually hidden input (the file picker) shows the input's keyboard focus. */
+.qf-root label:has(> .qf-sr:focus-visible) { outline: 2px solid var(--qf-focus); outline-offset: 1px; }
 .qf-btn { font: inherit; padding: 4px 12px; min-height: 28px; border-radius: 4px; border: 1px solid var(--qf-border);
   background: var(--qf-control-bg); color: var(--qf-control-fg); cursor: pointer; }
 .qf-btn:hover:not(:disabled) { background: var(--qf-subtle); }

@@ -2,57 +2,29 @@
  * What the task pane receives from outside. Everything Office-, network- or storage-shaped comes in as a
  * prop so every pane renders and tests without Excel (the Office-Addin-TaskPane-React pattern).
  */
-import type {
-  AnswersQuery,
-  AskRequest,
-  AskResponse,
-  ChatSession,
-  CreateSessionRequest,
-  Paginated,
-  Progress,
-  QuestionWithAnswers,
-  QuestionnaireUploadFields,
-  QuestionnaireUploadResult,
-  RepositoryFile,
-  RepositoryListQuery,
-  RepositoryUploadFields,
-  RepositoryUploadResult,
-  SendMessageRequest,
-  SessionListQuery,
-  Structure,
-} from '../api/schemas';
+import type { ApiClient } from '../api/client';
+import type { RetryNotice } from '../api/http';
 import type { WorkbookAdapter } from '../excel/types';
 
-export type UploadFile = { name: string; data: Blob | Uint8Array; type?: string };
-
 /**
- * The part of `ApiClient` (src/api/client.ts) the task pane calls. Declared structurally so the panes
- * depend on behaviour, not on the class, and tests may hand in the real client or any equivalent.
+ * The part of `ApiClient` (src/api/client.ts) the task pane calls: the panes depend on these methods,
+ * not on the class, so tests may hand in the real client or anything with the same methods.
  */
-export interface TaskpaneApi {
-  ask(request: AskRequest, options?: { signal?: AbortSignal }): Promise<AskResponse>;
-  listSessions(query?: SessionListQuery, options?: { signal?: AbortSignal }): Promise<Paginated<ChatSession>>;
-  createSession(body?: CreateSessionRequest, options?: { signal?: AbortSignal }): Promise<ChatSession>;
-  getSession(id: number, options?: { signal?: AbortSignal }): Promise<ChatSession>;
-  sendMessage(id: number, body: SendMessageRequest, options?: { signal?: AbortSignal }): Promise<ChatSession>;
-  uploadQuestionnaires(
-    files: UploadFile[],
-    fields?: QuestionnaireUploadFields,
-    options?: { signal?: AbortSignal },
-  ): Promise<QuestionnaireUploadResult>;
-  getAnswers(id: number, query?: AnswersQuery, options?: { signal?: AbortSignal }): Promise<QuestionWithAnswers[]>;
-  getStructure(id: number, options?: { signal?: AbortSignal }): Promise<Structure>;
-  listRepositoryFiles(query?: RepositoryListQuery, options?: { signal?: AbortSignal }): Promise<Paginated<RepositoryFile>>;
-  uploadRepositoryFiles(
-    files: UploadFile[],
-    fields?: RepositoryUploadFields,
-    options?: { signal?: AbortSignal },
-  ): Promise<RepositoryUploadResult>;
-  pollAnswerProgress(
-    id: number,
-    options: { signal?: AbortSignal; onProgress?: (p: Progress) => void },
-  ): Promise<Progress>;
-}
+export type TaskpaneApi = Pick<
+  ApiClient,
+  | 'ask'
+  | 'listSessions'
+  | 'createSession'
+  | 'getSession'
+  | 'sendMessage'
+  | 'uploadQuestionnaires'
+  | 'getQuestionnaire'
+  | 'getAnswers'
+  | 'getStructure'
+  | 'listRepositoryFiles'
+  | 'uploadRepositoryFiles'
+  | 'pollAnswerProgress'
+>;
 
 /** Where the service is and how to prove who we are. */
 export interface ConnectionSettings {
@@ -84,9 +56,15 @@ export interface Theme {
 
 export type TabId = 'fill' | 'chat' | 'library' | 'settings';
 
+/** What the pane wants to hear from a client while it works. */
+export interface ClientHooks {
+  /** Before the client repeats a call by itself (429 with Retry-After, a network fault): the pane says so. */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
 export interface AppProps {
   /** Builds an API client for these settings; may throw an ApiError for a bad base URL. */
-  createClient: (settings: ConnectionSettings) => TaskpaneApi;
+  createClient: (settings: ConnectionSettings, hooks?: ClientHooks) => TaskpaneApi;
   workbook: WorkbookAdapter;
   storage: StorageLike;
   theme: Theme;

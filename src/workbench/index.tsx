@@ -11,7 +11,7 @@ import { App } from '../taskpane/app';
 import { injectStyles } from '../taskpane/styles';
 import { browserLocalStorage, partitionedStorage } from '../taskpane/storage';
 import { readTheme } from '../taskpane/theme';
-import type { AppProps, ConnectionSettings, TaskpaneApi } from '../taskpane/types';
+import type { AppProps, ClientHooks, ConnectionSettings, TaskpaneApi } from '../taskpane/types';
 import { ExcelHost } from './host/host';
 import { installExcelHost } from './host/install';
 import { hostToXlsx, loadXlsxIntoHost } from './host/load-xlsx';
@@ -19,8 +19,8 @@ import { buildDemoQuestionnaire } from './demo-questionnaire';
 import { Grid } from './grid';
 import { WORKBENCH_CSS } from './styles';
 
-function createClient(settings: ConnectionSettings): TaskpaneApi {
-  return new ApiClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
+function createClient(settings: ConnectionSettings, hooks?: ClientHooks): TaskpaneApi {
+  return new ApiClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, ...hooks });
 }
 
 interface OpenWorkbook {

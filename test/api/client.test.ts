@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient, ApiError, type ClientOptions } from '../../src/api';
-import { TestServer, page, parseMultipart, progress, question, questionnaire, repoFile, session, structure } from './server';
+import { type TestServer, page, parseMultipart, serverPerTest, progress, question, questionnaire, repoFile, session, structure } from './server';
 
 let server: TestServer;
-beforeEach(async () => {
-  server = await TestServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+serverPerTest((s) => (server = s));
 
 const noWait = async () => {};
 function client(extra: Partial<ClientOptions> = {}) {
@@ -222,6 +217,25 @@ describe('multipart uploads', () => {
     form = await parseMultipart(server.last());
     expect(form.get('scope_includes_company')).toBe('true');
     expect(form.has('tags')).toBe(false);
+  });
+
+  it('sends a Node Buffer (a view into the shared pool) and a browser File as their own bytes', async () => {
+    server.script({ json: { count: 2, failed: [] } });
+    // Small Buffers are slices of one shared 8 KB pool: only the slice may travel.
+    const buffer = Buffer.from('policy text from disk');
+    expect(buffer.byteOffset > 0 || buffer.buffer.byteLength > buffer.length).toBe(true);
+    const file = new File(['<h1>Handbook</h1>'], 'ignored-own-name.html', { type: 'text/html' });
+    await client().uploadRepositoryFiles([
+      { name: 'policy.txt', data: buffer },
+      { name: 'handbook.html', data: file },
+    ]);
+    const files = (await parseMultipart(server.last())).getAll('files') as File[];
+    expect(files.map((f) => [f.name, f.type])).toEqual([
+      ['policy.txt', 'text/plain'],
+      ['handbook.html', 'text/html'],
+    ]);
+    expect(await files[0]!.text()).toBe('policy text from disk');
+    expect(await files[1]!.text()).toBe('<h1>Handbook</h1>');
   });
 
   it('rejects uploads without files or with nameless/dataless files before sending', async () => {

@@ -1,27 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient, ApiError, describeError, type ClientOptions } from '../../src/api';
-import { TestServer, page, progress, session } from './server';
+import { describe, expect, it } from 'vitest';
+import { ApiClient, describeError, type ClientOptions } from '../../src/api';
+import { failure, page, progress, serverPerTest, session, TestServer } from './server';
 
 let server: TestServer;
-beforeEach(async () => {
-  server = await TestServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+serverPerTest((s) => (server = s));
 
 function client(extra: Partial<ClientOptions> = {}) {
   return new ApiClient({ baseUrl: server.url, apiKey: 'qf_key', sleep: async () => {}, ...extra });
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('HTTP error statuses of section 7', () => {

@@ -1,32 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient, ApiError, type Progress, type Sleep } from '../../src/api';
-import { TestServer, progress } from './server';
+import { describe, expect, it } from 'vitest';
+import { ApiClient, type Progress } from '../../src/api';
+import { failure, progress, recordingSleep, serverPerTest, type TestServer } from './server';
 
 let server: TestServer;
-beforeEach(async () => {
-  server = await TestServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+serverPerTest((s) => (server = s));
 
 function recordingClient() {
-  const delays: number[] = [];
-  const sleep: Sleep = async (ms, signal) => {
-    delays.push(ms);
-    if (signal?.aborted) throw signal.reason;
-  };
-  return { delays, client: new ApiClient({ baseUrl: server.url, apiKey: 'k', sleep }) };
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error('expected the call to fail');
+  const { delays, fn } = recordingSleep();
+  return { delays, client: new ApiClient({ baseUrl: server.url, apiKey: 'k', sleep: fn }) };
 }
 
 describe('pollAnswerProgress', () => {

@@ -1,36 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient, ApiError, backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, sleep, type ClientOptions, type Sleep } from '../../src/api';
-import { TestServer, session, type Reply } from './server';
+import { describe, expect, it } from 'vitest';
+import { ApiClient, backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, sleep, type ClientOptions, type RetryNotice, type Sleep } from '../../src/api';
+import { failure, recordingSleep, serverPerTest, session, TestServer, type Reply } from './server';
 
 let server: TestServer;
-beforeEach(async () => {
-  server = await TestServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-function recordingSleep() {
-  const delays: number[] = [];
-  const fn: Sleep = async (ms, signal) => {
-    delays.push(ms);
-    if (signal?.aborted) throw signal.reason;
-  };
-  return { delays, fn };
-}
+serverPerTest((s) => (server = s));
 
 function client(extra: Partial<ClientOptions> = {}) {
   return new ApiClient({ baseUrl: server.url, apiKey: 'k', sleep: async () => {}, random: () => 0.5, ...extra });
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const quota = (retryAfter?: string): Reply => ({
@@ -47,6 +23,24 @@ describe('429 and Retry-After', () => {
     expect(s.id).toBe(1);
     expect(sleep.delays).toEqual([2000, 0]);
     expect(server.requests).toHaveLength(3);
+  });
+
+  it('tells onRetry about each automatic repeat before waiting, and a throwing listener changes nothing', async () => {
+    const notices: RetryNotice[] = [];
+    server.script(quota('2'), 'reset', { json: session(1) });
+    const s = await client({
+      onRetry: (n) => {
+        notices.push(n);
+        throw new Error('a broken listener');
+      },
+    }).getSession(1);
+    expect(s.id).toBe(1);
+    expect(notices.map((n) => ({ endpoint: n.endpoint, delayMs: n.delayMs, nextAttempt: n.nextAttempt, kind: n.error.kind, status: n.error.status }))).toEqual([
+      { endpoint: 'GET /chat/sessions/{id}/', delayMs: 2000, nextAttempt: 2, kind: 'http', status: 429 },
+      { endpoint: 'GET /chat/sessions/{id}/', delayMs: 450, nextAttempt: 3, kind: 'network', status: 0 },
+    ]);
+    // The second wait is the backoff of a second attempt: 0.75 x min(cap, 300 ms x 2).
+    expect(notices[0]!.error.retryAfterSeconds).toBe(2);
   });
 
   it('honours Retry-After as an HTTP date', async () => {

@@ -4,6 +4,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { ApiError, type Sleep } from '../../src/api';
 
 export interface Recorded {
   method: string;
@@ -116,6 +118,39 @@ export class TestServer {
       res.end(body);
     });
   }
+}
+
+/** A fresh server for every test of the file, closed after it; `bind` receives each one. */
+export function serverPerTest(bind: (server: TestServer) => void): void {
+  let current: TestServer | undefined;
+  beforeEach(async () => {
+    current = await TestServer.start();
+    bind(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
+}
+
+/** The ApiError a call rejects with; fails the test when it resolves or throws something else. */
+export async function failure(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    return e as ApiError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** A sleep that returns at once, recording each delay asked for (and honouring an aborted signal). */
+export function recordingSleep(): { delays: number[]; fn: Sleep } {
+  const delays: number[] = [];
+  const fn: Sleep = async (ms, signal) => {
+    delays.push(ms);
+    if (signal?.aborted) throw signal.reason;
+  };
+  return { delays, fn };
 }
 
 /** Parses a recorded multipart body with the platform's own multipart parser. */

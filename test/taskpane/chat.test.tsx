@@ -19,7 +19,8 @@ beforeEach(() => {
 
 const box = () => screen.getByLabelText('Question') as HTMLTextAreaElement;
 const type = (text: string) => fireEvent.input(box(), { target: { value: text } });
-const log = () => screen.getByLabelText('Conversation');
+// A live log named for screen readers: new answers are read out as they arrive.
+const log = () => screen.getByRole('log', { name: 'Conversation' });
 
 function session(id: number, title: string): ChatSession {
   return { id, title, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', is_archived: false, message_count: 2, messages: [] };
@@ -148,10 +149,14 @@ describe('Chat', () => {
     workbook.selection = { tab: 'Security', address: 'B3' }; // the question cell of the MFA row
     fireEvent.click(screen.getByRole('button', { name: 'Ask about the selected question' }));
     await waitFor(() => expect(box().value).toBe('Is MFA enforced for administrators?'));
+    // Any cell of a question's row will do: here its id column.
+    workbook.selection = { tab: 'Security', address: 'A2' };
+    fireEvent.click(screen.getByRole('button', { name: 'Ask about the selected question' }));
+    await waitFor(() => expect(box().value).toBe('Is data encrypted at rest?'));
     workbook.selection = { tab: 'Security', address: 'Z99' };
     fireEvent.click(screen.getByRole('button', { name: 'Ask about the selected question' }));
     await screen.findByText(/Security!Z99 does not belong to a question/);
-    expect(box().value).toBe('Is MFA enforced for administrators?');
+    expect(box().value).toBe('Is data encrypted at rest?');
   });
 
   it.each([
@@ -167,6 +172,19 @@ describe('Chat', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toMatch(message);
     expect(box().value).toBe('Keep me');
+  });
+
+  it('says while a 429 is being waited out and retried automatically, then answers', async () => {
+    fake.fail('POST', /chat\/ask/, { status: 429, json: { error: 'quota exceeded' }, headers: { 'Retry-After': '1' } });
+    renderApp({ baseUrl: fake.origin, initialTab: 'chat' });
+    type('Is data encrypted?');
+    fireEvent.keyDown(box(), { key: 'Enter' });
+    const notice = await screen.findByText("The service's quota is exhausted for now (429): waiting 1 s, then retrying automatically.");
+    expect(notice.getAttribute('role')).toBe('status');
+    await within(log()).findByText('Data is encrypted at rest with AES-256.');
+    expect(screen.queryByRole('alert')).toBeNull();
+    // Gone once the wait is over.
+    await waitFor(() => expect(screen.queryByText(/retrying automatically/)).toBeNull(), { timeout: 5000 });
   });
 
   it('shows a dropped connection as a sentence and keeps the typed question', async () => {

@@ -102,6 +102,8 @@ export class FakeService {
   questions: QuestionWithAnswers[] = [];
   progress: Progress = { status: 'complete', answers_expected: 0, answers_received: 0, percent: 100 };
   questionnaireId = 7;
+  /** What detection wants the analyst to know, sent with the questionnaire (GET /filler/questionnaires/{id}/). */
+  warnings: string[] = [];
   sessions: ChatSession[] = [];
   answerText = 'Data is encrypted at rest with AES-256.';
   private nextId = 100;
@@ -205,7 +207,12 @@ export class FakeService {
     if (r.method === 'POST' && p === '/filler/questionnaires/') {
       return [200, { file_ids: [1], questionnaire_ids: [this.questionnaireId] }];
     }
-    let match = m(/^\/filler\/questionnaires\/(\d+)\/answer-progress\/$/);
+    let match = m(/^\/filler\/questionnaires\/(\d+)\/$/);
+    if (r.method === 'GET' && match) {
+      const file = { id: 1, original_filename: 'questionnaire.xlsx', file_format: 'excel', status: 'ready', created_at: NOW };
+      return this.known(match[1]!) ?? [200, { id: this.questionnaireId, file, status: 'draft', warnings: this.warnings }];
+    }
+    match = m(/^\/filler\/questionnaires\/(\d+)\/answer-progress\/$/);
     if (r.method === 'GET' && match) return this.known(match[1]!) ?? [200, this.progress];
     match = m(/^\/filler\/questionnaires\/(\d+)\/answers\/$/);
     if (r.method === 'GET' && match) return this.known(match[1]!) ?? [200, this.questions];
@@ -305,6 +312,7 @@ export function sampleQuestions(): QuestionWithAnswers[] {
     id,
     original_id: `${tab.slice(0, 3).toUpperCase()}-${String(row - 1).padStart(2, '0')}`,
     original_question_text: text,
+    row,
     question_coordinate: `B${row}`,
     answer_slots: [{ role: 'answer', header: 'Answer', coordinate: `C${row}`, value: null, is_blocked: false, type: 'text' }],
     tab_name: tab,

@@ -14,6 +14,7 @@ beforeEach(() => {
   fake.questions = sampleQuestions();
   fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
   fake.questionnaireId = 7;
+  fake.warnings = [];
 });
 
 const fillButton = () => screen.getByRole('button', { name: /Fill this workbook|Filling/ });
@@ -76,6 +77,26 @@ describe('Fill', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Write answers into the workbook' }));
     await screen.findByText(/Wrote 3 cells/);
     expect(workbook.value('Privacy', 'C2')).toBe('No.');
+  });
+
+  it('says what the service noted about the workbook, e.g. a sheet it skipped and why', async () => {
+    fake.warnings = ['Sheet "Lookups" was skipped: it has no answer column.'];
+    renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 3 cells/);
+    const note = screen.getByText(/The service noted about this workbook/);
+    expect(note.textContent).toContain('Sheet "Lookups" was skipped: it has no answer column.');
+    const asked = fake.requestsTo('GET', /\/filler\/questionnaires\/7\/$/);
+    expect(asked.length).toBeGreaterThan(0);
+
+    // The notes are only a hint: when the service cannot give them, the fill still completes, without them.
+    cleanup();
+    fake.fail('GET', /\/filler\/questionnaires\/7\/$/, { status: 500, json: { error: 'boom' } }, 5);
+    renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 3 cells/);
+    expect(screen.queryByText(/The service noted/)).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it("never overwrites the analyst's values unless asked, and reports why a cell was skipped", async () => {
@@ -177,7 +198,7 @@ describe('Fill', () => {
     expect(alert.textContent).toMatch(/Access denied \(403.*read-only API key/);
     expect(step(/Uploading/).dataset.state).toBe('failed');
     await waitFor(() => expect((fillButton() as HTMLButtonElement).disabled).toBe(true));
-    expect(screen.getAllByText(/Uploads are disabled: the service refused an upload with this API key \(403\)/).length).toBeGreaterThan(0);
+    expect(screen.getAllByText(/Uploads are disabled: this API key is read-only \(403\)/).length).toBeGreaterThan(0);
     expect(storage.getItem(STORAGE_KEYS.uploadBlocked)).toContain('Uploads are disabled');
 
     fireEvent.click(screen.getByRole('tab', { name: 'Library' }));
@@ -185,12 +206,27 @@ describe('Fill', () => {
     expect((within(library).getByRole('button', { name: /^Upload/ }) as HTMLButtonElement).disabled).toBe(true);
     expect(within(library).getByText(/Uploads are disabled/)).toBeTruthy();
 
-    // Settings offers to try again (e.g. after the key was given upload rights).
+    // Settings shows the key as read-only, and offers to try again (e.g. after the key was given upload rights).
     fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
+    const keyField = screen.getByLabelText('API key');
+    const described = document.getElementById(keyField.getAttribute('aria-describedby') ?? '');
+    expect(described?.textContent).toMatch(/^Read-only key It can ask questions in Chat; the service refuses uploads with it/);
     fireEvent.click(screen.getByRole('button', { name: 'Try uploads again' }));
     expect(storage.getItem(STORAGE_KEYS.uploadBlocked)).toBeNull();
+    expect(screen.queryByText('Read-only key')).toBeNull();
     fireEvent.click(screen.getByRole('tab', { name: 'Fill' }));
     expect((fillButton() as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a 403 for missing upload rights disables uploads without calling the key read-only', async () => {
+    fake.fail('POST', /\/filler\/questionnaires\/$/, { status: 403, json: { error: 'repository-manager permission required' } });
+    renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    await screen.findByRole('alert');
+    await waitFor(() => expect(screen.getAllByText(/Uploads are disabled: the service refused an upload with this API key \(403\)\. The key is probably read-only or lacks repository-manager rights/).length).toBeGreaterThan(0));
+    fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
+    expect(screen.queryByText('Read-only key')).toBeNull();
+    expect(screen.getByLabelText('API key').getAttribute('aria-describedby')).toBeNull();
   });
 
   it.each([

@@ -5,7 +5,7 @@ import { ApiClient } from '../../src/api/client';
 import { sleep } from '../../src/api/retry';
 import { App } from '../../src/taskpane/app';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
-import type { AppProps, ConnectionSettings, TaskpaneApi } from '../../src/taskpane/types';
+import type { AppProps, ClientHooks, ConnectionSettings, TaskpaneApi } from '../../src/taskpane/types';
 import { FakeService } from './fake-service';
 import { MemoryWorkbook, memoryStorage } from './memory-workbook';
 
@@ -30,9 +30,10 @@ class BrowserLikeFormData extends HappyFormData {
 globalThis.FormData = BrowserLikeFormData as typeof FormData;
 
 /** The real client, with waits cut short so retries and polls do not slow the tests. */
-export function realClient(settings: ConnectionSettings): TaskpaneApi {
+export function realClient(settings: ConnectionSettings, hooks: ClientHooks = {}): TaskpaneApi {
   return new ApiClient({
     ...settings,
+    ...hooks,
     retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 10 },
     sleep: (ms, signal) => sleep(Math.min(ms, 15), signal),
   });

@@ -3,7 +3,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RepositoryFile } from '../../src/api/schemas';
-import { parseOfferings, parseTags } from '../../src/taskpane/panes/LibraryPane';
+import { parseOfferings, parseTags, toggleOfferingId } from '../../src/taskpane/panes/LibraryPane';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
 import { type FakeService, repositoryFile } from './fake-service';
 import { renderApp, withFakeService } from './harness';
@@ -63,6 +63,34 @@ describe('Library', () => {
     expect(fake.requestsTo('GET', /repository\/files/).length).toBe(count);
     // Inputs are cleared after a successful upload; the picked list is gone.
     expect(screen.queryByRole('list', { name: 'Files to upload' })).toBeNull();
+  });
+
+  it('offers the offerings seen in the library by name, so nobody needs to know their ids', async () => {
+    fake.files = [
+      repositoryFile(1, 'canvas.pdf', { relevant_offerings: [{ id: 7, name: 'Studio', type: 'module' }, { id: 3, name: 'Canvas LMS', type: 'product' }] }),
+      repositoryFile(2, 'studio.pdf', { relevant_offerings: [{ id: 7, name: 'Studio', type: 'module' }] }),
+    ];
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    const group = await screen.findByRole('group', { name: 'Offerings' });
+    expect(within(group).getAllByRole('checkbox').map((c) => c.closest('label')!.textContent)).toEqual([
+      'Canvas LMS (product, id 3)',
+      'Studio (module, id 7)',
+    ]);
+    const ids = screen.getByLabelText('Offering ids (comma-separated)') as HTMLInputElement;
+    fireEvent.input(ids, { target: { value: '12' } });
+    fireEvent.click(within(group).getByLabelText(/Studio/));
+    fireEvent.click(within(group).getByLabelText(/Canvas LMS/));
+    expect(ids.value).toBe('12, 7, 3');
+    fireEvent.click(within(group).getByLabelText(/Studio/));
+    expect(ids.value).toBe('12, 3');
+    expect((within(group).getByLabelText(/Canvas LMS/) as HTMLInputElement).checked).toBe(true);
+
+    fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('new.pdf')] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    await screen.findByText(/Uploaded 1 file/);
+    const upload = fake.requestsTo('POST', /repository\/files/).at(-1)!;
+    expect([...upload.body.matchAll(/name="relevant_offerings"\r\n\r\n(\d+)/g)].map((m) => m[1])).toEqual(['12', '3']);
+    expect(toggleOfferingId('x, 3', 4, true)).toBe('x, 3, 4'); // what the analyst typed stays, even when not valid yet
   });
 
   it("keeps the file list region to the files alone, so 'Ready' counts there are the files' own", async () => {
@@ -141,7 +169,7 @@ describe('Library', () => {
     const button = screen.getByRole('button', { name: 'Upload 1 file' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
     const library = screen.getByRole('tabpanel', { name: 'Library' });
-    expect(within(library).getByText(/Uploads are disabled: the service refused an upload with this API key \(403\)/)).toBeTruthy();
+    expect(within(library).getByText(/Uploads are disabled: this API key is read-only \(403\)/)).toBeTruthy();
     expect((screen.getByLabelText('Tags (comma-separated)') as HTMLInputElement).value).toBe('keep');
     expect(screen.getByRole('list', { name: 'Files to upload' }).textContent).toContain('a.pdf');
     expect(storage.getItem(STORAGE_KEYS.uploadBlocked)).toBeTruthy();

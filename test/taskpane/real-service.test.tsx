@@ -130,5 +130,8 @@ describe('task pane on the real local service', () => {
     expect((screen.getByRole('button', { name: 'Upload 1 file' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('tab', { name: 'Fill' }));
     expect((screen.getByRole('button', { name: 'Fill this workbook' }) as HTMLButtonElement).disabled).toBe(true);
+    // Our service says why: the key is read-only, and Settings shows it as such.
+    fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
+    expect(screen.getByText('Read-only key')).toBeTruthy();
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors';
 import { bootTaskpane, NOT_IN_EXCEL } from '../../src/taskpane/boot';
 import { estimateSecondsLeft, formatBytes, formatDuration } from '../../src/taskpane/eta';
-import { explainError } from '../../src/taskpane/errors';
+import { explainError, explainRetry } from '../../src/taskpane/errors';
 import { readFillLink, writeFillLink } from '../../src/taskpane/fill-link';
 import { findQuestionAt, needsReview, targetCell } from '../../src/taskpane/review';
 import { createSettingsStore, STORAGE_KEYS } from '../../src/taskpane/settings-store';
@@ -40,6 +40,16 @@ describe('small parts of the task pane', () => {
     expect(findQuestionAt(qs, { tab: 'Privacy', address: "'Privacy'!C2:C9" })?.id).toBe(3);
     expect(findQuestionAt(qs, { tab: 'Security', address: 'A1' })).toBeNull();
     expect(findQuestionAt(qs, { tab: 'Other', address: 'C3' })).toBeNull();
+    // Any other cell of a question's row (its id, a comment column, the whole row) brings up that question.
+    expect(findQuestionAt(qs, { tab: 'Security', address: 'A3' })?.id).toBe(2);
+    expect(findQuestionAt(qs, { tab: 'security', address: 'F2:G4' })?.id).toBe(1);
+    expect(findQuestionAt(qs, { tab: 'Privacy', address: '2:2' })?.id).toBe(3);
+    expect(findQuestionAt(qs, { tab: 'Privacy', address: 'A3' })).toBeNull();
+    // The service's `row` alone is enough; without it the rows of the question and answer cells count.
+    const rowOnly = { ...qs[0]!, row: 12, question_coordinate: undefined, answer_slots: [] };
+    expect(findQuestionAt([rowOnly], { tab: 'Security', address: 'E12' })?.id).toBe(1);
+    const noRow = { ...qs[0]!, row: undefined, question_coordinate: undefined };
+    expect(findQuestionAt([noRow], { tab: 'Security', address: 'H2' })?.id).toBe(1);
     const sheetQualified = { ...qs[0]!, answer_slots: [{ role: 'answer', header: 'A', coordinate: "'My Tab'!D7", is_blocked: false }] };
     expect(findQuestionAt([sheetQualified], { tab: 'my tab', address: 'D7' })?.id).toBe(1);
     expect(targetCell(sheetQualified)).toEqual({ tab: 'My Tab', address: 'D7' });
@@ -57,6 +67,11 @@ describe('small parts of the task pane', () => {
     expect(explainError(e)).toMatch(/wait 42 s and try again \(short waits are retried automatically\)/);
     expect(explainError(new TypeError('Failed to fetch'))).toMatch(/CORS/);
     expect(explainError(undefined)).toBe('An unexpected error occurred (no details were given).');
+    // While the client waits to repeat a call by itself.
+    const notice = (error: ApiError, delayMs: number) => explainRetry({ endpoint: 'GET /x/', error, delayMs, nextAttempt: 2 });
+    expect(notice(e, 42_000)).toBe("The service's quota is exhausted for now (429): waiting 42 s, then retrying automatically.");
+    expect(notice(new ApiError({ kind: 'network', message: 'refused' }), 150)).toBe('The service did not answer: retrying automatically in 1 s.');
+    expect(notice(new ApiError({ kind: 'http', status: 503, message: 'down' }), 2400)).toBe('The service failed (503): retrying automatically in 3 s.');
   });
 
   it('keeps the settings in storage, the key only when asked, and survives a storage that throws', () => {

@@ -235,7 +235,7 @@ export function ChatPane(props: ChatPaneProps) {
           the selected question".
         </p>
       )}
-      <div class="qf-chat-log" aria-live="polite" aria-label="Conversation">
+      <div class="qf-chat-log" role="log" aria-live="polite" aria-label="Conversation">
         {turns.map((t) =>
           t.sender === 'user' ? (
             <div key={t.key} class="qf-bubble qf-bubble-user">

@@ -88,6 +88,8 @@ export function FillPane(props: FillPaneProps) {
   const [library, setLibrary] = useState<LibraryState | null>(null);
   const [stalled, setStalled] = useState(false);
   const [resumable, setResumable] = useState(false);
+  /** What the service's detection wants the analyst to know (e.g. a sheet it skipped, and why). */
+  const [warnings, setWarnings] = useState<string[]>([]);
 
   const run = useRef<AbortController | null>(null);
   const active = useRef<StepKey | null>(null);
@@ -139,8 +141,14 @@ export function FillPane(props: FillPaneProps) {
   };
 
   const loadResults = async (api: TaskpaneApi, id: number, signal: AbortSignal) => {
-    const [s, qs] = await Promise.all([api.getStructure(id, { signal }), api.getAnswers(id, {}, { signal })]);
+    const [s, qs, notes] = await Promise.all([
+      api.getStructure(id, { signal }),
+      api.getAnswers(id, {}, { signal }),
+      // Only a hint: a service that cannot say more still fills.
+      api.getQuestionnaire(id, { signal }).then((q) => q.warnings ?? [], () => []),
+    ]);
     if (signal.aborted) return null;
+    setWarnings(notes);
     setStructure(s);
     showQuestions(qs);
     serviceQuestions.current = qs;
@@ -210,6 +218,7 @@ export function FillPane(props: FillPaneProps) {
     setProgress(null);
     setReport(null);
     setStructure(null);
+    setWarnings([]);
     setQuestions([]);
     setSelectedId(null);
     try {
@@ -522,6 +531,16 @@ export function FillPane(props: FillPaneProps) {
         )}
       </div>
       {undoNote && <Note kind={undoNote.kind}>{undoNote.text}</Note>}
+      {warnings.length > 0 && (
+        <Note kind="warn">
+          The service noted about this workbook:
+          <ul class="qf-small">
+            {warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </Note>
+      )}
       {structure && <Summary structure={structure} questions={questions} />}
       <ErrorMessage error={navError} onDismiss={() => setNavError(null)} />
       {questions.length > 0 && (

@@ -8,6 +8,7 @@ import {
   DOCUMENT_TYPES,
   LIMITS,
   REPOSITORY_FILE_STATUSES,
+  type Offering,
   type RepositoryFile,
   type RepositoryListQuery,
   type RepositoryUploadFields,
@@ -55,6 +56,13 @@ export function parseOfferings(text: string): { ids: number[]; error: string | n
   const bad = parts.find((p) => !/^\d+$/.test(p) || Number(p) <= 0);
   if (bad) return { ids: [], error: `Offering ids are positive whole numbers separated by commas; "${bad}" is not one.` };
   return { ids: [...new Set(parts.map(Number))], error: null };
+}
+
+/** The offering ids text with `id` added or removed; other entries, even invalid ones, stay as typed. */
+export function toggleOfferingId(text: string, id: number, on: boolean): string {
+  const parts = text.split(',').map((t) => t.trim()).filter(Boolean);
+  const rest = parts.filter((p) => p !== String(id));
+  return (on ? [...rest, String(id)] : rest).join(', ');
 }
 
 const busyStatus = (f: RepositoryFile) => f.status === 'submitted' || f.status === 'processing';
@@ -109,6 +117,8 @@ export function LibraryPane(props: LibraryPaneProps) {
   const [list, setList] = useState<{ count: number; results: RepositoryFile[]; hasNext: boolean } | null>(null);
   const [listError, setListError] = useState<unknown>(null);
   const [reload, setReload] = useState(0);
+  /** Offerings seen on library files: the analyst picks these by name instead of knowing their ids. */
+  const [knownOfferings, setKnownOfferings] = useState<readonly Offering[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
   const dropZone = useRef<HTMLDivElement>(null);
   const addFilesRef = useRef<(files: FileList | File[] | null | undefined) => void>(() => {});
@@ -133,6 +143,11 @@ export function LibraryPane(props: LibraryPaneProps) {
         if (ctl.signal.aborted) return;
         setList({ count: r.count, results: r.results, hasNext: r.next !== null });
         setListError(null);
+        const seen = r.results.flatMap((f) => f.relevant_offerings ?? []);
+        setKnownOfferings((known) => {
+          const fresh = seen.filter((o, i) => !known.some((k) => k.id === o.id) && seen.findIndex((x) => x.id === o.id) === i);
+          return fresh.length ? [...known, ...fresh].sort((a, b) => a.name.localeCompare(b.name)) : known;
+        });
         if (r.results.some(busyStatus)) timer = setTimeout(() => void load(false), props.pollMs);
       } catch (e) {
         if (ctl.signal.aborted) return;
@@ -260,6 +275,23 @@ export function LibraryPane(props: LibraryPaneProps) {
             <span>Tags (comma-separated)</span>
             <input class="qf-input" value={tagsText} onInput={(e) => setTagsText(e.currentTarget.value)} placeholder="soc2, policy" />
           </label>
+          {knownOfferings.length > 0 && (
+            <fieldset class="qf-fieldset">
+              <legend>Offerings</legend>
+              {knownOfferings.map((o) => (
+                <label key={o.id} class="qf-check">
+                  <input
+                    type="checkbox"
+                    checked={parseOfferings(offeringsText).ids.includes(o.id)}
+                    onChange={(e) => setOfferingsText(toggleOfferingId(offeringsText, o.id, e.currentTarget.checked))}
+                  />
+                  <span>
+                    {o.name} <span class="qf-muted qf-small">({o.type}, id {o.id})</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+          )}
           <label class="qf-field">
             <span>Offering ids (comma-separated)</span>
             <input class="qf-input" value={offeringsText} inputMode="numeric" onInput={(e) => setOfferingsText(e.currentTarget.value)} placeholder="e.g. 3, 7" />

@@ -17,6 +17,8 @@ export interface SettingsPaneProps {
   pageOrigin: string;
   /** Set after the service refused an upload: why uploads are disabled. */
   uploadBlocked: string | null;
+  /** The service refused an upload saying the saved key is read-only. */
+  keyReadOnly: boolean;
   onAllowUploads: () => void;
   /** First run: no key yet. */
   firstRun: boolean;
@@ -80,6 +82,7 @@ export function SettingsPane(props: SettingsPaneProps) {
   const mixedContent = pageIsHttps(props.pageOrigin) && /^http:\/\//i.test(draft.baseUrl) && !/^http:\/\/(localhost|127\.0\.0\.1)[:/]?/i.test(draft.baseUrl);
 
   const [urlProblem, setUrlProblem] = useState<string | null>(null);
+  const showReadOnly = props.keyReadOnly && draft.apiKey === props.settings.apiKey;
 
   const save = (e?: Event) => {
     e?.preventDefault();
@@ -150,8 +153,15 @@ export function SettingsPane(props: SettingsPaneProps) {
           onInput={(e) => setApiKey(e.currentTarget.value)}
           autoComplete="off"
           spellcheck={false}
+          aria-describedby={showReadOnly ? 'qf-key-read-only' : undefined}
         />
       </label>
+      {showReadOnly && (
+        <p id="qf-key-read-only" class="qf-small">
+          <span class="qf-badge qf-trust-medium">Read-only key</span> It can ask questions in Chat; the service refuses uploads with it,
+          so Fill and Library uploads are disabled.
+        </p>
+      )}
       <label class="qf-check">
         <input type="checkbox" checked={showKey} onChange={(e) => setShowKey(e.currentTarget.checked)} />
         <span>Show the key</span>
