@@ -43,7 +43,8 @@ export function createProgressDisplay(stream: ProgressStream, now: () => number 
     update(p) {
       if (stream.isTTY) {
         const line = progressBar(p, p.status === 'complete' ? '' : eta(p));
-        const width = (stream.columns ?? 80) - 1;
+        // A pseudo-terminal may report 0 columns (no size set): then assume the usual 80.
+        const width = (stream.columns && stream.columns > 1 ? stream.columns : 80) - 1;
         stream.write(`\r${line.slice(0, width).padEnd(Math.min(width, lastLine.length))}`);
         lastLine = line;
         drawn = true;

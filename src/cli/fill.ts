@@ -13,7 +13,7 @@ import { XlsxPackage, isXlsxError } from '../xlsx';
 import { FILL_USAGE, UsageError, parseFillArgs, type FillArgs } from './fill-args';
 import { createProgressDisplay, type ProgressStream } from './fill-progress';
 import { buildFillReport, summaryLines } from './fill-report';
-import { anchorSlotsToMerges, workbookView } from './fill-view';
+import { anchorSlotsInPackage, workbookView } from './fill-view';
 
 export interface FillIo {
   stdout: ProgressStream;
@@ -85,23 +85,45 @@ function readInput(path: string): Uint8Array {
   }
 }
 
-/** Refuses an output that is the input itself, whatever the spelling (relative, symlink, hard link). */
-function checkOutput(input: string, output: string): void {
-  const a = resolve(input);
-  const b = resolve(output);
-  let same = a === b;
-  if (!same && existsSync(b)) {
-    try {
-      const sa = statSync(a);
-      const sb = statSync(b);
-      same = realpathSync(a) === realpathSync(b) || (sa.ino === sb.ino && sa.dev === sb.dev);
-    } catch {
-      same = false;
-    }
+/** Whether two paths name the same file, whatever the spelling (relative, symlink, hard link). */
+function sameFile(a: string, b: string): boolean {
+  const pa = resolve(a);
+  const pb = resolve(b);
+  if (pa === pb) return true;
+  if (!existsSync(pa) || !existsSync(pb)) return false;
+  try {
+    const sa = statSync(pa);
+    const sb = statSync(pb);
+    return realpathSync(pa) === realpathSync(pb) || (sa.ino === sb.ino && sa.dev === sb.dev);
+  } catch {
+    return false;
   }
-  if (same) throw new FillFailure(`--out must differ from the input: ${output} is the questionnaire itself, which is never modified.`, 2);
+}
+
+/** Refuses an output that is the input itself, or a folder, or in a folder that does not exist. */
+function checkOutput(input: string, output: string): void {
+  if (sameFile(input, output)) throw new FillFailure(`--out must differ from the input: ${output} is the questionnaire itself, which is never modified.`, 2);
+  const b = resolve(output);
   if (existsSync(b) && statSync(b).isDirectory()) throw new FillFailure(`--out ${output} is a folder; name a file.`, 2);
   if (!existsSync(dirname(b))) throw new FillFailure(`The folder of --out (${dirname(b)}) does not exist.`, 2);
+}
+
+/** The JSON report must not land on the questionnaire or on the filled workbook. */
+function checkReport(input: string, output: string, report: string): void {
+  if (sameFile(input, report)) throw new FillFailure(`--report must differ from the input: ${report} is the questionnaire itself, which is never modified.`, 2);
+  if (sameFile(output, report)) throw new FillFailure(`--report must differ from --out: both name ${report}.`, 2);
+  const b = resolve(report);
+  if (existsSync(b) && statSync(b).isDirectory()) throw new FillFailure(`--report ${report} is a folder; name a file.`, 2);
+  if (!existsSync(dirname(b))) throw new FillFailure(`The folder of --report (${dirname(b)}) does not exist.`, 2);
+}
+
+/**
+ * The name the workbook is uploaded under. A macro-enabled workbook or template is the same
+ * spreadsheet package as an .xlsx (its VBA part is ignored by answering and stays only in the local
+ * output), and services accept questionnaires as .xlsx: so it travels as `<name>.xlsx`.
+ */
+export function uploadName(fileName: string): string {
+  return /\.xlsx$/i.test(fileName) ? fileName : `${fileName.replace(/\.(xlsm|xltx|xltm)$/i, '')}.xlsx`;
 }
 
 function writeAtomically(path: string, bytes: Uint8Array): void {
@@ -115,9 +137,14 @@ function writeAtomically(path: string, bytes: Uint8Array): void {
   }
 }
 
-function serviceFailure(e: unknown, baseUrl: string): FillFailure {
+/** Statuses with which a service refuses the uploaded file itself (not a questionnaire, too large, wrong type). */
+const INPUT_REFUSED = new Set([400, 413, 415, 422]);
+
+function serviceFailure(e: unknown, baseUrl: string, step: 'upload' | 'answers'): FillFailure {
   if (e instanceof ApiError) {
     if (e.kind === 'invalid_argument') return new FillFailure(e.message, 2);
+    // The workbook is the bad input here, as much as a file that is not a zip: exit 2.
+    if (step === 'upload' && e.kind === 'http' && INPUT_REFUSED.has(e.status)) return new FillFailure(e.message, 2);
     if (e.kind === 'network') {
       return new FillFailure(`${e.message}\nIs the service running at ${baseUrl}?\n${LOCAL_SERVICE_HELP}`, 1);
     }
@@ -134,9 +161,7 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
   }
   const inputBytes = readInput(args.input);
   checkOutput(args.input, args.out);
-  if (args.reportPath && !existsSync(dirname(resolve(args.reportPath)))) {
-    throw new FillFailure(`The folder of --report (${dirname(resolve(args.reportPath))}) does not exist.`, 2);
-  }
+  if (args.reportPath) checkReport(args.input, args.out, args.reportPath);
   const name = basename(args.input);
   // Validate the file before anything leaves the machine: bad input gets its own message and code 2.
   const pkg = XlsxPackage.open(inputBytes, name);
@@ -154,9 +179,11 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
   const progress = createProgressDisplay(io.stderr);
   let questionnaireId: number;
   let questions;
+  let step: 'upload' | 'answers' = 'upload';
   try {
     io.stderr.write(`Uploading ${name} to ${client.baseUrl} ...\n`);
-    const uploaded = await client.uploadQuestionnaires([{ name, data: inputBytes, type: XLSX_MIME }], {}, { signal: timeout });
+    const uploaded = await client.uploadQuestionnaires([{ name: uploadName(name), data: inputBytes, type: XLSX_MIME }], {}, { signal: timeout });
+    step = 'answers';
     const id = uploaded.questionnaire_ids?.[0];
     if (id === undefined) throw new FillFailure(`The service accepted ${name} but created no questionnaire from it.`, 1);
     questionnaireId = id;
@@ -169,10 +196,10 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
     if (timeout?.aborted) {
       throw new FillFailure(`The answers were not ready within ${args.timeoutSeconds} s; nothing was written. Try again with a longer --timeout.`, 1);
     }
-    throw serviceFailure(e, client.baseUrl);
+    throw serviceFailure(e, client.baseUrl, step);
   }
 
-  const anchored = anchorSlotsToMerges(questions, pkg);
+  const anchored = anchorSlotsInPackage(questions, pkg);
   const plan = planFill(anchored, workbookView(pkg, anchored), { overwrite: args.overwrite });
   const result = pkg.applyWrites(plan.writes.map((w) => ({ tab: w.tab, address: w.address, value: w.value })));
   writeAtomically(resolve(args.out), result.bytes);

@@ -39,7 +39,7 @@ export interface BatchResult {
 }
 
 /** Errors that concern the commands in the chunk, so a smaller chunk may succeed. */
-const SPLITTABLE = new Set(['RequestPayloadSizeLimitExceeded', 'AccessDenied', 'InvalidOperation', 'InvalidArgument']);
+const SPLITTABLE = new Set(['RequestPayloadSizeLimitExceeded', 'ResponsePayloadSizeLimitExceeded', 'AccessDenied', 'InvalidOperation', 'InvalidArgument']);
 
 function reasonFor(code: string, error: unknown): string {
   switch (code) {
@@ -47,6 +47,8 @@ function reasonFor(code: string, error: unknown): string {
       return 'Excel refused the change: the sheet is protected and the cell is locked.';
     case 'RequestPayloadSizeLimitExceeded':
       return 'The value is too large to send to Excel in one request.';
+    case 'ResponsePayloadSizeLimitExceeded':
+      return 'The cell holds more than Excel can return in one response.';
     default:
       return `Excel refused the change (${code}): ${error instanceof Error ? error.message : String(error)}`;
   }

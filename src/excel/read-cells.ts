@@ -3,7 +3,7 @@
  * value, formula, value type, number format, and when asked the lock state (protected sheets),
  * fill colour (for Undo of highlighting) and whether the cell already has a note or comment.
  */
-import { groupIntoBlocks, parseA1, toA1 } from '../fill';
+import { groupIntoBlocks, halves, parseA1, toA1, type CellBlock } from '../fill';
 import { runBatched, type BatchOp } from './batch';
 import type { ApiFeature } from './office';
 
@@ -61,6 +61,50 @@ function readOp(bytes: number, cells: { tab: string; address: string }[], queue:
   };
 }
 
+/**
+ * Loads a block's values, formulas, types, formats (and lock state, fill where asked) in one read.
+ * Excel on the web refuses a response over 5 MB (long texts in many cells): the read then splits
+ * in halves, by rows and then by columns, until each part fits.
+ */
+function blockReadOp(
+  sheet: Excel.Worksheet,
+  tab: string,
+  block: CellBlock<{ address: string }>,
+  cells: Map<string, CellRead>,
+  wants: ReadWants,
+  support: Record<ApiFeature, boolean>,
+): BatchOp {
+  const op = readOp(300, [{ tab, address: block.address }], () => {
+    const range = sheet.getRange(block.address);
+    range.load('values, formulas, valueTypes, numberFormat');
+    const props = support.cellProperties
+      ? range.getCellProperties({ format: { ...(wants.fills ? { fill: { color: true, pattern: true } } : {}), protection: true } })
+      : null;
+    range.untrack();
+    return () => {
+      block.cells.forEach((row, i) =>
+        row.forEach((cell, j) => {
+          const formula = range.formulas[i]![j] as string | number | boolean;
+          const value = range.values[i]![j] as string | number | boolean;
+          const read: CellRead = {
+            formula,
+            value,
+            valueType: String(range.valueTypes[i]![j]),
+            numberFormat: String(range.numberFormat[i]![j]),
+            hasFormula: isFormula(formula, value),
+          };
+          const p = props?.value[i]?.[j];
+          if (p?.format?.protection && typeof p.format.protection.locked === 'boolean') read.locked = p.format.protection.locked;
+          if (wants.fills && p?.format?.fill) read.fill = p.format.fill.pattern === 'None' ? null : (p.format.fill.color ?? null);
+          cells.set(cell.address, read);
+        }),
+      );
+    };
+  });
+  op.split = () => halves(block)?.map((half) => blockReadOp(sheet, tab, half, cells, wants, support)) as [BatchOp, BatchOp] | undefined ?? null;
+  return op;
+}
+
 /** Reads the given cells of existing sheets (`targets` must name sheets that exist). */
 export async function readCells(
   context: Excel.RequestContext,
@@ -90,35 +134,7 @@ export async function readCells(
       );
     }
     for (const block of groupIntoBlocks(addresses.map((address) => ({ address })))) {
-      ops.push(
-        readOp(300, [{ tab, address: block.address }], () => {
-          const range = sheet.getRange(block.address);
-          range.load('values, formulas, valueTypes, numberFormat');
-          const props = support.cellProperties
-            ? range.getCellProperties({ format: { ...(wants.fills ? { fill: { color: true, pattern: true } } : {}), protection: true } })
-            : null;
-          range.untrack();
-          return () => {
-            block.cells.forEach((row, i) =>
-              row.forEach((cell, j) => {
-                const formula = range.formulas[i]![j] as string | number | boolean;
-                const value = range.values[i]![j] as string | number | boolean;
-                const read: CellRead = {
-                  formula,
-                  value,
-                  valueType: String(range.valueTypes[i]![j]),
-                  numberFormat: String(range.numberFormat[i]![j]),
-                  hasFormula: isFormula(formula, value),
-                };
-                const p = props?.value[i]?.[j];
-                if (p?.format?.protection && typeof p.format.protection.locked === 'boolean') read.locked = p.format.protection.locked;
-                if (wants.fills && p?.format?.fill) read.fill = p.format.fill.pattern === 'None' ? null : (p.format.fill.color ?? null);
-                cells.set(cell.address, read);
-              }),
-            );
-          };
-        }),
-      );
+      ops.push(blockReadOp(sheet, tab, block, cells, wants, support));
       // Without getCellProperties (ExcelApi 1.9) a fill colour is one load per cell. Excel reports
       // "no fill" as white, so a white fill is restored as no fill.
       if (wants.fills && !support.cellProperties) {

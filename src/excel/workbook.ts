@@ -5,12 +5,13 @@
  */
 import type { QuestionWithAnswers } from '../api/schemas';
 import {
+  anchorSlotsToMerges,
   groupIntoBlocks,
+  halves,
   parseA1,
   parseA1Range,
   planFill,
   resolveTab,
-  sliceBlock,
   targetCells,
   toA1,
   toA1Range,
@@ -112,7 +113,7 @@ interface ValuesUnit {
   block: CellBlock<{ address: string; input: unknown }>;
 }
 
-/** A `values` write of a block; splits by rows (then by columns) when too big or refused. */
+/** A `values` write of a block; splits in halves (rows, then columns) when too big or refused. */
 function valuesOp(unit: ValuesUnit, onWritten?: (cells: number) => void): BatchOp {
   const grid = unit.block.cells.map((row) => row.map((c) => c.input));
   return {
@@ -123,22 +124,7 @@ function valuesOp(unit: ValuesUnit, onWritten?: (cells: number) => void): BatchO
       range.values = grid as Excel.Range['values'];
       range.untrack();
     },
-    split: () => {
-      const b = unit.block;
-      if (b.rowCount > 1) {
-        const half = Math.ceil(b.rowCount / 2);
-        const [top, bottom] = sliceBlock(b, half) as [typeof b, typeof b];
-        return [valuesOp({ tab: unit.tab, block: top }, onWritten), valuesOp({ tab: unit.tab, block: bottom }, onWritten)];
-      }
-      if (b.columnCount > 1) {
-        const cells = b.cells[0]!;
-        const half = Math.ceil(cells.length / 2);
-        const left = groupIntoBlocks(cells.slice(0, half))[0]!;
-        const right = groupIntoBlocks(cells.slice(half))[0]!;
-        return [valuesOp({ tab: unit.tab, block: left }, onWritten), valuesOp({ tab: unit.tab, block: right }, onWritten)];
-      }
-      return null;
-    },
+    split: () => halves(unit.block)?.map((block) => valuesOp({ tab: unit.tab, block }, onWritten)) as [BatchOp, BatchOp] | undefined ?? null,
     after: () => onWritten?.(unit.block.rowCount * unit.block.columnCount),
   };
 }
@@ -180,6 +166,55 @@ function blocksByKey<K>(cells: { address: string; key: K }[]): { key: K; block: 
     list.push({ address: c.address });
   }
   return [...groups].flatMap(([key, list]) => groupIntoBlocks(list).map((block) => ({ key, block })));
+}
+
+/**
+ * Per tab, every non-top-left cell of the merged areas that may hold a target, mapped to its
+ * area's top-left cell: one read for all tabs. Excel lists only merges whose top-left cell lies in
+ * the range asked about (office-js #3611), so the range runs from A1 to the farthest target: a
+ * merge holding a target starts at or above and left of it.
+ */
+async function mergeAnchors(
+  context: Excel.RequestContext,
+  targets: readonly { tab: string; addresses: readonly string[] }[],
+  onSync: () => void,
+): Promise<Map<string, Map<string, string>>> {
+  const areas = targets.map(({ tab, addresses }) => {
+    const cs = addresses.map((a) => parseA1(a)!);
+    const box = toA1Range(1, 1, Math.max(...cs.map((c) => c.row)), Math.max(...cs.map((c) => c.column)));
+    const merged = context.workbook.worksheets.getItem(tab).getRange(box).getMergedAreasOrNullObject();
+    merged.load('address');
+    return { tab, merged };
+  });
+  onSync();
+  await context.sync();
+  const anchors = new Map<string, Map<string, string>>();
+  for (const { tab, merged } of areas) {
+    if (merged.isNullObject) continue;
+    const map = new Map<string, string>();
+    for (const part of merged.address.split(',')) {
+      const r = parseA1Range(part);
+      if (!r) continue;
+      for (let i = 0; i < r.rowCount; i++) {
+        for (let j = 0; j < r.columnCount; j++) if (i || j) map.set(toA1(r.top + i, r.left + j), toA1(r.top, r.left));
+      }
+    }
+    anchors.set(tab, map);
+  }
+  return anchors;
+}
+
+/** Sends a one-cell write; Excel's refusal becomes the reason it was not written. */
+async function syncOneWrite(context: Excel.RequestContext, where: string): Promise<{ written: boolean; reason?: string }> {
+  try {
+    await context.sync();
+    return { written: true };
+  } catch (e) {
+    const code = officeErrorCode(e);
+    if (code === 'AccessDenied') return { written: false, reason: `${where} is locked on a protected sheet.` };
+    if (code) return { written: false, reason: `Excel refused the change (${code}): ${errorMessage(e)}` };
+    throw e;
+  }
 }
 
 /** Sheet name and top-left cell of an address like `'My Sheet'!C5:D6`. */
@@ -245,41 +280,9 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
 
       // A slot inside a merged area is written at its top-left cell (ExcelApi 1.13 lists merges).
       if (f.mergedAreas && targets.length > 0) {
-        const areas = targets.map(({ tab, addresses }) => {
-          // Merges that touch the target cells: the bounding box of the targets.
-          const cs = addresses.map((a) => parseA1(a)!);
-          const top = Math.min(...cs.map((c) => c.row));
-          const left = Math.min(...cs.map((c) => c.column));
-          const box = toA1Range(top, left, Math.max(...cs.map((c) => c.row)) - top + 1, Math.max(...cs.map((c) => c.column)) - left + 1);
-          const merged = context.workbook.worksheets.getItem(tab).getRange(box).getMergedAreasOrNullObject();
-          merged.load('address');
-          return { tab, merged };
-        });
-        onSync();
-        await context.sync();
-        const anchors = new Map<string, Map<string, string>>();
-        for (const { tab, merged } of areas) {
-          if (merged.isNullObject) continue;
-          const map = new Map<string, string>();
-          for (const part of merged.address.split(',')) {
-            const r = parseA1Range(part);
-            if (!r) continue;
-            for (let i = 0; i < r.rowCount; i++) {
-              for (let j = 0; j < r.columnCount; j++) if (i || j) map.set(toA1(r.top + i, r.left + j), toA1(r.top, r.left));
-            }
-          }
-          anchors.set(tab, map);
-        }
+        const anchors = await mergeAnchors(context, targets, onSync);
         if (anchors.size > 0) {
-          effective = questions.map((q) => ({
-            ...q,
-            answer_slots: q.answer_slots?.map((slot) => {
-              const c = parseA1(slot.coordinate ?? '');
-              const tab = resolveTab(c?.sheet ?? q.tab_name, sheetNames);
-              const anchor = c && tab ? anchors.get(tab)?.get(toA1(c.row, c.column)) : undefined;
-              return anchor ? { ...slot, coordinate: c!.sheet ? `'${c!.sheet.replace(/'/g, "''")}'!${anchor}` : anchor } : slot;
-            }),
-          }));
+          effective = anchorSlotsToMerges(questions, sheetNames, (tab, address) => anchors.get(tab)?.get(address));
           targets = targetCells(effective, sheetNames);
         }
       }
@@ -604,15 +607,7 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
         return { written: false, reason: `${where} already holds a value; choose overwrite to replace it.` };
       }
       cell.values = [[cellTextForValues(text.trim())]];
-      try {
-        await context.sync();
-      } catch (e) {
-        const code = officeErrorCode(e);
-        if (code === 'AccessDenied') return { written: false, reason: `${where} is locked on a protected sheet.` };
-        if (code) return { written: false, reason: `Excel refused the change (${code}): ${errorMessage(e)}` };
-        throw e;
-      }
-      return { written: true };
+      return syncOneWrite(context, where);
     });
   }
 
@@ -652,15 +647,7 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
       const range = context.workbook.worksheets.getItem(tab).getRange(address);
       range.values = [[text.trim() === '' ? '' : cellTextForValues(text.trim())]];
       range.untrack();
-      try {
-        await context.sync();
-      } catch (e) {
-        const code = officeErrorCode(e);
-        if (code === 'AccessDenied') return { written: false, reason: `${where} is locked on a protected sheet.` };
-        if (code) return { written: false, reason: `Excel refused the change (${code}): ${errorMessage(e)}` };
-        throw e;
-      }
-      return { written: true };
+      return syncOneWrite(context, where);
     });
   }
 

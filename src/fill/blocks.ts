@@ -76,20 +76,21 @@ export function groupIntoBlocks<T extends { address: string }>(cells: readonly T
   return blocks;
 }
 
-/** Splits a block into horizontal slices of at most `maxRows` rows (payload budgets). */
-export function sliceBlock<T>(block: CellBlock<T>, maxRows: number): CellBlock<T>[] {
-  if (block.rowCount <= maxRows) return [block];
-  const out: CellBlock<T>[] = [];
-  for (let r = 0; r < block.rowCount; r += maxRows) {
-    const rows = block.cells.slice(r, r + maxRows);
-    out.push({
-      address: toA1Range(block.top + r, block.left, rows.length, block.columnCount),
-      top: block.top + r,
-      left: block.left,
-      rowCount: rows.length,
-      columnCount: block.columnCount,
-      cells: rows,
-    });
+/** The block cut in two: top and bottom halves of its rows, else left and right of its columns; null for one cell. */
+export function halves<T>(block: CellBlock<T>): [CellBlock<T>, CellBlock<T>] | null {
+  const part = (top: number, left: number, cells: T[][]): CellBlock<T> => {
+    const rowCount = cells.length;
+    const columnCount = cells[0]!.length;
+    return { address: toA1Range(top, left, rowCount, columnCount), top, left, rowCount, columnCount, cells };
+  };
+  if (block.rowCount > 1) {
+    const half = Math.ceil(block.rowCount / 2);
+    return [part(block.top, block.left, block.cells.slice(0, half)), part(block.top + half, block.left, block.cells.slice(half))];
   }
-  return out;
+  if (block.columnCount > 1) {
+    const half = Math.ceil(block.columnCount / 2);
+    const row = block.cells[0]!;
+    return [part(block.top, block.left, [row.slice(0, half)]), part(block.top, block.left + half, [row.slice(half)])];
+  }
+  return null;
 }

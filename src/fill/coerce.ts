@@ -51,17 +51,31 @@ export function coerceToAllowed(value: string, allowed: readonly string[]): stri
   return head;
 }
 
+/** Two options joined by a slash or "or" (`Yes/No`, `Y / N`, `yes or no`): the answer did not choose. */
+const UNDECIDED = /^\s*(\/|or\b)/u;
+
+/** Multi-word answers a sentence may open with: "Not applicable, we store no data". */
+const LEADING_PHRASES: [string, string][] = [
+  ['not applicable', 'na'],
+  ['non applicable', 'na'],
+  ['does not apply', 'na'],
+  ['not implemented', 'no'],
+  ['not compliant', 'no'],
+];
+
 function leadingAnswer(value: string, options: readonly string[]): string | null {
   const text = value.trim().toLowerCase();
+  const ends = (rest: string) => /^([\s\p{P}]|$)/u.test(rest) && !UNDECIDED.test(rest);
   const hits = new Set<string>();
   for (const option of options) {
     const o = option.trim().toLowerCase();
-    if (o && text.startsWith(o) && /^([\s\p{P}]|$)/u.test(text.slice(o.length)) && text.length > o.length) hits.add(option);
+    if (o && text.startsWith(o) && text.length > o.length && ends(text.slice(o.length))) hits.add(option);
   }
-  // The first word may be a synonym: "Y - we do", "N/A, not relevant".
-  const firstWord = /^([\p{L}\p{N}./]+)/u.exec(text)?.[1];
-  if (hits.size === 0 && firstWord) {
-    const meaning = family(firstWord.replace(/[.]+$/, ''));
+  // The first word may be a synonym ("Y - we do", "N/A, not relevant"), or the answer a known phrase.
+  if (hits.size === 0) {
+    const phrase = LEADING_PHRASES.find(([p]) => text.startsWith(p) && ends(text.slice(p.length)));
+    const firstWord = /^([\p{L}\p{N}./]+)/u.exec(text)?.[1];
+    const meaning = phrase ? phrase[1] : firstWord && ends(text.slice(firstWord.length)) ? family(firstWord.replace(/[.]+$/, '')) : null;
     if (meaning) for (const option of options) if (family(option) === meaning) hits.add(option);
   }
   return hits.size === 1 ? [...hits][0]! : null;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { QuestionWithAnswers } from '../../src/api/schemas';
 import { parseFillArgs } from '../../src/cli/fill-args';
 import { createProgressDisplay, progressBar, timeLeft } from '../../src/cli/fill-progress';
-import { anchorSlotsToMerges, workbookView } from '../../src/cli/fill-view';
+import { anchorSlotsInPackage, workbookView } from '../../src/cli/fill-view';
 import { planFill } from '../../src/fill';
 import { XlsxPackage } from '../../src/xlsx';
 import { protectedMultiTabWorkbook, smallWorkbook } from '../xlsx/helpers';
@@ -53,6 +53,13 @@ describe('progress display', () => {
     expect(chunks.at(-1)).toBe('\n');
   });
 
+  it('draws the whole bar on a terminal that reports no width', () => {
+    const chunks: string[] = [];
+    const display = createProgressDisplay({ write: (s: string) => chunks.push(s), isTTY: true, columns: 0 }, () => 0);
+    display.update(p(261, 261, 'complete'));
+    expect(chunks[0]).toBe('\r[########################] 261/261 answers');
+  });
+
   it('prints plain lines, one per change, when not a terminal', () => {
     let t = 0;
     const chunks: string[] = [];
@@ -91,7 +98,7 @@ describe('workbook view for the planner', () => {
 
   it('moves slots inside a merged area to its top-left cell', async () => {
     const pkg = XlsxPackage.open(await smallWorkbook());
-    const anchored = anchorSlotsToMerges([q(1, 'Questions', 'E6'), q(2, 'Questions', "'Questions'!E5"), q(3, 'Questions', 'C2')], pkg);
+    const anchored = anchorSlotsInPackage([q(1, 'Questions', 'E6'), q(2, 'Questions', "'Questions'!E5"), q(3, 'Questions', 'C2')], pkg);
     expect(anchored.map((x) => x.answer_slots![0]!.coordinate)).toEqual(['D5', 'Questions!D5', 'C2']);
   });
 });

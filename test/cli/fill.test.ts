@@ -6,11 +6,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FillReportJson } from '../../src/cli/fill-report';
 import { XlsxPackage } from '../../src/xlsx';
 import { comparePackages } from '../../src/xlsx/compare';
-import { FIXTURES, blankFixture, fixturePath, protectedMultiTabWorkbook, smallAnswerLibrary } from '../xlsx/helpers';
+import { FAKE_VBA, FIXTURES, asXlsm, blankFixture, fixturePath, oleFile, protectedMultiTabWorkbook, smallAnswerLibrary } from '../xlsx/helpers';
 import { type LocalService, addToLibrary, libreOfficeCsv, runFillCaptured, startLocalService, tempDir } from '../xlsx/service-helpers';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -144,13 +145,25 @@ describe('qfill fill on a protected multi-tab questionnaire with formula answer 
   });
 });
 
+describe('qfill fill on a macro-enabled workbook (.xlsm)', () => {
+  it('fills it through the service and keeps the VBA project byte for byte', async () => {
+    const input = join(dir, 'macro.xlsm');
+    const bytes = asXlsm(await protectedMultiTabWorkbook());
+    writeFileSync(input, bytes);
+    const out = join(dir, 'macro.filled.xlsm');
+    const run = await runFillCaptured([input, '--out', out], { QFILL_BASE_URL: service.base, QFILL_API_KEY: service.key });
+    expect(run.code, run.stderr).toBe(0);
+    const filled = new Uint8Array(readFileSync(out));
+    expect(Buffer.from(XlsxPackage.open(filled).part('xl/vbaProject.bin')).equals(Buffer.from(FAKE_VBA))).toBe(true);
+    const diff = comparePackages(bytes, filled);
+    expect(diff.cellChanges.length).toBeGreaterThan(0);
+    expect(diff.changedParts).not.toContain('xl/vbaProject.bin');
+    expect(diff.changedParts).not.toContain('[Content_Types].xml');
+    expect(sha(readFileSync(input))).toBe(sha(bytes));
+  });
+});
+
 describe('qfill fill refuses bad input with exit code 2 and writes nothing', () => {
-  const ole = (stream: string) => {
-    const b = new Uint8Array(4096);
-    b.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-    for (let i = 0; i < stream.length; i++) b[2048 + i * 2] = stream.charCodeAt(i);
-    return b;
-  };
   const cases: [string, () => Promise<Uint8Array | null>, RegExp][] = [
     ['missing.xlsx', async () => null, /missing\.xlsx does not exist\./],
     ['notes.xlsx', async () => new TextEncoder().encode('just some text'), /notes\.xlsx is not an \.xlsx file \(not a zip archive\)/],
@@ -159,8 +172,8 @@ describe('qfill fill refuses bad input with exit code 2 and writes nothing', () 
       async () => (await import('fflate')).zipSync({ 'readme.txt': new TextEncoder().encode('hi') }),
       /archive\.xlsx is a zip archive but not an Excel workbook/,
     ],
-    ['secret.xlsx', async () => ole('EncryptedPackage'), /secret\.xlsx is a password-protected \(encrypted\) workbook/],
-    ['legacy.xls', async () => ole('Workbook'), /legacy\.xls is a legacy Excel 97-2003 file \(\.xls\)/],
+    ['secret.xlsx', async () => oleFile('EncryptedPackage'), /secret\.xlsx is a password-protected \(encrypted\) workbook/],
+    ['legacy.xls', async () => oleFile('Workbook'), /legacy\.xls is a legacy Excel 97-2003 file \(\.xls\)/],
     [
       'bomb.xlsx',
       async () => {
@@ -184,6 +197,18 @@ describe('qfill fill refuses bad input with exit code 2 and writes nothing', () 
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a workbook the service finds no questionnaire in: exit 2 with the service\'s reason', async () => {
+    const input = join(dir, 'no-questions.xlsx');
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('Notes').getCell('A1').value = 'Nothing to answer here';
+    writeFileSync(input, new Uint8Array(await wb.xlsx.writeBuffer()));
+    const out = join(dir, 'no-questions.out.xlsx');
+    const run = await runFillCaptured([input, '--out', out], { QFILL_BASE_URL: service.base, QFILL_API_KEY: service.key });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/No questionnaire found/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('refuses --out equal to the input, however it is spelled', async () => {
     const input = join(dir, 'same.xlsx');
     const bytes = await protectedMultiTabWorkbook();
@@ -194,6 +219,23 @@ describe('qfill fill refuses bad input with exit code 2 and writes nothing', () 
       expect(run.stderr).toMatch(/--out must differ from the input/);
     }
     expect(sha(readFileSync(input))).toBe(sha(bytes));
+  });
+
+  it('refuses --report naming the input or the output, before anything is uploaded or written', async () => {
+    const input = join(dir, 'report-clash.xlsx');
+    const bytes = await protectedMultiTabWorkbook();
+    writeFileSync(input, bytes);
+    const out = join(dir, 'report-clash.out.xlsx');
+    const env = { QFILL_BASE_URL: service.base, QFILL_API_KEY: service.key };
+    const onInput = await runFillCaptured([input, '--out', out, '--report', join(dir, '.', 'report-clash.xlsx')], env);
+    expect(onInput.code).toBe(2);
+    expect(onInput.stderr).toMatch(/--report must differ from the input/);
+    const onOutput = await runFillCaptured([input, '--out', out, '--report', out], env);
+    expect(onOutput.code).toBe(2);
+    expect(onOutput.stderr).toMatch(/--report must differ from --out/);
+    expect(onInput.stderr + onOutput.stderr).not.toMatch(/Uploading/);
+    expect(sha(readFileSync(input))).toBe(sha(bytes));
+    expect(existsSync(out)).toBe(false);
   });
 
   it('explains how to start the local service when none is configured', async () => {

@@ -42,6 +42,23 @@ describe('apply: batching', () => {
     expect(Math.max(...host.stats.payloadBytes.filter((b) => b <= 20_000))).toBeLessThanOrEqual(20_000);
   });
 
+  it('splits reads whose response Excel refuses as too large, and still plans, writes and undoes everything', async () => {
+    const host = setupHost(['T1'], { responseLimitBytes: 20_000 });
+    for (let r = 2; r < 202; r++) host.setCell('T1', `C${r}`, { value: `Typed by the analyst ${r} ${'w'.repeat(300)}` });
+    const before = host.snapshot();
+    const wb = createExcelWorkbook({ storage: memoryStorage() });
+    const plan = await wb.plan(manyQuestions(200, ['T1']), { overwrite: true });
+    expect(plan.writes).toHaveLength(200);
+    const result = await wb.apply(plan, {});
+    expect(result.failed).toEqual([]);
+    expect(result.written).toBe(200);
+    expect(host.stats.rejectedSyncs).toBeGreaterThan(0);
+    expect(host.getCell('T1', 'C201').value).toBe('Answer number 199');
+    const undone = await wb.undo();
+    expect(undone?.failed).toBeUndefined();
+    expect(host.snapshot()).toEqual(before);
+  });
+
   it('splits a single huge block by rows to stay under the budget', async () => {
     const host = setupHost(['T1']);
     const wb = createExcelWorkbook({ storage: memoryStorage(), payloadBudgetBytes: 50_000 });
@@ -134,6 +151,17 @@ describe('apply: safety', () => {
     expect(result.failed).toEqual([{ tab: 'S', address: 'C4', reason: expect.stringMatching(/protected/) }]);
     expect(result.written).toBe(2);
     expect(host.getCell('S', 'C2').value).toBe('a');
+  });
+
+  it('finds a merged area that starts left of every target cell (Excel lists merges by their top-left cell)', async () => {
+    const host = setupHost(['M']);
+    host.merge('M', 'C5:E5');
+    const wb = createExcelWorkbook({ storage: memoryStorage() });
+    const plan = await wb.plan([q('M', 'D5', 'merged answer')], {});
+    expect(plan.writes.map((w) => w.address)).toEqual(['C5']);
+    const result = await wb.apply(plan, {});
+    expect(result.failed).toEqual([]);
+    expect(host.getCell('M', 'C5').value).toBe('merged answer');
   });
 
   it('writes a slot inside a merged area at its top-left cell and keeps the merge', async () => {

@@ -59,6 +59,7 @@ const LAYOUTS: Layout[] = [
 ];
 
 const ID = /^[A-Z&]{2,6}-\d{2}(\.\d+)?$/;
+const HYPERLINK = '=HYPERLINK("https://example.com/policy","policy")';
 
 function literalList(host: ExcelHost, tab: string, address: string): string[] | undefined {
   const v = host.sheet(tab).validations.find((x) => x.range.split(/\s+/).includes(address) && x.type === 'list');
@@ -77,8 +78,13 @@ function questionsFor(host: ExcelHost, layout: Layout): QuestionWithAnswers[] {
       const allowed = literalList(host, layout.tab, `${s.column}${row}`);
       return { role: s.role, header: s.header, coordinate: `${s.column}${row}`, ...(allowed ? { type: 'list', allowed_values: allowed } : {}) };
     });
+    // Every tenth free-text answer looks like a formula: it must land as text.
     const valueFor = (slot: (typeof slots)[number]) =>
-      slot.allowed_values ? slot.allowed_values[i % slot.allowed_values.length]!.toLowerCase() + '.' : `Synthetic ${slot.role} for ${id}: see policy §${i}.`;
+      slot.allowed_values
+        ? slot.allowed_values[i % slot.allowed_values.length]!.toLowerCase() + '.'
+        : i % 10 === 0
+          ? `${HYPERLINK} for ${id}`
+          : `Synthetic ${slot.role} for ${id}: see policy §${i}.`;
     return {
       id: i + 1,
       original_id: id,
@@ -157,6 +163,10 @@ describe('fill and undo on the real questionnaires', () => {
       }
     });
     for (const w of plan.writes) expect(host.getCell(w.tab, w.address).value).toBe(w.value);
+    // An answer starting with =HYPERLINK( lands as text, never as a formula.
+    const formulaLike = plan.writes.filter((w) => w.value.startsWith('=HYPERLINK('));
+    expect(formulaLike.length).toBeGreaterThan(0);
+    for (const w of formulaLike) expect(host.getCell(w.tab, w.address)).toMatchObject({ value: w.value, formula: null });
     // Dropdown answers were fitted to the list ("yes." -> "Yes").
     for (const w of plan.writes) {
       const allowed = literalList(host, w.tab, w.address);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupIntoBlocks, sliceBlock } from '../../src/fill';
+import { groupIntoBlocks, halves } from '../../src/fill';
 
 const cells = (...addresses: string[]) => addresses.map((address) => ({ address }));
 
@@ -29,10 +29,15 @@ describe('groupIntoBlocks', () => {
     expect(() => groupIntoBlocks(cells('C3:D4'))).toThrow(/not a cell address/);
   });
 
-  it('slices a tall block by rows', () => {
-    const [block] = groupIntoBlocks(Array.from({ length: 10 }, (_, i) => ({ address: `B${i + 1}` })));
-    const slices = sliceBlock(block!, 4);
-    expect(slices.map((s) => s.address)).toEqual(['B1:B4', 'B5:B8', 'B9:B10']);
-    expect(slices.flatMap((s) => s.cells.flat().map((c) => c.address))).toHaveLength(10);
+  it('halves a block by rows, then a single row by columns, and stops at one cell', () => {
+    const [tall] = groupIntoBlocks(Array.from({ length: 5 }, (_, i) => ({ address: `B${i + 1}` })));
+    const [top, bottom] = halves(tall!)!;
+    expect([top.address, bottom.address]).toEqual(['B1:B3', 'B4:B5']);
+    expect(bottom.cells.flat().map((c) => c.address)).toEqual(['B4', 'B5']);
+    const [row] = groupIntoBlocks(['C2', 'D2', 'E2'].map((address) => ({ address })));
+    const [left, right] = halves(row!)!;
+    expect([left.address, right.address, right.left, right.columnCount]).toEqual(['C2:D2', 'E2', 5, 1]);
+    expect(right.cells).toEqual([[{ address: 'E2' }]]);
+    expect(halves(groupIntoBlocks([{ address: 'A1' }])[0]!)).toBeNull();
   });
 });

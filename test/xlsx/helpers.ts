@@ -108,6 +108,28 @@ export function patchZip(bytes: Uint8Array, edits: Record<string, (xml: string) 
   return zipSync(files);
 }
 
+/** An OLE compound file (the container of .xls and of encrypted workbooks) naming one stream. */
+export function oleFile(stream: string): Uint8Array {
+  const b = new Uint8Array(4096);
+  b.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+  // Directory entries store stream names in UTF-16LE.
+  for (let i = 0; i < stream.length; i++) b[2048 + i * 2] = stream.charCodeAt(i);
+  return b;
+}
+
+/** The same workbook as a macro-enabled .xlsm with a (fake, deterministic) VBA project part. */
+export const FAKE_VBA = new Uint8Array(5000).map((_, i) => (i * 7919) & 0xff);
+export function asXlsm(bytes: Uint8Array): Uint8Array {
+  const files = unzipSync(bytes);
+  files['[Content_Types].xml'] = strToU8(
+    strFromU8(files['[Content_Types].xml']!)
+      .replace('spreadsheetml.sheet.main+xml', 'ms-excel.sheet.macroEnabled.main+xml')
+      .replace('</Types>', '<Default Extension="bin" ContentType="application/vnd.ms-office.vbaProject"/></Types>'),
+  );
+  files['xl/vbaProject.bin'] = FAKE_VBA;
+  return zipSync(files);
+}
+
 export function partText(bytes: Uint8Array, name: string): string {
   const pkg = XlsxPackage.open(bytes);
   return strFromU8(pkg.part(name));

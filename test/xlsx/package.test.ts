@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { XlsxPackage, isXlsxError, sniffSpreadsheet } from '../../src/xlsx';
 import { comparePackages } from '../../src/xlsx/compare';
 import { readZip } from '../../src/xlsx/zip';
-import { X14_VALIDATION, partText, patchZip, smallWorkbook, withX14Validation } from './helpers';
+import { FAKE_VBA, X14_VALIDATION, asXlsm, oleFile, partText, patchZip, smallWorkbook, withX14Validation } from './helpers';
 
 async function readBack(bytes: Uint8Array) {
   const wb = new ExcelJS.Workbook();
@@ -139,21 +139,11 @@ describe('XlsxPackage.applyWrites', () => {
   });
 
   it('keeps the VBA project of an .xlsm byte for byte', async () => {
-    const vba = new Uint8Array(5000).map((_, i) => (i * 7919) & 0xff);
-    const { strToU8, unzipSync, zipSync } = await import('fflate');
-    const files = unzipSync(await smallWorkbook());
-    files['[Content_Types].xml'] = strToU8(
-      new TextDecoder()
-        .decode(files['[Content_Types].xml'])
-        .replace('spreadsheetml.sheet.main+xml', 'ms-excel.sheet.macroEnabled.main+xml')
-        .replace('</Types>', '<Default Extension="bin" ContentType="application/vnd.ms-office.vbaProject"/></Types>'),
-    );
-    files['xl/vbaProject.bin'] = vba;
-    const input = zipSync(files);
+    const input = asXlsm(await smallWorkbook());
     const { bytes } = XlsxPackage.open(input, 'macro.xlsm').applyWrites([{ tab: 'Questions', address: 'C2', value: 'Yes' }]);
     const diff = comparePackages(input, bytes);
     expect(diff.changedParts.sort()).toEqual(['xl/workbook.xml', 'xl/worksheets/sheet1.xml']);
-    expect(Buffer.from(XlsxPackage.open(bytes).part('xl/vbaProject.bin')).equals(Buffer.from(vba))).toBe(true);
+    expect(Buffer.from(XlsxPackage.open(bytes).part('xl/vbaProject.bin')).equals(Buffer.from(FAKE_VBA))).toBe(true);
   });
 
   it('asks for a full recalculation on open, adding or updating calcPr', async () => {
@@ -295,16 +285,10 @@ describe('bad input', () => {
   });
 
   it('recognises encrypted workbooks and legacy .xls by their OLE container', () => {
-    const ole = (stream: string) => {
-      const b = new Uint8Array(2048);
-      b.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-      for (let i = 0; i < stream.length; i++) b[1024 + i * 2] = stream.charCodeAt(i);
-      return b;
-    };
-    const [c1, m1] = code(() => XlsxPackage.open(ole('EncryptionInfo'), 'secret.xlsx'));
+    const [c1, m1] = code(() => XlsxPackage.open(oleFile('EncryptionInfo'), 'secret.xlsx'));
     expect(c1).toBe('encrypted');
     expect(m1).toMatch(/^secret.xlsx is a password-protected \(encrypted\) workbook/);
-    const [c2, m2] = code(() => XlsxPackage.open(ole('Workbook'), 'old.xls'));
+    const [c2, m2] = code(() => XlsxPackage.open(oleFile('Workbook'), 'old.xls'));
     expect(c2).toBe('legacy_xls');
     expect(m2).toMatch(/legacy Excel 97-2003 file \(\.xls\)/);
   });

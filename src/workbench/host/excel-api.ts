@@ -70,6 +70,8 @@ export class HostRequestContext {
   /** Set by Excel.run({ mergeUndoGroup }) (ExcelApi 1.20); recorded for tests. */
   mergeUndoGroup = false;
   private queue: Action[] = [];
+  /** What the running sync's loads return: measured against the response limit, then handed over. */
+  private responses: { payload: unknown; deliver: () => void }[] | null = null;
 
   constructor(readonly host: ExcelHost) {
     this.workbook = new WorkbookProxy(this);
@@ -88,6 +90,15 @@ export class HostRequestContext {
 
   _enqueue(payload: unknown, apply: () => void): void {
     this.queue.push({ payload, apply });
+  }
+
+  /**
+   * A load's result: `payload` is what travels back to the add-in, `deliver` makes it readable on
+   * the proxy. Nothing is delivered when the response is over the limit (the whole sync fails).
+   */
+  _respond(payload: unknown, deliver: () => void): void {
+    if (this.responses) this.responses.push({ payload, deliver });
+    else deliver();
   }
 
   /** Queues an action that needs an API set; on an older host it fails at sync like Excel does. */
@@ -119,13 +130,25 @@ export class HostRequestContext {
         `The request payload size (${bytes} bytes) has exceeded the limit of ${host.payloadLimitBytes} bytes.`,
       );
     }
+    const responses: { payload: unknown; deliver: () => void }[] = [];
+    this.responses = responses;
     try {
       for (const action of actions) action.apply();
     } catch (e) {
       throw e instanceof HostOfficeError ? e : new HostOfficeError('GeneralException', e instanceof Error ? e.message : String(e));
     } finally {
+      this.responses = null;
       host._afterSync();
     }
+    // Excel on the web also refuses a response over 5 MB (a load of many long values): the changes
+    // the request made stay made, but none of the loaded values arrive.
+    const responseBytes = responses.length ? utf8Length(JSON.stringify(responses.map((r) => r.payload))) : 0;
+    host.stats.responseBytes.push(responseBytes);
+    if (responseBytes > host.responseLimitBytes) {
+      host.stats.rejectedSyncs += 1;
+      throw new HostOfficeError('ResponsePayloadSizeLimitExceeded', `The response would be ${responseBytes} bytes; the limit is ${host.responseLimitBytes}.`);
+    }
+    for (const r of responses) r.deliver();
     return passThroughValue;
   }
 }
@@ -185,7 +208,10 @@ abstract class ClientObject {
           this._isNull = true;
           return;
         }
-        for (const p of scalars) this._loaded.set(p, clone(this._read(p)));
+        const values = scalars.map((p) => [p, clone(this._read(p))] as const);
+        this.context._respond(values, () => {
+          for (const [p, v] of values) this._loaded.set(p, v);
+        });
       });
     }
     return this;
@@ -723,8 +749,7 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
     const result = new HostClientResult<unknown[][]>();
     this.context._enqueueGated('1.9', 'Range.getCellProperties', { call: 'getCellProperties', options }, () => {
       const { sheet, rect } = this._resolveTarget();
-      result._resolve(
-        grid(rect, (r, c) => {
+      const properties = grid(rect, (r, c) => {
           const cell = getCell(sheet, r, c);
           const out: Record<string, unknown> = {};
           if (options.address) out.address = `${quoteSheetName(sheet.name)}!${toA1(r, c)}`;
@@ -740,17 +765,22 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
             out.format = format;
           }
           return out;
-        }),
-      );
+        });
+      this.context._respond(properties, () => result._resolve(properties));
     });
     return result;
   }
 
-  /** ExcelApi 1.13: the merged areas that intersect this range, or a null object. */
+  /**
+   * ExcelApi 1.13: the merged areas of this range, or a null object. Like Excel (office-js #3611),
+   * only areas whose top-left cell lies in the range: a merge that starts above or to the left of
+   * the range is not reported even when it covers cells of the range.
+   */
   getMergedAreasOrNullObject(): RangeAreasProxy {
     const areas = new RangeAreasProxy(this.context, () => {
       const { sheet, rect } = this._resolveTarget();
-      const merges = sheet.merges.filter((m) => intersects(m, rect));
+      const topLeft = (m: Rect) => ({ top: m.top, left: m.left, rowCount: 1, columnCount: 1 });
+      const merges = sheet.merges.filter((m) => intersects(topLeft(m), rect));
       return merges.length ? { sheet, rects: merges } : null;
     });
     this.context._enqueueGated('1.13', 'Range.getMergedAreasOrNullObject', { call: 'getMergedAreasOrNullObject' }, () => undefined);

@@ -28,6 +28,8 @@ export interface ExcelHostOptions {
   excelApiVersion?: string;
   /** Request payload limit; Excel on the web rejects over 5 MB. */
   payloadLimitBytes?: number;
+  /** Response payload limit (what loads return); Excel on the web refuses over 5 MB. */
+  responseLimitBytes?: number;
   /** `Office.context.document.url`; null for an unsaved workbook. */
   url?: string | null;
   /** `Office.context.partitionKey`; undefined when storage is not partitioned. */
@@ -42,6 +44,8 @@ export interface HostStats {
   syncs: number;
   /** Payload bytes of each sync's request (JSON-serialised queued commands). */
   payloadBytes: number[];
+  /** Bytes of each sync's response (JSON-serialised loaded values). */
+  responseBytes: number[];
   rejectedSyncs: number;
   calculationSuspensions: number;
   tracked: number;
@@ -71,13 +75,14 @@ export function compareVersions(a: string, b: string): number {
 }
 
 function freshStats(): HostStats {
-  return { syncs: 0, payloadBytes: [], rejectedSyncs: 0, calculationSuspensions: 0, tracked: 0, untracked: 0, filesOpened: 0, filesClosed: 0, settingsWrites: 0 };
+  return { syncs: 0, payloadBytes: [], responseBytes: [], rejectedSyncs: 0, calculationSuspensions: 0, tracked: 0, untracked: 0, filesOpened: 0, filesClosed: 0, settingsWrites: 0 };
 }
 
 export class ExcelHost {
   readonly sheets: HostSheet[] = [];
   excelApiVersion: string;
   payloadLimitBytes: number;
+  responseLimitBytes: number;
   url: string | null;
   partitionKey: string | undefined;
   fileName: string;
@@ -100,6 +105,7 @@ export class ExcelHost {
   constructor(options: ExcelHostOptions = {}) {
     this.excelApiVersion = options.excelApiVersion ?? '1.18';
     this.payloadLimitBytes = options.payloadLimitBytes ?? 5 * 1024 * 1024;
+    this.responseLimitBytes = options.responseLimitBytes ?? 5 * 1024 * 1024;
     this.url = options.url ?? null;
     this.partitionKey = options.partitionKey;
     this.fileName = options.fileName ?? 'Book1.xlsx';

@@ -105,6 +105,29 @@ describe('queueing, load and sync', () => {
     expect(host.stats.rejectedSyncs).toBe(1);
   });
 
+  it('refuses a response over the limit: none of the loaded values arrive', async () => {
+    const host = setup({ responseLimitBytes: 2000 });
+    for (let r = 1; r <= 10; r++) host.setCell('Sheet1', `A${r}`, { value: 'z'.repeat(500) });
+    let range: Excel.Range | null = null;
+    const error = await expectCode(
+      Excel.run(async (context) => {
+        range = context.workbook.worksheets.getItem('Sheet1').getRange('A1:A10');
+        range.load('values');
+        await context.sync();
+      }),
+      'ResponsePayloadSizeLimitExceeded',
+    );
+    expect(error.message).toMatch(/^The response payload size has exceeded the limit\./);
+    expect(() => range!.values).toThrow(expect.objectContaining({ code: 'PropertyNotLoaded' }));
+    expect(host.stats.responseBytes.at(-1)).toBeGreaterThan(2000);
+    await Excel.run(async (context) => {
+      const small = context.workbook.worksheets.getItem('Sheet1').getRange('A1:A3');
+      small.load('values');
+      await context.sync();
+      expect(small.values.flat()).toEqual(['z'.repeat(500), 'z'.repeat(500), 'z'.repeat(500)]);
+    });
+  });
+
   it('checks the size of a values array against the range', async () => {
     setup();
     await expectCode(
@@ -159,13 +182,16 @@ describe('protection, merges, requirement sets', () => {
     const host = setup();
     host.setCell('Sheet1', 'B2', { locked: false });
     host.protect('Sheet1');
-    await expectCode(
+    const denied = await expectCode(
       Excel.run(async (context) => {
         context.workbook.worksheets.getItem('Sheet1').getRange('A2').values = [['no']];
         await context.sync();
       }),
       'AccessDenied',
     );
+    // Excel's own words; the host's detail is in debugInfo only.
+    expect(denied.message).toBe('You cannot perform the requested operation.');
+    expect((denied as unknown as { debugInfo: { details: string } }).debugInfo.details).toMatch(/Sheet1!A2 is locked/);
     await Excel.run(async (context) => {
       const sheet = context.workbook.worksheets.getItem('Sheet1');
       sheet.getRange('B2').values = [['yes']];
@@ -203,6 +229,13 @@ describe('protection, merges, requirement sets', () => {
       await context.sync();
       expect(areas.address).toBe('Sheet1!C5:E5');
       expect(none.isNullObject).toBe(true);
+    });
+    // Like Excel (office-js #3611): a merge whose top-left cell is outside the range is not listed.
+    await Excel.run(async (context) => {
+      const inside = context.workbook.worksheets.getItem('Sheet1').getRange('D5:F9').getMergedAreasOrNullObject();
+      inside.load('address');
+      await context.sync();
+      expect(inside.isNullObject).toBe(true);
     });
     expect(host.getCell('Sheet1', 'C5').value).toBe('anchor');
   });
