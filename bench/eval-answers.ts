@@ -5,9 +5,15 @@
  *     the Canvas Studio one with its answers blanked is uploaded as a questionnaire. Agreement of the
  *     Yes/No answers with Instructure's real ones, and coverage.
  *  2. From documents: only kb/instructure/ in the repository; blanked copies of every completed
- *     questionnaire are filled. Coverage, agreement on list answers where answered, and a sample of 10
- *     question / answer / top evidence for a person to check.
- *  3. POST /chat/ask/ p50/p95 over HTTP on the whole fixtures knowledge base.
+ *     questionnaire are filled. Coverage, agreement on list answers where answered, and for a sample of
+ *     20 answers the question, answer and top evidence printed for a person to check, with the share
+ *     whose top evidence supports the answer: a person's verdicts (PERSON_VERDICTS below, each tied to
+ *     the exact answer and evidence it was given for) and, beside it, an automatic proxy. Then
+ *     questions no document answers, in a questionnaire and in chat: each must be flagged / not found.
+ *  3. POST /chat/ask/ p50/p95 over HTTP on the whole fixtures knowledge base and on a synthetic
+ *     10,000-passage one.
+ * Last, the issue's "done when" checks: reuse agreement >= 90%, no answer without evidence, the
+ * unanswerable questions flagged.
  *
  * Besides Yes/No agreement: answers given with high trust, answers without evidence (must be 0),
  * free-text answers against the vendor's (same / differs with high trust) and how many filled
@@ -15,17 +21,21 @@
  *
  * Exits 1 with a message when the fixtures are missing.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { ApiClient } from '../src/api/client';
 import type { QuestionWithAnswers } from '../src/api/schemas';
 import { createKey } from '../src/service/admin';
 import { buildApp } from '../src/service/app';
 import { detectQuestionnaire, type DetectedQuestion } from '../src/service/detect';
+import { extractDocument, NOT_FOUND_ANSWER } from '../src/service/knowledge';
 import { setCosine, stemmedTerms } from '../src/service/knowledge/text';
+import { buildSyntheticKb, chatOverHttp, documentWords } from './retrieval';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixturesDir = resolve(process.env.FIXTURES_DIR ?? join(root, '..', 'shared', 'fixtures'));
@@ -311,6 +321,170 @@ function clip(text: string | undefined, n: number): string {
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 }
 
+// ---- Does the top evidence support the answer? -------------------------------------------------------
+
+const SUPPORT_SAMPLE = 20;
+
+interface Sample {
+  file: string;
+  k: KeyedQuestion;
+  a: QuestionWithAnswers | undefined;
+}
+
+/**
+ * A person's verdicts on the printed sample: does the top evidence support the answer given? Each is
+ * tied to the exact answer and top evidence it was given for (`fingerprint`, printed beside every
+ * sample entry); when either changes, the verdict no longer counts and the entry shows as not judged.
+ * Judged by the engineer who wrote this version of the eval, reading question, answer and evidence;
+ * re-judge (and replace the fingerprints) when answering changes.
+ */
+const PERSON_VERDICTS: Record<string, { fingerprint: string; supports: boolean; note: string }> = {
+  'hecvat-full-2.11-portfolium-completed.xlsx|GNRL-09': { fingerprint: '83472f9d33', supports: false, note: 'asks for the data zone (region); the evidence is about replication across Availability Zones' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|COMP-06': { fingerprint: 'fc8063cbbe', supports: true, note: 'lists the teams that support the product; the second quoted sentence (AWS mock data) is noise' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|APPL-16': { fingerprint: 'd5c7de17b8', supports: true, note: 'least-privilege, role-based provisioning and access reviews; partial' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|BCPL-06': { fingerprint: '3366b19beb', supports: true, note: 'the plan is reviewed at least annually and on major change' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-04': { fingerprint: '1a633b7dc9', supports: false, note: 'about AWS KMS keys stored encrypted, not the institution\'s data at rest' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-01': { fingerprint: 'f6de49edf7', supports: true, note: 'hosted on AWS, AWS operates the data centers (the PCI sentence quoted second is noise)' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DRPL-05': { fingerprint: '2f8135fc6a', supports: false, note: 'the quoted sentences point elsewhere and do not state a DR site or provider' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|FIDP-11': { fingerprint: '86f7592cf9', supports: false, note: 'about AWS monitoring third-party performance, not intrusion monitoring' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-04': { fingerprint: '1e59737c39', supports: false, note: 'secure coding in the SDLC, not developer training' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PROD-01': { fingerprint: 'bbc3fb8546', supports: false, note: 'a feedback e-mail address in the ESG report, not security feature requests' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|HIPA-06': { fingerprint: '7b1c411f7d', supports: true, note: 'incident response plan with notification of affected parties and customers' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PCID-01': { fingerprint: '9c646fbdaf', supports: true, note: '"Instructure does not store, process, or transmit cardholder data"' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-06': { fingerprint: 'd8e3622f32', supports: true, note: 'the architecture document carries a data flow diagram; weak (a heading)' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAA-03': { fingerprint: 'c312d2391e', supports: false, note: 'AWS Transfer Family, not the application\'s authentication integrations' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLDC-05': { fingerprint: '2a4cdc7a49', supports: true, note: 'physical controls against unauthorized access; the second source states the surveillance' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-01': { fingerprint: 'fa397be23e', supports: true, note: 'audited per SSAE 18, SOC 2 Type II report available' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAP-05': { fingerprint: 'bd31ce101a', supports: true, note: 'a WAF for all instances' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDC-02': { fingerprint: 'b7422676d3', supports: true, note: 'data can be stored in multiple geographic regions' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|GNRL-11': { fingerprint: 'a666ef6413', supports: false, note: 'asks for a person; the evidence is an AWS product blurb' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAP-06': { fingerprint: 'd2db6df01e', supports: true, note: 'input errors are returned to the user to re-enter in the correct format' },
+};
+
+function sampleKey(s: Sample): string {
+  return `${s.file}|${s.k.question.original_id ?? s.k.question.original_question_text.slice(0, 60)}`;
+}
+
+function fingerprint(answer: QuestionWithAnswers['answers'][number]): string {
+  const top = answer.source_evidence?.[0];
+  const text = [
+    ...(answer.slot_responses ?? []).map((r) => `${r.slot_key}=${r.content}`),
+    top ? `${top.filename ?? ''}|${top.page_number ?? ''}|${top.content ?? ''}` : '',
+  ].join('\n');
+  return createHash('sha1').update(text).digest('hex').slice(0, 10);
+}
+
+/** Prints the sample for a person and returns the shares: by the person's verdicts and by the proxy. */
+function printSupportSample(samples: Sample[]): { person: string; proxy: string } {
+  const answered = samples.filter((s) => s.a?.answers[0]?.slot_responses?.some((r) => r.content.trim()));
+  const step = Math.max(1, Math.floor(answered.length / SUPPORT_SAMPLE));
+  const chosen = answered.filter((_, i) => i % step === 0).slice(0, SUPPORT_SAMPLE);
+  console.log(`\n  Sample of ${chosen.length} of ${answered.length} answers: does the top evidence support the answer? (for a person to check)`);
+  let judged = 0;
+  let supported = 0;
+  let onTopic = 0;
+  for (const [i, s] of chosen.entries()) {
+    const answer = s.a!.answers[0]!;
+    const top = answer.source_evidence?.[0];
+    const evaluation = answer.evaluation as { score?: number; trust?: string; reason?: string } | undefined;
+    const vendor = [s.k.answers.answer, s.k.answers.comment].filter(Boolean).join(' ');
+    const cosine = top ? setCosine(stemmedTerms(vendor), stemmedTerms(top.content ?? '')) : 0;
+    if (cosine >= ON_TOPIC_COSINE) onTopic++;
+    const key = sampleKey(s);
+    const print = fingerprint(answer);
+    const verdict = PERSON_VERDICTS[key]?.fingerprint === print ? PERSON_VERDICTS[key] : undefined;
+    if (verdict) {
+      judged++;
+      if (verdict.supports) supported++;
+    }
+    console.log(`\n  ${i + 1}. ${key}: ${clip(s.k.question.original_question_text, 200)}`);
+    console.log(`     ours:    ${clip((answer.slot_responses ?? []).map((r) => `${r.slot_key}=${r.content}`).join(' | '), 400)}`);
+    console.log(`     score ${evaluation?.score} ${evaluation?.trust}${s.a?.flagged_for_review ? ' flagged' : ''}: ${clip(evaluation?.reason, 220)}`);
+    if (top) console.log(`     top evidence: ${top.filename} p.${top.page_number} (relevance ${top.relevance_score}): ${clip(top.content, 600)}`);
+    console.log(`     vendor:  ${clip(vendor, 300)}`);
+    console.log(
+      `     proxy: ${cosine >= ON_TOPIC_COSINE ? 'on' : 'off'} the vendor's topic (cos ${cosine.toFixed(2)}); person: ` +
+        `${verdict ? (verdict.supports ? 'supports' : 'does NOT support') + (verdict.note ? ` (${verdict.note})` : '') : 'not judged'} [fingerprint ${print}]`,
+    );
+  }
+  const person = judged ? `${supported}/${judged} (${pct(supported, judged)})${judged < chosen.length ? `, ${chosen.length - judged} not judged` : ''}` : `not judged (${chosen.length} printed)`;
+  const proxy = `${onTopic}/${chosen.length} (${pct(onTopic, chosen.length)})`;
+  console.log(`\n  top evidence supports the answer, by a person: ${person}; on the vendor's topic (cos >= ${ON_TOPIC_COSINE}, proxy): ${proxy}`);
+  return { person, proxy };
+}
+
+// ---- Questions the knowledge base cannot answer ------------------------------------------------------
+
+/** Nothing in the vendor's security documents speaks to these. */
+const UNANSWERABLE = [
+  'Do you provide on-site childcare for your employees?',
+  'Does your company sponsor a professional football team?',
+  'Is vegetarian food served in your staff cafeteria?',
+  'What is the capital city of France?',
+  'Do your offices have a rooftop garden?',
+  'Do employees receive a free gym membership?',
+  'Which pizza toppings does your chief executive prefer?',
+  'Do you allow dogs in the office on Fridays?',
+];
+
+async function unanswerableWorkbook(): Promise<Uint8Array> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Questionnaire');
+  sheet.addRow(['ID', 'Question', 'Answer', 'Comments']);
+  UNANSWERABLE.forEach((q, i) => {
+    sheet.addRow([`UQ-${i + 1}`, q, null, null]);
+    sheet.getCell(`C${i + 2}`).dataValidation = { type: 'list', allowBlank: true, formulae: ['"Yes,No"'] };
+  });
+  return new Uint8Array(await workbook.xlsx.writeBuffer());
+}
+
+/** Each must be flagged for review with no list answer and no high trust; in chat, "not found". */
+async function checkUnanswerable(api: ApiClient): Promise<{ total: number; flagged: number; confident: number; chatNotFound: number }> {
+  console.log('\n  Questions no document answers (a questionnaire, then chat):');
+  const { answers } = await fill(api, 'unanswerable.xlsx', await unanswerableWorkbook());
+  let flagged = 0;
+  let confident = 0;
+  let chatNotFound = 0;
+  const rows = [];
+  for (const question of UNANSWERABLE) {
+    const a = answers.find((x) => x.original_question_text === question);
+    const answer = a?.answers[0];
+    const evaluation = answer?.evaluation as { score?: number; trust?: string } | undefined;
+    const listAnswer = answer?.slot_responses?.find((r) => r.slot_key === 'answer')?.content ?? '';
+    const isConfident = evaluation?.trust === 'high' || listAnswer.trim() !== '';
+    if (a?.flagged_for_review) flagged++;
+    if (isConfident) confident++;
+    const chat = await api.ask({ question });
+    if (chat.answer === NOT_FOUND_ANSWER) chatNotFound++;
+    rows.push({
+      question: clip(question, 60),
+      detected: a ? 'yes' : 'NO',
+      flagged: a?.flagged_for_review ? 'yes' : 'NO',
+      score: evaluation?.score ?? '-',
+      trust: evaluation?.trust ?? '-',
+      'list answer': listAnswer || '-',
+      comment: clip(answer?.slot_responses?.find((r) => r.slot_key === 'comment')?.content, 50) || '-',
+      chat: chat.answer === NOT_FOUND_ANSWER ? 'not found' : clip(chat.answer, 50),
+    });
+  }
+  console.table(rows);
+  return { total: UNANSWERABLE.length, flagged, confident, chatNotFound };
+}
+
+async function timeAsk(api: ApiClient, questions: string[], kb: string) {
+  const samplesMs: number[] = [];
+  let found = 0;
+  for (const question of questions) {
+    const t0 = performance.now();
+    const res = await api.ask({ question: question.slice(0, 4000) });
+    samplesMs.push(performance.now() - t0);
+    if (res.sources.length > 0) found++;
+  }
+  samplesMs.sort((a, b) => a - b);
+  const at = (p: number) => samplesMs[Math.min(samplesMs.length - 1, Math.ceil((p / 100) * samplesMs.length) - 1)]!.toFixed(1);
+  return { endpoint: 'POST /chat/ask/', kb, asks: samplesMs.length, 'with sources': String(found), 'p50 ms': at(50), 'p95 ms': at(95), budget: 'p95 < 50 ms' };
+}
+
 // ---- Main -----------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -342,12 +516,14 @@ async function main(): Promise<void> {
     console.log(`  repository: ${docRepo.ready} ready, ${docRepo.failed.length} failed ${docRepo.failed.join('; ')}`);
     const rows = [];
     const textRows = [];
-    const samples: { file: string; k: KeyedQuestion; a: QuestionWithAnswers | undefined }[] = [];
+    const docScores: Score[] = [];
+    const samples: Sample[] = [];
     const completed = readdirSync(questionnairesDir).filter((f) => /completed\.xlsx$/.test(f)).sort();
     for (const file of completed) {
       const { key, blanked } = await answerKey(file);
       const result = await fill(docs, `blank-${file}`, blanked);
       const { score, pairs } = compare(key, result.answers);
+      docScores.push(score);
       rows.push(scoreRow(file.replace(/-completed\.xlsx$/, ''), score, result.ms));
       textRows.push(textRow(file.replace(/-completed\.xlsx$/, ''), score));
       printPairs(`${file}: answers with content`, pairs, (p) => (p.a?.answers[0]?.slot_responses ?? []).some((r) => r.content.trim() !== ''));
@@ -356,38 +532,46 @@ async function main(): Promise<void> {
     console.table(rows);
     console.table(textRows);
 
-    console.log('\n  Sample of 10 (answered ones first) for a person to check:');
-    const answeredSamples = samples.filter((s) => s.a?.answers[0]?.slot_responses?.some((r) => r.content.trim()));
-    const step = Math.max(1, Math.floor(answeredSamples.length / 10));
-    for (const s of answeredSamples.filter((_, i) => i % step === 0).slice(0, 10)) {
-      const answer = s.a!.answers[0]!;
-      const top = answer.source_evidence?.[0];
-      const evaluation = answer.evaluation as { score?: number; trust?: string; reason?: string } | undefined;
-      console.log(`\n  [${s.k.question.original_id ?? '-'}] ${clip(s.k.question.original_question_text, 160)}`);
-      console.log(`    vendor:  ${clip(Object.entries(s.k.answers).map(([r, v]) => `${r}=${v}`).join(' | '), 220)}`);
-      console.log(`    ours:    ${clip((answer.slot_responses ?? []).map((r) => `${r.slot_key}=${r.content}`).join(' | '), 220)}`);
-      console.log(`    score ${evaluation?.score} ${evaluation?.trust}: ${clip(evaluation?.reason, 200)}`);
-      if (top) console.log(`    top evidence: ${top.filename} p.${top.page_number} (${top.relevance_score}): ${clip(top.content, 200)}`);
-    }
+    const support = printSupportSample(samples);
+    const unanswerable = await checkUnanswerable(docs);
 
     // 3. Chat latency over HTTP on the whole fixtures knowledge base.
-    console.log('\n== 3. POST /chat/ask/ over HTTP on the whole fixtures knowledge base');
+    console.log('\n== 3. POST /chat/ask/ over HTTP: the whole fixtures knowledge base, then a synthetic 10,000-passage one');
     const policies = listFiles(join(fixturesDir, 'kb', 'policies')).filter((p) => /\.(md|txt|pdf|html|docx|csv)$/i.test(p));
     await uploadAll(docs, policies);
     const allRepo = await waitForRepository(docs, instructure.length + policies.length);
-    console.log(`  repository: ${allRepo.ready} ready, ${allRepo.failed.length} failed`);
+    console.log(`  repository: ${allRepo.ready} ready, ${allRepo.failed.length} failed ${allRepo.failed.join('; ')}`);
     const questions = studio.key.map((k) => k.question.original_question_text).filter((q) => q.length > 15);
-    const samplesMs: number[] = [];
-    let found = 0;
-    for (const question of questions) {
-      const t0 = performance.now();
-      const res = await docs.ask({ question: question.slice(0, 4000) });
-      samplesMs.push(performance.now() - t0);
-      if (res.sources.length > 0) found++;
+    const latency = [await timeAsk(docs, questions, `whole fixtures KB (${allRepo.ready} files)`)];
+    console.log('  building the synthetic 10,000-passage knowledge base from the fixtures\' vocabulary…');
+    const vocabulary: string[] = [];
+    for (const file of [...instructure, ...policies]) {
+      vocabulary.push(...documentWords(await extractDocument(new Uint8Array(readFileSync(file)), file.split('/').pop()!)));
     }
-    samplesMs.sort((a, b) => a - b);
-    const at = (p: number) => samplesMs[Math.min(samplesMs.length - 1, Math.ceil((p / 100) * samplesMs.length) - 1)]!.toFixed(1);
-    console.table([{ endpoint: 'POST /chat/ask/', asks: samplesMs.length, 'with sources': found, 'p50 ms': at(50), 'p95 ms': at(95), budget: 'p95 < 50 ms' }]);
+    const synthetic = await buildSyntheticKb(vocabulary, 10_000);
+    try {
+      const row = await chatOverHttp(synthetic, questions);
+      latency.push({ endpoint: 'POST /chat/ask/', kb: `synthetic (${synthetic.passages} passages)`, asks: row.n, 'with sources': '-', 'p50 ms': String(row.p50_ms), 'p95 ms': String(row.p95_ms), budget: 'p95 < 50 ms' });
+    } finally {
+      synthetic.remove();
+    }
+    console.table(latency);
+
+    // The issue's "done when".
+    const reuseAgreement = reuseScore.listAnswered ? reuseScore.listAgree / reuseScore.listAnswered : 0;
+    const unsupported = reuseScore.unsupported + docScores.reduce((n, s) => n + s.unsupported, 0);
+    console.log('\n== Done when');
+    console.table([
+      { check: 'library reuse agreement (Yes/No) >= 90%', value: pct(reuseScore.listAgree, reuseScore.listAnswered), ok: reuseAgreement >= 0.9 ? 'yes' : 'NO' },
+      { check: 'answers without evidence = 0', value: String(unsupported), ok: unsupported === 0 ? 'yes' : 'NO' },
+      {
+        check: 'unanswerable questions flagged, not answered with confidence',
+        value: `${unanswerable.flagged}/${unanswerable.total} flagged, ${unanswerable.confident} confident, chat ${unanswerable.chatNotFound}/${unanswerable.total} not found`,
+        ok: unanswerable.flagged === unanswerable.total && unanswerable.confident === 0 ? 'yes' : 'NO',
+      },
+      { check: 'top evidence supports the answer (sample, person)', value: support.person, ok: '' },
+      { check: 'top evidence on the vendor\'s topic (sample, automatic proxy)', value: support.proxy, ok: '' },
+    ]);
   } finally {
     await built.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -131,10 +131,7 @@ async function questionnaireRow(kb: KnowledgeBase, orgId: number, bytes: Uint8Ar
  * (detection, the generate_answers job, answer storage, progress polling every 100-250 ms).
  */
 async function overHttp(dataDir: string, apiKey: string, caiqBytes: Uint8Array, sample: string[], passages: number): Promise<Row[]> {
-  const built = await buildApp({ dataDir, staticDir: null, logger: false });
-  try {
-    const baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
-    const api = new ApiClient({ baseUrl, apiKey });
+  return withService(dataDir, apiKey, async (api) => {
     const chat = await time(`POST /chat/ask/ over HTTP, synthetic KB (${passages} passages)`, sample, (q) => api.ask({ question: q }), 'p95 < 50 ms', 50);
 
     const started = performance.now();
@@ -156,9 +153,78 @@ async function overHttp(dataDir: string, apiKey: string, caiqBytes: Uint8Array, 
         ok: total < 5000,
       },
     ];
+  });
+}
+
+/** Runs `fn` against the local service started on loopback over `dataDir`, then stops it. */
+async function withService<T>(dataDir: string, apiKey: string, fn: (api: ApiClient) => Promise<T>): Promise<T> {
+  const built = await buildApp({ dataDir, staticDir: null, logger: false });
+  try {
+    const baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
+    return await fn(new ApiClient({ baseUrl, apiKey }));
   } finally {
     await built.close();
   }
+}
+
+/** A synthetic knowledge base written into a fresh service data folder, open in process too. */
+export interface SyntheticKb {
+  dataDir: string;
+  apiKey: string;
+  orgId: number;
+  passages: number;
+  /** The in-process knowledge base over the service's database; valid until `closeDatabase`. */
+  kb: KnowledgeBase;
+  closeDatabase(): void;
+  /** Closes the database and deletes the folder. */
+  remove(): void;
+}
+
+export async function buildSyntheticKb(vocabulary: string[], passages = 10_000): Promise<SyntheticKb> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'qfill-bench-service-'));
+  const apiKey = createKey(dataDir, { org: 'bench', user: 'bench', role: 'admin' });
+  const db = openDatabase(dataDir);
+  let open = true;
+  const closeDatabase = () => {
+    if (open) db.close();
+    open = false;
+  };
+  try {
+    const orgId = createSqliteStore(db).orgs.upsert('bench', {}).id;
+    const kb = new KnowledgeBase(db, {});
+    let count = 0;
+    for (const [i, doc] of syntheticDocs(vocabulary, passages, 100).entries()) {
+      const counts = await kb.indexDocument(
+        { org_id: orgId, file_id: 10_000 + i, filename: `synthetic-${i}.txt`, offering_ids: [], scope_includes_company: true, use_as_source: true },
+        doc,
+      );
+      count += counts.passage_count;
+    }
+    return {
+      dataDir,
+      apiKey,
+      orgId,
+      passages: count,
+      kb,
+      closeDatabase,
+      remove: () => {
+        closeDatabase();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    closeDatabase();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** `POST /chat/ask/` latency over HTTP against a synthetic knowledge base (its database closed first). */
+export async function chatOverHttp(synthetic: SyntheticKb, questions: string[]): Promise<Row> {
+  synthetic.closeDatabase();
+  return withService(synthetic.dataDir, synthetic.apiKey, (api) =>
+    time(`POST /chat/ask/ over HTTP, synthetic KB (${synthetic.passages} passages)`, questions, (q) => api.ask({ question: q }), 'p95 < 50 ms', 50),
+  );
 }
 
 export async function runRetrievalBench(log: (line: string) => void = () => {}): Promise<Row[]> {
@@ -166,12 +232,12 @@ export async function runRetrievalBench(log: (line: string) => void = () => {}):
     throw new Error(`Fixtures not found at ${fixturesDir}/kb. They live beside the project in ../shared/fixtures (set FIXTURES_DIR to override).`);
   }
   const dir = mkdtempSync(join(tmpdir(), 'qfill-bench-'));
-  const serviceDir = mkdtempSync(join(tmpdir(), 'qfill-bench-service-'));
   const db = new Database(join(dir, 'kb.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   const kb = new KnowledgeBase(db, {});
   const rows: Row[] = [];
+  let synthetic: SyntheticKb | null = null;
   try {
     // ---- The real knowledge base (org 1).
     const files = listFiles(join(fixturesDir, 'kb')).filter((f) => /\.(pdf|md|txt|html|docx|csv|xlsx)$/i.test(f));
@@ -185,7 +251,7 @@ export async function runRetrievalBench(log: (line: string) => void = () => {}):
         doc,
       );
       passageCount += counts.passage_count;
-      for (const page of doc.pages) vocabulary.push(...(page.text.match(/[A-Za-z][A-Za-z-]{2,}/g) ?? []));
+      vocabulary.push(...documentWords(doc));
     }
     log(`real KB: ${files.length} files, ${passageCount} passages, ingested in ${Math.round(performance.now() - ingestStart)} ms`);
 
@@ -201,34 +267,25 @@ export async function runRetrievalBench(log: (line: string) => void = () => {}):
     // ---- A synthetic 10,000-passage knowledge base, in the service's own database, so the same
     // content is measured in process and then over HTTP as an analyst meets it.
     const synthStart = performance.now();
-    const docs = syntheticDocs(vocabulary, 10_000, 100);
-    const serviceKey = createKey(serviceDir, { org: 'bench', user: 'bench', role: 'admin' });
-    const serviceDb = openDatabase(serviceDir);
-    let synthPassages = 0;
-    try {
-      const orgId = createSqliteStore(serviceDb).orgs.upsert('bench', {}).id;
-      const synthetic = new KnowledgeBase(serviceDb, {});
-      for (const [i, doc] of docs.entries()) {
-        const counts = await synthetic.indexDocument(
-          { org_id: orgId, file_id: 10_000 + i, filename: `synthetic-${i}.txt`, offering_ids: [], scope_includes_company: true, use_as_source: true },
-          doc,
-        );
-        synthPassages += counts.passage_count;
-      }
-      log(`synthetic KB: ${synthPassages} passages, indexed in ${Math.round(performance.now() - synthStart)} ms`);
-      rows.push(await time(`search, synthetic KB (${synthPassages} passages)`, sample, (q) => synthetic.search(orgId, q, {}, 10)));
-      rows.push(await time(`answerChat, synthetic KB (${synthPassages} passages)`, sample, (q) => synthetic.answerChat(orgId, q, [], {}), 'p95 < 50 ms', 50));
-      rows.push(await questionnaireRow(synthetic, orgId, caiqBytes, `CAIQ x${caiq.questions.length}: detect + answer (extractive), synthetic KB`));
-    } finally {
-      serviceDb.close();
-    }
-    rows.push(...(await overHttp(serviceDir, serviceKey, caiqBytes, sample, synthPassages)));
+    synthetic = await buildSyntheticKb(vocabulary, 10_000);
+    const { kb: synthKb, orgId, passages: synthPassages } = synthetic;
+    log(`synthetic KB: ${synthPassages} passages, indexed in ${Math.round(performance.now() - synthStart)} ms`);
+    rows.push(await time(`search, synthetic KB (${synthPassages} passages)`, sample, (q) => synthKb.search(orgId, q, {}, 10)));
+    rows.push(await time(`answerChat, synthetic KB (${synthPassages} passages)`, sample, (q) => synthKb.answerChat(orgId, q, [], {}), 'p95 < 50 ms', 50));
+    rows.push(await questionnaireRow(synthKb, orgId, caiqBytes, `CAIQ x${caiq.questions.length}: detect + answer (extractive), synthetic KB`));
+    synthetic.closeDatabase();
+    rows.push(...(await overHttp(synthetic.dataDir, synthetic.apiKey, caiqBytes, sample, synthPassages)));
     return rows;
   } finally {
     db.close();
+    synthetic?.remove();
     rmSync(dir, { recursive: true, force: true });
-    rmSync(serviceDir, { recursive: true, force: true });
   }
+}
+
+/** The words of an extracted document, repeats kept: synthetic passages draw on their frequencies. */
+export function documentWords(doc: ExtractedDocument): string[] {
+  return doc.pages.flatMap((page) => page.text.match(/[A-Za-z][A-Za-z-]{2,}/g) ?? []);
 }
 
 export function printRows(rows: Row[]): void {

@@ -7,10 +7,10 @@ import { noAnswer } from './answer/evaluation';
 import { bestSentences, evidenceOnly, extractiveAnswer, relevantEvidence } from './answer/extractive';
 import { findLibraryMatch, reuseAnswer } from './answer/library';
 import { LlmAnswerer } from './answer/llm';
-import { resolveFollowUp } from './answer/chat';
+import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
 import { Embedder, toBlob, type EndpointConfig } from './embeddings';
 import { splitIntoPassages } from './passages';
-import { questionFocus, ranked, retrieve, qaContent } from './retrieval';
+import { questionFocus, ranked, retrieve, qaContent, type QuestionFocus } from './retrieval';
 import { KnowledgeStore, scopeTokens } from './store';
 import { stemmedTerms, textForIndex } from './text';
 import type { AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
@@ -24,6 +24,9 @@ export const NOT_FOUND_ANSWER = 'I could not find this in your knowledge base.';
 
 const ANSWER_EVIDENCE = 6;
 const DENSE_POOL = 20;
+/** Chat searches wider than it cites: a follow-up keeps only the evidence holding its own words. */
+const CHAT_POOL = 10;
+const CHAT_EVIDENCE = 5;
 
 export class KnowledgeBase {
   private readonly store: KnowledgeStore;
@@ -147,14 +150,19 @@ export class KnowledgeBase {
   }
 
   async answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer> {
-    const resolved = resolveFollowUp(question.trim(), history);
+    const asked = question.trim();
+    const resolved = resolveFollowUp(asked, history);
+    const notFound: ChatAnswer = { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
     const dense = await this.denseRankings(orgId, resolved);
-    const candidates = relevantEvidence(retrieve(this.store, orgId, resolved, filters, { limit: 5, dense }));
-    if (candidates.length === 0) return { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
+    const focus: QuestionFocus = { ...questionFocus(this.store, stemmedTerms(resolved)), required: followUpSubject(asked, resolved) };
+    const retrieved = relevantEvidence(retrieve(this.store, orgId, resolved, filters, { limit: CHAT_POOL, dense }));
+    // A follow-up's own words name what it asks about the earlier subject: evidence without them answers the earlier turn.
+    const candidates = ranked(focus.required ? retrieved.filter((c) => mentionsAny(c, focus.required!)) : retrieved, CHAT_EVIDENCE);
+    if (candidates.length === 0) return notFound;
 
     if (this.llm) {
       try {
-        const { answer, cited } = await this.llm.answerChat(question, history, candidates);
+        const { answer, cited } = await this.llm.answerChat(asked, history, candidates);
         if (answer) {
           const sources = (cited.length ? cited : candidates).map((c, i) => ({ ...c.evidence, rank: i + 1 }));
           return { answer, sources, resolved_query: resolved };
@@ -163,13 +171,13 @@ export class KnowledgeBase {
         // Extractive below is the answer when the model is unreachable or replies badly.
       }
     }
-    const sentences = bestSentences(resolved, candidates);
-    if (sentences.length === 0) return { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
+    // The same bar as a questionnaire comment: only sentences that speak to the question are quoted.
+    const sentences = bestSentences(resolved, candidates, 3, focus);
+    if (sentences.length === 0) return notFound;
     const used = [...new Set(sentences.map((s) => s.candidate))];
-    const ordered = [...used, ...candidates.filter((c) => !used.includes(c))];
     return {
       answer: sentences.map((s) => s.text).join(' '),
-      sources: ordered.map((c, i) => ({ ...c.evidence, rank: i + 1 })),
+      sources: used.map((c, i) => ({ ...c.evidence, rank: i + 1 })),
       resolved_query: resolved,
     };
   }

@@ -48,27 +48,23 @@ export function retrieve(store: KnowledgeStore, orgId: number, query: string, fi
   store.noticeExternalChanges();
   const terms = keyTerms(query).slice(0, MAX_TERMS);
   const queryStems = stemmedTerms(query);
-  const params = filterParams(orgId, filters);
   const candidates: Candidate[] = [];
-
+  const search = { store, orgId, filters, terms, queryStems };
   if (options.includePassages !== false) {
-    const match = matchExpression(terms, orgId, filters, store, 'passages');
-    const rows: PassageRow[] = match ? lexical((p) => store.searchPassages.all(p), { ...params, match, limit: POOL, pool: FTS_POOL }) : [];
     const dense = options.dense?.passages ?? [];
-    const extra = missingIds(dense, rows);
-    if (extra.length) rows.push(...store.passagesByIds.all({ ...params, ids: JSON.stringify(extra) }));
-    candidates.push(...scoreRows(rows, dense, queryStems, passageCandidate));
+    candidates.push(...searchIndex(search, 'passages', dense, (p) => store.searchPassages.all(p), (p) => store.passagesByIds.all(p), passageCandidate));
   }
   if (options.includeQa !== false) {
-    const match = matchExpression(terms, orgId, filters, store, 'qa');
-    const rows: QaRow[] = match ? lexical((p) => store.searchQa.all(p), { ...params, match, limit: POOL, pool: FTS_POOL }) : [];
     const dense = options.dense?.qa ?? [];
-    const extra = missingIds(dense, rows);
-    if (extra.length) rows.push(...store.qaByIds.all({ ...params, ids: JSON.stringify(extra) }));
-    candidates.push(...scoreRows(rows, dense, queryStems, qaCandidate));
+    candidates.push(...searchIndex(search, 'qa', dense, (p) => store.searchQa.all(p), (p) => store.qaByIds.all(p), qaCandidate));
   }
 
   return ranked(candidates, options.limit);
+}
+
+/** A question's stems without those that only shape the answer ("how often", "how long"). */
+export function subjectStems(text: string): Set<string> {
+  return new Set([...stemmedTerms(text)].filter((s) => !QUESTION_FORM_STEMS.has(s)));
 }
 
 /** What a question is about, for judging whether a sentence speaks to it. */
@@ -81,6 +77,12 @@ export interface QuestionFocus {
    * sentence about "the last 12 passwords" has neither.
    */
   anchors: Set<string>;
+  /**
+   * For a chat follow-up, the user's own new words ("tested" in "How often is it tested?"): a quoted
+   * sentence (with its heading) must hold at least half of them, so the earlier turn's subject alone
+   * does not make a sentence an answer. They replace `anchors`.
+   */
+  required?: Set<string>;
 }
 
 /** A question's distinctive stems: its rarest third, at least two. */
@@ -147,6 +149,31 @@ function matchExpression(terms: string[], orgId: number, filters: SearchFilters,
   return `${scope} AND (${kept.map((t) => `"${t}"`).join(' OR ')})`;
 }
 
+interface Search {
+  store: KnowledgeStore;
+  orgId: number;
+  filters: SearchFilters;
+  terms: string[];
+  queryStems: Set<string>;
+}
+
+/** One index's candidates: its BM25 pool plus the rows only dense retrieval found, scored. */
+function searchIndex<R extends { id: number; bm: number }>(
+  search: Search,
+  kind: IndexKind,
+  denseIds: number[],
+  run: (params: SearchParams) => (R & { pool_size: number })[],
+  byIds: (params: FilterParams & { ids: string }) => R[],
+  build: (row: R) => Candidate,
+): Candidate[] {
+  const params = filterParams(search.orgId, search.filters);
+  const match = matchExpression(search.terms, search.orgId, search.filters, search.store, kind);
+  const rows: R[] = match ? lexical(run, { ...params, match, limit: POOL, pool: FTS_POOL }) : [];
+  const extra = missingIds(denseIds, rows);
+  if (extra.length) rows.push(...byIds({ ...params, ids: JSON.stringify(extra) }));
+  return scoreRows(rows, denseIds, search.queryStems, build);
+}
+
 /** Runs a pooled FTS search; when filters discard most of a full pool, searches a larger one. */
 function lexical<R>(run: (params: SearchParams) => (R & { pool_size: number })[], params: SearchParams): R[] {
   let rows = run(params);
@@ -159,7 +186,7 @@ function missingIds(ids: number[], rows: { id: number }[]): number[] {
   return ids.filter((id) => !have.has(id));
 }
 
-function scoreRows<R extends PassageRow | QaRow>(
+function scoreRows<R extends { id: number; bm: number }>(
   rows: R[],
   denseIds: number[],
   queryStems: Set<string>,

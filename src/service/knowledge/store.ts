@@ -122,6 +122,29 @@ export interface SearchParams extends FilterParams {
   pool: number;
 }
 
+/**
+ * A pooled BM25 search of one index. FTS first (org and file are index columns, so another org's text
+ * never fills the pool), BM25 over the pool only, then the mutable filters (offerings, use_as_source) on
+ * the pool's rows. CROSS JOIN pins that order: left to itself the planner walks every row of the org by
+ * the `_by_file` index and probes the pool for each, which costs milliseconds on a large org.
+ * `weights` are the BM25 weights of the two text columns (the scope columns weigh 0).
+ */
+function searchSql(fts: string, weights: string, table: string, alias: string, columns: string): string {
+  const bm25 = `bm25(${fts}, 0, 0, ${weights})`;
+  return `
+      WITH hits AS (
+        SELECT rowid AS id, -${bm25} AS bm FROM ${fts}
+        WHERE ${fts} MATCH @match ORDER BY ${bm25} LIMIT @pool
+      )
+      SELECT ${columns}, hits.bm AS bm, (SELECT COUNT(*) FROM hits) AS pool_size
+      FROM hits
+      CROSS JOIN ${table} ${alias} ON ${alias}.id = hits.id
+      CROSS JOIN kb_files f ON f.org_id = ${alias}.org_id AND f.file_id = ${alias}.file_id
+      WHERE ${alias}.org_id = @org AND ${FILE_FILTER}
+      ORDER BY hits.bm DESC
+      LIMIT @limit`;
+}
+
 /** FTS column values that scope a row: `o<org>` and `f<file>` tokens, searchable with column filters. */
 export function scopeTokens(orgId: number, fileId: number): [string, string] {
   return [`o${orgId}`, `f${fileId}`];
@@ -183,35 +206,10 @@ export class KnowledgeStore {
     this.insertOffering = db.prepare('INSERT OR IGNORE INTO kb_file_offerings (org_id, file_id, offering_id) VALUES (?, ?, ?)');
 
     const passageColumns = `p.id, p.file_id, f.filename, p.page_number, p.section_path, p.context_header, p.content, p.stems`;
-    // FTS first (org and file are index columns, so another org's text never fills the pool), BM25 over
-    // the pool only, then the mutable filters (offerings, use_as_source) on the pool's rows.
-    // CROSS JOIN pins that order: left to itself the planner walks every row of the org by
-    // `kb_passages_by_file` and probes the pool for each, which costs milliseconds on a large org.
-    this.searchPassages = db.prepare(`
-      WITH hits AS (
-        SELECT rowid AS id, -bm25(kb_passages_fts, 0, 0, 0.5, 1.0) AS bm FROM kb_passages_fts
-        WHERE kb_passages_fts MATCH @match ORDER BY bm25(kb_passages_fts, 0, 0, 0.5, 1.0) LIMIT @pool
-      )
-      SELECT ${passageColumns}, hits.bm AS bm, (SELECT COUNT(*) FROM hits) AS pool_size
-      FROM hits
-      CROSS JOIN kb_passages p ON p.id = hits.id
-      CROSS JOIN kb_files f ON f.org_id = p.org_id AND f.file_id = p.file_id
-      WHERE p.org_id = @org AND ${FILE_FILTER}
-      ORDER BY hits.bm DESC
-      LIMIT @limit`);
     const qaColumns = `q.id, q.file_id, f.filename, q.question, q.answer, q.slots, q.original_id, q.tab_name, q.location, q.question_stems, q.stems`;
-    this.searchQa = db.prepare(`
-      WITH hits AS (
-        SELECT rowid AS id, -bm25(kb_qa_fts, 0, 0, 1.0, 0.3) AS bm FROM kb_qa_fts
-        WHERE kb_qa_fts MATCH @match ORDER BY bm25(kb_qa_fts, 0, 0, 1.0, 0.3) LIMIT @pool
-      )
-      SELECT ${qaColumns}, hits.bm AS bm, (SELECT COUNT(*) FROM hits) AS pool_size
-      FROM hits
-      CROSS JOIN kb_qa q ON q.id = hits.id
-      CROSS JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
-      WHERE q.org_id = @org AND ${FILE_FILTER}
-      ORDER BY hits.bm DESC
-      LIMIT @limit`);
+    // Passages weigh their body over the heading trail; library entries their question over the answer.
+    this.searchPassages = db.prepare(searchSql('kb_passages_fts', '0.5, 1.0', 'kb_passages', 'p', passageColumns));
+    this.searchQa = db.prepare(searchSql('kb_qa_fts', '1.0, 0.3', 'kb_qa', 'q', qaColumns));
     this.passageTermDocs = db.prepare<[string], number>('SELECT doc FROM kb_passages_vocab WHERE term = ?').pluck();
     this.qaTermDocs = db.prepare<[string], number>('SELECT doc FROM kb_qa_vocab WHERE term = ?').pluck();
     this.passageTotal = db.prepare<[], number>('SELECT COUNT(*) FROM kb_passages').pluck();

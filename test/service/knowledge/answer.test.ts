@@ -140,6 +140,19 @@ describe('answerQuestion', () => {
     expect(result.slot_responses).toEqual([{ slot_key: 'answer', content: result.text }]);
   });
 
+  it('flags a quoted free-text answer that covers only part of the question', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'bcp.md' }), '# Backup testing\n\nCustomer data backups are kept for thirty days in a second region.');
+    const result = await t.kb.answerQuestion(1, {
+      text: 'How often are backups of customer data tested?',
+      answer_slots: [{ role: 'answer', header: 'Response', coordinate: 'C3' }],
+    }, {});
+    // The sentence is on the subject (it is cited as a lead) but says nothing of how often they are tested.
+    expect(result.text).toBe('Customer data backups are kept for thirty days in a second region.');
+    expect(result.flagged_for_review).toBe(true);
+    expect(result.score).toBeLessThanOrEqual(45);
+    expect(result.evaluation.reason).toContain('covers only part of what the question asks');
+  });
+
   it('respects filters when answering (no reuse from another offering)', async () => {
     const doc = await extractDocument(strToU8('Question,Answer\nIs customer data encrypted at rest?,Yes\n'), 'product-a.csv');
     await t.kb.indexDocument(meta({ file_id: 7, filename: 'product-a.csv', scope_includes_company: false, offering_ids: [1] }), doc);

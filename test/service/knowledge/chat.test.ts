@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_FOUND_ANSWER } from '../../../src/service/knowledge';
+import { client, files, startService, waitForFile } from '../helpers';
 import { isFollowUp, resolveFollowUp } from '../../../src/service/knowledge/answer/chat';
 import { addText, meta, tempKb, type TempKb } from './helpers';
 
@@ -50,6 +53,28 @@ describe('answerChat', () => {
     expect(otherOrg.answer).toBe(NOT_FOUND_ANSWER);
   });
 
+  it('quotes for a follow-up only the sentences that speak to its own words', async () => {
+    const history = [
+      { sender: 'user' as const, content: 'Do you have an incident response plan?' },
+      { sender: 'assistant' as const, content: 'The incident response plan defines severity levels and on-call escalation.' },
+    ];
+    const chat = await t.kb.answerChat(1, 'How often is it tested?', history, {});
+    // "defines severity levels" is about the plan but not about testing: it is not part of the answer.
+    expect(chat.answer).toBe('The incident response plan is reviewed and tested annually through a tabletop exercise.');
+    expect(chat.sources.map((s) => s.filename)).toEqual(['Incident Response Plan.md']);
+
+    // A follow-up about something the knowledge base does not hold is not answered with the earlier subject.
+    const unknown = await t.kb.answerChat(1, 'What about bug bounties?', history, {});
+    expect(unknown.resolved_query).toContain('incident');
+    expect(unknown).toMatchObject({ answer: NOT_FOUND_ANSWER, sources: [] });
+  });
+
+  it('does not quote a sentence that shares only the question\'s common words', async () => {
+    await addText(t.kb, meta({ file_id: 3, filename: 'Passwords.md' }), '# Passwords\n\nUsers cannot reuse any of their last 12 passwords when they change them.');
+    const chat = await t.kb.answerChat(1, 'Have you had an unplanned disruption in the last 12 months?', [], {});
+    expect(chat).toMatchObject({ answer: NOT_FOUND_ANSWER, sources: [] });
+  });
+
   it('tells follow-ups from self-contained questions', () => {
     expect(isFollowUp('and how often is it reviewed?')).toBe(true);
     expect(isFollowUp('What about privileged accounts?')).toBe(true);
@@ -65,5 +90,32 @@ describe('answerChat', () => {
     ]);
     expect(chain).toContain('disaster');
     expect(chain).toContain('tested');
+  });
+});
+
+describe('chat sessions over HTTP', () => {
+  it('resolves a follow-up in a persistent session against its earlier turns', async () => {
+    const service = await startService();
+    try {
+      const api = client(service, service.key({ org: 'northwind', user: 'analyst' }));
+      const name = 'northwind-continuity-and-incidents.md';
+      const upload = await api.post('/api/v2/repository/files/', files([name, readFileSync(path.resolve('scripts/demo/kb', name)), 'text/markdown']));
+      expect((await waitForFile(api, upload.body.file_ids[0])).body.status).toBe('ready');
+
+      const session = (await api.post('/api/v2/chat/sessions/', {})).body;
+      const first = await api.post(`/api/v2/chat/sessions/${session.id}/messages/`, { message: 'Do you have an incident response plan?' });
+      expect(first.body.messages[1].content).toMatch(/documented incident response plan/);
+      const second = await api.post(`/api/v2/chat/sessions/${session.id}/messages/`, { message: 'How often is it tested?' });
+      const reply = second.body.messages[3];
+      expect(reply.metadata.resolved_query).toMatch(/incident/);
+      expect(reply.content).toBe('The incident response plan is tested every year with a tabletop exercise.');
+      expect(reply.sources[0].source_file).toBe(name);
+
+      // The same words without the session have no subject: restores and the DR plan are tested too.
+      const alone = await api.post('/api/v2/chat/ask/', { question: 'How often is it tested?' });
+      expect(alone.body.answer).not.toContain('tabletop');
+    } finally {
+      await service.destroy();
+    }
   });
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { strToU8 } from 'fflate';
 import { ExtractError, extractDocument } from '../../../src/service/knowledge';
+import { csvToGrid } from '../../../src/service/detect/csv';
+import { qaFromGrid } from '../../../src/service/knowledge/extract/qa-table';
 import { splitIntoPassages } from '../../../src/service/knowledge/passages';
 import { buildDocx, fixture } from './helpers';
 
@@ -128,7 +130,60 @@ describe('extractDocument', () => {
     expect(doc.qa[0]!.slots[1]).toEqual({ slot_key: 'comment', header: 'Notes', content: 'AES-256 on all volumes' });
   });
 
+  it('turns a real completed questionnaire into library entries keeping each answer slot, not the template\'s guidance', async () => {
+    const doc = await extractDocument(fixture('questionnaires/hecvat-lite-3.04-canvas-catalog-completed.xlsx'), 'catalog.xlsx');
+    expect(doc).toMatchObject({ file_format: 'excel', document_type: 'qna', pages: [] });
+    // 94 questions; COMP-07 has no vendor answer, only the template's guidance: it is no library entry.
+    expect(doc.qa).toHaveLength(93);
+    expect(doc.qa.find((q) => q.original_id === 'COMP-07')).toBeUndefined();
+    const soc2 = doc.qa.find((q) => q.original_id === 'DOCU-01')!;
+    expect(soc2).toMatchObject({
+      question: 'Have you undergone a SSAE 18 / SOC 2 audit?',
+      answer: 'Yes',
+      tab_name: 'HECVAT - Lite | Vendor Response',
+      location: 'HECVAT - Lite | Vendor Response!B32',
+    });
+    expect(soc2.slots.map((s) => [s.slot_key, s.header])).toEqual([
+      ['answer', 'Vendor Answers'],
+      ['comment', 'Additional Information'],
+    ]);
+    expect(soc2.slots[1]!.content).toMatch(/^Canvas Catalog is SOC 2 audited/);
+    // The Guidance column is a formula into the template's hidden sheet: EDUCAUSE's words, not the vendor's.
+    expect(doc.qa.some((q) => q.slots.some((s) => s.slot_key === 'guidance'))).toBe(false);
+  });
+
+  it('keeps short field prompts such as a bare "Date" row of a CSV answer library', async () => {
+    const csv = 'ID,Question,Answer,Comments\nG-1,Date,2024-03-01,\nAC-1,Do you support single sign-on (SSO)?,Yes,SAML 2.0\n';
+    const doc = await extractDocument(strToU8(csv), 'library.csv');
+    expect(doc.qa.map((q) => [q.original_id, q.question, q.answer])).toEqual([
+      ['G-1', 'Date', '2024-03-01'],
+      ['AC-1', 'Do you support single sign-on (SSO)?', 'Yes'],
+    ]);
+    // The plain Q&A-table reader (sheets the questionnaire detector does not take) keeps it too.
+    const grid = csvToGrid(strToU8('Question;Response\nDate;2024-03-01\nURL;https://trust.example.com\n-;x\n'), 'table.csv');
+    expect(qaFromGrid(grid, (a) => `T!${a}`).map((q) => [q.question, q.answer, q.location])).toEqual([
+      ['Date', '2024-03-01', 'T!A2'],
+      ['URL', 'https://trust.example.com', 'T!A3'],
+    ]);
+  });
+
+  it('does not take a blank questionnaire\'s merged banner rows ("End of Standard") for answers', async () => {
+    await expect(extractDocument(fixture('questionnaires/caiq-v4.0.3-blank.xlsx'), 'caiq-blank.xlsx')).rejects.toThrow(
+      /caiq-blank\.xlsx: no answered questions found/,
+    );
+  });
+
+  it('reads Windows-1252 text (Excel\'s and Notepad\'s default on Windows) without losing accents', async () => {
+    const bytes = new Uint8Array([...strToU8('Donn'), 0xe9, ...strToU8('es chiffr'), 0xe9, ...strToU8('es au repos avec AES-256, caf'), 0xe9, ...strToU8(' ouvert.')]);
+    const doc = await extractDocument(bytes, 'securite.txt');
+    expect(doc.pages[0]!.text).toBe('Données chiffrées au repos avec AES-256, café ouvert.');
+  });
+
   it('rejects files it cannot read with a reason naming the file', async () => {
+    // An Excel 97-2003 file renamed to .xlsx: the xlsx layer names what it really is.
+    const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
+    await expect(extractDocument(ole, 'old.xlsx')).rejects.toThrow(/old\.xlsx is a legacy Excel 97-2003 file/);
+    await expect(extractDocument(strToU8('just text'), 'fake.xlsx')).rejects.toThrow(/fake\.xlsx is not an \.xlsx file/);
     await expect(extractDocument(strToU8('   \n\n  '), 'blank.txt')).rejects.toThrow(/no text could be extracted from blank\.txt/);
     await expect(extractDocument(new Uint8Array(0), 'zero.pdf')).rejects.toThrow(ExtractError);
     await expect(extractDocument(strToU8('not a pdf at all'), 'fake.pdf')).rejects.toThrow(/fake\.pdf is not a valid PDF/);

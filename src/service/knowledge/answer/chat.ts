@@ -2,6 +2,7 @@
  * Chat follow-ups: "and how often is it reviewed?" means nothing to a search engine on its own, so a
  * follow-up carries the subject terms of the earlier user turns it depends on into the query.
  */
+import { subjectStems, type Candidate } from '../retrieval';
 import { keyTerms } from '../text';
 import type { ChatTurn } from '../types';
 
@@ -27,4 +28,18 @@ export function resolveFollowUp(question: string, history: ChatTurn[]): string {
   const own = new Set(keyTerms(question));
   const subject = [...new Set(carried)].filter((t) => !own.has(t));
   return subject.length ? `${subject.join(' ')} ${question}` : question;
+}
+
+/**
+ * The subject stems a follow-up adds of its own ("tested" in "How often is it tested?"), which an
+ * answer to it must speak to; undefined for a self-contained question or one with no words of its own.
+ */
+export function followUpSubject(asked: string, resolved: string): Set<string> | undefined {
+  if (resolved === asked) return undefined;
+  const own = subjectStems(asked);
+  return own.size > 0 ? own : undefined;
+}
+
+export function mentionsAny(candidate: Candidate, stems: Set<string>): boolean {
+  return [...stems].some((s) => candidate.stems.has(s));
 }

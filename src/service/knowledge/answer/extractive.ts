@@ -27,6 +27,8 @@ const DENY_COVERAGE = 0.8;
  */
 export const QUOTE_MIN_WEIGHTED = 0.3;
 export const QUOTE_MIN_PLAIN = 0.55;
+/** Share of a follow-up's own words ("tested" in "How often is it tested?") a quoted sentence must hold. */
+const FOLLOW_UP_MIN_OWN = 0.5;
 
 export interface ScoredSentence {
   text: string;
@@ -67,6 +69,8 @@ export function bestSentences(query: string, candidates: Candidate[], max = 3, f
 }
 
 function speaksTo(focus: QuestionFocus, queryStems: Set<string>, own: Set<string>, withHeader: Set<string>, plainCoverage: number): boolean {
+  // A follow-up's earlier subject is in the evidence's relevance already; the sentence must speak to its new words.
+  if (focus.required) return coverage(focus.required, withHeader) >= FOLLOW_UP_MIN_OWN;
   if (plainCoverage >= QUOTE_MIN_PLAIN) return true;
   const anchored = focus.anchors.size === 0 || [...focus.anchors].some((a) => withHeader.has(a));
   if (!anchored) return false;
@@ -104,9 +108,9 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   const listSlots = slots.filter(isListSlot);
   const primaryList = primary && isListSlot(primary) ? primary : null;
   let denied = false;
+  const topOwnCoverage = coverage(stemmedTerms(question.text), stemmedTerms(top.text));
   if (primaryList && isYesNoQuestion(question.text)) {
     const allowed = primaryList.allowed_values ?? [];
-    const topOwnCoverage = coverage(stemmedTerms(question.text), stemmedTerms(top.text));
     const yes = yesValue(allowed);
     const no = noValue(allowed);
     if (yes && topOwnCoverage >= AFFIRM_COVERAGE && !isNegated(top.text)) decided = yes;
@@ -142,13 +146,21 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     reason += '; the question has too few distinctive words to match evidence reliably, check it';
   }
 
+  // A quoted sentence put forward as the answer itself (no list slot) must meet the bar a Yes meets:
+  // it states nearly all the question asks. Short of that it is a lead for a person, not an answer.
+  const loose = !primaryList && text !== '' && topOwnCoverage < AFFIRM_COVERAGE;
+  if (loose) {
+    score = Math.min(score, 45);
+    reason += '; the quoted text covers only part of what the question asks, check it';
+  }
+
   const evidence = orderEvidence(candidates, sentences);
   return {
     text,
     slot_responses,
     score,
     evaluation: evaluation(score, reason, 'extractive'),
-    flagged_for_review: undecided || denied || vague || top.score < 0.5,
+    flagged_for_review: undecided || denied || vague || loose || top.score < 0.5,
     evidence,
     method: 'extractive',
   };

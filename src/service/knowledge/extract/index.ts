@@ -1,5 +1,7 @@
 /** extractDocument: bytes + filename into pages (with structure) or answer-library entries. */
 import type { DocumentType } from '../../../api/schemas';
+import { isXlsxError, sniffSpreadsheet } from '../../../xlsx';
+import { decodeText } from '../../detect/csv';
 import { ExtractError } from '../types';
 import type { ExtractedDocument, ExtractedPage, TextBlock } from '../types';
 import { docxBlocks } from './docx';
@@ -42,8 +44,12 @@ function kindOf(bytes: Uint8Array, filename: string): Kind {
   const byExtension = EXTENSIONS[extension];
   const magic = String.fromCharCode(...bytes.subarray(0, 5));
   if (magic === '%PDF-') return 'pdf';
+  if (byExtension === 'xlsx') {
+    sniffXlsx(bytes, filename);
+    return byExtension;
+  }
   if (byExtension) {
-    if ((byExtension === 'docx' || byExtension === 'xlsx') && !magic.startsWith('PK')) {
+    if (byExtension === 'docx' && !magic.startsWith('PK')) {
       throw new ExtractError(`${filename} is not a valid .${extension} file (it is not a zip package)`);
     }
     if (byExtension === 'pdf') throw new ExtractError(`${filename} is not a valid PDF (no %PDF header)`);
@@ -55,6 +61,16 @@ function kindOf(bytes: Uint8Array, filename: string): Kind {
   throw new ExtractError(
     `${filename}: unsupported file type${extension ? ` .${extension}` : ''}; supported are PDF, DOCX, XLSX, CSV, HTML, Markdown and text`,
   );
+}
+
+/** The xlsx layer's verdict on what the file really is (an .xls, an encrypted workbook, a renamed PDF). */
+function sniffXlsx(bytes: Uint8Array, filename: string): void {
+  try {
+    sniffSpreadsheet(bytes, filename);
+  } catch (error) {
+    if (isXlsxError(error)) throw new ExtractError(error.message);
+    throw error;
+  }
 }
 
 async function extractByKind(kind: Kind, bytes: Uint8Array, filename: string): Promise<ExtractedDocument> {
@@ -78,7 +94,7 @@ async function extractByKind(kind: Kind, bytes: Uint8Array, filename: string): P
     case 'txt':
       return textDocument('txt', filename, plainTextBlocks(decodeText(bytes)));
     case 'csv': {
-      const qa = csvQa(decodeText(bytes), filename);
+      const qa = await csvQa(bytes, filename);
       return { file_format: 'excel', document_type: 'qna', pages: [], qa };
     }
     case 'xlsx': {
@@ -99,13 +115,6 @@ function textDocument(format: 'docx' | 'html' | 'txt', filename: string, blocks:
   const doc: ExtractedDocument = { file_format: format, document_type: documentTypeOf(filename, pages), pages, qa: [] };
   if (title) doc.title = title;
   return doc;
-}
-
-function decodeText(bytes: Uint8Array): string {
-  const utf8 = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  // Windows-1252 files decode to replacement characters as UTF-8; re-read them as latin1.
-  if ((utf8.match(/\uFFFD/g)?.length ?? 0) > 3) return new TextDecoder('latin1').decode(bytes);
-  return utf8;
 }
 
 /** SOC reports, ISO/TX-RAMP/FedRAMP certificates and attestations are `security_certificate`. */

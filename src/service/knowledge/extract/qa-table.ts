@@ -1,13 +1,17 @@
 /**
  * A Q&A table (a question column and one or more answer columns under a header row) into answer-library
- * entries. Used for CSV files and for spreadsheets the questionnaire detector does not recognise.
+ * entries. Reads the detector's sheet grid, so CSV and xlsx come through the project's one CSV parser
+ * and one xlsx layer. Used for sheets the questionnaire detector does not recognise.
  */
+import { getCell, type SheetGrid } from '../../detect/grid';
+import { formatCell } from '../../../xlsx/ranges';
 import type { QaPair } from '../types';
 
 const QUESTION_HEADER = /\b(question|questions|requirement|query|prompt|control (?:question|description))\b/i;
 const ANSWER_HEADER = /\b(answer|answers|response|responses|reply|vendor answer|yes\s*\/\s*no)\b/i;
 const EXTRA_HEADER = /\b(comment|comments|notes?|additional|explanation|details?|evidence|justification|remarks?)\b/i;
 const ID_HEADER = /^\s*(id|#|no\.?|ref(erence)?|question id|control id|item)\s*$/i;
+const HEADER_SEARCH_ROWS = 15;
 
 interface Columns {
   headerRow: number;
@@ -16,38 +20,43 @@ interface Columns {
   answers: { column: number; header: string; key: string }[];
 }
 
-/** Q&A pairs of one table; empty when no header row names a question and an answer column. */
-export function qaFromTable(rows: string[][], tabName: string, cellName: (row: number, column: number) => string): QaPair[] {
-  const columns = findColumns(rows);
+/**
+ * Q&A pairs of one sheet; empty when no header row names a question and an answer column.
+ * `location` turns an A1 address of a question cell into the entry's source location.
+ */
+export function qaFromGrid(grid: SheetGrid, location: (address: string) => string): QaPair[] {
+  const text = (row: number, column: number) => clean(getCell(grid, row, column)?.value);
+  const columns = findColumns(grid, text);
   if (!columns) return [];
   const pairs: QaPair[] = [];
-  for (let r = columns.headerRow + 1; r < rows.length; r++) {
-    const row = rows[r] ?? [];
-    const question = clean(row[columns.question]);
-    if (question.length < 8 || !/\p{L}{3}/u.test(question)) continue;
+  for (let r = columns.headerRow + 1; r <= grid.maxRow; r++) {
+    const question = text(r, columns.question);
+    // Short field prompts ("Date", "URL") are real library entries; only rows with no word are not.
+    if (!/\p{L}{2}/u.test(question)) continue;
     const slots = columns.answers
-      .map((a) => ({ slot_key: a.key, header: a.header, content: clean(row[a.column]) }))
+      .map((a) => ({ slot_key: a.key, header: a.header, content: text(r, a.column) }))
       .filter((s) => s.content !== '');
     if (slots.length === 0) continue;
     pairs.push({
       question,
       answer: slots[0]!.content,
       slots,
-      original_id: columns.id === null ? null : clean(row[columns.id]) || null,
-      tab_name: tabName,
-      location: cellName(r, columns.question),
+      original_id: columns.id === null ? null : text(r, columns.id) || null,
+      tab_name: grid.name,
+      location: location(formatCell({ row: r, col: columns.question })),
     });
   }
   return pairs;
 }
 
-function findColumns(rows: string[][]): Columns | null {
-  for (let r = 0; r < Math.min(rows.length, 15); r++) {
-    const row = (rows[r] ?? []).map(clean);
-    const question = row.findIndex((h) => QUESTION_HEADER.test(h) && h.length < 60);
+function findColumns(grid: SheetGrid, text: (row: number, column: number) => string): Columns | null {
+  for (let r = 1; r <= Math.min(grid.maxRow, HEADER_SEARCH_ROWS); r++) {
+    const headers: string[] = [];
+    for (let c = 1; c <= grid.maxCol; c++) headers[c] = text(r, c);
+    const question = headers.findIndex((h) => h !== undefined && QUESTION_HEADER.test(h) && h.length < 60);
     if (question < 0) continue;
     const answers: Columns['answers'] = [];
-    row.forEach((header, column) => {
+    headers.forEach((header, column) => {
       if (column === question || !header || header.length > 60) return;
       if (ANSWER_HEADER.test(header)) answers.push({ column, header, key: answers.some((a) => a.key === 'answer') ? slotKey(header) : 'answer' });
       else if (EXTRA_HEADER.test(header)) answers.push({ column, header, key: 'comment' });
@@ -55,7 +64,7 @@ function findColumns(rows: string[][]): Columns | null {
     if (!answers.some((a) => a.key === 'answer')) continue;
     // The primary answer first, then the rest in sheet order.
     answers.sort((a, b) => (a.key === 'answer' ? -1 : b.key === 'answer' ? 1 : a.column - b.column));
-    const idColumn = row.findIndex((h, c) => c !== question && ID_HEADER.test(h));
+    const idColumn = headers.findIndex((h, c) => c !== question && h !== undefined && ID_HEADER.test(h));
     return { headerRow: r, question, id: idColumn >= 0 ? idColumn : null, answers: dedupeKeys(answers) };
   }
   return null;
@@ -74,58 +83,6 @@ function dedupeKeys(answers: Columns['answers']): Columns['answers'] {
   });
 }
 
-function clean(value: unknown): string {
-  return value === undefined || value === null ? '' : String(value).replace(/\s+/g, ' ').trim();
-}
-
-/** RFC 4180 CSV (quoted fields, doubled quotes, embedded newlines); the delimiter is detected. */
-export function parseCsv(text: string): string[][] {
-  const source = text.replace(/^\uFEFF/, '');
-  const firstLine = source.slice(0, source.search(/\r?\n|$/));
-  const delimiter = [',', ';', '\t'].reduce((best, d) => (count(firstLine, d) > count(firstLine, best) ? d : best), ',');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (quoted) {
-      if (c === '"') {
-        if (source[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && source[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
-
-function count(text: string, needle: string): number {
-  return text.split(needle).length - 1;
-}
-
-export function columnLetter(index: number): string {
-  let n = index + 1;
-  let s = '';
-  while (n > 0) {
-    const m = (n - 1) % 26;
-    s = String.fromCharCode(65 + m) + s;
-    n = Math.floor((n - 1) / 26);
-  }
-  return s;
+function clean(value: string | null | undefined): string {
+  return value === undefined || value === null ? '' : value.replace(/\s+/g, ' ').trim();
 }

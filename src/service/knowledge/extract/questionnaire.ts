@@ -17,8 +17,10 @@ export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): 
   }
   const pairs: QaPair[] = [];
   for (const question of detected.questions) {
+    const questionText = question.original_question_text.trim();
     const slots = question.answer_slots
-      .filter((slot) => hasValue(slot))
+      // A cell merged across the question and answer columns ("End of Standard") repeats the question.
+      .filter((slot) => hasValue(slot) && String(slot.value).trim() !== questionText && isOwnAnswer(slot))
       .map((slot) => ({ slot_key: slot.role, header: slot.header, content: String(slot.value).trim() }));
     if (slots.length === 0) continue;
     const primary = slots.find((s) => s.slot_key === 'answer') ?? slots[0]!;
@@ -32,6 +34,14 @@ export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): 
     });
   }
   return pairs;
+}
+
+/**
+ * A blocked (formula) slot beside the answer holds the template's text, e.g. HECVAT's "Guidance"
+ * column, not the organisation's; a formula answer mirrors a real answer and is kept.
+ */
+function isOwnAnswer(slot: AnswerSlot): boolean {
+  return !slot.is_blocked || slot.role === 'answer';
 }
 
 function hasValue(slot: AnswerSlot): boolean {

@@ -1,12 +1,22 @@
-/** Spreadsheets as answer libraries: completed questionnaires and plain Q&A sheets. */
-import ExcelJS from 'exceljs';
+/**
+ * Spreadsheets as answer libraries: completed questionnaires (through the questionnaire detector) and
+ * plain Q&A sheets (a "Question" and an "Answer" column). Both CSV and xlsx are read by the detector's
+ * readers, the project's one CSV parser and one xlsx layer.
+ */
+import { isXlsxError } from '../../../xlsx';
+import { csvToGrid } from '../../detect/csv';
+import { DetectError } from '../../detect/types';
+import { readWorkbook } from '../../detect/workbook';
 import { ExtractError, type QaPair } from '../types';
-import { columnLetter, parseCsv, qaFromTable } from './qa-table';
+import { qaFromGrid } from './qa-table';
 import { qaFromQuestionnaire } from './questionnaire';
 
-export function csvQa(text: string, filename: string): QaPair[] {
-  const rows = parseCsv(text);
-  const pairs = qaFromTable(rows, filename.replace(/\.[^.]+$/, ''), (r, c) => `${columnLetter(c)}${r + 1}`);
+export async function csvQa(bytes: Uint8Array, filename: string): Promise<QaPair[]> {
+  // A completed questionnaire saved as CSV keeps its slot roles and ids through the detector.
+  const fromQuestionnaire = await qaFromQuestionnaire(bytes, filename);
+  if (fromQuestionnaire.length > 0) return fromQuestionnaire;
+  const grid = readable(filename, () => csvToGrid(bytes, filename));
+  const pairs = qaFromGrid(grid, (address) => address);
   if (pairs.length === 0) {
     throw new ExtractError(
       `${filename}: no question/answer pairs found; the CSV needs a header row with a "Question" column and an "Answer" column`,
@@ -19,39 +29,18 @@ export async function xlsxQa(bytes: Uint8Array, filename: string): Promise<QaPai
   // A completed questionnaire (detected questions with existing answers) is the richest source.
   const fromQuestionnaire = await qaFromQuestionnaire(bytes, filename);
   if (fromQuestionnaire.length > 0) return fromQuestionnaire;
-
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as never);
-  } catch (error) {
-    throw new ExtractError(`${filename} is not a readable Excel workbook: ${(error as Error).message}`);
-  }
-  const pairs: QaPair[] = [];
-  for (const sheet of workbook.worksheets) {
-    if (sheet.state !== 'visible') continue;
-    const rows: string[][] = [];
-    sheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
-      const values: string[] = [];
-      row.eachCell({ includeEmpty: true }, (cell, col) => {
-        values[col - 1] = cellText(cell);
-      });
-      rows[rowNumber - 1] = values;
-    });
-    for (let i = 0; i < rows.length; i++) rows[i] ??= [];
-    pairs.push(...qaFromTable(rows, sheet.name, (r, c) => `${sheet.name}!${columnLetter(c)}${r + 1}`));
-  }
-  return pairs;
+  const workbook = readable(filename, () => readWorkbook(bytes, filename));
+  return workbook.sheets
+    .filter((sheet) => sheet.state === 'visible')
+    .flatMap((sheet) => qaFromGrid(workbook.grid(sheet), (address) => `${sheet.name}!${address}`));
 }
 
-function cellText(cell: ExcelJS.Cell): string {
-  const value = cell.value as unknown;
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') {
-    const v = value as { result?: unknown; richText?: { text: string }[]; text?: string };
-    if ('result' in v) return v.result === undefined || v.result === null ? '' : String(v.result);
-    if (v.richText) return v.richText.map((t) => t.text).join('');
-    if (typeof v.text === 'string') return v.text;
-    if (value instanceof Date) return value.toISOString().slice(0, 10);
+/** Runs a reader, turning its "cannot read this file" errors into the knowledge module's. */
+function readable<T>(filename: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (isXlsxError(error) || error instanceof DetectError) throw new ExtractError(error.message);
+    throw error;
   }
-  return String(value);
 }
