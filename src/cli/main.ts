@@ -144,9 +144,11 @@ async function run(argv: string[]): Promise<number> {
       const [sub, ...args] = rest;
       if (sub !== 'create') throw new UsageError(`unknown command "offerings ${sub ?? ''}"; use "offerings create"`);
       const v = parse(args, { ...dataOption, org: { type: 'string' }, name: { type: 'string' }, type: { type: 'string' } });
+      const name = required(v, 'name');
+      if (name.length > 200) throw new UsageError('--name must be at most 200 characters (the limit of an offering name)');
       const id = createOffering(resolve(v.data ?? DEFAULT_DATA), {
         org: required(v, 'org'),
-        name: required(v, 'name'),
+        name,
         type: oneOf(v.type, 'type', ['service', 'product', 'module'] as const),
       });
       out(String(id));

@@ -14,8 +14,8 @@ import { JOB_KINDS, type ServiceContext } from './context';
 import { detectQuestionnaire } from './detect';
 import { DiskBlobStore } from './files/blobstore';
 import { installAuth } from './http/auth';
-import { badRequest, installErrorHandlers, UPLOAD_LIMITS } from './http/errors';
-import { FixedWindowLimiter } from './http/quota';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/depth';
+import { badRequest, clientErrorHandler, installErrorHandlers, UPLOAD_LIMITS } from './http/errors';
 import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
@@ -25,6 +25,8 @@ import { questionnaireRoutes } from './routes/questionnaires';
 import { repositoryRoutes } from './routes/repository';
 import { openDatabase } from './storage/sqlite/database';
 import { SqliteJobQueue } from './storage/sqlite/jobs';
+import { SqliteWorkerLease } from './storage/sqlite/lease';
+import { SqliteRateLimiter } from './storage/sqlite/quota';
 import { createSqliteStore } from './storage/sqlite/store';
 
 export interface BuildAppOptions {
@@ -34,6 +36,10 @@ export interface BuildAppOptions {
   /** Log warnings and errors (level from QFILL_LOG_LEVEL, default `warn`). */
   logger?: boolean;
   startWorkers?: boolean;
+  /** How often the background-job lease is renewed or, by a standby process, tried (default 10 s). */
+  leaseCheckMs?: number;
+  /** How long a write waits for another process's lock before the request gets 429 (default 5 s). */
+  busyTimeoutMs?: number;
   /** TLS key and certificate; plain HTTP without. */
   https?: { key: Buffer; cert: Buffer } | null;
 }
@@ -51,7 +57,7 @@ function isDirectory(path: string): boolean {
 
 export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   const dataDir = resolve(opts.dataDir);
-  const db = openDatabase(dataDir);
+  const db = openDatabase(dataDir, { busyTimeoutMs: opts.busyTimeoutMs });
   const store = createSqliteStore(db);
   const queue = new SqliteJobQueue(db);
   const knowledge = new KnowledgeBase(db, knowledgeOptionsFromEnv());
@@ -60,6 +66,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     logger: opts.logger ? { level: process.env.QFILL_LOG_LEVEL ?? 'warn' } : false,
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
+    clientErrorHandler,
   };
   // The HTTPS instance has another generic type; routes do not care which server carries them.
   const app = (opts.https ? Fastify({ ...common, https: opts.https }) : Fastify(common)) as unknown as FastifyInstance;
@@ -81,7 +88,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
       [JOB_KINDS.ingestFile]: ingestFileHandler(ctx),
       [JOB_KINDS.generateAnswers]: generateAnswersHandler(ctx, log),
     },
-    { log },
+    { log, lease: new SqliteWorkerLease(db), leaseCheckMs: opts.leaseCheckMs },
   );
 
   // Our own JSON parser: an empty body is "no fields" (POST /chat/sessions/ may be empty), and a
@@ -92,11 +99,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (error) {
-      done(badRequest(`body: malformed JSON (${error instanceof Error ? error.message : 'parse error'})`), undefined);
+      return done(badRequest(`body: malformed JSON (${error instanceof Error ? error.message : 'parse error'})`), undefined);
     }
+    if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) return done(badRequest(`body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    done(null, parsed);
   });
 
   installErrorHandlers(app);
@@ -117,7 +127,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
       parts: UPLOAD_LIMITS.files + UPLOAD_LIMITS.fields,
     },
   });
-  installAuth(app, store, new FixedWindowLimiter());
+  installAuth(app, store, new SqliteRateLimiter(db));
 
   chatRoutes(app, ctx);
   questionnaireRoutes(app, ctx);

@@ -59,6 +59,7 @@ describe('qfill keys create / orgs set', () => {
       ['orgs', 'set', '--data', dataDir, '--org', 'a', '--license', 'maybe'],
       ['orgs', 'set', '--data', dataDir, '--org', 'a', '--quota', 'many'],
       ['orgs', 'set', '--data', dataDir, '--org', 'a', '--upload-requires-manager', 'yes'],
+      ['offerings', 'create', '--data', dataDir, '--org', 'a', '--name', 'n'.repeat(201)],
       ['launch'],
       ['serve', '--port', 'eighty'],
       [],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOrg } from '../../src/service/admin';
+import { buildApp } from '../../src/service/app';
 import { call, client, expectError, files, KB_TEXT, questionnaireXlsx, SECURITY_SHEET, startService, waitForFile, type Service } from './helpers';
 
 let service: Service;
@@ -37,7 +38,11 @@ describe('API keys', () => {
     }
     expectError(await call(service.base, null, 'POST', '/api/v2/chat/ask/', { question: 'x' }), 403);
     expectError(await call(service.base, null, 'POST', '/api/v2/repository/files/', files(['a.txt', 'x'])), 403);
-    expectError(await call(service.base, null, 'GET', '/api/v2/chat/sessions/', undefined, { Authorization: 'Bearer abc' }), 403);
+    expectError(
+      await call(service.base, null, 'GET', '/api/v2/chat/sessions/', undefined, { Authorization: 'Bearer abc' }),
+      403,
+      /^the Authorization header must be "Api-Key <your key>"; or send the key alone in the X-API-Key header$/,
+    );
     expectError(await call(service.base, '', 'GET', '/api/v2/chat/sessions/'), 403);
   });
 
@@ -111,6 +116,22 @@ describe('organization settings', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     for (let i = 0; i < 5; i++) expect((await calm.get('/api/v2/chat/sessions/')).status).toBe(200);
+  });
+
+  it('shares one quota between service processes on the same data folder', async () => {
+    setOrg(service.dataDir, { org: 'shared', quota: 4 });
+    const key = service.key({ org: 'shared', user: 's' });
+    const other = await buildApp({ dataDir: service.dataDir, staticDir: null, startWorkers: false });
+    const otherBase = await other.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      for (const base of [service.base, otherBase, service.base, otherBase]) {
+        expect((await call(base, key, 'GET', '/api/v2/chat/sessions/')).status).toBe(200);
+      }
+      expectError(await call(otherBase, key, 'GET', '/api/v2/chat/sessions/'), 429, /quota exceeded: 4 requests per minute/);
+      expectError(await call(service.base, key, 'GET', '/api/v2/chat/sessions/'), 429, /quota/);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -112,7 +112,11 @@ describe('POST /repository/files/', () => {
   it('ends an unreadable file as failed with a reason, and the rest of the batch succeeds', async () => {
     const res = await api.post(
       '/api/v2/repository/files/',
-      files(['broken.pdf', 'this is not a pdf at all', 'application/pdf'], ['fine.txt', 'Fine text about audits.'], ['broken.docx', 'not a zip']),
+      files(
+        ['broken.pdf', '%PDF-1.7\nthe header is right but nothing after it is a PDF', 'application/pdf'],
+        ['fine.txt', 'Fine text about our yearly external audits.'],
+        ['broken.docx', 'PK\x03\x04 a zip signature and then nothing of a zip'],
+      ),
     );
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(3);
@@ -171,10 +175,14 @@ describe('GET /repository/files/', () => {
   let listApi: ReturnType<typeof client>;
   beforeAll(async () => {
     listApi = client(service, service.key({ org: 'lister', user: 'lee' }));
-    const tagged = files(['Bravo.txt', 'bravo text'], ['alpha.md', '# alpha'], ['charlie.html', '<p>charlie</p>']);
+    const tagged = files(
+      ['Bravo.txt', 'bravo text about the bravo programme'],
+      ['alpha.md', '# alpha\n\nThe alpha release notes and its scope.'],
+      ['charlie.html', '<p>charlie is the name of our third data centre</p>'],
+    );
     tagged.append('tags', 'finance');
     const a = await listApi.post('/api/v2/repository/files/', tagged);
-    const b = await listApi.post('/api/v2/repository/files/', files(['delta.pdf', 'broken pdf']));
+    const b = await listApi.post('/api/v2/repository/files/', files(['delta.pdf', '%PDF-1.4 broken pdf']));
     for (const id of [...a.body.file_ids, ...b.body.file_ids]) await waitForFile(listApi, id);
   });
 

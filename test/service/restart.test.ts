@@ -1,5 +1,12 @@
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
+import type { ServiceContext } from '../../src/service/context';
+import { DiskBlobStore } from '../../src/service/files/blobstore';
+import { ingestFileHandler } from '../../src/service/jobs/ingest';
+import { extractDocument, KnowledgeBase } from '../../src/service/knowledge';
+import { openDatabase } from '../../src/service/storage/sqlite/database';
+import { SqliteJobQueue } from '../../src/service/storage/sqlite/jobs';
+import { createSqliteStore } from '../../src/service/storage/sqlite/store';
 import { client, files, KB_TEXT, questionnaireXlsx, startService, waitFor, waitForComplete, waitForFile, type Service } from './helpers';
 
 let service: Service;
@@ -63,3 +70,52 @@ it('resumes answer generation after a shutdown and after a crash, without duplic
   check.close();
   expect(jobs).toEqual([{ state: 'done' }]);
 }, 180_000);
+
+it('resumes a repository file cut short by a crash: it ends ready, and its progress never goes back', async () => {
+  const svc = await startService({ startWorkers: false });
+  try {
+    const api = client(svc, svc.key({ org: 'acme', user: 'alice' }));
+    const up = await api.post('/api/v2/repository/files/', files(['policy.txt', KB_TEXT]));
+    const id = up.body.file_ids[0] as number;
+    // The bytes are on disk and the file is waiting before the 200 is sent.
+    expect((await api.get(`/api/v2/repository/files/${id}/`)).body).toMatchObject({ status: 'submitted', processing_percent: 0 });
+    await svc.stop();
+
+    // As if the process had died while indexing at 60%.
+    const db = new Database(`${svc.dataDir}/qfill.sqlite`);
+    db.prepare("UPDATE jobs SET state = 'running', attempts = 1 WHERE kind = 'ingest_file'").run();
+    db.prepare("UPDATE files SET status = 'processing', processing_stage = 'indexing', processing_percent = 60 WHERE id = ?").run(id);
+    db.close();
+
+    // Resume by hand, watching every progress update the job writes.
+    const data = openDatabase(svc.dataDir);
+    const store = createSqliteStore(data);
+    const percents: number[] = [];
+    const update = store.files.update.bind(store.files);
+    store.files.update = (fileId, change) => {
+      if (change.processing_percent !== undefined) percents.push(change.processing_percent);
+      update(fileId, change);
+    };
+    const queue = new SqliteJobQueue(data);
+    const ctx = {
+      store,
+      queue,
+      blobs: new DiskBlobStore(svc.dataDir),
+      knowledge: new KnowledgeBase(data),
+      extract: extractDocument,
+      detect: () => Promise.reject(new Error('not used')),
+      wake: () => undefined,
+    } as unknown as ServiceContext;
+    queue.requeueRunning();
+    const job = queue.claim('ingest_file')!;
+    expect(await ingestFileHandler(ctx)(job, { shouldStop: () => false })).toBe('done');
+    expect(percents.length).toBeGreaterThan(1);
+    expect(percents.every((p) => p >= 60)).toBe(true);
+    expect(percents.at(-1)).toBe(100);
+    expect(store.files.getAny(id)).toMatchObject({ status: 'ready', processing_percent: 100 });
+    expect(store.files.getAny(id)!.passage_count).toBeGreaterThan(0);
+    data.close();
+  } finally {
+    await svc.destroy();
+  }
+});

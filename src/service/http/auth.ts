@@ -31,6 +31,9 @@ export function installAuth(app: FastifyInstance, store: Store, limiter: RateLim
   app.addHook('onRequest', async (request) => {
     if (request.method === 'OPTIONS' || !request.url.startsWith('/api/')) return;
     const key = keyFrom(request);
+    if (!key && typeof request.headers.authorization === 'string') {
+      throw forbidden('the Authorization header must be "Api-Key <your key>"; or send the key alone in the X-API-Key header');
+    }
     if (!key) throw forbidden('authentication required: send your API key in the X-API-Key header');
     const principal = store.keys.resolve(hashKey(key));
     if (!principal) throw forbidden('invalid API key');

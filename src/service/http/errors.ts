@@ -3,6 +3,7 @@
  * 400, 403, 404, 429, and 500 only for our own bugs. Framework and plugin errors are translated here.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 import type { z } from 'zod/mini';
 import { describeIssue } from '../../api/schemas';
 
@@ -81,6 +82,15 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
     }
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED') {
+      // Another process held the database longer than busy_timeout: a retry will do, and our clients
+      // already retry 429 after Retry-After.
+      return reply
+        .code(429)
+        .header('retry-after', '1')
+        .send({ error: 'the service is busy (its database is locked by another process); retry in a second' });
+    }
     const translated = translate(error as FastifyError);
     if (translated) return reply.code(translated.status).send({ error: translated.message });
     const status = (error as FastifyError).statusCode;
@@ -97,4 +107,29 @@ export function installErrorHandlers(app: FastifyInstance): void {
     const path = request.url.split('?')[0];
     reply.code(404).send({ error: `not found: ${request.method} ${path}` });
   });
+}
+
+/** What to tell a client whose request Node's HTTP parser rejected before Fastify saw it. */
+export function clientErrorMessage(code: string | undefined): string {
+  if (code === 'HPE_HEADER_OVERFLOW') return 'headers: the request headers are too large';
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'request: the request was not completed in time';
+  if (code === 'HPE_INVALID_URL' || code === 'HPE_INVALID_METHOD') {
+    return 'request: malformed request line; percent-encode characters outside ASCII in the URL (for example ?tab=G%C3%A9n%C3%A9ral)';
+  }
+  return `request: malformed HTTP request${code ? ` (${code})` : ''}`;
+}
+
+/**
+ * Replaces Fastify's `clientErrorHandler`, whose body is `{"error","message","statusCode"}`: even a
+ * request the HTTP parser rejects (a raw non-ASCII URL, oversized headers) gets `{"error": "..."}`.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const body = JSON.stringify({ error: clientErrorMessage(error.code) });
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

@@ -4,6 +4,7 @@
  * arrays/objects are parsed, booleans read from the usual spellings.
  */
 import type { FastifyRequest } from 'fastify';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './depth';
 import { badRequest, HttpError } from './errors';
 
 export interface UploadedFile {
@@ -42,6 +43,8 @@ async function collectParts(request: FastifyRequest): Promise<MultipartBody> {
       }
       const bytes = await part.toBuffer();
       files.push({ filename: part.filename || 'upload', mimetype: part.mimetype, bytes });
+    } else if (FILE_FIELDS.has(part.fieldname)) {
+      throw badRequest(`${part.fieldname}: expected a file but got a text field (a part without a filename); with curl use -F files=@path`);
     } else {
       const name = part.fieldname.endsWith('[]') ? part.fieldname.slice(0, -2) : part.fieldname;
       const list = fields.get(name) ?? [];
@@ -92,11 +95,14 @@ export function formFieldsToObject(fields: Map<string, string[]>, kinds: FieldKi
       out[name] = v !== null && TRUE.has(v) ? true : v !== null && FALSE.has(v) ? false : values.length === 1 ? values[0] : values;
     } else if (kinds.objects?.includes(name)) {
       if (values.length !== 1) throw badRequest(`${name}: given more than once`);
+      let parsed: unknown;
       try {
-        out[name] = JSON.parse(values[0]!);
+        parsed = JSON.parse(values[0]!);
       } catch {
         throw badRequest(`${name}: not valid JSON`);
       }
+      if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw badRequest(`${name}: nested deeper than ${MAX_JSON_DEPTH} levels`);
+      out[name] = parsed;
     } else {
       out[name] = values.length === 1 ? values[0] : values;
     }

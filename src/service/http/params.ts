@@ -40,3 +40,12 @@ export function pageEnvelope<T>(request: FastifyRequest, p: PageRequest, count: 
     results,
   };
 }
+
+/** The query string as single values: every documented parameter takes one value. */
+export function singleValuedQuery(request: FastifyRequest): Record<string, unknown> {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) throw badRequest(`${name}: given ${value.length} times; give it once`);
+  }
+  return query;
+}

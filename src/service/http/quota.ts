@@ -1,6 +1,7 @@
 /**
- * Per-organisation request quota (requests per minute), fixed one-minute windows. In memory: one
- * service process owns the count; several processes would share it through the database instead.
+ * Per-organisation request quota (requests per minute), fixed one-minute windows. The service counts
+ * in its database (storage/sqlite/quota.ts) so several processes share one quota; the in-memory
+ * limiter below suits a single process without storage.
  */
 export interface QuotaDecision {
   allowed: boolean;

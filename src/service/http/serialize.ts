@@ -92,6 +92,7 @@ export function chatSession(s: SessionRecord, messages?: MessageRecord[]): ChatS
     updated_at: s.updated_at,
     is_archived: s.is_archived,
     message_count: s.message_count,
+    // An object (2.3 does not make it nullable): empty until the session has a message.
     last_message: s.last_message
       ? {
           id: s.last_message.id,
@@ -99,7 +100,7 @@ export function chatSession(s: SessionRecord, messages?: MessageRecord[]): ChatS
           content: s.last_message.content,
           created_at: s.last_message.created_at,
         }
-      : null,
+      : {},
   };
   if (messages) out.messages = messages.map(chatMessage);
   return out;
@@ -167,10 +168,11 @@ function sourceEvidence(e: EvidenceRecord): SourceEvidence {
     relevance_score: e.relevance_score,
     rank: e.rank,
     created_at: e.created_at,
-    passage_id: e.passage_id,
-    qna_id: e.qna_id,
     context_header: e.context_header,
   };
+  // Optional integers of 2.10, not nullable: absent when the evidence has none.
+  if (e.passage_id !== null) out.passage_id = e.passage_id;
+  if (e.qna_id !== null) out.qna_id = e.qna_id;
   if (e.question_text !== null) out.question_text = e.question_text;
   if (e.source_location !== null) out.source_location = e.source_location;
   return out;
@@ -192,19 +194,15 @@ function answer(a: AnswerRecord) {
 }
 
 export function questionWithAnswers(q: QuestionRecord): QuestionWithAnswers {
-  return {
+  const out: QuestionWithAnswers = {
     id: q.id,
-    original_id: q.original_id,
     original_question_text: q.text,
     answer_slots: q.answer_slots,
     tab_name: q.tab_name,
     section_path: q.section_path,
     order: q.order,
     needs_filling: q.needs_filling,
-    selected_answer_id: q.selected_answer_id,
     flagged_for_review: q.flagged_for_review,
-    security_control: q.security_control,
-    category: q.category,
     translations: {},
     assigned_users: [],
     answers: q.answers.map(answer),
@@ -214,6 +212,12 @@ export function questionWithAnswers(q: QuestionRecord): QuestionWithAnswers {
     row: q.row,
     question_coordinate: q.question_coordinate,
   };
+  // Strings and an integer in 2.10, none of them nullable: absent rather than null when unknown.
+  if (q.original_id !== null) out.original_id = q.original_id;
+  if (q.selected_answer_id !== null) out.selected_answer_id = q.selected_answer_id;
+  if (q.security_control !== null) out.security_control = q.security_control;
+  if (q.category !== null) out.category = q.category;
+  return out;
 }
 
 export function displayName(u: UserRecord): string {

@@ -14,7 +14,8 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
     const file = ctx.store.files.getAny(fileId);
     if (!file || file.status === 'ready' || file.status === 'failed') return 'done';
     const files = ctx.store.files;
-    let percent = 0;
+    // A resumed job (after a restart) continues from the percent already shown.
+    let percent = file.status === 'processing' ? Math.max(0, Math.min(99, file.processing_percent)) : 0;
     const progress = (stage: string, value: number) => {
       // Never let the bar go backwards, even when a resumed job starts over.
       percent = Math.max(percent, Math.min(99, Math.round(value)));
@@ -67,6 +68,11 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
         doc,
         (p) => progress('indexing', 30 + (Math.max(0, Math.min(100, p)) * 65) / 100),
       );
+      if (counts.passage_count === 0 && counts.qa_count === 0) {
+        // "ready" would promise answers from a file that can never be found.
+        fail('too little text to index: the file has no passage of a few words or more and no question/answer pairs');
+        return 'done';
+      }
       files.update(fileId, {
         status: 'ready',
         processing_stage: 'done',

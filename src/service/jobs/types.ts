@@ -24,3 +24,16 @@ export interface JobQueue {
   requeueRunning(): number;
   get(id: number): Job | null;
 }
+
+/**
+ * The right to run the background jobs of one data folder. Only its holder claims jobs and, when it
+ * takes the lease over, puts jobs left `running` by a dead holder back in the queue; a second service
+ * process on the same folder serves requests and stands by.
+ */
+export interface WorkerLease {
+  /** Takes or renews the lease; false while another live process holds it. */
+  tryAcquire(): boolean;
+  release(): void;
+  /** Who holds it, for the message a standby process prints. */
+  holder(): string | null;
+}

@@ -4,7 +4,7 @@ import { AskRequest, CreateSessionRequest, LIMITS, SendMessageRequest, SessionLi
 import type { ServiceContext } from '../context';
 import { principalOf } from '../http/auth';
 import { notFound, parseOr400 } from '../http/errors';
-import { pageEnvelope, pageRequest, pathId } from '../http/params';
+import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { askSource, chatSession, sourceFromEvidence } from '../http/serialize';
 import type { ChatTurn } from '../knowledge/types';
 import type { Principal, SessionRecord } from '../storage/types';
@@ -16,16 +16,43 @@ export function titleFromMessage(message: string): string {
   return `${flat.slice(0, LIMITS.sessionTitleLength - 1).trimEnd()}…`;
 }
 
-/** Form-encoded ask bodies arrive as strings; give the schema the types it expects. */
-function coerceFormAsk(body: Record<string, unknown>): Record<string, unknown> {
+interface FormKinds {
+  ints?: string[];
+  intArrays?: string[];
+  booleans?: string[];
+}
+
+const FORM_TRUE = new Set(['true', '1', 'on', 'yes']);
+const FORM_FALSE = new Set(['false', '0', 'off', 'no']);
+
+/**
+ * Form-encoded bodies arrive as strings; give the schema the types it expects. Arrays may come as
+ * repeated fields, `name[]`, `name[0]` or `1,2,3`; an empty field is a field not given (what an HTML
+ * form sends for an empty input).
+ */
+function coerceForm(body: Record<string, unknown>, kinds: FormKinds): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [rawKey, value] of Object.entries(body)) {
-    const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
-    if (key === 'session_id' || key === 'file_id') {
-      out[key] = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-    } else if (key === 'offering_ids') {
+    const key = rawKey.replace(/\[\d*\]$/, '');
+    const isArrayKey = key !== rawKey;
+    if (kinds.intArrays?.includes(key)) {
       const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
-      out[key] = list.map((v) => (/^\d+$/.test(v) ? Number(v) : v));
+      const items = list.map((v) => (/^\d{1,15}$/.test(v) ? Number(v) : v));
+      out[key] = [...((out[key] as unknown[] | undefined) ?? []), ...items];
+      continue;
+    }
+    if (isArrayKey) {
+      // `name[]` for a field that is not a list: keep the name as sent, so the 400 names it.
+      out[rawKey] = value;
+      continue;
+    }
+    if (typeof value === 'string' && value.trim() === '' && (kinds.ints?.includes(key) || kinds.booleans?.includes(key))) continue;
+    if (kinds.ints?.includes(key) && typeof value === 'string' && /^\d{1,15}$/.test(value.trim())) {
+      out[key] = Number(value.trim());
+    } else if (kinds.booleans?.includes(key) && typeof value === 'string' && FORM_TRUE.has(value.trim().toLowerCase())) {
+      out[key] = true;
+    } else if (kinds.booleans?.includes(key) && typeof value === 'string' && FORM_FALSE.has(value.trim().toLowerCase())) {
+      out[key] = false;
     } else {
       out[key] = value;
     }
@@ -33,14 +60,18 @@ function coerceFormAsk(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function bodyOf(request: FastifyRequest): unknown {
+function bodyOf(request: FastifyRequest, kinds: FormKinds): unknown {
   const body = request.body ?? {};
   const type = request.headers['content-type'] ?? '';
   if (type.startsWith('application/x-www-form-urlencoded') && typeof body === 'object' && body !== null) {
-    return coerceFormAsk(body as Record<string, unknown>);
+    return coerceForm(body as Record<string, unknown>, kinds);
   }
   return body;
 }
+
+const ASK_FORM: FormKinds = { ints: ['session_id', 'file_id'], intArrays: ['offering_ids'] };
+const MESSAGE_FORM: FormKinds = { ints: ['file_id'], intArrays: ['offering_ids'] };
+const SESSION_FORM: FormKinds = { booleans: ['is_archived'] };
 
 function sessionOr404(ctx: ServiceContext, p: Principal, id: number): SessionRecord {
   const session = ctx.store.sessions.get(p.org.id, p.user.id, id);
@@ -74,7 +105,12 @@ async function converse(
         {
           sender: 'assistant',
           content: result.answer,
-          metadata: { resolved_query: result.resolved_query, source_count: result.sources.length },
+          metadata: {
+            resolved_query: result.resolved_query,
+            source_count: result.sources.length,
+            // How well the best source matched (0..1); 0 when nothing was found.
+            confidence: result.sources.reduce((best, s) => Math.max(best, s.relevance_score), 0),
+          },
           sources: result.sources.map(sourceFromEvidence),
         },
       ]);
@@ -87,7 +123,7 @@ async function converse(
 export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.post('/api/v2/chat/ask/', async (request) => {
     const p = principalOf(request);
-    const body = parseOr400(AskRequest, bodyOf(request));
+    const body = parseOr400(AskRequest, bodyOf(request, ASK_FORM));
     const session = body.session_id !== undefined ? sessionOr404(ctx, p, body.session_id) : null;
     const result = await converse(ctx, p, session, { ...body, question: body.question });
     return { answer: result.answer, sources: result.sources.map(askSource), session_id: session ? session.id : null };
@@ -95,7 +131,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 
   app.get('/api/v2/chat/sessions/', async (request) => {
     const p = principalOf(request);
-    const q = parseOr400(SessionListQuery, request.query ?? {});
+    const q = parseOr400(SessionListQuery, singleValuedQuery(request));
     const page = pageRequest(q);
     const search = q.search?.trim() || undefined;
     const { count, rows } = ctx.store.sessions.list(p.org.id, p.user.id, { search, limit: page.limit, offset: page.offset });
@@ -104,7 +140,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 
   app.post('/api/v2/chat/sessions/', async (request) => {
     const p = principalOf(request);
-    const body = parseOr400(CreateSessionRequest, request.body ?? {});
+    const body = parseOr400(CreateSessionRequest, bodyOf(request, SESSION_FORM));
     const session = ctx.store.sessions.create(p.org.id, p.user.id, body);
     return chatSession(session, []);
   });
@@ -118,7 +154,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.post('/api/v2/chat/sessions/:id/messages/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
-    const body = parseOr400(SendMessageRequest, request.body ?? {});
+    const body = parseOr400(SendMessageRequest, bodyOf(request, MESSAGE_FORM));
     const session = sessionOr404(ctx, p, id);
     await converse(ctx, p, session, {
       question: body.message,

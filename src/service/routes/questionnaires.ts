@@ -9,7 +9,7 @@ import { computeStructure, needsFilling } from '../domain/structure';
 import { principalOf, requireWritable } from '../http/auth';
 import { badRequest, notFound, parseOr400 } from '../http/errors';
 import { formFieldsToObject, readMultipart } from '../http/multipart';
-import { pathId } from '../http/params';
+import { pathId, singleValuedQuery } from '../http/params';
 import { questionnaire, questionWithAnswers } from '../http/serialize';
 import type { Principal, QuestionnaireRecord } from '../storage/types';
 import { assertOfferingsExist } from './grounding';
@@ -44,7 +44,7 @@ function readAdvancedOptions(options: Record<string, unknown>): { language: stri
 export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.get('/api/v2/filler/questionnaires/', async (request) => {
     const p = principalOf(request);
-    const q = parseOr400(QuestionnaireListQuery, request.query ?? {});
+    const q = parseOr400(QuestionnaireListQuery, singleValuedQuery(request));
     return ctx.store.questionnaires
       .list(p.org.id, q)
       .filter((item) => canSeeQuestionnaire(p, item))
@@ -170,7 +170,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
   app.get('/api/v2/filler/questionnaires/:id/answers/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
-    const query = parseOr400(AnswersQuery, request.query ?? {});
+    const query = parseOr400(AnswersQuery, singleValuedQuery(request));
     visibleOr404(ctx, p, id);
     return ctx.store.questionnaires
       .questions(id)

@@ -5,7 +5,7 @@ import { JOB_KINDS, type ServiceContext } from '../context';
 import { principalOf, requireRepositoryUpload } from '../http/auth';
 import { badRequest, notFound, parseOr400 } from '../http/errors';
 import { formFieldsToObject, readMultipart } from '../http/multipart';
-import { pageEnvelope, pageRequest, pathId } from '../http/params';
+import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { repositoryFile } from '../http/serialize';
 import { assertOfferingsExist } from './grounding';
 import { checkUpload, REPOSITORY_FORMATS } from './uploads';
@@ -13,7 +13,7 @@ import { checkUpload, REPOSITORY_FORMATS } from './uploads';
 export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.get('/api/v2/repository/files/', async (request) => {
     const p = principalOf(request);
-    const q = parseOr400(RepositoryListQuery, request.query ?? {});
+    const q = parseOr400(RepositoryListQuery, singleValuedQuery(request));
     const page = pageRequest(q);
     const { count, rows } = ctx.store.files.list(p.org.id, {
       purpose: 'repository',

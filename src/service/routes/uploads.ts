@@ -1,6 +1,7 @@
 /** What every upload checks about a file before its bytes are stored. */
 import { LIMITS, type FileFormat } from '../../api/schemas';
 import type { UploadedFile } from '../http/multipart';
+import { contentMismatch } from './content-sniff';
 
 export const REPOSITORY_FORMATS: Record<string, FileFormat> = {
   txt: 'txt',
@@ -19,9 +20,12 @@ export const QUESTIONNAIRE_FORMATS: Record<string, FileFormat> = {
   csv: 'excel',
 };
 
-/** The name without any directory a client may have sent along. */
+/**
+ * The name without any directory a client may have sent along, in NFC (macOS sends decomposed
+ * accents; search compares composed ones) and without control characters.
+ */
 export function baseName(filename: string): string {
-  const parts = filename.split(/[\\/]/);
+  const parts = filename.normalize('NFC').replace(/[\u0000-\u001f\u007f]/g, '').split(/[\\/]/);
   return (parts[parts.length - 1] ?? '').trim() || 'upload';
 }
 
@@ -44,5 +48,7 @@ export function checkUpload(file: UploadedFile, formats: Record<string, FileForm
     return { ok: false, name, reason: `unsupported file type${ext ? ` .${ext}` : ' (no extension)'}; supported: ${supported}` };
   }
   if (file.bytes.byteLength === 0) return { ok: false, name, reason: 'empty file' };
+  const mismatch = contentMismatch(ext, file.bytes);
+  if (mismatch) return { ok: false, name, reason: mismatch };
   return { ok: true, name, ext, format };
 }

@@ -13,14 +13,15 @@ export function databasePath(dataDir: string): string {
   return join(dataDir, 'qfill.sqlite');
 }
 
-export function openDatabase(dataDir: string): Db {
+export function openDatabase(dataDir: string, opts: { busyTimeoutMs?: number } = {}): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(databasePath(dataDir));
+  // First: another process (the CLI creating a key while the server runs, a second service) may hold
+  // the write lock briefly, even while we switch to WAL or migrate.
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
-  // Another process (the CLI creating a key while the server runs) may hold the write lock briefly.
-  db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;
 }
@@ -31,18 +32,21 @@ export function migrate(db: Db): void {
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL
   )`);
-  const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
-  );
-  for (const m of MIGRATIONS) {
-    if (applied.has(m.version)) continue;
-    db.transaction(() => {
+  const applied = () =>
+    new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+  const already = applied();
+  if (MIGRATIONS.every((m) => already.has(m.version))) return;
+  // IMMEDIATE, and the check again inside: two processes starting together apply each migration once.
+  db.transaction(() => {
+    const done = applied();
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
       db.exec(m.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         m.version,
         m.name,
         new Date().toISOString(),
       );
-    })();
-  }
+    }
+  }).immediate();
 }

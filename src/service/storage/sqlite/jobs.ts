@@ -1,4 +1,7 @@
-/** The job queue on SQLite: a single writer makes claim atomic without row locks. */
+/**
+ * The job queue on SQLite: claims run in IMMEDIATE transactions, so two processes on one data folder
+ * never claim the same job and never fail on a read-to-write lock upgrade.
+ */
 import type { Db } from './database';
 import { nowIso } from '../../clock';
 import { parseJson } from './json';
@@ -38,7 +41,7 @@ export class SqliteJobQueue implements JobQueue {
         .prepare("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?")
         .run(nowIso(), row.id);
       return toJob({ ...row, state: 'running', attempts: row.attempts + 1 });
-    })();
+    }).immediate();
   }
 
   complete(id: number): void {

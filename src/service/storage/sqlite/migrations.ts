@@ -250,4 +250,30 @@ CREATE TABLE jobs (
 CREATE INDEX jobs_claim ON jobs (kind, state, id);
 `,
   },
+  {
+    version: 2,
+    name: 'worker lease',
+    sql: `
+-- One row: which service process runs the background jobs of this data folder, until when.
+CREATE TABLE worker_lease (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  host TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  token TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+`,
+  },
+  {
+    version: 3,
+    name: 'shared request quota',
+    sql: `
+-- The current one-minute quota window of each organisation, shared by every service process.
+CREATE TABLE quota_windows (
+  org_id INTEGER PRIMARY KEY REFERENCES orgs(id) ON DELETE CASCADE,
+  window_start INTEGER NOT NULL,
+  count INTEGER NOT NULL
+);
+`,
+  },
 ];

@@ -17,6 +17,8 @@ export function createSqliteStore(db: Db): Store {
     files,
     sessions: new SqliteSessions(db),
     questionnaires: new SqliteQuestionnaires(db, files),
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    // IMMEDIATE: take the write lock up front, so another process writing meanwhile makes us wait
+    // (busy_timeout) instead of failing with SQLITE_BUSY when a read would have to become a write.
+    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
   };
 }

@@ -1,0 +1,122 @@
+/** The background worker's own rules: it survives a failing queue, and only the lease holder works. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Job, JobQueue, WorkerLease } from '../../src/service/jobs/types';
+import { JobWorker } from '../../src/service/jobs/worker';
+import { openDatabase } from '../../src/service/storage/sqlite/database';
+import { SqliteJobQueue } from '../../src/service/storage/sqlite/jobs';
+import { SqliteWorkerLease } from '../../src/service/storage/sqlite/lease';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function database() {
+  const dir = mkdtempSync(join(tmpdir(), 'qfill-worker-'));
+  dirs.push(dir);
+  return openDatabase(dir);
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('JobWorker', () => {
+  it('keeps running when claiming a job throws (e.g. the database stayed locked)', async () => {
+    const db = database();
+    const real = new SqliteJobQueue(db);
+    let failures = 2;
+    const queue: JobQueue = {
+      enqueue: (k, p) => real.enqueue(k, p),
+      claim: (kind) => {
+        if (failures > 0) {
+          failures--;
+          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+        }
+        return real.claim(kind);
+      },
+      complete: (id) => real.complete(id),
+      release: (id, o) => real.release(id, o),
+      requeueRunning: () => real.requeueRunning(),
+      get: (id) => real.get(id),
+    };
+    const done: number[] = [];
+    const logged: string[] = [];
+    const worker = new JobWorker(queue, { work: async (job: Job) => (done.push(Number(job.payload.n)), 'done') }, { pollMs: 5, log: (m) => logged.push(m) });
+    real.enqueue('work', { n: 1 });
+    worker.start();
+    try {
+      await until('the job to run after the failed claims', () => done.length === 1);
+      expect(logged.filter((m) => m.startsWith('could not claim'))).toHaveLength(2);
+    } finally {
+      await worker.stop();
+      db.close();
+    }
+  });
+
+  it('runs nothing while another holder has the lease, and takes over (requeueing its jobs) once it is free', async () => {
+    const db = database();
+    const queue = new SqliteJobQueue(db);
+    let free = false;
+    const lease: WorkerLease = { tryAcquire: () => free, release: () => undefined, holder: () => 'process 1 on elsewhere' };
+    const done: number[] = [];
+    const logged: string[] = [];
+    const worker = new JobWorker(queue, { work: async (job: Job) => (done.push(job.id), 'done') }, { pollMs: 5, lease, leaseCheckMs: 10, log: (m) => logged.push(m) });
+    const left = queue.enqueue('work', {});
+    queue.claim('work'); // left `running` by the other holder
+    const waiting = queue.enqueue('work', {});
+    worker.start();
+    try {
+      await new Promise((r) => setTimeout(r, 60));
+      expect(done).toEqual([]);
+      expect(logged[0]).toMatch(/run by process 1 on elsewhere; this process serves requests/);
+      free = true;
+      await until('both jobs to run', () => done.length === 2);
+      expect(done.sort()).toEqual([left, waiting].sort());
+    } finally {
+      await worker.stop();
+      db.close();
+    }
+  });
+});
+
+describe('SqliteWorkerLease', () => {
+  it('is held by one owner at a time, renewable, free after release or expiry', () => {
+    const db = database();
+    let now = 1_000;
+    const a = new SqliteWorkerLease(db, 1000, () => now);
+    const b = new SqliteWorkerLease(db, 1000, () => now);
+    expect(a.tryAcquire()).toBe(true);
+    expect(b.tryAcquire()).toBe(false);
+    expect(b.holder()).toMatch(new RegExp(`^process ${process.pid} on `));
+    now += 900;
+    expect(a.tryAcquire()).toBe(true); // renewed until 2900
+    now += 900;
+    expect(b.tryAcquire()).toBe(false);
+    now += 200;
+    expect(b.tryAcquire()).toBe(true); // a expired
+    expect(a.tryAcquire()).toBe(false);
+    b.release();
+    expect(a.tryAcquire()).toBe(true);
+    db.close();
+  });
+
+  it('is free at once when its holder on this host is a process that no longer exists', () => {
+    const db = database();
+    db.prepare('INSERT INTO worker_lease (id, host, pid, token, expires_at) VALUES (1, ?, ?, ?, ?)').run(
+      hostname(),
+      2 ** 22 + 12345, // above Linux's pid_max: never a live process
+      'dead',
+      Date.now() + 3_600_000,
+    );
+    expect(new SqliteWorkerLease(db).tryAcquire()).toBe(true);
+    db.close();
+  });
+});
