@@ -333,3 +333,13 @@ describe('team visibility', () => {
     expectError(await api.get('/api/v2/filler/questionnaires/?team_id=x'), 400, /^team_id:/);
   });
 });
+
+describe('macro-enabled workbooks', () => {
+  it('accepts an .xlsm questionnaire and finds its questions', async () => {
+    const res = await api.post('/api/v2/filler/questionnaires/', files(['vendor.xlsm', await questionnaireXlsx([SECURITY_SHEET])]));
+    expect(res.status).toBe(200);
+    const qid = res.body.questionnaire_ids[0];
+    const answers = await api.get(`/api/v2/filler/questionnaires/${qid}/answers/`);
+    expect(answers.body.map((q: { original_id: string }) => q.original_id)).toEqual(['AC-1', 'AC-2', 'EN-1', 'EN-2']);
+  });
+});

@@ -105,6 +105,7 @@ export function contentMismatch(ext: string, bytes: Uint8Array): string | null {
       if (!zipHolds(bytes, 'word/') && zipHolds(bytes, 'xl/')) return 'the content is an Excel workbook, not a Word document; rename it to .xlsx';
       return tooLargeUnzipped(bytes);
     case 'xlsx':
+    case 'xlsm':
       if (kind === 'ole') return `${is}; save it as an unprotected .xlsx`;
       if (kind !== 'zip') return `${is}, not an Excel .xlsx workbook`;
       if (!zipHolds(bytes, 'xl/') && zipHolds(bytes, 'word/')) return 'the content is a Word document, not a workbook; rename it to .docx';

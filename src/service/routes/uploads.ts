@@ -12,11 +12,14 @@ export const REPOSITORY_FORMATS: Record<string, FileFormat> = {
   pdf: 'pdf',
   docx: 'docx',
   xlsx: 'excel',
+  // Macro-enabled workbooks are workbooks too; their macros are never run or changed.
+  xlsm: 'excel',
   csv: 'excel',
 };
 
 export const QUESTIONNAIRE_FORMATS: Record<string, FileFormat> = {
   xlsx: 'excel',
+  xlsm: 'excel',
   csv: 'excel',
 };
 
