@@ -81,7 +81,7 @@ export async function runServiceBench(log: (line: string) => void = () => {}): P
     const ready = (await client.listRepositoryFiles({ page_size: 1, status: 'ready' })).count;
     const failed = (await client.listRepositoryFiles({ page_size: 1, status: 'failed' })).count;
     if (ready + failed + rejected.length !== kb.length) throw new Error(`ingestion ended with ${ready} ready and ${failed} failed of ${kb.length}`);
-    rows.push({ measure: `ingest the fixtures knowledge base to ready (${ready} ready, ${failed} failed, ${rejected.length} refused at upload${rejected.length ? `: ${rejected.join(', ')}` : ''})`, n: kb.length, p50_ms: null, p95_ms: null, total_ms: Math.round(performance.now() - t), budget: '' });
+    rows.push({ measure: `ingest the fixtures knowledge base to ready (${ready} ready, ${failed} failed, ${rejected.length} refused at upload${rejected.length ? `: ${rejected.map((r) => r.split(':')[0]).join(', ')}` : ''})`, n: kb.length, p50_ms: null, p95_ms: null, total_ms: Math.round(performance.now() - t), budget: '' });
 
     const caiqPath = path.join(FIXTURES, 'questionnaires', 'caiq-v4.0.3-blank.xlsx');
     log('filling the CAIQ…');
