@@ -4,15 +4,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { buildApp } from '../../src/service/app';
 import { createKey } from '../../src/service/admin';
 import { detectQuestionnaire } from '../../src/service/detect';
 import { DEMO_PREFILLED, DEMO_SECTIONS, DEMO_TAB } from '../../src/workbench/demo-questionnaire';
 import { DIST_DIR } from '../build-output';
+import { launchChromium } from '../browser';
 
-const CHROMIUM = process.env.QFILL_CHROMIUM ?? '/usr/bin/chromium';
 const FIXTURES = path.resolve('../shared/fixtures');
 const ARTIFACTS = path.resolve('test-artifacts');
 const DEMO_KB = path.resolve('scripts/demo/kb');
@@ -83,17 +83,13 @@ async function fillWorkbook(): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium); .ci/run does`);
   if (!existsSync(path.join(DIST_DIR, 'workbench.html'))) throw new Error('dist/workbench.html is missing: build first (npm test runs the build)');
   dataDir = mkdtempSync(path.join(tmpdir(), 'qfill-e2e-'));
   const built = await buildApp({ dataDir, staticDir: DIST_DIR, logger: false });
   baseUrl = (await built.app.listen({ port: 0, host: '127.0.0.1' })).replace('127.0.0.1', 'localhost');
   closeApp = built.close;
   key = createKey(dataDir, { org: 'e2e', user: 'analyst', role: 'admin', name: 'browser tests' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

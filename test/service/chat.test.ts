@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskResponse, ChatSession, LIMITS, paginated } from '../../src/api/schemas';
 import { createOffering } from '../../src/service/admin';
-import { client, expectError, expectShape, files, KB_TEXT, startService, waitForFile, type Service } from './helpers';
+import { client, expectError, expectShape, files, KB_TEXT, startWithTwoOrgs, waitForFile, type Service } from './helpers';
 
 let service: Service;
 let api: ReturnType<typeof client>;
@@ -10,9 +10,7 @@ let fileId: number;
 let otherFileId: number;
 
 beforeAll(async () => {
-  service = await startService();
-  api = client(service, service.key({ org: 'acme', user: 'alice' }));
-  other = client(service, service.key({ org: 'globex', user: 'bob' }));
+  ({ service, api, other } = await startWithTwoOrgs('bob'));
   const up = await api.post('/api/v2/repository/files/', files(['security.txt', KB_TEXT, 'text/plain']));
   expect(up.status).toBe(200);
   fileId = up.body.file_ids[0];

@@ -104,6 +104,14 @@ export function client(service: Service, key: string | null) {
   };
 }
 
+/** A fresh service with `api` for alice at acme and `other` for `otherUser` at globex, to check isolation. */
+export async function startWithTwoOrgs(otherUser: string) {
+  const service = await startService();
+  const api = client(service, service.key({ org: 'acme', user: 'alice' }));
+  const other = client(service, service.key({ org: 'globex', user: otherUser }));
+  return { service, api, other };
+}
+
 export function expectShape<T extends z.ZodMiniType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value);
   if (!result.success) throw new Error(`response does not match the schema: ${result.error.message}\n${JSON.stringify(value).slice(0, 800)}`);
@@ -141,6 +149,16 @@ export async function waitForFile(c: ReturnType<typeof client>, id: number) {
     () => c.get(`/api/v2/repository/files/${id}/`),
     (r) => r.status !== 200 || r.body.status === 'ready' || r.body.status === 'failed',
   );
+}
+
+/** Uploads KB_TEXT to the library as `security.txt` and waits until it is ingested; returns its file id. */
+export async function uploadKnowledge(c: ReturnType<typeof client>): Promise<number> {
+  const up = await c.post('/api/v2/repository/files/', files(['security.txt', KB_TEXT, 'text/plain']));
+  expect(up.status, JSON.stringify(up.body)).toBe(200);
+  const id: number = up.body.file_ids[0];
+  const done = await waitForFile(c, id);
+  expect(done.body.status, JSON.stringify(done.body)).toBe('ready');
+  return id;
 }
 
 export async function waitForComplete(c: ReturnType<typeof client>, id: number) {

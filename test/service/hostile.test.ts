@@ -16,7 +16,6 @@ import {
   expectError,
   expectShape,
   files,
-  KB_TEXT,
   questionnaireXlsx,
   SECURITY_SHEET,
   simpleDocx,
@@ -24,6 +23,7 @@ import {
   startService,
   waitForComplete,
   waitForFile,
+  uploadKnowledge,
   type Service,
 } from './helpers';
 
@@ -35,9 +35,7 @@ beforeAll(async () => {
   service = await startService();
   key = service.key({ org: 'acme', user: 'alice', role: 'admin' });
   api = client(service, key);
-  const up = await api.post('/api/v2/repository/files/', files(['security.txt', KB_TEXT]));
-  expect(up.status).toBe(200);
-  await waitForFile(api, up.body.file_ids[0]);
+  await uploadKnowledge(api);
 });
 
 afterAll(async () => {

@@ -14,13 +14,12 @@ import {
   expectError,
   expectShape,
   files,
-  KB_TEXT,
   questionnaireXlsx,
   SECURITY_SHEET,
-  startService,
+  startWithTwoOrgs,
   waitFor,
   waitForComplete,
-  waitForFile,
+  uploadKnowledge,
   type Service,
 } from './helpers';
 
@@ -50,11 +49,8 @@ async function upload(c: ReturnType<typeof client>, form: FormData) {
 }
 
 beforeAll(async () => {
-  service = await startService();
-  api = client(service, service.key({ org: 'acme', user: 'alice' }));
-  other = client(service, service.key({ org: 'globex', user: 'gary' }));
-  const kb = await api.post('/api/v2/repository/files/', files(['security.txt', KB_TEXT, 'text/plain']));
-  await waitForFile(api, kb.body.file_ids[0]);
+  ({ service, api, other } = await startWithTwoOrgs('gary'));
+  await uploadKnowledge(api);
 });
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import {
   qaXlsx,
   simpleDocx,
   simplePdf,
-  startService,
+  startWithTwoOrgs,
   waitFor,
   waitForFile,
   type Service,
@@ -21,9 +21,7 @@ let api: ReturnType<typeof client>;
 let other: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  service = await startService();
-  api = client(service, service.key({ org: 'acme', user: 'alice' }));
-  other = client(service, service.key({ org: 'globex', user: 'bob' }));
+  ({ service, api, other } = await startWithTwoOrgs('bob'));
 });
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { extractDocument, KnowledgeBase } from '../../src/service/knowledge';
 import { openDatabase } from '../../src/service/storage/sqlite/database';
 import { SqliteJobQueue } from '../../src/service/storage/sqlite/jobs';
 import { createSqliteStore } from '../../src/service/storage/sqlite/store';
-import { client, files, KB_TEXT, questionnaireXlsx, startService, waitFor, waitForComplete, waitForFile, type Service } from './helpers';
+import { client, files, KB_TEXT, questionnaireXlsx, startService, waitFor, waitForComplete, uploadKnowledge, type Service } from './helpers';
 
 let service: Service;
 
@@ -21,8 +21,7 @@ it('resumes answer generation after a shutdown and after a crash, without duplic
   service = await startService();
   const key = service.key({ org: 'acme', user: 'alice' });
   let api = client(service, key);
-  const kb = await api.post('/api/v2/repository/files/', files(['security.txt', KB_TEXT]));
-  await waitForFile(api, kb.body.file_ids[0]);
+  await uploadKnowledge(api);
 
   // Big enough that generation is still running when we stop the service.
   const COUNT = 2000;

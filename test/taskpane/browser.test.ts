@@ -5,12 +5,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { buildApp } from '../../src/service/app';
 import { createKey } from '../../src/service/admin';
 import { DIST_DIR } from '../build-output';
+import { launchChromium } from '../browser';
 
-const CHROMIUM = process.env.QFILL_CHROMIUM ?? '/usr/bin/chromium';
 const TABS = ['Fill', 'Chat', 'Library', 'Settings'] as const;
 
 let browser: Browser;
@@ -20,7 +20,6 @@ let dataDir: string;
 let closeApp: () => Promise<void>;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium)`);
   for (const page of ['workbench.html', 'taskpane.html']) {
     if (!existsSync(path.join(DIST_DIR, page))) throw new Error(`dist/${page} is missing: build first (npx tsx test/build-if-stale.ts)`);
   }
@@ -29,10 +28,7 @@ beforeAll(async () => {
   origin = (await built.app.listen({ port: 0, host: '127.0.0.1' })).replace('127.0.0.1', 'localhost');
   closeApp = built.close;
   key = createKey(dataDir, { org: 'pane', user: 'analyst', role: 'admin', name: 'pane browser tests' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -136,7 +136,8 @@ export function askSource(e: Evidence): AskSource {
   };
 }
 
-export function evidenceRow(e: Evidence): Omit<EvidenceRecord, 'id' | 'created_at'> {
+/** The fields an answer's evidence keeps unchanged from retrieval through storage to the response. */
+function evidenceCore(e: Evidence | EvidenceRecord) {
   return {
     type: e.type,
     content: e.content,
@@ -147,6 +148,12 @@ export function evidenceRow(e: Evidence): Omit<EvidenceRecord, 'id' | 'created_a
     tab_name: e.tab_name,
     relevance_score: e.relevance_score,
     rank: e.rank,
+  };
+}
+
+export function evidenceRow(e: Evidence): Omit<EvidenceRecord, 'id' | 'created_at'> {
+  return {
+    ...evidenceCore(e),
     passage_id: e.passage_id,
     qna_id: e.qna_id,
     context_header: e.context_header,
@@ -158,15 +165,7 @@ export function evidenceRow(e: Evidence): Omit<EvidenceRecord, 'id' | 'created_a
 function sourceEvidence(e: EvidenceRecord): SourceEvidence {
   const out: SourceEvidence = {
     id: e.id,
-    type: e.type,
-    content: e.content,
-    filename: e.filename,
-    file_id: e.file_id,
-    page_number: e.page_number,
-    section_path: e.section_path,
-    tab_name: e.tab_name,
-    relevance_score: e.relevance_score,
-    rank: e.rank,
+    ...evidenceCore(e),
     created_at: e.created_at,
     context_header: e.context_header,
   };

@@ -13,7 +13,7 @@ import { pathId, singleValuedQuery } from '../http/params';
 import { questionnaire, questionWithAnswers } from '../http/serialize';
 import type { Principal, QuestionnaireRecord } from '../storage/types';
 import { assertOfferingsExist } from './grounding';
-import { checkUpload, QUESTIONNAIRE_FORMATS } from './uploads';
+import { checkUpload, QUESTIONNAIRE_FORMATS, storeUploadBytes, type AcceptedUpload } from './uploads';
 
 function visibleOr404(ctx: ServiceContext, p: Principal, id: number): QuestionnaireRecord {
   const q = ctx.store.questionnaires.get(p.org.id, id);
@@ -82,7 +82,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     assertOfferingsExist(ctx.store, p.org.id, options.offering_ids, 'advanced_options.offering_ids');
 
     // Detect every file first: one unreadable file rejects the upload and nothing is created.
-    const detected: { name: string; ext: string; format: (typeof QUESTIONNAIRE_FORMATS)[string]; bytes: Buffer; result: DetectedQuestionnaire }[] = [];
+    const detected: (AcceptedUpload & { result: DetectedQuestionnaire })[] = [];
     for (const upload of files) {
       const check = checkUpload(upload, QUESTIONNAIRE_FORMATS);
       if (!check.ok) throw badRequest(`files: ${check.name}: ${check.reason}`);
@@ -101,18 +101,11 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     const fileIds: number[] = [];
     const questionnaireIds: number[] = [];
     for (const d of detected) {
-      const blob = await ctx.blobs.put(d.bytes, d.ext);
+      const stored = await storeUploadBytes(ctx.blobs, p, 'questionnaire', d);
       const language = detectLanguage(d.result.language_sample || d.result.questions.map((x) => x.original_question_text).join(' '));
       const created = ctx.store.transaction(() => {
         const file = ctx.store.files.create({
-          org_id: p.org.id,
-          user_id: p.user.id,
-          purpose: 'questionnaire',
-          original_filename: d.name,
-          stored_name: blob.name,
-          size: blob.size,
-          sha256: blob.sha256,
-          file_format: d.format,
+          ...stored,
           document_type: body.document_type ?? 'questionnaire',
         });
         ctx.store.files.update(file.id, { status: 'ready', processing_stage: 'detected', processing_percent: 100 });

@@ -8,7 +8,7 @@ import { formFieldsToObject, readMultipart } from '../http/multipart';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { repositoryFile } from '../http/serialize';
 import { assertOfferingsExist } from './grounding';
-import { checkUpload, REPOSITORY_FORMATS } from './uploads';
+import { checkUpload, REPOSITORY_FORMATS, storeUploadBytes } from './uploads';
 
 export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.get('/api/v2/repository/files/', async (request) => {
@@ -56,17 +56,10 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
         failed.push(`${check.name}: ${check.reason}`);
         continue;
       }
-      const blob = await ctx.blobs.put(upload.bytes, check.ext);
+      const stored = await storeUploadBytes(ctx.blobs, p, 'repository', { ...check, bytes: upload.bytes });
       const record = ctx.store.transaction(() => {
         const file = ctx.store.files.create({
-          org_id: p.org.id,
-          user_id: p.user.id,
-          purpose: 'repository',
-          original_filename: check.name,
-          stored_name: blob.name,
-          size: blob.size,
-          sha256: blob.sha256,
-          file_format: check.format,
+          ...stored,
           document_type: 'unknown',
           analysis_type: body.analysis_type ?? null,
           scope_includes_company: body.scope_includes_company,

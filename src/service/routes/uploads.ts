@@ -1,6 +1,8 @@
 /** What every upload checks about a file before its bytes are stored. */
 import { LIMITS, type FileFormat } from '../../api/schemas';
+import type { BlobStore } from '../files/blobstore';
 import type { UploadedFile } from '../http/multipart';
+import type { NewFile, Principal } from '../storage/types';
 import { contentMismatch } from './content-sniff';
 
 export const REPOSITORY_FORMATS: Record<string, FileFormat> = {
@@ -54,4 +56,35 @@ export function checkUpload(file: UploadedFile, formats: Record<string, FileForm
   const mismatch = contentMismatch(ext, file.bytes);
   if (mismatch) return { ok: false, name, reason: mismatch };
   return { ok: true, name, ext, format };
+}
+
+/** An upload that passed `checkUpload`, with its bytes. */
+export interface AcceptedUpload {
+  name: string;
+  ext: string;
+  format: FileFormat;
+  bytes: Uint8Array;
+}
+
+/**
+ * Stores an accepted upload's bytes and returns the file record fields every upload fills the same way;
+ * the caller adds what depends on the purpose. Call it outside the store transaction: writing the blob is async.
+ */
+export async function storeUploadBytes(
+  blobs: BlobStore,
+  p: Principal,
+  purpose: NewFile['purpose'],
+  upload: AcceptedUpload,
+): Promise<Omit<NewFile, 'document_type'>> {
+  const blob = await blobs.put(upload.bytes, upload.ext);
+  return {
+    org_id: p.org.id,
+    user_id: p.user.id,
+    purpose,
+    original_filename: upload.name,
+    stored_name: blob.name,
+    size: blob.size,
+    sha256: blob.sha256,
+    file_format: upload.format,
+  };
 }

@@ -3,7 +3,8 @@
  * only see these; the SQLite implementation lives in ./sqlite, and a PostgreSQL one would be a sibling.
  * Every read that takes an `orgId` returns nothing for rows of another organisation.
  */
-import type { AnswerSlot, DocumentType, FileFormat, Evaluation } from '../../api/schemas';
+import type { DocumentType, FileFormat, Evaluation } from '../../api/schemas';
+import type { DetectedQuestion } from '../detect/types';
 
 export type Role = 'admin' | 'repository_manager' | 'member';
 export type License = 'active' | 'inactive';
@@ -246,16 +247,14 @@ export interface QuestionnaireRecord {
   approved_count: number;
 }
 
-export interface NewQuestion {
-  original_id: string | null;
+/** What a stored question keeps of the detector's output; the detected text is stored as `text`. */
+export type DetectedQuestionFields = Pick<
+  DetectedQuestion,
+  'original_id' | 'tab_name' | 'section_path' | 'order' | 'row' | 'question_coordinate' | 'block' | 'answer_slots'
+>;
+
+export interface NewQuestion extends DetectedQuestionFields {
   text: string;
-  tab_name: string;
-  section_path: string[];
-  order: number;
-  row: number;
-  question_coordinate: string;
-  block: number;
-  answer_slots: AnswerSlot[];
   needs_filling: boolean;
 }
 
@@ -309,19 +308,9 @@ export interface AnswerRecord {
   evidence: EvidenceRecord[];
 }
 
-export interface QuestionRecord {
+export interface QuestionRecord extends NewQuestion {
   id: number;
   questionnaire_id: number;
-  original_id: string | null;
-  text: string;
-  tab_name: string;
-  section_path: string[];
-  order: number;
-  row: number;
-  question_coordinate: string;
-  block: number;
-  answer_slots: AnswerSlot[];
-  needs_filling: boolean;
   flagged_for_review: boolean;
   selected_answer_id: number | null;
   security_control: string | null;

@@ -19,63 +19,35 @@ import type {
 } from '../types';
 import type { Evaluation } from '../../../api/schemas';
 
-interface QuestionnaireRow {
-  id: number;
-  org_id: number;
-  user_id: number;
+// Rows as SQLite returns them: the record's fields, with JSON as text, booleans as 0/1 and joins as ids.
+type QuestionnaireRow = Omit<
+  QuestionnaireRecord,
+  'owner' | 'file' | 'team' | 'reviewers' | 'offerings' | 'scope_includes_company' | 'advanced_options' | 'warnings'
+> & {
   file_id: number;
-  client: string | null;
-  document_type: string;
-  status: QuestionnaireApproval;
-  visibility: 'organization' | 'team';
   team_id: number | null;
   team_name: string | null;
-  generation_status: GenerationStatus;
-  detected_language: string;
-  language_override: string | null;
   scope_includes_company: number;
   advanced_options: string;
   warnings: string;
-  submitted_for_review_at: string | null;
-  approved_at: string | null;
-  created_at: string;
-  updated_at: string;
-  question_count: number;
-  answered_count: number;
-  approved_count: number;
-}
+};
 
-interface QuestionRow {
-  id: number;
-  questionnaire_id: number;
-  original_id: string | null;
-  text: string;
-  tab_name: string;
+type QuestionRow = Omit<
+  QuestionRecord,
+  'section_path' | 'order' | 'answer_slots' | 'needs_filling' | 'flagged_for_review' | 'answers'
+> & {
   section_path: string;
   ord: number;
-  row: number;
-  question_coordinate: string;
-  block: number;
   answer_slots: string;
   needs_filling: number;
   flagged_for_review: number;
-  selected_answer_id: number | null;
-  security_control: string | null;
-  category: string | null;
-}
+};
 
-interface AnswerRow {
-  id: number;
-  question_id: number;
-  text: string;
+type AnswerRow = Omit<AnswerRecord, 'evaluation' | 'facts_summary' | 'slot_responses' | 'evidence'> & {
   evaluation: string | null;
   facts_summary: string | null;
   slot_responses: string;
-  status: 'draft' | 'approved';
-  method: string;
-  created_at: string;
-  updated_at: string;
-}
+};
 
 type EvidenceRow = Omit<EvidenceRecord, 'section_path'> & { section_path: string; answer_id: number };
 
