@@ -169,6 +169,25 @@ function blocksByKey<K>(cells: { address: string; key: K }[]): { key: K; block: 
 }
 
 /**
+ * The areas of a `RangeAreas.address` (`Sheet1!A1:B2, Sheet1!D4:E5`). A comma inside a quoted sheet
+ * name (`'Q1, 2024'!A1:B2`) is part of the name, not a separator.
+ */
+export function splitAreaAddresses(address: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const ch of address) {
+    if (ch === "'") quoted = !quoted; // a doubled '' inside a name toggles twice: still quoted
+    if (ch === ',' && !quoted) {
+      if (current.trim()) out.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
+}
+
+/**
  * Per tab, every non-top-left cell of the merged areas that may hold a target, mapped to its
  * area's top-left cell: one read for all tabs. Excel lists only merges whose top-left cell lies in
  * the range asked about (office-js #3611), so the range runs from A1 to the farthest target: a
@@ -192,7 +211,7 @@ async function mergeAnchors(
   for (const { tab, merged } of areas) {
     if (merged.isNullObject) continue;
     const map = new Map<string, string>();
-    for (const part of merged.address.split(',')) {
+    for (const part of splitAreaAddresses(merged.address)) {
       const r = parseA1Range(part);
       if (!r) continue;
       for (let i = 0; i < r.rowCount; i++) {

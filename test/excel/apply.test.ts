@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createExcelWorkbook, memoryStorage, TRUST_FILLS } from '../../src/excel';
+import { splitAreaAddresses } from '../../src/excel/workbook';
 import { manyQuestions, q, setupHost } from './helpers';
 
 const TABS = ['T1', 'T2', 'T3', 'T4', 'T5'];
@@ -173,6 +174,27 @@ describe('apply: safety', () => {
     await wb.apply(plan, {});
     expect(host.getCell('M', 'C5').value).toBe('merged answer');
     expect(host.snapshot().sheets[0]!.merges).toEqual(['C5:E5']);
+  });
+});
+
+describe('apply: merged areas as Excel lists them', () => {
+  it('reads RangeAreas.address ("A, B" form) on a sheet whose name holds a comma', async () => {
+    const host = setupHost(['Q1, 2024']);
+    host.merge('Q1, 2024', 'C5:E5');
+    host.merge('Q1, 2024', 'C7:E8');
+    const wb = createExcelWorkbook({ storage: memoryStorage() });
+    const plan = await wb.plan([q('Q1, 2024', 'D5', 'first'), q('Q1, 2024', 'E8', 'second')], {});
+    expect(plan.writes.map((w) => w.address)).toEqual(['C5', 'C7']);
+    const result = await wb.apply(plan, {});
+    expect(result.failed).toEqual([]);
+    expect(host.getCell('Q1, 2024', 'C5').value).toBe('first');
+    expect(host.getCell('Q1, 2024', 'C7').value).toBe('second');
+  });
+
+  it('splits area addresses only at commas outside quoted sheet names', () => {
+    expect(splitAreaAddresses("'Q1, 2024'!C5:E5, 'Q1, 2024'!C7:E8")).toEqual(["'Q1, 2024'!C5:E5", "'Q1, 2024'!C7:E8"]);
+    expect(splitAreaAddresses("'it''s, ok'!A1:B2,Sheet1!C3:D4")).toEqual(["'it''s, ok'!A1:B2", 'Sheet1!C3:D4']);
+    expect(splitAreaAddresses('Sheet1!A1:B1')).toEqual(['Sheet1!A1:B1']);
   });
 });
 

@@ -707,7 +707,9 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
           writes.push({ row, column, value });
         }
       }
-      this.context.host._requireEditable(sheet, writes);
+      // Excel checks the whole range, null entries included: a null over a locked cell of a protected
+      // sheet is still AccessDenied (microsoft-graph-docs #4546, the same Excel service behind Graph).
+      this.context.host._requireEditable(sheet, cellsOf(rect));
       for (const w of writes) putCell(sheet, w.row, w.column, enterValue(getCell(sheet, w.row, w.column), w.value));
     });
   }
@@ -807,7 +809,8 @@ export class RangeAreasProxy extends ClientObject {
   protected override _read(name: string): unknown {
     const t = this._resolveAreas()!;
     if (name === 'areaCount') return t.rects.length;
-    return t.rects.map((r) => `${quoteSheetName(t.sheet.name)}!${rectAddress(r)}`).join(',');
+    // Excel separates the areas with ", " (RangeAreas.address, learn.microsoft.com).
+    return t.rects.map((r) => `${quoteSheetName(t.sheet.name)}!${rectAddress(r)}`).join(', ');
   }
   protected override _child(name: string): ClientObject | null {
     return name === 'areas' ? this.areas : null;

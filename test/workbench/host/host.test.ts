@@ -178,6 +178,23 @@ describe('what a written value becomes', () => {
 });
 
 describe('protection, merges, requirement sets', () => {
+  it('denies a block write over a locked cell of a protected sheet even where the entry is null (microsoft-graph-docs #4546)', async () => {
+    const host = setup();
+    host.setCell('Sheet1', 'A1', { locked: false });
+    host.setCell('Sheet1', 'C1', { locked: false });
+    host.setCell('Sheet1', 'B1', { value: 'locked text' });
+    host.protect('Sheet1');
+    await expectCode(
+      Excel.run(async (context) => {
+        context.workbook.worksheets.getItem('Sheet1').getRange('A1:C1').values = [['a', null, 'c']] as never;
+        await context.sync();
+      }),
+      'AccessDenied',
+    );
+    expect(host.getCell('Sheet1', 'A1').value).toBeNull();
+    expect(host.getCell('Sheet1', 'B1').value).toBe('locked text');
+  });
+
   it('denies writes to locked cells and formatting on a protected sheet, allows unlocked cells', async () => {
     const host = setup();
     host.setCell('Sheet1', 'B2', { locked: false });

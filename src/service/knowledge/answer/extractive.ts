@@ -8,6 +8,7 @@
 import type { Candidate, QuestionFocus } from '../retrieval';
 import { coverage, NEGATIONS, setCosine, splitSentences, stemmedTerms } from '../text';
 import type { AnswerResult, Evidence, QuestionInput } from '../types';
+import { claimCoverage, evidenceConcepts, questionClaim, statesPlainly, type ClaimTerm } from './claim';
 import { describeSource, evaluation } from './evaluation';
 import { describeField, instanceField } from './fields';
 import { isListSlot, isYesNoQuestion, noValue, primarySlot, writableSlots, yesValue } from './slots';
@@ -98,7 +99,6 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   }
   const sentences = bestSentences(question.text, candidates, 3, focus);
   if (sentences.length === 0) return null;
-  const comment = sentences.map((s) => s.text).join(' ');
   const top = sentences[0]!;
   const slots = writableSlots(question.answer_slots);
   const primary = primarySlot(slots);
@@ -108,18 +108,23 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   const listSlots = slots.filter(isListSlot);
   const primaryList = primary && isListSlot(primary) ? primary : null;
   let denied = false;
+  let paraphrase: StatedClaim | null = null;
   const topOwnCoverage = coverage(stemmedTerms(question.text), stemmedTerms(top.text));
   if (primaryList && isYesNoQuestion(question.text)) {
     const allowed = primaryList.allowed_values ?? [];
     const yes = yesValue(allowed);
     const no = noValue(allowed);
     if (yes && topOwnCoverage >= AFFIRM_COVERAGE && !isNegated(top.text)) decided = yes;
+    else if (yes && focus && (paraphrase = statedClaim(question.text, candidates, focus))) decided = yes;
     else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text)) {
       decided = no;
       denied = true;
     }
     if (decided) slot_responses.push({ slot_key: primaryList.role, content: decided });
   }
+  // The sentences that decided a paraphrased Yes lead the comment: they are its justification.
+  const quoted = paraphrase ? [paraphrase.text, ...sentences.map((s) => s.text).filter((t) => !paraphrase!.text.includes(t))].slice(0, 3) : sentences.map((s) => s.text);
+  const comment = quoted.join(' ');
   // The explanation goes to the first free-text slot; with no slots at all it is the answer itself.
   const textSlot = slots.find((s) => !isListSlot(s));
   if (textSlot) slot_responses.push({ slot_key: textSlot.role, content: comment });
@@ -127,12 +132,15 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
 
   const undecided = primaryList !== null && decided === null;
   const text = primaryList ? (decided ?? '') : comment;
-  const sources = [...new Set(sentences.map((s) => describeSource(s.candidate.evidence)))].join(', ');
+  const sources = [...new Set([...(paraphrase ? [paraphrase.candidate] : []), ...sentences.map((s) => s.candidate)].map((c) => describeSource(c.evidence)))].join(', ');
   let score = Math.round(30 + 45 * top.score);
   let reason = `Extracted from ${sources}`;
   if (denied) {
     score = Math.min(score, 60);
     reason += `; the evidence explicitly denies it, so the answer is ${decided}: check it`;
+  } else if (paraphrase) {
+    score = Math.min(Math.max(score, Math.round(30 + 40 * paraphrase.share)), PARAPHRASE_MAX_SCORE);
+    reason += `; the evidence states the question's claim in other words (${paraphrase.matched}), so the answer is ${decided}`;
   } else if (decided) reason += `; the evidence states it directly, so the answer is ${decided}`;
   else if (undecided) {
     score = Math.min(score, 45);
@@ -154,7 +162,7 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     reason += '; the quoted text covers only part of what the question asks, check it';
   }
 
-  const evidence = orderEvidence(candidates, sentences);
+  const evidence = orderEvidence(candidates, sentences, paraphrase?.candidate);
   return {
     text,
     slot_responses,
@@ -203,8 +211,69 @@ export function deniesClaim(sentence: string): boolean {
 }
 
 /** Evidence the sentences came from first, then the rest, re-ranked from 1. */
-function orderEvidence(candidates: Candidate[], sentences: ScoredSentence[]): Evidence[] {
-  const used = [...new Set(sentences.map((s) => s.candidate))];
+function orderEvidence(candidates: Candidate[], sentences: ScoredSentence[], decisive?: Candidate): Evidence[] {
+  const used = [...new Set([...(decisive ? [decisive] : []), ...sentences.map((s) => s.candidate)])];
   const rest = candidates.filter((c) => !used.includes(c));
   return [...used, ...rest].slice(0, 5).map((c, i) => ({ ...c.evidence, rank: i + 1 }));
+}
+
+/** Evidence that states a question's claim in its own words. */
+export interface StatedClaim {
+  /** The sentence, or two adjacent sentences of one passage. */
+  text: string;
+  candidate: Candidate;
+  /** Weighted share of the claim it holds. */
+  share: number;
+  /** The claim's concepts, for the reason. */
+  matched: string;
+}
+
+/** Weighted share of the question's claim the evidence must hold for a paraphrased Yes. */
+export const CLAIM_SHARE = Number(process.env.QF_CLAIM_SHARE ?? 0.85);
+/** Concepts weighing at least this share of the claim's heaviest are its core: none may be missing. */
+const CORE_WEIGHT = Number(process.env.QF_CORE ?? 0.6);
+/** A paraphrased Yes is medium trust at best: the wording differs, a person may want a look. */
+const PARAPHRASE_MAX_SCORE = 68;
+/** Passages searched for the claim: the best few, where the quoted sentences come from too. */
+const CLAIM_PASSAGES = 4;
+
+/**
+ * The best plain statement of the question's claim in the top evidence: one sentence or two adjacent
+ * ones of a passage, holding at least CLAIM_SHARE of the claim's weight, none of them negated or
+ * conditional. Null when the claim is too thin to judge (fewer than two concepts) or nothing states it.
+ */
+export function statedClaim(question: string, candidates: Candidate[], focus: QuestionFocus): StatedClaim | null {
+  // "Will any data leave…", "Are there any browsers not supported": they ask about exceptions, and a
+  // statement of the general practice does not settle them.
+  if (/\bany\b/i.test(question)) return null;
+  const claim = questionClaim(question, focus.weights);
+  if (claim.length < 2) return null;
+  // The claim's distinctive concepts must all be there; only its common ones may be missing.
+  const heaviest = Math.max(...claim.map((t) => t.weight));
+  const core = claim.filter((t) => t.weight >= CORE_WEIGHT * heaviest);
+  let best: StatedClaim | null = null;
+  for (const candidate of candidates.slice(0, CLAIM_PASSAGES)) {
+    if (candidate.evidence.type === 'qna') continue;
+    const sentences = splitSentences(candidate.evidence.content).filter((s) => s.length >= 25 && s.length <= 400);
+    const concepts = sentences.map(evidenceConcepts);
+    for (let i = 0; i < sentences.length; i++) {
+      for (const span of [1, 2]) {
+        if (i + span > sentences.length) continue;
+        const texts = sentences.slice(i, i + span);
+        const held = span === 1 ? concepts[i]! : new Set([...concepts[i]!, ...concepts[i + 1]!]);
+        const { share } = claimCoverage(claim, held);
+        if (!core.every((t) => held.has(t.concept))) continue;
+        // A pair must need both sentences: otherwise the single sentence is the better evidence.
+        if (share < CLAIM_SHARE || (best && share <= best.share)) continue;
+        if (!texts.every(statesPlainly)) continue;
+        best = { text: texts.join(' '), candidate, share, matched: describeClaim(claim, held) };
+      }
+    }
+  }
+  if (process.env.QF_DEBUG) console.log('CLAIM', question.slice(0, 80), JSON.stringify(claim.map((t) => `${t.concept}:${t.weight.toFixed(1)}`)), best ? `${best.share.toFixed(2)} ${best.text.slice(0, 120)}` : 'none');
+  return best;
+}
+
+function describeClaim(claim: ClaimTerm[], held: Set<string>): string {
+  return claim.filter((t) => held.has(t.concept)).map((t) => t.concept).join(', ');
 }
