@@ -270,3 +270,54 @@ describe('the demo knowledge base (scripts/demo/kb) on the demo questionnaire', 
     expect(dataCenter.slot_responses.find((s) => s.slot_key === 'answer')?.content).not.toBe('Yes');
   });
 });
+
+describe('answerQuestion on paraphrased evidence', () => {
+  const other = '# Network\n\nFirewall rules are reviewed by the network team every quarter.\n\n# Training\n\nSecurity awareness training is delivered to employees at hire.';
+
+  it('answers Yes when the evidence states the claim in other words, citing the deciding sentence', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'ir.md' }),
+      `# Incident Response\n\nInstructure maintains a formal Incident Response Policy reviewed by the security team.\n\n${other}`,
+    );
+    const result = await t.kb.answerQuestion(1, { text: 'Do you have a documented incident response plan?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.method).toBe('extractive');
+    expect(result.slot_responses.find((s) => s.slot_key === 'answer')?.content).toBe('Yes');
+    expect(result.slot_responses.find((s) => s.slot_key === 'comment')?.content).toContain('maintains a formal Incident Response Policy');
+    expect(result.evaluation.reason).toContain('in other words');
+    expect(result.score).toBeLessThanOrEqual(68);
+    expect(result.evidence[0]).toMatchObject({ filename: 'ir.md', rank: 1 });
+  });
+
+  it('leaves a negated paraphrase undecided', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'ir.md' }),
+      `# Incident Response\n\nInstructure does not yet maintain a formal Incident Response Policy for the new product.\n\n${other}`,
+    );
+    const result = await t.kb.answerQuestion(1, { text: 'Do you have a documented incident response plan?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses.find((s) => s.slot_key === 'answer')?.content).not.toBe('Yes');
+    expect(result.flagged_for_review).toBe(true);
+  });
+
+  it('leaves a conditional statement ("if requested") undecided', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'enc.md' }),
+      `# Storage\n\nCustomer data in storage can be encrypted with AES-256 if requested by the institution.\n\n${other}`,
+    );
+    const result = await t.kb.answerQuestion(1, { text: 'Is institution data encrypted at rest?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses.find((s) => s.slot_key === 'answer')).toBeUndefined();
+    expect(result.flagged_for_review).toBe(true);
+  });
+
+  it('states the same claim unconditionally: Yes for encryption at rest phrased as "in storage"', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'enc.md' }),
+      `# Storage\n\nAll customer data in storage is encrypted using AES-256.\n\n${other}`,
+    );
+    const result = await t.kb.answerQuestion(1, { text: 'Is institution data encrypted at rest?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses.find((s) => s.slot_key === 'answer')?.content).toBe('Yes');
+  });
+});

@@ -114,7 +114,7 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     const allowed = primaryList.allowed_values ?? [];
     const yes = yesValue(allowed);
     const no = noValue(allowed);
-    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && !isNegated(top.text)) decided = yes;
+    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text)) decided = yes;
     else if (yes && focus && (paraphrase = statedClaim(question.text, candidates, focus))) decided = yes;
     else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text)) {
       decided = no;
@@ -141,6 +141,7 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   } else if (paraphrase) {
     score = Math.min(Math.max(score, Math.round(30 + 40 * paraphrase.share)), PARAPHRASE_MAX_SCORE);
     reason += `; the evidence states the question's claim in other words (${paraphrase.matched}), so the answer is ${decided}`;
+    if (paraphrase.share < PARAPHRASE_SURE) reason += '; part of the claim is missing from it, check it';
   } else if (decided) reason += `; the evidence states it directly, so the answer is ${decided}`;
   else if (undecided) {
     score = Math.min(score, 45);
@@ -168,7 +169,7 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     slot_responses,
     score,
     evaluation: evaluation(score, reason, 'extractive'),
-    flagged_for_review: undecided || denied || vague || loose || top.score < 0.5,
+    flagged_for_review: undecided || denied || vague || loose || top.score < 0.5 || (paraphrase !== null && paraphrase.share < PARAPHRASE_SURE),
     evidence,
     method: 'extractive',
   };
@@ -229,11 +230,13 @@ export interface StatedClaim {
 }
 
 /** Weighted share of the question's claim the evidence must hold for a paraphrased Yes. */
-export const CLAIM_SHARE = Number(process.env.QF_CLAIM_SHARE ?? 0.85);
+export const CLAIM_SHARE = 0.65;
 /** Concepts weighing at least this share of the claim's heaviest are its core: none may be missing. */
-const CORE_WEIGHT = Number(process.env.QF_CORE ?? 0.6);
+const CORE_WEIGHT = 0.8;
 /** A paraphrased Yes is medium trust at best: the wording differs, a person may want a look. */
 const PARAPHRASE_MAX_SCORE = 68;
+/** Below this share of the claim a paraphrased Yes is given but flagged for a person. */
+const PARAPHRASE_SURE = 0.85;
 /** Passages searched for the claim: the best few, where the quoted sentences come from too. */
 const CLAIM_PASSAGES = 4;
 
@@ -270,7 +273,6 @@ export function statedClaim(question: string, candidates: Candidate[], focus: Qu
       }
     }
   }
-  if (process.env.QF_DEBUG) console.log('CLAIM', question.slice(0, 80), JSON.stringify(claim.map((t) => `${t.concept}:${t.weight.toFixed(1)}`)), best ? `${best.share.toFixed(2)} ${best.text.slice(0, 120)}` : 'none');
   return best;
 }
 
