@@ -1,9 +1,9 @@
 /** extractDocument: bytes + filename into pages (with structure) or answer-library entries. */
-import type { DocumentType } from '../../../api/schemas';
 import { isXlsxError, sniffSpreadsheet } from '../../../xlsx';
 import { decodeText } from '../../detect/csv';
 import { ExtractError } from '../types';
 import type { ExtractedDocument, ExtractedPage, TextBlock } from '../types';
+import { documentTypeOf } from './document-type';
 import { docxBlocks } from './docx';
 import { htmlBlocks } from './html';
 import { pdfPages } from './pdf';
@@ -77,7 +77,7 @@ async function extractByKind(kind: Kind, bytes: Uint8Array, filename: string): P
   switch (kind) {
     case 'pdf': {
       const pages = await pdfPages(bytes, filename);
-      return { file_format: 'pdf', document_type: documentTypeOf(filename, pages), pages, qa: [] };
+      return { file_format: 'pdf', document_type: documentTypeOf({ filename, pages }), pages, qa: [] };
     }
     case 'docx': {
       const blocks = await docxBlocks(bytes, filename);
@@ -112,20 +112,7 @@ async function extractByKind(kind: Kind, bytes: Uint8Array, filename: string): P
 function textDocument(format: 'docx' | 'html' | 'txt', filename: string, blocks: TextBlock[], title?: string): ExtractedDocument {
   const text = blocks.map((b) => (b.level > 0 ? `${'#'.repeat(b.level)} ${b.text}` : b.text)).join('\n\n');
   const pages: ExtractedPage[] = text.trim() ? [{ page_number: 1, text, blocks }] : [];
-  const doc: ExtractedDocument = { file_format: format, document_type: documentTypeOf(filename, pages), pages, qa: [] };
+  const doc: ExtractedDocument = { file_format: format, document_type: documentTypeOf({ filename, title, pages }), pages, qa: [] };
   if (title) doc.title = title;
   return doc;
-}
-
-/** SOC reports, ISO/TX-RAMP/FedRAMP certificates and attestations are `security_certificate`. */
-function documentTypeOf(filename: string, pages: ExtractedPage[]): DocumentType {
-  const name = filename.replace(/[_-]+/g, ' ');
-  if (/\bSOC ?[123]\b|\bcertificat(e|ion)\b|\battestation\b|\bISO ?27001\b|\bTX ?RAMP\b|\bFedRAMP\b/i.test(name)) {
-    return 'security_certificate';
-  }
-  const opening = pages.slice(0, 2).map((p) => p.text.slice(0, 3000)).join(' ');
-  if (/\b(SOC [123] report|report on .{0,80}controls|independent service auditor'?s report|certificate of (registration|compliance))\b/i.test(opening)) {
-    return 'security_certificate';
-  }
-  return 'documentation';
 }
