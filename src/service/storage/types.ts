@@ -129,6 +129,8 @@ export interface FileRepository {
   getAny(id: number): FileRecord | null;
   list(orgId: number, q: FileListQuery): { count: number; rows: FileRecord[] };
   update(id: number, change: FileProgress): void;
+  /** Deletes the record (its tags and offerings links go with it); false when the org has no such file. */
+  remove(orgId: number, id: number): boolean;
 }
 
 export interface OrgRepository {
@@ -160,6 +162,8 @@ export interface OfferingRepository {
   upsert(orgId: number, name: string, type: OfferingRecord['type']): OfferingRecord;
   /** Those of `ids` that exist in the organisation. */
   getMany(orgId: number, ids: number[]): OfferingRecord[];
+  /** All of the organisation's offerings, by name. */
+  list(orgId: number): OfferingRecord[];
 }
 
 export interface SourceRecord {

@@ -178,4 +178,8 @@ export class SqliteOfferings implements OfferingRepository {
       .prepare(`SELECT id, name, type FROM offerings WHERE org_id = ? AND id IN (${unique.map(() => '?').join(',')}) ORDER BY id`)
       .all(orgId, ...unique) as OfferingRecord[];
   }
+
+  list(orgId: number): OfferingRecord[] {
+    return this.db.prepare('SELECT id, name, type FROM offerings WHERE org_id = ? ORDER BY name COLLATE NOCASE, id').all(orgId) as OfferingRecord[];
+  }
 }

@@ -118,6 +118,10 @@ export class SqliteFiles implements FileRepository {
     this.db.prepare(`UPDATE files SET ${sets.join(', ')} WHERE id = ?`).run(...args);
   }
 
+  remove(orgId: number, id: number): boolean {
+    return this.db.prepare('DELETE FROM files WHERE org_id = ? AND id = ?').run(orgId, id).changes > 0;
+  }
+
   private hydrate(rows: FileRow[]): FileRecord[] {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
