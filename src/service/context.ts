@@ -3,7 +3,6 @@
  * functions. Narrow interfaces so each part can be replaced (PostgreSQL storage, another retriever).
  */
 import type { DetectedQuestionnaire } from './detect/types';
-import type { JobQueue } from './jobs/types';
 import type { BlobStore } from './files/blobstore';
 import type {
   AnswerResult,
@@ -31,8 +30,8 @@ export interface Knowledge {
 }
 
 export interface ServiceContext {
+  /** All persistence: repositories, the job queue (`store.jobs`), units of work. */
   store: Store;
-  queue: JobQueue;
   blobs: BlobStore;
   knowledge: Knowledge;
   extract(bytes: Uint8Array, filename: string): Promise<ExtractedDocument>;
