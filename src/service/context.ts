@@ -7,6 +7,7 @@ import type { JobQueue } from './jobs/types';
 import type { BlobStore } from './files/blobstore';
 import type { FileSource } from './files/source';
 import type {
+  AnswerOptions,
   AnswerResult,
   ChatAnswer,
   ChatTurn,
@@ -27,7 +28,7 @@ export interface Knowledge {
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }>;
   removeFile(orgId: number, fileId: number): void;
   search(orgId: number, query: string, filters: SearchFilters, limit?: number): Evidence[];
-  answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters): Promise<AnswerResult>;
+  answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult>;
   answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer>;
 }
 
