@@ -4,6 +4,7 @@
  */
 import type { DetectedQuestionnaire } from './detect/types';
 import type { BlobStore } from './files/blobstore';
+import type { FileSource } from './files/source';
 import type {
   AnswerOptions,
   AnswerResult,
@@ -35,8 +36,9 @@ export interface ServiceContext {
   store: Store;
   blobs: BlobStore;
   knowledge: Knowledge;
-  extract(bytes: Uint8Array, filename: string): Promise<ExtractedDocument>;
-  detect(bytes: Uint8Array, filename: string): Promise<DetectedQuestionnaire>;
+  /** Reads a file's text; in the service, in a worker thread within the reading limits (`sandbox/`). */
+  extract(source: FileSource, filename: string): Promise<ExtractedDocument>;
+  detect(source: FileSource, filename: string): Promise<DetectedQuestionnaire>;
   /** Tells the background worker that a job of `kind` is waiting. */
   wake(kind: string): void;
 }
