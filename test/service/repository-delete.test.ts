@@ -32,7 +32,7 @@ const storedFiles = () => readdirSync(join(service.dataDir, 'files')).filter((n)
 
 beforeAll(async () => {
   ({ service, api, other } = await startWithTwoOrgs('bob'));
-  aliceKey = service.key({ org: 'acme', user: 'alice' });
+  aliceKey = await service.key({ org: 'acme', user: 'alice' });
 });
 
 afterAll(async () => {
@@ -50,9 +50,9 @@ describe('GET /extensions/', () => {
 
 describe('GET /offerings/', () => {
   it("lists the organisation's offerings by name, never another's", async () => {
-    createOffering(service.dataDir, { org: 'acme', name: 'Canvas Studio', type: 'product' });
-    createOffering(service.dataDir, { org: 'acme', name: 'Analytics', type: 'module' });
-    createOffering(service.dataDir, { org: 'globex', name: 'Globex Cloud', type: 'service' });
+    await createOffering(service.storage, { org: 'acme', name: 'Canvas Studio', type: 'product' });
+    await createOffering(service.storage, { org: 'acme', name: 'Analytics', type: 'module' });
+    await createOffering(service.storage, { org: 'globex', name: 'Globex Cloud', type: 'service' });
     const res = await api.get('/api/v2/offerings/');
     expect(res.status).toBe(200);
     expect(expectShape(OfferingList, res.body).results.map((o) => o.name)).toEqual(['Analytics', 'Canvas Studio']);
@@ -99,7 +99,7 @@ describe('DELETE /repository/files/{id}/', () => {
 
   it("answers 404 for another organisation's file and leaves it in place", async () => {
     const id = await upload('acme-only.txt', 'Acme rotates its badge readers every spring.');
-    const bobKey = service.key({ org: 'globex', user: 'bob' });
+    const bobKey = await service.key({ org: 'globex', user: 'bob' });
     expectError(await del(bobKey, id), 404, `repository file ${id} not found`);
     expect((await api.get(`/api/v2/repository/files/${id}/`)).status).toBe(200);
     expect((await other.get(`/api/v2/repository/files/${id}/`)).status).toBe(404);
@@ -107,19 +107,19 @@ describe('DELETE /repository/files/{id}/', () => {
 
   it('refuses a read-only key, a member where uploads need a manager, a missing key; names bad ids', async () => {
     const id = await upload('keep.txt', 'Acme keeps its visitor logs for a year.');
-    const readOnly = service.key({ org: 'acme', user: 'reader', readOnly: true });
+    const readOnly = await service.key({ org: 'acme', user: 'reader', readOnly: true });
     expectError(await del(readOnly, id), 403, /read-only and cannot delete files/);
-    setOrg(service.dataDir, { org: 'acme', uploadRequiresManager: true });
+    await setOrg(service.storage, { org: 'acme', uploadRequiresManager: true });
     try {
-      const member = service.key({ org: 'acme', user: 'mia', role: 'member' });
+      const member = await service.key({ org: 'acme', user: 'mia', role: 'member' });
       expectError(await del(member, id), 403, /requires the repository manager role/);
-      const manager = service.key({ org: 'acme', user: 'max', role: 'repository_manager' });
+      const manager = await service.key({ org: 'acme', user: 'max', role: 'repository_manager' });
       expect((await api.get(`/api/v2/repository/files/${id}/`)).status).toBe(200);
       expectError(await del(null, id), 403);
       expectError(await del(manager, 'abc'), 400);
       expect((await del(manager, id)).status).toBe(200);
     } finally {
-      setOrg(service.dataDir, { org: 'acme', uploadRequiresManager: false });
+      await setOrg(service.storage, { org: 'acme', uploadRequiresManager: false });
     }
     expect(existsSync(join(service.dataDir, 'files'))).toBe(true);
   });

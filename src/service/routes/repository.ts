@@ -4,12 +4,11 @@
  * and `GET /extensions/` names the extensions so a client can offer them only where they exist.
  */
 import type { FastifyInstance } from 'fastify';
-import { RepositoryListQuery, RepositoryUploadFields } from '../../api/schemas';
+import { EXTENSION, RepositoryListQuery, RepositoryUploadFields } from '../../api/schemas';
 import { JOB_KINDS, type ServiceContext } from '../context';
 import { principalOf, requireRepositoryUpload, requireWritable } from '../http/auth';
 import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors';
 import { formFieldsToObject, readMultipart } from '../http/multipart';
-import { EXTENSION } from '../../api/schemas';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { repositoryFile } from '../http/serialize';
 import { assertOfferingsExist } from './grounding';
@@ -20,7 +19,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     const p = principalOf(request);
     const q = parseOr400(RepositoryListQuery, singleValuedQuery(request));
     const page = pageRequest(q);
-    const { count, rows } = ctx.store.files.list(p.org.id, {
+    const { count, rows } = await ctx.store.files.list(p.org.id, {
       purpose: 'repository',
       document_type: q.document_type,
       status: q.status,
@@ -35,7 +34,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
   app.get('/api/v2/repository/files/:id/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
-    const file = ctx.store.files.get(p.org.id, id);
+    const file = await ctx.store.files.get(p.org.id, id);
     if (!file || file.purpose !== 'repository') throw notFound(`repository file ${id} not found`);
     return repositoryFile(file);
   });
@@ -47,7 +46,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
 
   app.get('/api/v2/offerings/', async (request) => {
     const p = principalOf(request);
-    return { results: ctx.store.offerings.list(p.org.id) };
+    return { results: await ctx.store.offerings.list(p.org.id) };
   });
 
   /**
@@ -62,13 +61,13 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     if (p.org.upload_requires_manager && p.user.role === 'member') {
       throw forbidden('deleting repository files requires the repository manager role in this organization');
     }
-    const file = ctx.store.files.get(p.org.id, id);
+    const file = await ctx.store.files.get(p.org.id, id);
     if (!file || file.purpose !== 'repository') throw notFound(`repository file ${id} not found`);
     if (file.status === 'submitted' || file.status === 'processing') {
       throw badRequest(`repository file ${id} (${file.original_filename}) is still being processed; delete it once it is ready or failed`);
     }
-    ctx.knowledge.removeFile(p.org.id, id);
-    ctx.store.files.remove(p.org.id, id);
+    await ctx.knowledge.removeFile(p.org.id, id);
+    await ctx.store.files.remove(p.org.id, id);
     await ctx.blobs.remove(file.stored_name);
     return { id, deleted: true };
   });
@@ -83,7 +82,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     );
     if (files.length === 0) throw badRequest('files: no file uploaded; send one or more files in the "files" field');
     const offeringIds = [...new Set(body.relevant_offerings ?? [])];
-    assertOfferingsExist(ctx.store, p.org.id, offeringIds, 'relevant_offerings');
+    await assertOfferingsExist(ctx.store, p.org.id, offeringIds, 'relevant_offerings');
     const tags = [...new Set((body.tags ?? []).map((t) => t.trim()))];
 
     const failed: string[] = [];
@@ -95,8 +94,8 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
         continue;
       }
       const stored = await storeUploadBytes(ctx.blobs, p, 'repository', { ...check, bytes: upload.bytes });
-      const record = ctx.store.transaction(() => {
-        const file = ctx.store.files.create({
+      const record = await ctx.store.unitOfWork(async (tx) => {
+        const file = await tx.files.create({
           ...stored,
           document_type: 'unknown',
           analysis_type: body.analysis_type ?? null,
@@ -104,7 +103,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
           tag_names: tags,
           offering_ids: offeringIds,
         });
-        ctx.queue.enqueue(JOB_KINDS.ingestFile, { file_id: file.id });
+        await tx.jobs.enqueue(JOB_KINDS.ingestFile, { file_id: file.id });
         return file;
       });
       fileIds.push(record.id);
