@@ -4,9 +4,9 @@
  */
 import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
 import type { CellRef } from '../excel/types';
-import { pickAnswer, primarySlot, slotValue } from '../fill/plan';
+import { pickAnswer, primarySlot, slotValue } from '../fill/answer';
 
-/** The answer a fill writes (the selected one, else the first): the review shows the same one. */
+/** The answer a fill writes (`pickAnswer`): the review shows the same one. */
 export function chosenAnswer(q: QuestionWithAnswers): Answer | null {
   return pickAnswer(q);
 }

@@ -608,6 +608,13 @@ export class FillSession {
     return result;
   }
 
+  /** The connection was shown to work since: an old failure is no longer true (a running fill keeps its own). */
+  forgetFailure(): void {
+    const kind = this.s.outcome?.kind;
+    if (this.current || (kind !== 'failed' && kind !== 'link-gone' && kind !== 'undo-failed')) return;
+    this.update({ outcome: null });
+  }
+
   /** Shows other answers in the review (e.g. the analyst picked one side of a conflict) without writing. */
   replaceQuestion(q: QuestionWithAnswers): void {
     this.update({ questions: this.s.questions.map((x) => (x.id === q.id ? q : x)) });

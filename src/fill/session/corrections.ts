@@ -1,6 +1,6 @@
 /** What the review shows after the analyst corrected one cell: pure, shared by the session and the pane. */
 import type { Answer, AnswerSlot, QuestionWithAnswers } from '../../api/schemas';
-import { pickAnswer, primarySlot, slotKey } from '../plan';
+import { pickAnswer, primarySlot, slotResponseFor } from '../answer';
 
 /**
  * The question as the review shows it after the analyst corrected one cell: the chosen answer says
@@ -10,10 +10,10 @@ export function withCorrection(q: QuestionWithAnswers, slot: AnswerSlot, text: s
   const answer = pickAnswer(q);
   const isPrimary = primarySlot(q.answer_slots ?? []) === slot;
   const responses = answer?.slot_responses ?? [];
-  const matches = (key: string) => slotKey(key) === slotKey(slot.role) || slotKey(key) === slotKey(slot.header);
+  const response = slotResponseFor(responses, slot);
   let next: Answer;
-  if (answer && responses.some((r) => matches(r.slot_key))) {
-    next = { ...answer, slot_responses: responses.map((r) => (matches(r.slot_key) ? { ...r, content: text, is_manually_edited: true } : r)) };
+  if (answer && response) {
+    next = { ...answer, slot_responses: responses.map((r) => (r === response ? { ...r, content: text, is_manually_edited: true } : r)) };
   } else if (answer && isPrimary) {
     next = { ...answer, text };
   } else {

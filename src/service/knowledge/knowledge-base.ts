@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { noAnswer } from './answer/evaluation';
 import { bestSentences, evidenceOnly, extractiveAnswer, relevantEvidence } from './answer/extractive';
-import { findLibraryMatch, reuseAnswer } from './answer/library';
+import { answerFromLibrary, findLibraryMatches, type LibraryFileFacts } from './answer/library';
 import { LlmAnswerer } from './answer/llm';
 import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
 import { Embedder, toBlob, type EndpointConfig } from './embeddings';
@@ -13,7 +13,7 @@ import { splitIntoPassages } from './passages';
 import { questionFocus, ranked, retrieve, qaContent, type QuestionFocus } from './retrieval';
 import { KnowledgeStore, scopeTokens } from './store';
 import { stemmedTerms, textForIndex } from './text';
-import type { AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
+import type { AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
 
 export interface KnowledgeOptions {
   llm?: EndpointConfig | null;
@@ -32,6 +32,8 @@ export class KnowledgeBase {
   private readonly store: KnowledgeStore;
   private readonly embedder: Embedder | null;
   private readonly llm: LlmAnswerer | null;
+  private readonly factsCache = new Map<string, LibraryFileFacts & { subject: string | null }>();
+  private factsGeneration = -1;
 
   constructor(db: Database, options: KnowledgeOptions = {}) {
     this.store = new KnowledgeStore(db);
@@ -110,6 +112,7 @@ export class KnowledgeBase {
   /** Offerings, scope, `use_as_source` or filename changed: the content stays, its filters change. */
   updateFileMeta(meta: FileMeta): void {
     this.store.db.transaction(() => this.store.saveFileMeta(meta))();
+    this.factsCache.clear();
   }
 
   /** Lexical search over passages and the answer library, ranked, relevance 0..1. */
@@ -118,15 +121,16 @@ export class KnowledgeBase {
     return retrieve(this.store, orgId, query, filters, { limit: safeLimit }).map((c) => c.evidence);
   }
 
-  async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters): Promise<AnswerResult> {
+  async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<AnswerResult> {
     const text = q.text.trim();
     if (!text) return noAnswer('The question is empty');
     const dense = await this.denseRankings(orgId, text);
 
-    // 1. The answer library: a past answer to the same question.
+    // 1. The answer library: past answers to the same question, disagreements settled only by a stated rule.
     const library = retrieve(this.store, orgId, text, filters, { limit: 10, includePassages: false, dense });
-    const match = findLibraryMatch({ ...q, text }, library);
-    if (match) return reuseAnswer({ ...q, text }, match);
+    const matches = findLibraryMatches({ ...q, text }, library, (fileId) => this.fileFacts(orgId, fileId));
+    const reused = answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
+    if (reused) return reused;
 
     // 2./3. Passages (and near-miss library answers) as evidence.
     const passages = retrieve(this.store, orgId, text, filters, { limit: ANSWER_EVIDENCE, includeQa: false, dense });
@@ -180,6 +184,26 @@ export class KnowledgeBase {
       sources: used.map((c, i) => ({ ...c.evidence, rank: i + 1 })),
       resolved_query: resolved,
     };
+  }
+
+  /** What the library knows about a file (its product, offerings, subject), cached until the content changes. */
+  private fileFacts(orgId: number, fileId: number): LibraryFileFacts & { subject: string | null } {
+    if (this.factsGeneration !== this.store.generation) {
+      this.factsCache.clear();
+      this.factsGeneration = this.store.generation;
+    }
+    const key = `${orgId}:${fileId}`;
+    let facts = this.factsCache.get(key);
+    if (!facts) {
+      const row = this.store.fileFacts.get(orgId, fileId);
+      facts = {
+        label: row?.label ?? null,
+        subject: row?.subject ?? null,
+        offering_ids: row?.offerings ? row.offerings.split(',').map(Number) : [],
+      };
+      this.factsCache.set(key, facts);
+    }
+    return facts;
   }
 
   /** Dense rankings for a query, or null without an embeddings endpoint (or when it fails). */

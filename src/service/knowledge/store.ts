@@ -5,7 +5,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { FileMeta } from './types';
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const MIGRATIONS: Record<number, string> = {
   1: `
@@ -54,6 +54,12 @@ const MIGRATIONS: Record<number, string> = {
     CREATE INDEX IF NOT EXISTS kb_qa_by_file ON kb_qa (org_id, file_id);
     CREATE VIRTUAL TABLE IF NOT EXISTS kb_qa_fts USING fts5 (org, file, question, answer, tokenize = 'porter unicode61');
     CREATE VIRTUAL TABLE IF NOT EXISTS kb_qa_vocab USING fts5vocab (kb_qa_fts, 'row');
+  `,
+  // Whose statement a file is (issue 14): the organisation it is about when that is not necessarily
+  // the uploader (e.g. "Amazon Web Services" for an AWS SOC 3), and each organisation's own names.
+  2: `
+    ALTER TABLE kb_files ADD COLUMN subject TEXT;
+    CREATE TABLE IF NOT EXISTS kb_org_names (org_id INTEGER PRIMARY KEY, names TEXT NOT NULL);
   `,
 };
 
@@ -173,6 +179,10 @@ export class KnowledgeStore {
   readonly qaByIds: Statement<[FilterParams & { ids: string }], QaRow>;
   readonly passageEmbeddings: Statement<[{ org: number }], EmbeddingRow>;
   readonly qaEmbeddings: Statement<[{ org: number }], EmbeddingRow>;
+  readonly fileFacts: Statement<[number, number], { subject: string | null; label: string | null; offerings: string | null }>;
+  readonly setSubject: Statement<[string | null, number, number]>;
+  readonly orgNames: Statement<[number], string>;
+  readonly setOrgNames: Statement<[number, string]>;
 
   /**
    * Document frequencies read from fts5vocab, which counts by walking the term's whole doclist (a
@@ -226,6 +236,19 @@ export class KnowledgeStore {
       WHERE q.id IN (SELECT value FROM json_each(@ids)) AND q.org_id = @org AND ${FILE_FILTER}`);
     this.passageEmbeddings = db.prepare('SELECT id, embedding FROM kb_passages WHERE org_id = @org AND embedding IS NOT NULL');
     this.qaEmbeddings = db.prepare('SELECT id, embedding FROM kb_qa WHERE org_id = @org AND embedding IS NOT NULL');
+    // A completed questionnaire's own "Product Name" answer names what its answers are about.
+    this.fileFacts = db.prepare(`
+      SELECT f.subject AS subject,
+        (SELECT q.answer FROM kb_qa q WHERE q.org_id = f.org_id AND q.file_id = f.file_id
+           AND lower(trim(q.question)) IN ('product name', 'product', 'solution name', 'product or service name', 'name of product')
+           AND length(q.answer) <= 80 ORDER BY q.id LIMIT 1) AS label,
+        (SELECT group_concat(o.offering_id) FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id) AS offerings
+      FROM kb_files f WHERE f.org_id = ? AND f.file_id = ?`);
+    this.setSubject = db.prepare('UPDATE kb_files SET subject = ? WHERE org_id = ? AND file_id = ?');
+    this.orgNames = db.prepare<[number], string>('SELECT names FROM kb_org_names WHERE org_id = ?').pluck();
+    this.setOrgNames = db.prepare(
+      'INSERT INTO kb_org_names (org_id, names) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET names = excluded.names',
+    );
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.seenDataVersion = this.dataVersion.get() ?? 0;
   }

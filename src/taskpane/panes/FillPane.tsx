@@ -56,6 +56,8 @@ export interface FillPaneProps {
   active: boolean;
   /** How long generation may show no progress before the pane says so (ms). Default 3 minutes. */
   stallMs?: number;
+  /** Grows when the saved settings are shown to work (Settings saved and checked, or tested): an old failure is no longer true. */
+  connectionEpoch?: number;
 }
 
 /** How many documents the library holds, and how many are ready to answer from. */
@@ -121,6 +123,11 @@ export function FillPane(props: FillPaneProps) {
   const stallMs = props.stallMs ?? 3 * 60_000;
   const { outcome, steps, options, questions, report } = state;
   const running = state.phase === 'running';
+
+  // A failure from before the settings were fixed is no longer true.
+  useEffect(() => {
+    if (props.connectionEpoch) session?.forgetFailure();
+  }, [props.connectionEpoch]);
 
   // Chat asks about this workbook's questions.
   useEffect(() => {
