@@ -4,6 +4,7 @@ import { AskRequest, CreateSessionRequest, LIMITS, SendMessageRequest, SessionLi
 import type { ServiceContext } from '../context';
 import { principalOf } from '../http/auth';
 import { notFound, parseOr400 } from '../http/errors';
+import { coerceForm, type FormKinds } from '../http/form';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { askSource, chatSession, sourceFromEvidence } from '../http/serialize';
 import type { ChatTurn } from '../knowledge/types';
@@ -14,50 +15,6 @@ export function titleFromMessage(message: string): string {
   const flat = message.replace(/\s+/g, ' ').trim();
   if (flat.length <= LIMITS.sessionTitleLength) return flat;
   return `${flat.slice(0, LIMITS.sessionTitleLength - 1).trimEnd()}…`;
-}
-
-interface FormKinds {
-  ints?: string[];
-  intArrays?: string[];
-  booleans?: string[];
-}
-
-const FORM_TRUE = new Set(['true', '1', 'on', 'yes']);
-const FORM_FALSE = new Set(['false', '0', 'off', 'no']);
-
-/**
- * Form-encoded bodies arrive as strings; give the schema the types it expects. Arrays may come as
- * repeated fields, `name[]`, `name[0]` or `1,2,3`; an empty field is a field not given (what an HTML
- * form sends for an empty input).
- */
-function coerceForm(body: Record<string, unknown>, kinds: FormKinds): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [rawKey, value] of Object.entries(body)) {
-    const key = rawKey.replace(/\[\d*\]$/, '');
-    const isArrayKey = key !== rawKey;
-    if (kinds.intArrays?.includes(key)) {
-      const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
-      const items = list.map((v) => (/^\d{1,15}$/.test(v) ? Number(v) : v));
-      out[key] = [...((out[key] as unknown[] | undefined) ?? []), ...items];
-      continue;
-    }
-    if (isArrayKey) {
-      // `name[]` for a field that is not a list: keep the name as sent, so the 400 names it.
-      out[rawKey] = value;
-      continue;
-    }
-    if (typeof value === 'string' && value.trim() === '' && (kinds.ints?.includes(key) || kinds.booleans?.includes(key))) continue;
-    if (kinds.ints?.includes(key) && typeof value === 'string' && /^\d{1,15}$/.test(value.trim())) {
-      out[key] = Number(value.trim());
-    } else if (kinds.booleans?.includes(key) && typeof value === 'string' && FORM_TRUE.has(value.trim().toLowerCase())) {
-      out[key] = true;
-    } else if (kinds.booleans?.includes(key) && typeof value === 'string' && FORM_FALSE.has(value.trim().toLowerCase())) {
-      out[key] = false;
-    } else {
-      out[key] = value;
-    }
-  }
-  return out;
 }
 
 function bodyOf(request: FastifyRequest, kinds: FormKinds): unknown {
