@@ -20,6 +20,7 @@ import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
 import { extractDocument, KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
+import { SqliteKnowledgeIndex } from './storage/sqlite/knowledge';
 import { chatRoutes } from './routes/chat';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { repositoryRoutes } from './routes/repository';
@@ -60,7 +61,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   const db = openDatabase(dataDir, { busyTimeoutMs: opts.busyTimeoutMs });
   const store = createSqliteStore(db);
   const queue = new SqliteJobQueue(db);
-  const knowledge = new KnowledgeBase(db, knowledgeOptionsFromEnv());
+  const knowledge = new KnowledgeBase(new SqliteKnowledgeIndex(db), knowledgeOptionsFromEnv());
 
   const common = {
     logger: opts.logger ? { level: process.env.QFILL_LOG_LEVEL ?? 'warn' } : false,
