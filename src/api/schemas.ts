@@ -441,6 +441,11 @@ export const QuestionnaireUploadFields = z.strictObject({
   team_id: opt(queryPositiveInt()),
   reviewer_ids: opt(z.array(queryPositiveInt())),
   advanced_options: opt(z.record(z.string(), z.unknown())),
+  /**
+   * Not in the spec (issue 14): when past answers in the library disagree, take the most recently
+   * uploaded questionnaire's answer. Stored as `advanced_options.prefer_recent`.
+   */
+  prefer_recent: opt(z.boolean()),
 });
 
 /** Non-file fields of POST /repository/files/ (4.13), after multipart parsing. */

@@ -11,7 +11,6 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JOB_KINDS, type ServiceContext } from './context';
-import { detectQuestionnaire } from './detect';
 import { DiskBlobStore } from './files/blobstore';
 import { installAuth } from './http/auth';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/depth';
@@ -19,8 +18,10 @@ import { badRequest, clientErrorHandler, installErrorHandlers, UPLOAD_LIMITS } f
 import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
-import { extractDocument, KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
+import { KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
 import { SqliteKnowledgeIndex } from './storage/sqlite/knowledge';
+import { readLimitsFromEnv } from './files/limits';
+import { ReaderSandbox, type SandboxOptions } from './sandbox';
 import { chatRoutes } from './routes/chat';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { repositoryRoutes } from './routes/repository';
@@ -41,6 +42,8 @@ export interface BuildAppOptions {
   leaseCheckMs?: number;
   /** How long a write waits for another process's lock before the request gets 429 (default 5 s). */
   busyTimeoutMs?: number;
+  /** Time, memory and size limits for reading uploaded files (default: `DEFAULT_READ_LIMITS`, then the environment). */
+  reading?: SandboxOptions;
   /** TLS key and certificate; plain HTTP without. */
   https?: { key: Buffer; cert: Buffer } | null;
 }
@@ -62,6 +65,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   const store = createSqliteStore(db);
   const queue = new SqliteJobQueue(db);
   const knowledge = new KnowledgeBase(new SqliteKnowledgeIndex(db), knowledgeOptionsFromEnv());
+  const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
     logger: opts.logger ? { level: process.env.QFILL_LOG_LEVEL ?? 'warn' } : false,
@@ -78,8 +82,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     queue,
     blobs: new DiskBlobStore(dataDir),
     knowledge,
-    extract: extractDocument,
-    detect: detectQuestionnaire,
+    extract: (source, filename) => sandbox.extract(source, filename),
+    detect: (source, filename) => sandbox.detect(source, filename),
     wake: (kind) => worker?.notify(kind),
   };
   const log = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
@@ -148,6 +152,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     async close() {
       if (closed) return;
       closed = true;
+      // Readers first: a job waiting on a worker thread returns at once, so the job loop can stop.
+      await sandbox.close();
       await worker!.stop();
       await app.close();
       db.close();

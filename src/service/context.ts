@@ -5,7 +5,9 @@
 import type { DetectedQuestionnaire } from './detect/types';
 import type { JobQueue } from './jobs/types';
 import type { BlobStore } from './files/blobstore';
+import type { FileSource } from './files/source';
 import type {
+  AnswerOptions,
   AnswerResult,
   ChatAnswer,
   ChatTurn,
@@ -26,7 +28,7 @@ export interface Knowledge {
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }>;
   removeFile(orgId: number, fileId: number): Promise<void>;
   search(orgId: number, query: string, filters: SearchFilters, limit?: number): Promise<Evidence[]>;
-  answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters): Promise<AnswerResult>;
+  answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult>;
   answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer>;
 }
 
@@ -35,8 +37,9 @@ export interface ServiceContext {
   queue: JobQueue;
   blobs: BlobStore;
   knowledge: Knowledge;
-  extract(bytes: Uint8Array, filename: string): Promise<ExtractedDocument>;
-  detect(bytes: Uint8Array, filename: string): Promise<DetectedQuestionnaire>;
+  /** Reads a file's text; in the service, in a worker thread within the reading limits (`sandbox/`). */
+  extract(source: FileSource, filename: string): Promise<ExtractedDocument>;
+  detect(source: FileSource, filename: string): Promise<DetectedQuestionnaire>;
   /** Tells the background worker that a job of `kind` is waiting. */
   wake(kind: string): void;
 }

@@ -4,9 +4,9 @@
  */
 import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
 import type { CellRef } from '../excel/types';
-import { pickAnswer, primarySlot, slotKey, slotValue } from '../fill/plan';
+import { pickAnswer, primarySlot, slotResponseFor, slotValue } from '../fill/answer';
 
-/** The answer a fill writes (the selected one, else the first): the review shows the same one. */
+/** The answer a fill writes (`pickAnswer`): the review shows the same one. */
 export function chosenAnswer(q: QuestionWithAnswers): Answer | null {
   return pickAnswer(q);
 }
@@ -160,10 +160,10 @@ export function withCorrection(q: QuestionWithAnswers, slot: AnswerSlot, text: s
   const answer = chosenAnswer(q);
   const isPrimary = primarySlot(q.answer_slots ?? []) === slot;
   const responses = answer?.slot_responses ?? [];
-  const matches = (key: string) => slotKey(key) === slotKey(slot.role) || slotKey(key) === slotKey(slot.header);
+  const response = slotResponseFor(responses, slot);
   let next: Answer;
-  if (answer && responses.some((r) => matches(r.slot_key))) {
-    next = { ...answer, slot_responses: responses.map((r) => (matches(r.slot_key) ? { ...r, content: text, is_manually_edited: true } : r)) };
+  if (answer && response) {
+    next = { ...answer, slot_responses: responses.map((r) => (r === response ? { ...r, content: text, is_manually_edited: true } : r)) };
   } else if (answer && isPrimary) {
     next = { ...answer, text };
   } else {

@@ -171,7 +171,7 @@ describe('the production task pane bundle under Office', () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByText('Settings saved.').waitFor();
       await page.getByRole('button', { name: 'Test connection' }).click();
-      await page.getByText(/The key was accepted/).waitFor({ timeout: 20_000 });
+      await page.getByText(/the key was accepted/).waitFor({ timeout: 20_000 });
       const stored = await page.evaluate(() => ({
         partitioned: localStorage.getItem('pk-test/qfill.apiKey'),
         plain: localStorage.getItem('qfill.apiKey'),

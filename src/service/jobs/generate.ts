@@ -17,6 +17,8 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
     if (!q) return 'done';
     repo.setGenerationStatus(q.id, 'generating');
     const filters: SearchFilters = q.offerings.length > 0 ? { offering_ids: q.offerings.map((o) => o.id) } : {};
+    // The analyst's choice at upload (`prefer_recent`): settles disagreeing past answers by recency.
+    const options = { prefer_recent: q.advanced_options.prefer_recent === true };
 
     for (const questionId of repo.unansweredQuestionIds(q.id)) {
       if (jobCtx.shouldStop()) return 'interrupted';
@@ -26,8 +28,9 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
       try {
         const result = await ctx.knowledge.answerQuestion(
           q.org_id,
-          { text: question.text, original_id: question.original_id, answer_slots: question.answer_slots },
+          { text: question.text, original_id: question.original_id, answer_slots: question.answer_slots, tab_name: question.tab_name },
           filters,
+          options,
         );
         answer = {
           text: result.text,

@@ -1,12 +1,20 @@
 /**
  * The `ingest_file` job: read a stored upload, extract its text, index it. The file moves
  * submitted -> processing -> ready | failed, with a stage and a rising percent a person can watch.
+ *
+ * Reading runs in a worker thread within time and memory budgets (`ctx.extract`). A file over a budget
+ * fails at once with the reason (reading it again would hang again); a reader that crashed, or a process
+ * that died mid-job, gets one more attempt; then the file fails, so a restart never re-runs a poison
+ * file into the same hang. A failed file's bytes are removed from disk.
  */
 import type { ServiceContext } from '../context';
 import { ExtractError } from '../knowledge/types';
+import { SandboxError } from '../sandbox';
 import type { JobHandler } from './worker';
 
-const MAX_ATTEMPTS = 3;
+/** Claims of one job (each claim counts, including one cut short by a crash) before its file fails. */
+export const MAX_INGEST_ATTEMPTS = 2;
+const MAX_ATTEMPTS = MAX_INGEST_ATTEMPTS;
 
 export function ingestFileHandler(ctx: ServiceContext): JobHandler {
   return async (job) => {
@@ -23,17 +31,19 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
     };
     const fail = (reason: string) => {
       files.update(fileId, { status: 'failed', processing_stage: 'failed', error: reason });
+      // Nothing will ever read a failed upload again; it must not fill the disk.
+      void ctx.blobs.remove(file.stored_name);
     };
     // Each claim counts an attempt; a file that keeps killing the process must not be retried forever.
     if (job.attempts > MAX_ATTEMPTS) {
-      fail(`processing was interrupted ${job.attempts - 1} times; upload the file again to retry`);
+      fail(`processing was interrupted ${job.attempts - 1} times (the service stopped or crashed while reading it); upload the file again to retry`);
       return 'done';
     }
 
     progress('reading', 5);
-    let bytes: Uint8Array;
+    let source;
     try {
-      bytes = await ctx.blobs.read(file.stored_name);
+      source = ctx.blobs.source(file.stored_name);
     } catch (error) {
       fail(`the stored upload could not be read (${error instanceof Error ? error.message : String(error)})`);
       return 'done';
@@ -42,9 +52,12 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
     progress('extracting text', 10);
     let doc;
     try {
-      doc = await ctx.extract(bytes, file.original_filename);
+      doc = await ctx.extract(source, file.original_filename);
     } catch (error) {
-      fail(error instanceof ExtractError ? error.message : `could not read the file (${error instanceof Error ? error.message : String(error)})`);
+      if (error instanceof SandboxError && error.failure === 'stopped') return 'interrupted';
+      if (error instanceof SandboxError && job.attempts < MAX_ATTEMPTS) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      fail(error instanceof ExtractError ? error.message : `could not read the file (${message})`);
       return 'done';
     }
     const hasText = doc.pages.some((p) => p.text.trim() !== '') || doc.qa.length > 0;

@@ -6,14 +6,14 @@
 import type { KnowledgeIndex, PassageEntry, QaEntry } from '../storage/knowledge-index';
 import { noAnswer } from './answer/evaluation';
 import { bestSentences, evidenceOnly, extractiveAnswer, relevantEvidence } from './answer/extractive';
-import { findLibraryMatch, reuseAnswer } from './answer/library';
+import { answerFromLibrary, findLibraryMatches, type LibraryFileFacts } from './answer/library';
 import { LlmAnswerer } from './answer/llm';
 import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
 import { splitIntoPassages } from './passages';
 import { questionFocus, ranked, retrieve, qaContent, type QuestionFocus } from './retrieval';
 import { stemmedTerms, textForIndex } from './text';
-import type { AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
+import type { AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
 
 export interface KnowledgeOptions {
   llm?: EndpointConfig | null;
@@ -23,6 +23,8 @@ export interface KnowledgeOptions {
 export const NOT_FOUND_ANSWER = 'I could not find this in your knowledge base.';
 
 const ANSWER_EVIDENCE = 6;
+/** A completed questionnaire's own answer to one of these (lower-cased) names what its answers are about. */
+const PRODUCT_NAME_QUESTIONS = ['product name', 'product', 'solution name', 'product or service name', 'name of product'];
 const DENSE_POOL = 20;
 /** Chat searches wider than it cites: a follow-up keeps only the evidence holding its own words. */
 const CHAT_POOL = 10;
@@ -107,15 +109,17 @@ export class KnowledgeBase {
     return (await retrieve(this.index, orgId, query, filters, { limit: safeLimit })).map((c) => c.evidence);
   }
 
-  async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters): Promise<AnswerResult> {
+  async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<AnswerResult> {
     const text = q.text.trim();
     if (!text) return noAnswer('The question is empty');
     const dense = await this.denseRankings(orgId, text);
 
-    // 1. The answer library: a past answer to the same question.
+    // 1. The answer library: past answers to the same question, disagreements settled only by a stated rule.
     const library = await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense });
-    const match = findLibraryMatch({ ...q, text }, library);
-    if (match) return reuseAnswer({ ...q, text }, match);
+    const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
+    const matches = findLibraryMatches({ ...q, text }, library, (fileId) => facts.get(fileId)!);
+    const reused = answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
+    if (reused) return reused;
 
     // 2./3. Passages (and near-miss library answers) as evidence.
     const passages = await retrieve(this.index, orgId, text, filters, { limit: ANSWER_EVIDENCE, includeQa: false, dense });
@@ -169,6 +173,16 @@ export class KnowledgeBase {
       sources: used.map((c, i) => ({ ...c.evidence, rank: i + 1 })),
       resolved_query: resolved,
     };
+  }
+
+  /** What the library knows about each file (its product, offerings, subject). */
+  private async fileFacts(orgId: number, fileIds: number[]): Promise<Map<number, LibraryFileFacts & { subject: string | null }>> {
+    const facts = new Map<number, LibraryFileFacts & { subject: string | null }>();
+    for (const fileId of new Set(fileIds)) {
+      const row = await this.index.fileFacts(orgId, fileId, PRODUCT_NAME_QUESTIONS);
+      facts.set(fileId, { label: row?.label ?? null, subject: row?.subject ?? null, offering_ids: row?.offering_ids ?? [] });
+    }
+    return facts;
   }
 
   /** Dense rankings for a query, or null without an embeddings endpoint (or when it fails). */

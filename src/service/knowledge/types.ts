@@ -82,6 +82,14 @@ export interface QuestionInput {
   text: string;
   original_id?: string | null;
   answer_slots: AnswerSlot[];
+  /** The tab it is asked on: question ids are compared only between questions of the same template (tab). */
+  tab_name?: string;
+}
+
+/** Questionnaire-level choices that shape answering (issue 14). */
+export interface AnswerOptions {
+  /** The analyst chose "prefer the most recent questionnaire" when past answers disagree. */
+  prefer_recent?: boolean;
 }
 
 export interface AnswerResult {

@@ -57,7 +57,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     const { files, fields } = await readMultipart(request);
     const body = parseOr400(
       QuestionnaireUploadFields,
-      formFieldsToObject(fields, { intArrays: ['reviewer_ids'], objects: ['advanced_options'] }),
+      formFieldsToObject(fields, { intArrays: ['reviewer_ids'], objects: ['advanced_options'], booleans: ['prefer_recent'] }),
     );
     if (files.length === 0) throw badRequest('files: no file uploaded; send one or more .xlsx or .csv files in the "files" field');
 
@@ -77,7 +77,11 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     for (const userId of body.reviewer_ids ?? []) {
       if (!ctx.store.users.get(p.org.id, userId)) throw badRequest(`reviewer_ids: unknown user ${userId}`);
     }
-    const advanced = body.advanced_options ?? {};
+    const advanced = { ...(body.advanced_options ?? {}) };
+    if (advanced.prefer_recent !== undefined && typeof advanced.prefer_recent !== 'boolean') {
+      throw badRequest('advanced_options.prefer_recent: must be true or false');
+    }
+    if (body.prefer_recent !== undefined) advanced.prefer_recent = body.prefer_recent;
     const options = readAdvancedOptions(advanced);
     assertOfferingsExist(ctx.store, p.org.id, options.offering_ids, 'advanced_options.offering_ids');
 

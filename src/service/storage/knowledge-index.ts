@@ -111,6 +111,15 @@ export interface IndexSearchResult<K extends IndexKind = IndexKind> {
   pool_size: number;
 }
 
+/** What the index knows about a file beyond its scope (whose statement it is, what it is about). */
+export interface FileFacts {
+  /** The organisation the file's statements are about, when not necessarily the uploader's. */
+  subject: string | null;
+  /** The file's own answer to a "product name" question, if it has one. */
+  label: string | null;
+  offering_ids: number[];
+}
+
 export interface KnowledgeIndex {
   /**
    * Replaces the file's content (and its scope) with `passages` and `qa`, atomically for searches:
@@ -134,4 +143,14 @@ export interface KnowledgeIndex {
   totalRows(kind: IndexKind): Promise<number>;
   /** Rows of one organisation. */
   orgRows(kind: IndexKind, orgId: number): Promise<number>;
+
+  /**
+   * The file's facts, or null for a file not in the index; `label` is its answer (80 characters at
+   * most) to the first of `labelQuestions` (lower-cased question texts) it answers.
+   */
+  fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null>;
+  setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void>;
+  /** The organisation's own names, as set (null when never set). */
+  orgNames(orgId: number): Promise<string | null>;
+  setOrgNames(orgId: number, names: string): Promise<void>;
 }

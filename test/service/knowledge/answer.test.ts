@@ -173,7 +173,7 @@ describe('answerQuestion on field-like prompts', () => {
     expect(result.evidence[0]).toMatchObject({ filename: 'pci.txt', rank: 1 });
   });
 
-  it('reuses a product-specific field from another questionnaire only with medium trust, flagged', async () => {
+  it('reuses a product-specific field from another questionnaire only as a low-trust draft, flagged', async () => {
     await addLibrary(
       'ID,Question,Answer\n' +
         'GNRL-02,Product Name,Canvas Catalog\n' +
@@ -186,12 +186,13 @@ describe('answerQuestion on field-like prompts', () => {
     expect(name.method).toBe('library');
     expect(name.text).toBe('Canvas Catalog');
     expect(name.flagged_for_review).toBe(true);
-    expect(name.evaluation.trust).toBe('medium');
+    // Low, so the write policy ("free text at medium trust or more") keeps another product's name out of the cell.
+    expect(name.evaluation.trust).toBe('low');
     expect(name.evaluation.reason).toContain('asks for a name specific to the questionnaire it came from');
 
     const link = await t.kb.answerQuestion(1, { text: 'Web Link to Product Privacy Notice', answer_slots: textSlot }, {});
     expect(link).toMatchObject({ method: 'library', text: 'https://example.com/privacy', flagged_for_review: true });
-    expect(link.evaluation.trust).toBe('medium');
+    expect(link.evaluation.trust).toBe('low');
 
     // Last year's date is almost never this questionnaire's date.
     const date = await t.kb.answerQuestion(1, { text: 'Assessment Date', original_id: 'DATE-01', answer_slots: textSlot }, {});

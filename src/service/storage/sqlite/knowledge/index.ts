@@ -4,6 +4,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type {
+  FileFacts,
   HitOf,
   IndexedFile,
   IndexKind,
@@ -167,6 +168,11 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly totalsCache: Partial<Record<IndexKind, number>> = {};
   private readonly orgRowsCache = new Map<string, number>();
   private readonly vectorCache = new Map<string, { ids: number[]; vectors: Float32Array[] }>();
+  private readonly factsCache = new Map<string, FileFacts | null>();
+  private readonly fileFactsRow: Statement<[{ org: number; file: number; questions: string }], { subject: string | null; label: string | null; offerings: string | null }>;
+  private readonly setSubject: Statement<[string | null, number, number]>;
+  private readonly getOrgNames: Statement<[number], string>;
+  private readonly putOrgNames: Statement<[number, string]>;
   private readonly dataVersion: Statement<[], number>;
   private seenDataVersion: number;
 
@@ -209,6 +215,18 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       WHERE q.id IN (SELECT value FROM json_each(@ids)) AND q.org_id = @org AND ${FILE_FILTER}`);
     this.passageEmbeddings = db.prepare('SELECT id, embedding FROM kb_passages WHERE org_id = @org AND embedding IS NOT NULL');
     this.qaEmbeddings = db.prepare('SELECT id, embedding FROM kb_qa WHERE org_id = @org AND embedding IS NOT NULL');
+    this.fileFactsRow = db.prepare(`
+      SELECT f.subject AS subject,
+        (SELECT q.answer FROM kb_qa q WHERE q.org_id = f.org_id AND q.file_id = f.file_id
+           AND lower(trim(q.question)) IN (SELECT value FROM json_each(@questions))
+           AND length(q.answer) <= 80 ORDER BY q.id LIMIT 1) AS label,
+        (SELECT group_concat(o.offering_id) FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id) AS offerings
+      FROM kb_files f WHERE f.org_id = @org AND f.file_id = @file`);
+    this.setSubject = db.prepare('UPDATE kb_files SET subject = ? WHERE org_id = ? AND file_id = ?');
+    this.getOrgNames = db.prepare<[number], string>('SELECT names FROM kb_org_names WHERE org_id = ?').pluck();
+    this.putOrgNames = db.prepare(
+      'INSERT INTO kb_org_names (org_id, names) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET names = excluded.names',
+    );
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.seenDataVersion = this.dataVersion.get() ?? 0;
   }
@@ -254,6 +272,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
 
   async updateFile(file: IndexedFile): Promise<void> {
     this.db.transaction(() => this.saveFile(file))();
+    this.factsCache.clear();
   }
 
   async deleteFile(orgId: number, fileId: number): Promise<void> {
@@ -337,8 +356,37 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     return rows;
   }
 
+  /** Cached until the content or a file's scope changes. */
+  async fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null> {
+    this.noticeExternalChanges();
+    const key = `${orgId}:${fileId}:${labelQuestions.join('|')}`;
+    if (this.factsCache.has(key)) return this.factsCache.get(key)!;
+    const row = this.fileFactsRow.get({ org: orgId, file: fileId, questions: JSON.stringify(labelQuestions) });
+    const facts = row
+      ? { subject: row.subject, label: row.label, offering_ids: row.offerings ? row.offerings.split(',').map(Number) : [] }
+      : null;
+    // Bounded: one entry per file asked about.
+    if (this.factsCache.size > 10_000) this.factsCache.clear();
+    this.factsCache.set(key, facts);
+    return facts;
+  }
+
+  async setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void> {
+    this.setSubject.run(subject, orgId, fileId);
+    this.factsCache.clear();
+  }
+
+  async orgNames(orgId: number): Promise<string | null> {
+    return this.getOrgNames.get(orgId) ?? null;
+  }
+
+  async setOrgNames(orgId: number, names: string): Promise<void> {
+    this.putOrgNames.run(orgId, names);
+  }
+
   /** Forgets everything derived from the indexed content. Called after every write to it. */
   private contentChanged(): void {
+    this.factsCache.clear();
     this.termDocsCache.passages.clear();
     this.termDocsCache.qa.clear();
     delete this.totalsCache.passages;

@@ -5,7 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const MIGRATIONS: Record<number, string> = {
   1: `
@@ -54,6 +54,12 @@ const MIGRATIONS: Record<number, string> = {
     CREATE INDEX IF NOT EXISTS kb_qa_by_file ON kb_qa (org_id, file_id);
     CREATE VIRTUAL TABLE IF NOT EXISTS kb_qa_fts USING fts5 (org, file, question, answer, tokenize = 'porter unicode61');
     CREATE VIRTUAL TABLE IF NOT EXISTS kb_qa_vocab USING fts5vocab (kb_qa_fts, 'row');
+  `,
+  // Whose statement a file is (issue 14): the organisation it is about when that is not necessarily
+  // the uploader (e.g. "Amazon Web Services" for an AWS SOC 3), and each organisation's own names.
+  2: `
+    ALTER TABLE kb_files ADD COLUMN subject TEXT;
+    CREATE TABLE IF NOT EXISTS kb_org_names (org_id INTEGER PRIMARY KEY, names TEXT NOT NULL);
   `,
 };
 
