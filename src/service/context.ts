@@ -3,7 +3,6 @@
  * functions. Narrow interfaces so each part can be replaced (PostgreSQL storage, another retriever).
  */
 import type { DetectedQuestionnaire } from './detect/types';
-import type { JobQueue } from './jobs/types';
 import type { BlobStore } from './files/blobstore';
 import type { FileSource } from './files/source';
 import type {
@@ -33,8 +32,8 @@ export interface Knowledge {
 }
 
 export interface ServiceContext {
+  /** All persistence: repositories, the job queue (`store.jobs`), units of work. */
   store: Store;
-  queue: JobQueue;
   blobs: BlobStore;
   knowledge: Knowledge;
   /** Reads a file's text; in the service, in a worker thread within the reading limits (`sandbox/`). */

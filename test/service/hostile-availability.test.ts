@@ -33,7 +33,7 @@ interface Running {
 async function start(dataDir: string, opts: { startWorkers?: boolean } = {}): Promise<Running> {
   const built = await buildApp({ dataDir, staticDir: null, reading: READING, startWorkers: opts.startWorkers });
   const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  return { dataDir, base, built, key: createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' }) };
+  return { dataDir, base, built, key: await createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' }) };
 }
 
 const get = (s: Running, path: string) => call(s.base, s.key, 'GET', path);
@@ -172,7 +172,7 @@ describe('a poison job', () => {
 describe('SIGTERM', () => {
   it('stops `qfill serve` while a reader is busy with a file that would take minutes', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'qfill-sigterm-'));
-    const key = createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' });
+    const key = await createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' });
     const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', '--data', dataDir], {
       cwd: ROOT,
       env: { ...process.env, QFILL_READ_TIMEOUT_SECONDS: '600' },

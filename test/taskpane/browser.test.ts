@@ -27,7 +27,7 @@ beforeAll(async () => {
   const built = await buildApp({ dataDir, staticDir: DIST_DIR, logger: false });
   origin = (await built.app.listen({ port: 0, host: '127.0.0.1' })).replace('127.0.0.1', 'localhost');
   closeApp = built.close;
-  key = createKey(dataDir, { org: 'pane', user: 'analyst', role: 'admin', name: 'pane browser tests' });
+  key = await createKey(dataDir, { org: 'pane', user: 'analyst', role: 'admin', name: 'pane browser tests' });
   browser = await launchChromium();
 }, 120_000);
 

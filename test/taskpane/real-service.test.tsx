@@ -20,8 +20,8 @@ let readOnlyKey: string;
 
 beforeAll(async () => {
   service = await startService();
-  key = service.key({ org: 'acme', user: 'alice' });
-  readOnlyKey = service.key({ org: 'acme', user: 'bob', readOnly: true });
+  key = await service.key({ org: 'acme', user: 'alice' });
+  readOnlyKey = await service.key({ org: 'acme', user: 'bob', readOnly: true });
 });
 afterAll(() => service.destroy());
 afterEach(cleanup);
