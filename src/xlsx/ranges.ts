@@ -3,7 +3,7 @@
  * as numbers. A1 spelling itself is src/fill/a1.ts (shared with the task pane); this adds the shapes
  * the package readers need on top of it.
  */
-import { lettersToColumn, parseA1Range, toA1 } from '../fill/a1';
+import { lettersToColumn, parseA1Range, toA1 } from './a1';
 
 /** A cell position, 1-based. */
 export interface CellRef {
