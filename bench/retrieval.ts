@@ -182,7 +182,7 @@ export interface SyntheticKb {
 
 export async function buildSyntheticKb(vocabulary: string[], passages = 10_000): Promise<SyntheticKb> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qfill-bench-service-'));
-  const apiKey = createKey(dataDir, { org: 'bench', user: 'bench', role: 'admin' });
+  const apiKey = await createKey(dataDir, { org: 'bench', user: 'bench', role: 'admin' });
   const db = openDatabase(dataDir);
   let open = true;
   const closeDatabase = () => {
@@ -190,7 +190,7 @@ export async function buildSyntheticKb(vocabulary: string[], passages = 10_000):
     open = false;
   };
   try {
-    const orgId = createSqliteStore(db).orgs.upsert('bench', {}).id;
+    const orgId = (await createSqliteStore(db).orgs.upsert('bench', {})).id;
     const kb = new KnowledgeBase(db, {});
     let count = 0;
     for (const [i, doc] of syntheticDocs(vocabulary, passages, 100).entries()) {

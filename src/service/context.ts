@@ -3,8 +3,8 @@
  * functions. Narrow interfaces so each part can be replaced (PostgreSQL storage, another retriever).
  */
 import type { DetectedQuestionnaire } from './detect/types';
-import type { JobQueue } from './jobs/types';
 import type { BlobStore } from './files/blobstore';
+import type { FileSource } from './files/source';
 import type {
   AnswerOptions,
   AnswerResult,
@@ -32,12 +32,13 @@ export interface Knowledge {
 }
 
 export interface ServiceContext {
+  /** All persistence: repositories, the job queue (`store.jobs`), units of work. */
   store: Store;
-  queue: JobQueue;
   blobs: BlobStore;
   knowledge: Knowledge;
-  extract(bytes: Uint8Array, filename: string): Promise<ExtractedDocument>;
-  detect(bytes: Uint8Array, filename: string): Promise<DetectedQuestionnaire>;
+  /** Reads a file's text; in the service, in a worker thread within the reading limits (`sandbox/`). */
+  extract(source: FileSource, filename: string): Promise<ExtractedDocument>;
+  detect(source: FileSource, filename: string): Promise<DetectedQuestionnaire>;
   /** Tells the background worker that a job of `kind` is waiting. */
   wake(kind: string): void;
 }

@@ -195,10 +195,10 @@ describe('Fill', () => {
     const { storage } = renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(/Access denied \(403.*read-only API key/);
+    expect(alert.textContent).toMatch(/^Read-only API key\. This key is read-only: it can ask questions in Chat but cannot upload/);
     expect(step(/Uploading/).dataset.state).toBe('failed');
     await waitFor(() => expect((fillButton() as HTMLButtonElement).disabled).toBe(true));
-    expect(screen.getAllByText(/Uploads are disabled: this API key is read-only \(403\)/).length).toBeGreaterThan(0);
+    expect(screen.getAllByText(/Uploads are disabled: this API key is read-only\./).length).toBeGreaterThan(0);
     expect(storage.getItem(STORAGE_KEYS.uploadBlocked)).toContain('Uploads are disabled');
 
     fireEvent.click(screen.getByRole('tab', { name: 'Library' }));
@@ -223,7 +223,8 @@ describe('Fill', () => {
     renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
     await screen.findByRole('alert');
-    await waitFor(() => expect(screen.getAllByText(/Uploads are disabled: the service refused an upload with this API key \(403\)\. The key is probably read-only or lacks repository-manager rights/).length).toBeGreaterThan(0));
+    // Reads still work with this key (checked), so it is about rights, in the service's words; never "read-only".
+    await waitFor(() => expect(screen.getAllByText(/^Repository-manager permission required\. Uploads are disabled: the service refuses uploads with this key\. Asking questions in Chat works/).length).toBeGreaterThan(0));
     fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
     expect(screen.queryByText('Read-only key')).toBeNull();
     expect(screen.getByLabelText('API key').getAttribute('aria-describedby')).toBeNull();
@@ -231,7 +232,7 @@ describe('Fill', () => {
 
   it.each([
     ['400 on upload', 'POST', /\/filler\/questionnaires\/$/, { status: 400, json: { error: 'files: q.xlsx: no questions found' } }, /could not use this workbook as a questionnaire\. The service said: "files: q\.xlsx: no questions found"\. A questionnaire is a sheet with a column of questions/, /Uploading/],
-    ['404 on answers', 'GET', /\/answers\/$/, { status: 404, json: { error: 'questionnaire not found' } }, /Not found \(404/, /Generating answers/],
+    ['404 on answers', 'GET', /\/answers\/$/, { status: 404, json: { error: 'questionnaire not found' } }, /^Questionnaire not found\. It does not exist, or this key cannot see it\./, /Generating answers/],
     ['429 with a long Retry-After', 'POST', /\/filler\/questionnaires\/$/, { status: 429, json: { error: 'quota exceeded' }, headers: { 'Retry-After': '120' } }, /quota.*wait 120 s and try again/, /Uploading/],
     ['a dropped connection', 'POST', /\/filler\/questionnaires\/$/, 'reset' as const, /connection|reach/i, /Uploading/],
   ] as const)('shows %s as a sentence and marks the step failed', async (_name, method, path, reply, message, failedStep) => {

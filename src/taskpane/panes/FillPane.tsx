@@ -55,6 +55,8 @@ export interface FillPaneProps {
   active: boolean;
   /** How long generation may show no progress before the pane says so (ms). Default 3 minutes. */
   stallMs?: number;
+  /** Grows when the saved settings are shown to work (Settings saved and checked, or tested): an old failure is no longer true. */
+  connectionEpoch?: number;
 }
 
 /** How many documents the library holds, and how many are ready to answer from. */
@@ -104,6 +106,10 @@ export function FillPane(props: FillPaneProps) {
   const stallMs = props.stallMs ?? DEFAULT_STALL_MS;
 
   useEffect(() => () => run.current?.abort(), []);
+  // A failure from before the settings were fixed is no longer true (a fill still running keeps its own).
+  useEffect(() => {
+    if (props.connectionEpoch && !running) setError(null);
+  }, [props.connectionEpoch]);
 
   const step = (key: StepKey, state: StepState, detail = '') => {
     if (state === 'active') active.current = key;
