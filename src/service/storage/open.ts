@@ -15,6 +15,11 @@ export interface StorageOptions {
   databaseUrl?: string | null;
   /** SQLite: how long a write waits for another process's lock (default 5 s). */
   busyTimeoutMs?: number;
+  /**
+   * The folder holding uploaded files' bytes (in its `files/` subfolder); default `dataDir`. With
+   * PostgreSQL and processes on several machines, a folder they all share (NFS, SMB, EFS).
+   */
+  filesDir?: string;
   /** PostgreSQL: connections per process (default 10). */
   poolSize?: number;
   /** How long a claimed job is held without a heartbeat before another worker may take it (default 30 s). */
@@ -40,7 +45,7 @@ export async function openStorage(opts: StorageOptions): Promise<Storage> {
   const db = openDatabase(dataDir, { busyTimeoutMs: opts.busyTimeoutMs });
   return {
     store: createSqliteStore(db, { jobs: { leaseMs: opts.jobLeaseMs } }),
-    blobs: new DiskBlobStore(dataDir),
+    blobs: new DiskBlobStore(opts.filesDir ? resolve(opts.filesDir) : dataDir),
     sqlite: db,
   };
 }
