@@ -31,6 +31,8 @@ export interface BuildAppOptions {
   databaseUrl?: string | null;
   /** PostgreSQL connections per process (default 10). */
   poolSize?: number;
+  /** Where uploaded bytes live (`files/` inside it); default `dataDir`. Shared by every process on PostgreSQL. */
+  filesDir?: string;
   /** How long a claimed job is held without a heartbeat before another process may take it (default 30 s). */
   jobLeaseMs?: number;
   /** Folder of the built add-in to serve at `/`; default `dist/` of the project when it exists; null for none. */
@@ -65,6 +67,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     databaseUrl: opts.databaseUrl,
     busyTimeoutMs: opts.busyTimeoutMs,
     poolSize: opts.poolSize,
+    filesDir: opts.filesDir,
     jobLeaseMs: opts.jobLeaseMs,
   });
   const { store } = storage;
