@@ -18,6 +18,7 @@ import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
 import { KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
+import { SqliteKnowledgeIndex } from './storage/sqlite/knowledge';
 import { readLimitsFromEnv } from './files/limits';
 import { ReaderSandbox, type SandboxOptions } from './sandbox';
 import { chatRoutes } from './routes/chat';
@@ -75,7 +76,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     await store.close();
     throw new Error('the knowledge index has no PostgreSQL implementation yet');
   }
-  const knowledge = new KnowledgeBase(storage.sqlite, knowledgeOptionsFromEnv());
+  const knowledge = new KnowledgeBase(new SqliteKnowledgeIndex(storage.sqlite), knowledgeOptionsFromEnv());
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
