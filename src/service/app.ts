@@ -18,7 +18,6 @@ import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
 import { KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
-import { SqliteKnowledgeIndex } from './storage/sqlite/knowledge';
 import { readLimitsFromEnv } from './files/limits';
 import { ReaderSandbox, type SandboxOptions } from './sandbox';
 import { chatRoutes } from './routes/chat';
@@ -72,11 +71,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     jobLeaseMs: opts.jobLeaseMs,
   });
   const { store } = storage;
-  if (!storage.sqlite) {
+  if (!storage.knowledgeIndex) {
     await store.close();
     throw new Error('the knowledge index has no PostgreSQL implementation yet');
   }
-  const knowledge = new KnowledgeBase(new SqliteKnowledgeIndex(storage.sqlite), knowledgeOptionsFromEnv());
+  const knowledge = new KnowledgeBase(storage.knowledgeIndex, knowledgeOptionsFromEnv());
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
