@@ -51,12 +51,12 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     const failed: string[] = [];
     const fileIds: number[] = [];
     for (const upload of files) {
-      const check = checkUpload(upload, REPOSITORY_FORMATS);
+      const check = await checkUpload(upload, REPOSITORY_FORMATS);
       if (!check.ok) {
         failed.push(`${check.name}: ${check.reason}`);
         continue;
       }
-      const stored = await storeUploadBytes(ctx.blobs, p, 'repository', { ...check, bytes: upload.bytes });
+      const stored = await storeUploadBytes(ctx.blobs, p, 'repository', { ...check, file: upload });
       const record = await ctx.store.unitOfWork(async (tx) => {
         const file = await tx.files.create({
           ...stored,
