@@ -135,7 +135,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   installErrorHandlers(app);
   await app.register(cors, {
     origin: true,
-    methods: ['GET', 'POST', 'OPTIONS'],
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
     exposedHeaders: ['Retry-After'],
     maxAge: 600,
