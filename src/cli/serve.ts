@@ -11,6 +11,10 @@ export interface ServeOptions {
   poolSize?: number;
   http: boolean;
   staticDir?: string | null;
+  /** Browser origins besides the service's own allowed to call the API (`--cors-origin`). */
+  corsOrigins?: readonly string[];
+  /** The origin clients use, for `next`/`previous` links (`--public-url`). */
+  publicUrl?: string | null;
   out?: (line: string) => void;
   err?: (line: string) => void;
 }
@@ -38,6 +42,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
       databaseUrl: opts.databaseUrl,
       poolSize: opts.poolSize,
       staticDir: opts.staticDir,
+      corsOrigins: opts.corsOrigins,
+      publicUrl: opts.publicUrl,
       logger: true,
       https,
     });

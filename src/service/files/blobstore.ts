@@ -3,7 +3,7 @@
  * separators or collide); the original name is only stored in the database.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileSource } from './source';
@@ -27,7 +27,9 @@ export class DiskBlobStore implements BlobStore {
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'files');
-    mkdirSync(this.dir, { recursive: true });
+    // Uploaded documents are readable by this user only (folder 700, files 600).
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    chmodSync(this.dir, 0o700);
   }
 
   async put(bytes: Uint8Array, extension: string): Promise<StoredBlob> {
@@ -35,7 +37,7 @@ export class DiskBlobStore implements BlobStore {
     const name = `${randomBytes(16).toString('hex')}${safeExt ? `.${safeExt}` : ''}`;
     const path = join(this.dir, name);
     // Write then rename, so a crash never leaves a half-written file under a name the database knows.
-    await writeFile(`${path}.part`, bytes, { flush: true });
+    await writeFile(`${path}.part`, bytes, { flush: true, mode: 0o600 });
     await rename(`${path}.part`, path);
     return { name, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength };
   }
