@@ -12,7 +12,7 @@ const DEFAULT_DATA = './.qfill-data';
 export const USAGE = `Usage: qfill <command> [options]
 
 Commands:
-  serve [--port 3000] [--host 127.0.0.1] [--data DIR] [--database URL] [--pool-size N] [--http] [--no-static]
+  serve [--port 3000] [--host 127.0.0.1] [--data DIR] [--database URL] [--files DIR] [--pool-size N] [--http] [--no-static]
         [--cors-origin ORIGIN]... [--public-url URL]
       Run the local knowledge service (HTTPS with office-addin-dev-certs certificates unless --http).
       --cors-origin (repeatable) lets a page of that origin call the API; --public-url is the address
@@ -25,6 +25,9 @@ Commands:
       Add a user to a team (created when missing); prints the team id.
   offerings create --org ORG --name NAME [--type service|product|module] [--data DIR]
       Create an offering; prints its id.
+  migrate --from-data DIR --database URL [--files DIR]
+      Copy a SQLite data folder (organisations, keys, files, questionnaires, answers, chats, jobs) into
+      PostgreSQL, ids kept; prints counts; running it again copies only what is new.
   fill ...
       Fill a questionnaire workbook from the command line (see qfill fill --help).
 
@@ -105,6 +108,7 @@ async function run(argv: string[]): Promise<number> {
         http: { type: 'boolean' },
         'no-static': { type: 'boolean' },
         'pool-size': { type: 'string' },
+        files: { type: 'string' },
         'cors-origin': { type: 'string', multiple: true },
         'public-url': { type: 'string' },
       });
@@ -116,6 +120,7 @@ async function run(argv: string[]): Promise<number> {
         host: v.host ?? '127.0.0.1',
         ...storageOf(v),
         poolSize: integer(v['pool-size'], 'pool-size', 1, 1000),
+        filesDir: v.files ? resolve(v.files) : undefined,
         http: v.http ?? false,
         staticDir: v['no-static'] ? null : undefined,
         corsOrigins,
@@ -184,6 +189,20 @@ async function run(argv: string[]): Promise<number> {
         type: oneOf(v.type, 'type', ['service', 'product', 'module'] as const),
       });
       out(String(id));
+      return 0;
+    }
+    case 'migrate': {
+      const v = parse(rest, { 'from-data': { type: 'string' }, database: { type: 'string' }, files: { type: 'string' } });
+      const target = storageOf({ database: v.database });
+      if (!target.databaseUrl) throw new UsageError('--database (or QFILL_DATABASE_URL) is required: the PostgreSQL database to copy into');
+      const { migrateDataFolder } = await import('../service/storage/migrate');
+      await migrateDataFolder({
+        fromData: required(v, 'from-data'),
+        databaseUrl: target.databaseUrl,
+        filesDir: v.files ? resolve(v.files) : undefined,
+        log: out,
+      });
+      out('done');
       return 0;
     }
     case 'fill': {

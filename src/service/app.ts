@@ -4,7 +4,6 @@
  */
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync, statSync } from 'node:fs';
@@ -14,7 +13,8 @@ import { JOB_KINDS, type ServiceContext } from './context';
 import { installAuth } from './http/auth';
 import { corsAllows, installOrigins } from './http/origin';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/depth';
-import { badRequest, clientErrorHandler, installErrorHandlers, UPLOAD_LIMITS } from './http/errors';
+import { badRequest, clientErrorHandler, installErrorHandlers } from './http/errors';
+import { registerUploads, type UploadLimits } from './http/multipart';
 import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
@@ -32,6 +32,8 @@ export interface BuildAppOptions {
   databaseUrl?: string | null;
   /** PostgreSQL connections per process (default 10). */
   poolSize?: number;
+  /** Where uploaded bytes live (`files/` inside it); default `dataDir`. Shared by every process on PostgreSQL. */
+  filesDir?: string;
   /** How long a claimed job is held without a heartbeat before another process may take it (default 30 s). */
   jobLeaseMs?: number;
   /** Folder of the built add-in to serve at `/`; default `dist/` of the project when it exists; null for none. */
@@ -45,6 +47,8 @@ export interface BuildAppOptions {
   busyTimeoutMs?: number;
   /** Time, memory and size limits for reading uploaded files (default: `DEFAULT_READ_LIMITS`, then the environment). */
   reading?: SandboxOptions;
+  /** Size of one upload request and uploads received at once (default `DEFAULT_UPLOAD_LIMITS`). */
+  uploads?: Partial<UploadLimits>;
   /** The origin clients use (`https://qfill.example.com`), for `next`/`previous` links; default the listening address. */
   publicUrl?: string | null;
   /** Browser origins besides the service's own allowed to call the API (CORS), e.g. a hosted add-in's. */
@@ -70,14 +74,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     databaseUrl: opts.databaseUrl,
     busyTimeoutMs: opts.busyTimeoutMs,
     poolSize: opts.poolSize,
+    filesDir: opts.filesDir,
     jobLeaseMs: opts.jobLeaseMs,
   });
   const { store } = storage;
-  if (!storage.sqlite) {
+  if (!storage.knowledgeIndex) {
     await store.close();
     throw new Error('the knowledge index has no PostgreSQL implementation yet');
   }
-  const knowledge = new KnowledgeBase(storage.sqlite, knowledgeOptionsFromEnv());
+  const knowledge = new KnowledgeBase(storage.knowledgeIndex, knowledgeOptionsFromEnv());
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
@@ -146,15 +151,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
       }),
   });
   await app.register(formbody);
-  await app.register(multipart, {
-    limits: {
-      fileSize: UPLOAD_LIMITS.fileSizeMb * 1024 * 1024,
-      files: UPLOAD_LIMITS.files,
-      fields: UPLOAD_LIMITS.fields,
-      fieldSize: 1024 * 1024,
-      parts: UPLOAD_LIMITS.files + UPLOAD_LIMITS.fields,
-    },
-  });
+  await registerUploads(app, ctx.blobs, opts.uploads);
   installAuth(app, store, store.quota);
 
   chatRoutes(app, ctx);

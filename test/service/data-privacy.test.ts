@@ -42,8 +42,9 @@ describe('data on disk', () => {
     const onDisk = readdirSync(service.dataDir).filter((f) => f.startsWith('qfill.sqlite'));
     expect(onDisk).toContain('qfill.sqlite-wal');
     for (const f of onDisk) expect([f, mode(join(service.dataDir, f))]).toEqual([f, 0o600]);
-    const blobs = readdirSync(join(service.dataDir, 'files'));
+    const blobs = readdirSync(join(service.dataDir, 'files')).filter((f) => f !== 'incoming');
     expect(blobs.length).toBeGreaterThan(0);
     for (const f of blobs) expect([f, mode(join(service.dataDir, 'files', f))]).toEqual([f, 0o600]);
+    expect(mode(join(service.dataDir, 'files', 'incoming'))).toBe(0o700);
   });
 });
