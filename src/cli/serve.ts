@@ -13,6 +13,10 @@ export interface ServeOptions {
   filesDir?: string;
   http: boolean;
   staticDir?: string | null;
+  /** Browser origins besides the service's own allowed to call the API (`--cors-origin`). */
+  corsOrigins?: readonly string[];
+  /** The origin clients use, for `next`/`previous` links (`--public-url`). */
+  publicUrl?: string | null;
   out?: (line: string) => void;
   err?: (line: string) => void;
 }
@@ -42,6 +46,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
       filesDir: opts.filesDir,
       jobLeaseMs: leaseFromEnv(),
       staticDir: opts.staticDir,
+      corsOrigins: opts.corsOrigins,
+      publicUrl: opts.publicUrl,
       logger: true,
       https,
     });
