@@ -3,6 +3,7 @@
  * organisations, users, API keys, teams and offerings, used by the CLI and by tests.
  */
 import { generateKey, hashKey, KEY_PREFIX } from './keys';
+import { KnowledgeBase } from './knowledge/knowledge-base';
 import { openDatabase } from './storage/sqlite/database';
 import { createSqliteStore } from './storage/sqlite/store';
 import type { OfferingRecord, Role, Store } from './storage/types';
@@ -56,6 +57,17 @@ export function setOrg(dataDir: string, opts: SetOrgOptions) {
       upload_requires_manager: opts.uploadRequiresManager,
     }),
   );
+}
+
+/** The organisation's own names (issue 14: evidence about anyone else is a third party's); returns them cleaned. */
+export function setOrgNames(dataDir: string, org: string, names: string[]): string[] {
+  const db = openDatabase(dataDir);
+  try {
+    const record = createSqliteStore(db).orgs.upsert(org, {});
+    return new KnowledgeBase(db).setOrganisationNames(record.id, names);
+  } finally {
+    db.close();
+  }
 }
 
 /** Creates the team (and user) when missing and adds the user to it; returns the team id. */

@@ -23,6 +23,7 @@ import { extractDocument, KnowledgeBase, knowledgeOptionsFromEnv } from './knowl
 import { chatRoutes } from './routes/chat';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { repositoryRoutes } from './routes/repository';
+import { organisationRoutes } from './routes/organisation';
 import { openDatabase } from './storage/sqlite/database';
 import { SqliteJobQueue } from './storage/sqlite/jobs';
 import { SqliteWorkerLease } from './storage/sqlite/lease';
@@ -132,6 +133,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   chatRoutes(app, ctx);
   questionnaireRoutes(app, ctx);
   repositoryRoutes(app, ctx);
+  organisationRoutes(app, ctx);
 
   const staticDir = opts.staticDir === undefined ? join(PROJECT_ROOT, 'dist') : opts.staticDir;
   if (staticDir && isDirectory(staticDir)) {
