@@ -492,11 +492,11 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qfill-eval-'));
   const built = await buildApp({ dataDir, staticDir: null, logger: false });
   const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  const client = (org: string) => new ApiClient({ baseUrl: base, apiKey: createKey(dataDir, { org, user: 'eval', role: 'admin' }) });
+  const client = async (org: string) => new ApiClient({ baseUrl: base, apiKey: await createKey(dataDir, { org, user: 'eval', role: 'admin' }) });
   try {
     // 1. Library reuse.
     console.log('\n== 1. Answer-library reuse: Catalog HECVAT in the repository, blanked Studio HECVAT filled');
-    const lib = client('eval-library');
+    const lib = await client('eval-library');
     await uploadAll(lib, [join(questionnairesDir, CATALOG)]);
     const libRepo = await waitForRepository(lib, 1);
     if (libRepo.failed.length) console.log(`  failed: ${libRepo.failed.join('; ')}`);
@@ -509,7 +509,7 @@ async function main(): Promise<void> {
 
     // 2. From documents only.
     console.log('\n== 2. From documents only (kb/instructure), blanked completed questionnaires filled');
-    const docs = client('eval-documents');
+    const docs = await client('eval-documents');
     const instructure = listFiles(join(fixturesDir, 'kb', 'instructure'));
     await uploadAll(docs, instructure);
     const docRepo = await waitForRepository(docs, instructure.length);

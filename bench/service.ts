@@ -62,7 +62,7 @@ export async function runServiceBench(log: (line: string) => void = () => {}): P
   const rows: ServiceRow[] = [];
   try {
     const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
-    const client = new ApiClient({ baseUrl: base, apiKey: createKey(dataDir, { org: 'bench', user: 'bench', role: 'admin' }) });
+    const client = new ApiClient({ baseUrl: base, apiKey: await createKey(dataDir, { org: 'bench', user: 'bench', role: 'admin' }) });
 
     const kb = files(path.join(FIXTURES, 'kb'));
     log(`ingesting ${kb.length} knowledge-base files…`);

@@ -30,7 +30,7 @@ export async function seedDemo(options: { dataDir: string; baseUrl: string; fetc
   const recordPath = path.join(options.dataDir, 'demo.json');
   const record: DemoRecord = existsSync(recordPath)
     ? (JSON.parse(readFileSync(recordPath, 'utf8')) as DemoRecord)
-    : { key: createKey(options.dataDir, { org: DEMO_ORG, user: 'analyst', role: 'admin', name: 'demo' }), kbUploaded: false };
+    : { key: await createKey(options.dataDir, { org: DEMO_ORG, user: 'analyst', role: 'admin', name: 'demo' }), kbUploaded: false };
   const seededNow = !record.kbUploaded;
   writeFileSync(recordPath, JSON.stringify(record, null, 2), { mode: 0o600 });
 

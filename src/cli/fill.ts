@@ -8,7 +8,9 @@ import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, w
 import { basename, dirname, resolve } from 'node:path';
 import { ApiClient, ApiError, describeError } from '../api';
 import { devCaFetch } from './trusted-fetch';
+import type { Progress, QuestionWithAnswers } from '../api/schemas';
 import { planFill } from '../fill';
+import { FillSession, SessionError, type WorkbookPort } from '../fill/session';
 import { XlsxPackage, isXlsxError } from '../xlsx';
 import { FILL_USAGE, UsageError, parseFillArgs, type FillArgs } from './fill-args';
 import { createProgressDisplay, type ProgressStream } from './fill-progress';
@@ -177,32 +179,48 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
   }
   const timeout = args.timeoutSeconds !== null ? AbortSignal.timeout(args.timeoutSeconds * 1000) : undefined;
   const progress = createProgressDisplay(io.stderr);
-  let questionnaireId: number;
-  let questions;
-  let step: 'upload' | 'answers' = 'upload';
-  try {
-    io.stderr.write(`Uploading ${name} to ${client.baseUrl} ...\n`);
-    const uploaded = await client.uploadQuestionnaires([{ name: uploadName(name), data: inputBytes, type: XLSX_MIME }], {}, { signal: timeout });
-    step = 'answers';
-    const id = uploaded.questionnaire_ids?.[0];
-    if (id === undefined) throw new FillFailure(`The service accepted ${name} but created no questionnaire from it.`, 1);
-    questionnaireId = id;
-    await client.pollAnswerProgress(id, { signal: timeout, onProgress: (p) => progress.update(p) });
-    progress.done();
-    questions = await client.getAnswers(id, {}, { signal: timeout });
-  } catch (e) {
-    progress.done();
+
+  // The workbook as the fill session sees it: the input package, planned and written losslessly.
+  let anchored: QuestionWithAnswers[] = [];
+  let written: ReturnType<XlsxPackage['applyWrites']> | null = null;
+  const port: WorkbookPort = {
+    readFile: async () => ({ bytes: inputBytes, fileName: uploadName(name), type: XLSX_MIME }),
+    plan: async (questions, options) => {
+      anchored = anchorSlotsInPackage(questions, pkg);
+      return planFill(anchored, workbookView(pkg, anchored), options);
+    },
+    apply: async (plan) => {
+      written = pkg.applyWrites(plan.writes.map((w) => ({ tab: w.tab, address: w.address, value: w.value })));
+      writeAtomically(resolve(args.out), written.bytes);
+      return { written: plan.writes.length, failed: [] };
+    },
+  };
+  const session = new FillSession({ api: client, workbook: port }, { overwrite: args.overwrite });
+  let shown: Progress | null = null;
+  const off = session.subscribe((s) => {
+    if (s.progress && s.progress !== shown) progress.update((shown = s.progress));
+    if (s.steps.generate.state === 'done' || s.outcome) progress.done();
+  });
+  io.stderr.write(`Uploading ${name} to ${client.baseUrl} ...\n`);
+  const state = await session.fill(timeout);
+  off();
+  session.dispose();
+  progress.done();
+  const outcome = state.outcome;
+  if (outcome?.kind === 'failed') {
+    const e = outcome.error;
     if (e instanceof FillFailure) throw e;
-    if (timeout?.aborted) {
+    if (e instanceof SessionError && e.code === 'no-questionnaire') throw new FillFailure(`The service accepted ${name} but created no questionnaire from it.`, 1);
+    if (outcome.step !== 'write' && timeout?.aborted) {
       throw new FillFailure(`The answers were not ready within ${args.timeoutSeconds} s; nothing was written. Try again with a longer --timeout.`, 1);
     }
-    throw serviceFailure(e, client.baseUrl, step);
+    if (outcome.step === 'write') throw e;
+    throw serviceFailure(e, client.baseUrl, outcome.step === 'upload' || outcome.step === 'read' ? 'upload' : 'answers');
   }
-
-  const anchored = anchorSlotsInPackage(questions, pkg);
-  const plan = planFill(anchored, workbookView(pkg, anchored), { overwrite: args.overwrite });
-  const result = pkg.applyWrites(plan.writes.map((w) => ({ tab: w.tab, address: w.address, value: w.value })));
-  writeAtomically(resolve(args.out), result.bytes);
+  const questionnaireId = state.questionnaireId;
+  if (!state.report || !written || questionnaireId === null) throw new FillFailure('The fill ended without writing the output.', 1);
+  const plan = state.report.plan;
+  const result: ReturnType<XlsxPackage['applyWrites']> = written;
 
   const report = buildFillReport(plan, anchored, {
     input: resolve(args.input),

@@ -11,7 +11,7 @@ const DEFAULT_DATA = './.qfill-data';
 export const USAGE = `Usage: qfill <command> [options]
 
 Commands:
-  serve [--port 3000] [--host 127.0.0.1] [--data DIR] [--http] [--no-static]
+  serve [--port 3000] [--host 127.0.0.1] [--data DIR] [--database URL] [--pool-size N] [--http] [--no-static]
       Run the local knowledge service (HTTPS with office-addin-dev-certs certificates unless --http).
   keys create --org ORG --user USER [--role admin|repository_manager|member] [--read-only] [--name NAME] [--data DIR]
       Create an API key (creates the organization and user when missing); prints the key alone.
@@ -24,6 +24,8 @@ Commands:
   fill ...
       Fill a questionnaire workbook from the command line (see qfill fill --help).
 
+Every command but fill takes --database postgres://USER@HOST:PORT/DB (or QFILL_DATABASE_URL) to keep
+all state in PostgreSQL, shared by several service processes; without it, SQLite under --data.
 Default data folder: ${DEFAULT_DATA}`;
 
 class UsageError extends Error {}
@@ -58,7 +60,16 @@ function integer(value: unknown, name: string, min: number, max: number): number
   return Number(value);
 }
 
-const dataOption = { data: { type: 'string' } } as const;
+const dataOption = { data: { type: 'string' }, database: { type: 'string' } } as const;
+
+/** Where the state is: `--database` (or QFILL_DATABASE_URL) for PostgreSQL, else SQLite under `--data`. */
+function storageOf(values: { data?: string; database?: string }): { dataDir: string; databaseUrl: string | null } {
+  const url = (values.database ?? process.env.QFILL_DATABASE_URL ?? '').trim();
+  if (url !== '' && !/^postgres(ql)?:\/\//.test(url)) {
+    throw new UsageError('--database must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/qfill');
+  }
+  return { dataDir: resolve(values.data ?? DEFAULT_DATA), databaseUrl: url === '' ? null : url };
+}
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -80,12 +91,14 @@ async function run(argv: string[]): Promise<number> {
         host: { type: 'string' },
         http: { type: 'boolean' },
         'no-static': { type: 'boolean' },
+        'pool-size': { type: 'string' },
       });
       const { serve } = await import('./serve');
       return serve({
         port: integer(v.port, 'port', 0, 65535) ?? 3000,
         host: v.host ?? '127.0.0.1',
-        dataDir: resolve(v.data ?? DEFAULT_DATA),
+        ...storageOf(v),
+        poolSize: integer(v['pool-size'], 'pool-size', 1, 1000),
         http: v.http ?? false,
         staticDir: v['no-static'] ? null : undefined,
       });
@@ -101,7 +114,7 @@ async function run(argv: string[]): Promise<number> {
         'read-only': { type: 'boolean' },
         name: { type: 'string' },
       });
-      const key = createKey(resolve(v.data ?? DEFAULT_DATA), {
+      const key = await createKey(storageOf(v), {
         org: required(v, 'org'),
         user: required(v, 'user'),
         role: oneOf(v.role, 'role', ['admin', 'repository_manager', 'member'] as const),
@@ -123,13 +136,13 @@ async function run(argv: string[]): Promise<number> {
         names: { type: 'string' },
       });
       const urm = oneOf(v['upload-requires-manager'], 'upload-requires-manager', ['true', 'false'] as const);
-      const org = setOrg(resolve(v.data ?? DEFAULT_DATA), {
+      const org = await setOrg(storageOf(v), {
         org: required(v, 'org'),
         license: oneOf(v.license, 'license', ['active', 'inactive'] as const),
         quota: integer(v.quota, 'quota', 0, 1_000_000),
         uploadRequiresManager: urm === undefined ? undefined : urm === 'true',
       });
-      const names = v.names === undefined ? undefined : setOrgNames(resolve(v.data ?? DEFAULT_DATA), org.name, v.names.split(','));
+      const names = v.names === undefined ? undefined : await setOrgNames(storageOf(v), org.name, v.names.split(','));
       if (names) out(`organization ${org.name}: own names ${names.length ? names.join(', ') : '(none)'}`);
       out(
         `organization ${org.name}: license ${org.license}, quota ${org.quota_per_minute ?? 'none'}${org.quota_per_minute ? ' requests/minute' : ''}, upload requires manager ${org.upload_requires_manager}`,
@@ -140,7 +153,7 @@ async function run(argv: string[]): Promise<number> {
       const [sub, ...args] = rest;
       if (sub !== 'add-member') throw new UsageError(`unknown command "teams ${sub ?? ''}"; use "teams add-member"`);
       const v = parse(args, { ...dataOption, org: { type: 'string' }, team: { type: 'string' }, user: { type: 'string' } });
-      out(String(addTeamMember(resolve(v.data ?? DEFAULT_DATA), { org: required(v, 'org'), team: required(v, 'team'), user: required(v, 'user') })));
+      out(String(await addTeamMember(storageOf(v), { org: required(v, 'org'), team: required(v, 'team'), user: required(v, 'user') })));
       return 0;
     }
     case 'offerings': {
@@ -149,7 +162,7 @@ async function run(argv: string[]): Promise<number> {
       const v = parse(args, { ...dataOption, org: { type: 'string' }, name: { type: 'string' }, type: { type: 'string' } });
       const name = required(v, 'name');
       if (name.length > 200) throw new UsageError('--name must be at most 200 characters (the limit of an offering name)');
-      const id = createOffering(resolve(v.data ?? DEFAULT_DATA), {
+      const id = await createOffering(storageOf(v), {
         org: required(v, 'org'),
         name,
         type: oneOf(v.type, 'type', ['service', 'product', 'module'] as const),

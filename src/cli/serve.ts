@@ -6,6 +6,9 @@ export interface ServeOptions {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL holding all state; null for SQLite under `dataDir`. */
+  databaseUrl?: string | null;
+  poolSize?: number;
   http: boolean;
   staticDir?: string | null;
   out?: (line: string) => void;
@@ -28,7 +31,20 @@ export async function serve(opts: ServeOptions): Promise<number> {
     }
   }
 
-  const built = await buildApp({ dataDir: opts.dataDir, staticDir: opts.staticDir, logger: true, https });
+  let built: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    built = await buildApp({
+      dataDir: opts.dataDir,
+      databaseUrl: opts.databaseUrl,
+      poolSize: opts.poolSize,
+      staticDir: opts.staticDir,
+      logger: true,
+      https,
+    });
+  } catch (error) {
+    err(`qfill: cannot open the service's storage: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
   // Handlers go in before the URL is printed: whoever reads that line may signal us right away.
   let stopping = false;
   const stopped = new Promise<number>((resolve) => {
@@ -59,6 +75,17 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return 1;
   }
   out(`Listening on ${address}`);
-  out(`Data folder: ${opts.dataDir}`);
+  out(opts.databaseUrl ? `Database: ${redactUrl(opts.databaseUrl)} (data folder ${opts.dataDir})` : `Data folder: ${opts.dataDir}`);
   return stopped;
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the given database';
+  }
 }

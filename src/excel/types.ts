@@ -64,6 +64,8 @@ export interface WorkbookAdapter {
    * Empty text clears the cell.
    */
   writeCell(ref: CellRef, text: string, options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
+  /** The displayed text of cells ('' when empty), in the order asked: what a fill would replace or undo would discard. */
+  readValues?(refs: CellRef[]): Promise<string[]>;
   /** A stable key for the open workbook (to resume polling and find the undo snapshot). Not secret. */
   documentKey(): Promise<string>;
 }

@@ -670,9 +670,36 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
     });
   }
 
+  /** The displayed text of cells, in one batched read; '' for an empty cell or one that does not exist. */
+  async function readValues(refs: CellRef[]): Promise<string[]> {
+    if (refs.length === 0) return [];
+    const f = features();
+    return Excel.run(async (context) => {
+      const onSync = () => undefined;
+      const sheetNames = await loadSheetNames(context, onSync);
+      const byTab = new Map<string, Set<string>>();
+      const resolved = refs.map((ref) => {
+        const tab = resolveTab(ref.tab, sheetNames);
+        const c = parseA1(ref.address);
+        if (!tab || !c) return null;
+        const address = toA1(c.row, c.column);
+        let set = byTab.get(tab);
+        if (!set) byTab.set(tab, (set = new Set()));
+        set.add(address);
+        return { tab, address };
+      });
+      const targets = [...byTab].map(([tab, set]) => ({ tab, addresses: [...set] }));
+      const read = await readCells(context, targets, {}, { support: f, budgetBytes: budget, onSync });
+      return resolved.map((r) => {
+        const cell = r ? read.cells.get(r.tab)?.get(r.address) : undefined;
+        return cell && cell.valueType !== 'Empty' ? String(cell.value ?? '') : '';
+      });
+    });
+  }
+
   async function readFile(onProgress?: (p: ReadProgress) => void) {
     return readOpenWorkbook({ ...options.readFile, onProgress });
   }
 
-  return { readFile, plan, apply, canUndo, undo, select, getSelection, onSelectionChanged, insertIntoSelection, writeCell, documentKey };
+  return { readFile, plan, apply, canUndo, undo, select, getSelection, onSelectionChanged, insertIntoSelection, writeCell, readValues, documentKey };
 }

@@ -27,15 +27,17 @@ function family(text: string): string | null {
 }
 
 /**
- * The allowed value `value` means, or null when it means none of them (the slot is left for review).
- * Tries: exact; case/punctuation/whitespace-insensitive; yes/no/n.a. synonyms (`Y`, `TRUE`, `Yes.`,
- * `n.a.`, `Not applicable`); and finally a leading allowed word (`Yes, all data is encrypted` -> `Yes`)
- * when exactly one allowed value fits.
+ * The allowed value the whole of `value` stands for, or null: exact; case/punctuation/whitespace-
+ * insensitive; yes/no/n.a. synonyms (`Y`, `TRUE`, `Yes.`, `n.a.`, `Not applicable`). Strict: for
+ * matching a value that may belong to another slot (a past answer's comment never becomes a Yes).
  */
-export function coerceToAllowed(value: string, allowed: readonly string[]): string | null {
+export function matchAllowed(value: string, allowed: readonly string[]): string | null {
   const options = allowed.filter((a) => a.trim() !== '');
   if (options.length === 0) return null;
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
   if (options.includes(value)) return value;
+  if (options.includes(trimmed)) return trimmed;
   const byTidy = options.filter((a) => tidy(a) === tidy(value));
   if (byTidy.length >= 1 && tidy(value) !== '') return byTidy[0]!;
   const bySquash = options.filter((a) => squash(a) === squash(value));
@@ -46,9 +48,17 @@ export function coerceToAllowed(value: string, allowed: readonly string[]): stri
     const match = options.find((a) => family(a) === meaning);
     if (match) return match;
   }
+  return null;
+}
 
-  const head = leadingAnswer(value, options);
-  return head;
+/**
+ * The allowed value an answer meant for this slot means, or null when it means none of them (the slot
+ * is left for review): `matchAllowed`, and then a leading allowed word (`Yes, all data is encrypted`
+ * -> `Yes`) when exactly one allowed value fits.
+ */
+export function coerceToAllowed(value: string, allowed: readonly string[]): string | null {
+  const options = allowed.filter((a) => a.trim() !== '');
+  return matchAllowed(value, options) ?? leadingAnswer(value, options);
 }
 
 /** Two options joined by a slash or "or" (`Yes/No`, `Y / N`, `yes or no`): the answer did not choose. */

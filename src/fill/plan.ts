@@ -4,6 +4,7 @@
  */
 import { readEvaluation, type Answer, type AnswerSlot, type QuestionWithAnswers } from '../api/schemas';
 import { parseA1, toA1 } from './a1';
+import { isListSlot, pickAnswer, primarySlot, slotValue } from './answer';
 import { coerceToAllowed } from './coerce';
 import { buildReport } from './report';
 import { resolveTab } from './tabs';
@@ -12,35 +13,6 @@ import type { CellState, CellWrite, PlanOptions, SkipReason, SkippedSlot, Source
 
 /** How many sources a note lists. */
 export const MAX_SOURCES = 3;
-
-/** The answer a fill uses: the selected one, else the first. */
-export function pickAnswer(question: QuestionWithAnswers): Answer | null {
-  const answers = question.answers ?? [];
-  if (question.selected_answer_id != null) {
-    const selected = answers.find((a) => a.id === question.selected_answer_id);
-    if (selected) return selected;
-  }
-  return answers[0] ?? null;
-}
-
-/** Slot keys, roles and headers compared without case, spaces, `_` or `-`. */
-export function slotKey(text: string): string {
-  return text.toLowerCase().replace(/[\s_-]+/g, '');
-}
-
-/** The slot that receives the answer text: role `answer`, else the first slot. */
-export function primarySlot(slots: readonly AnswerSlot[]): AnswerSlot | null {
-  return slots.find((s) => slotKey(s.role) === 'answer') ?? slots[0] ?? null;
-}
-
-/** The text an answer has for a slot: its slot response (by role, then header), else the answer text for the primary slot. */
-export function slotValue(answer: Answer, slot: AnswerSlot, isPrimary: boolean): string | null {
-  const responses = answer.slot_responses ?? [];
-  const byRole = responses.find((r) => slotKey(r.slot_key) === slotKey(slot.role));
-  const byHeader = byRole ?? responses.find((r) => slotKey(r.slot_key) === slotKey(slot.header));
-  if (byHeader) return byHeader.content;
-  return isPrimary ? answer.text : null;
-}
 
 /** Top sources of an answer for the note beside the cell: by rank, one per file page. */
 export function topSources(answer: Answer, max = MAX_SOURCES): SourceRef[] {
@@ -57,10 +29,6 @@ export function topSources(answer: Answer, max = MAX_SOURCES): SourceRef[] {
     if (out.length >= max) break;
   }
   return out;
-}
-
-function isListSlot(slot: AnswerSlot): boolean {
-  return (slot.allowed_values?.filter((v) => v.trim() !== '').length ?? 0) > 0;
 }
 
 function hasValue(state: CellState | undefined): boolean {

@@ -4,16 +4,19 @@
  */
 import { generateKey, hashKey, KEY_PREFIX } from './keys';
 import { KnowledgeBase } from './knowledge/knowledge-base';
-import { openDatabase } from './storage/sqlite/database';
-import { createSqliteStore } from './storage/sqlite/store';
+import { openStorage, type StorageOptions } from './storage/open';
+import { SqliteKnowledgeIndex } from './storage/sqlite/knowledge';
 import type { OfferingRecord, Role, Store } from './storage/types';
 
-function withStore<T>(dataDir: string, fn: (store: Store) => T): T {
-  const db = openDatabase(dataDir);
+/** Where the service's state is: a data folder (SQLite), or a data folder and a database URL. */
+export type StorageTarget = string | StorageOptions;
+
+async function withStore<T>(target: StorageTarget, fn: (store: Store) => Promise<T>): Promise<T> {
+  const { store } = await openStorage(typeof target === 'string' ? { dataDir: target } : { ...target, poolSize: 2 });
   try {
-    return fn(createSqliteStore(db));
+    return await fn(store);
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
@@ -26,13 +29,13 @@ export interface CreateKeyOptions {
 }
 
 /** Creates the organisation and user when missing and returns a new key; only its hash is stored. */
-export function createKey(dataDir: string, opts: CreateKeyOptions): string {
-  return withStore(dataDir, (store) =>
-    store.transaction(() => {
-      const org = store.orgs.upsert(opts.org, {});
-      const user = store.users.upsert(org.id, opts.user, opts.role ? { role: opts.role } : {});
+export function createKey(target: StorageTarget, opts: CreateKeyOptions): Promise<string> {
+  return withStore(target, (store) =>
+    store.unitOfWork(async (tx) => {
+      const org = await tx.orgs.upsert(opts.org, {});
+      const user = await tx.users.upsert(org.id, opts.user, opts.role ? { role: opts.role } : {});
       const key = generateKey();
-      store.keys.create(user.id, hashKey(key), key.slice(0, KEY_PREFIX.length + 6), {
+      await tx.keys.create(user.id, hashKey(key), key.slice(0, KEY_PREFIX.length + 6), {
         readOnly: opts.readOnly ?? false,
         name: opts.name ?? '',
       });
@@ -49,8 +52,8 @@ export interface SetOrgOptions {
   uploadRequiresManager?: boolean;
 }
 
-export function setOrg(dataDir: string, opts: SetOrgOptions) {
-  return withStore(dataDir, (store) =>
+export function setOrg(target: StorageTarget, opts: SetOrgOptions) {
+  return withStore(target, (store) =>
     store.orgs.upsert(opts.org, {
       license: opts.license,
       quota_per_minute: opts.quota === undefined ? undefined : opts.quota === null || opts.quota <= 0 ? null : opts.quota,
@@ -60,44 +63,50 @@ export function setOrg(dataDir: string, opts: SetOrgOptions) {
 }
 
 /** The organisation's own names (issue 14: evidence about anyone else is a third party's); returns them cleaned. */
-export function setOrgNames(dataDir: string, org: string, names: string[]): string[] {
-  const db = openDatabase(dataDir);
+export async function setOrgNames(target: StorageTarget, org: string, names: string[]): Promise<string[]> {
+  const storage = await openStorage(typeof target === 'string' ? { dataDir: target } : { ...target, poolSize: 2 });
   try {
-    const record = createSqliteStore(db).orgs.upsert(org, {});
-    return new KnowledgeBase(db).setOrganisationNames(record.id, names);
+    const record = await storage.store.orgs.upsert(org, {});
+    if (!storage.sqlite) throw new Error('organisation names need the knowledge index, which has no PostgreSQL implementation yet');
+    return await new KnowledgeBase(new SqliteKnowledgeIndex(storage.sqlite)).setOrganisationNames(record.id, names);
   } finally {
-    db.close();
+    await storage.store.close();
   }
 }
 
 /** Creates the team (and user) when missing and adds the user to it; returns the team id. */
-export function addTeamMember(dataDir: string, opts: { org: string; team: string; user: string }): number {
-  return withStore(dataDir, (store) =>
-    store.transaction(() => {
-      const org = store.orgs.upsert(opts.org, {});
-      const user = store.users.upsert(org.id, opts.user, {});
-      const team = store.teams.upsert(org.id, opts.team);
-      store.teams.addMember(team.id, user.id);
+export function addTeamMember(target: StorageTarget, opts: { org: string; team: string; user: string }): Promise<number> {
+  return withStore(target, (store) =>
+    store.unitOfWork(async (tx) => {
+      const org = await tx.orgs.upsert(opts.org, {});
+      const user = await tx.users.upsert(org.id, opts.user, {});
+      const team = await tx.teams.upsert(org.id, opts.team);
+      await tx.teams.addMember(team.id, user.id);
       return team.id;
     }),
   );
 }
 
-export function createOffering(dataDir: string, opts: { org: string; name: string; type?: OfferingRecord['type'] }): number {
-  return withStore(dataDir, (store) => {
-    const org = store.orgs.upsert(opts.org, {});
-    return store.offerings.upsert(org.id, opts.name, opts.type ?? 'product').id;
+export function createOffering(target: StorageTarget, opts: { org: string; name: string; type?: OfferingRecord['type'] }): Promise<number> {
+  return withStore(target, async (store) => {
+    const org = await store.orgs.upsert(opts.org, {});
+    return (await store.offerings.upsert(org.id, opts.name, opts.type ?? 'product')).id;
   });
 }
 
 /** Id of a user (created when missing), e.g. to name reviewers. */
-export function ensureUser(dataDir: string, opts: { org: string; user: string; firstName?: string; lastName?: string; email?: string }): number {
-  return withStore(dataDir, (store) => {
-    const org = store.orgs.upsert(opts.org, {});
-    return store.users.upsert(org.id, opts.user, {
-      first_name: opts.firstName,
-      last_name: opts.lastName,
-      email: opts.email,
-    }).id;
+export function ensureUser(
+  target: StorageTarget,
+  opts: { org: string; user: string; firstName?: string; lastName?: string; email?: string },
+): Promise<number> {
+  return withStore(target, async (store) => {
+    const org = await store.orgs.upsert(opts.org, {});
+    return (
+      await store.users.upsert(org.id, opts.user, {
+        first_name: opts.firstName,
+        last_name: opts.lastName,
+        email: opts.email,
+      })
+    ).id;
   });
 }

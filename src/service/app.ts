@@ -11,27 +11,30 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JOB_KINDS, type ServiceContext } from './context';
-import { detectQuestionnaire } from './detect';
-import { DiskBlobStore } from './files/blobstore';
 import { installAuth } from './http/auth';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/depth';
 import { badRequest, clientErrorHandler, installErrorHandlers, UPLOAD_LIMITS } from './http/errors';
 import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
-import { extractDocument, KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
+import { KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
+import { SqliteKnowledgeIndex } from './storage/sqlite/knowledge';
+import { readLimitsFromEnv } from './files/limits';
+import { ReaderSandbox, type SandboxOptions } from './sandbox';
 import { chatRoutes } from './routes/chat';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { repositoryRoutes } from './routes/repository';
 import { organisationRoutes } from './routes/organisation';
-import { openDatabase } from './storage/sqlite/database';
-import { SqliteJobQueue } from './storage/sqlite/jobs';
-import { SqliteWorkerLease } from './storage/sqlite/lease';
-import { SqliteRateLimiter } from './storage/sqlite/quota';
-import { createSqliteStore } from './storage/sqlite/store';
+import { openStorage } from './storage/open';
 
 export interface BuildAppOptions {
   dataDir: string;
+  /** PostgreSQL (`postgres://…`) holding all state; without it, SQLite under `dataDir`. */
+  databaseUrl?: string | null;
+  /** PostgreSQL connections per process (default 10). */
+  poolSize?: number;
+  /** How long a claimed job is held without a heartbeat before another process may take it (default 30 s). */
+  jobLeaseMs?: number;
   /** Folder of the built add-in to serve at `/`; default `dist/` of the project when it exists; null for none. */
   staticDir?: string | null;
   /** Log warnings and errors (level from QFILL_LOG_LEVEL, default `warn`). */
@@ -41,6 +44,8 @@ export interface BuildAppOptions {
   leaseCheckMs?: number;
   /** How long a write waits for another process's lock before the request gets 429 (default 5 s). */
   busyTimeoutMs?: number;
+  /** Time, memory and size limits for reading uploaded files (default: `DEFAULT_READ_LIMITS`, then the environment). */
+  reading?: SandboxOptions;
   /** TLS key and certificate; plain HTTP without. */
   https?: { key: Buffer; cert: Buffer } | null;
 }
@@ -57,11 +62,20 @@ function isDirectory(path: string): boolean {
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
-  const dataDir = resolve(opts.dataDir);
-  const db = openDatabase(dataDir, { busyTimeoutMs: opts.busyTimeoutMs });
-  const store = createSqliteStore(db);
-  const queue = new SqliteJobQueue(db);
-  const knowledge = new KnowledgeBase(db, knowledgeOptionsFromEnv());
+  const storage = await openStorage({
+    dataDir: opts.dataDir,
+    databaseUrl: opts.databaseUrl,
+    busyTimeoutMs: opts.busyTimeoutMs,
+    poolSize: opts.poolSize,
+    jobLeaseMs: opts.jobLeaseMs,
+  });
+  const { store } = storage;
+  if (!storage.sqlite) {
+    await store.close();
+    throw new Error('the knowledge index has no PostgreSQL implementation yet');
+  }
+  const knowledge = new KnowledgeBase(new SqliteKnowledgeIndex(storage.sqlite), knowledgeOptionsFromEnv());
+  const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
     logger: opts.logger ? { level: process.env.QFILL_LOG_LEVEL ?? 'warn' } : false,
@@ -75,21 +89,26 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   let worker: JobWorker | null = null;
   const ctx: ServiceContext = {
     store,
-    queue,
-    blobs: new DiskBlobStore(dataDir),
+    blobs: storage.blobs,
     knowledge,
-    extract: extractDocument,
-    detect: detectQuestionnaire,
+    extract: (source, filename) => sandbox.extract(source, filename),
+    detect: (source, filename) => sandbox.detect(source, filename),
     wake: (kind) => worker?.notify(kind),
   };
   const log = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
   worker = new JobWorker(
-    queue,
+    store.jobs,
     {
       [JOB_KINDS.ingestFile]: ingestFileHandler(ctx),
       [JOB_KINDS.generateAnswers]: generateAnswersHandler(ctx, log),
     },
-    { log, lease: new SqliteWorkerLease(db), leaseCheckMs: opts.leaseCheckMs },
+    {
+      log,
+      lease: store.workerLease ?? undefined,
+      leaseCheckMs: opts.leaseCheckMs,
+      // Well within the job's lease, so a live worker never loses its job to another.
+      heartbeatMs: Math.max(20, Math.floor((opts.jobLeaseMs ?? 30_000) / 3)),
+    },
   );
 
   // Our own JSON parser: an empty body is "no fields" (POST /chat/sessions/ may be empty), and a
@@ -128,7 +147,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
       parts: UPLOAD_LIMITS.files + UPLOAD_LIMITS.fields,
     },
   });
-  installAuth(app, store, new SqliteRateLimiter(db));
+  installAuth(app, store, store.quota);
 
   chatRoutes(app, ctx);
   questionnaireRoutes(app, ctx);
@@ -149,9 +168,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     async close() {
       if (closed) return;
       closed = true;
+      // Readers first: a job waiting on a worker thread returns at once, so the job loop can stop.
+      await sandbox.close();
       await worker!.stop();
       await app.close();
-      db.close();
+      await store.close();
     },
   };
 }

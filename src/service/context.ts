@@ -3,8 +3,8 @@
  * functions. Narrow interfaces so each part can be replaced (PostgreSQL storage, another retriever).
  */
 import type { DetectedQuestionnaire } from './detect/types';
-import type { JobQueue } from './jobs/types';
 import type { BlobStore } from './files/blobstore';
+import type { FileSource } from './files/source';
 import type {
   AnswerOptions,
   AnswerResult,
@@ -25,22 +25,23 @@ export interface Knowledge {
     doc: ExtractedDocument,
     onProgress?: (percent: number) => void,
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }>;
-  removeFile(orgId: number, fileId: number): void;
-  search(orgId: number, query: string, filters: SearchFilters, limit?: number): Evidence[];
+  removeFile(orgId: number, fileId: number): Promise<void>;
+  search(orgId: number, query: string, filters: SearchFilters, limit?: number): Promise<Evidence[]>;
   answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult>;
   answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer>;
   /** The organisation's own names: evidence about anyone else is a third party's (issue 14). */
-  organisationNames(orgId: number): string[];
-  setOrganisationNames(orgId: number, names: string[]): string[];
+  organisationNames(orgId: number): Promise<string[]>;
+  setOrganisationNames(orgId: number, names: string[]): Promise<string[]>;
 }
 
 export interface ServiceContext {
+  /** All persistence: repositories, the job queue (`store.jobs`), units of work. */
   store: Store;
-  queue: JobQueue;
   blobs: BlobStore;
   knowledge: Knowledge;
-  extract(bytes: Uint8Array, filename: string): Promise<ExtractedDocument>;
-  detect(bytes: Uint8Array, filename: string): Promise<DetectedQuestionnaire>;
+  /** Reads a file's text; in the service, in a worker thread within the reading limits (`sandbox/`). */
+  extract(source: FileSource, filename: string): Promise<ExtractedDocument>;
+  detect(source: FileSource, filename: string): Promise<DetectedQuestionnaire>;
   /** Tells the background worker that a job of `kind` is waiting. */
   wake(kind: string): void;
 }

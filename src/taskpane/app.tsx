@@ -10,7 +10,7 @@ import type { QuestionWithAnswers } from '../api/schemas';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { ErrorMessage, Note } from './components/Message';
 import { TabBar, panelId, tabId, type TabSpec } from './components/TabBar';
-import { explainRetry, isReadOnlyRefusal, uploadRefusedReason } from './errors';
+import { classifyUploadRefusal, explainRetry, isForbidden, uploadRefusedReason, type UploadRefusal } from './errors';
 import { ChatPane } from './panes/ChatPane';
 import { FillPane } from './panes/FillPane';
 import { LibraryPane } from './panes/LibraryPane';
@@ -32,6 +32,7 @@ interface UploadBlock {
   reason: string;
   /** The service said the key is read-only (rather than lacking rights or a licence). */
   readOnly: boolean;
+  kind: UploadRefusal;
 }
 
 /** A refused upload is remembered per key (by fingerprint), so it survives reopening the pane. */
@@ -39,8 +40,9 @@ function readUploadBlock(props: AppProps, apiKey: string): UploadBlock | null {
   const text = safeGet(props.storage, STORAGE_KEYS.uploadBlocked);
   if (!text || !apiKey) return null;
   try {
-    const v = JSON.parse(text) as { key?: string; reason?: string; readOnly?: boolean };
-    return v.key === keyFingerprint(apiKey) && typeof v.reason === 'string' ? { reason: v.reason, readOnly: v.readOnly === true } : null;
+    const v = JSON.parse(text) as { key?: string; reason?: string; readOnly?: boolean; kind?: UploadRefusal };
+    if (v.key !== keyFingerprint(apiKey) || typeof v.reason !== 'string') return null;
+    return { reason: v.reason, readOnly: v.readOnly === true, kind: v.kind ?? (v.readOnly ? 'read-only' : 'refused') };
   } catch {
     return null;
   }
@@ -58,6 +60,8 @@ export function App(props: AppProps) {
   const [block, setBlock] = useState<UploadBlock | null>(() => readUploadBlock(props, settings.apiKey));
   const uploadBlocked = block?.reason ?? null;
   const [questions, setQuestions] = useState<QuestionWithAnswers[]>([]);
+  /** Grows each time the saved settings are shown to work: panes drop failures that are no longer true. */
+  const [connectionEpoch, setConnectionEpoch] = useState(0);
   const [retrying, setRetrying] = useState<string | null>(null);
   const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(retryTimer.current), []);
@@ -85,10 +89,32 @@ export function App(props: AppProps) {
     return ok;
   };
 
-  const onUploadRefused = (e: ApiError) => {
-    const next = { reason: uploadRefusedReason(e), readOnly: isReadOnlyRefusal(e) };
+  /**
+   * An upload was refused: whether a read with the same key works tells a key without upload rights
+   * (Chat still works) from a key that is not valid at all (nothing works). Said only after checking.
+   */
+  const onUploadRefused = async (e: ApiError) => {
+    const apiKey = settings.apiKey;
+    let readsWork: boolean | null = null;
+    if (client && !/read[- ]?only/i.test(e.serverMessage ?? '')) {
+      try {
+        await client.listRepositoryFiles({ page_size: 1 });
+        readsWork = true;
+      } catch (probe) {
+        readsWork = isForbidden(probe) ? false : null;
+      }
+    }
+    const kind = classifyUploadRefusal(e, readsWork);
+    const next: UploadBlock = { reason: uploadRefusedReason(e, kind), readOnly: kind === 'read-only', kind };
+    if (store.load().apiKey !== apiKey) return; // the key changed meanwhile: this verdict is about the old one
     setBlock(next);
-    safeSet(props.storage, STORAGE_KEYS.uploadBlocked, JSON.stringify({ key: keyFingerprint(settings.apiKey), ...next }));
+    safeSet(props.storage, STORAGE_KEYS.uploadBlocked, JSON.stringify({ key: keyFingerprint(apiKey), ...next }));
+  };
+
+  /** The saved settings just worked: old failures are no longer true, and a key that "did not work" does. */
+  const onConnectionOk = () => {
+    setConnectionEpoch((n) => n + 1);
+    if (block?.kind === 'invalid') allowUploads();
   };
 
   const allowUploads = () => {
@@ -136,13 +162,21 @@ export function App(props: AppProps) {
           onOpenSettings={openSettings}
           onOpenLibrary={() => setTab('library')}
           active={tab === 'fill'}
+          connectionEpoch={connectionEpoch}
           {...(props.stallMs !== undefined ? { stallMs: props.stallMs } : {})}
         />,
       )}
       {panel(
         'chat',
         'Chat',
-        <ChatPane client={client} workbook={props.workbook} questions={questions} onOpenSettings={openSettings} active={tab === 'chat'} />,
+        <ChatPane
+          client={client}
+          workbook={props.workbook}
+          questions={questions}
+          onOpenSettings={openSettings}
+          active={tab === 'chat'}
+          connectionEpoch={connectionEpoch}
+        />,
       )}
       {panel(
         'library',
@@ -154,6 +188,7 @@ export function App(props: AppProps) {
           onOpenSettings={openSettings}
           pollMs={props.libraryPollMs ?? 2000}
           active={tab === 'library'}
+          connectionEpoch={connectionEpoch}
         />,
       )}
       {panel(
@@ -167,6 +202,7 @@ export function App(props: AppProps) {
           uploadBlocked={uploadBlocked}
           keyReadOnly={block?.readOnly === true}
           onAllowUploads={allowUploads}
+          onConnectionOk={onConnectionOk}
           firstRun={!settings.apiKey}
         />,
       )}

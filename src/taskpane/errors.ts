@@ -1,21 +1,102 @@
-/** Errors as sentences a person can act on, and the few error facts the panes branch on. */
+/**
+ * Errors as a person reads them: the service's own sentence first, in plain words; then what it means,
+ * only when the evidence supports it; the technical facts (status, method, path, address) kept apart for
+ * a "details" toggle. Every pane shows errors through `presentError` (via components/Message).
+ */
 import { ApiError, describeError } from '../api/errors';
 import type { RetryNotice } from '../api/http';
 
-export function explainError(e: unknown): string {
+export interface PresentedError {
+  /** What happened, leading with the service's own words when it gave any. */
+  lead: string;
+  /** What it means or what to do, when the evidence supports saying so; null otherwise. */
+  hint: string | null;
+  /** Status, method and path, address: for whoever debugs it, behind a toggle. */
+  details: string | null;
+}
+
+/** "invalid API key" → "Invalid API key." */
+export function asSentence(text: string): string {
+  const t = text.trim();
+  if (!t) return t;
+  const first = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?…]$/.test(first) ? first : `${first}.`;
+}
+
+const isReadRequest = (endpoint: string) => /^GET\b/.test(endpoint) || /^POST \/chat\//.test(endpoint);
+
+/** The meaning of a refusal (401/403), from the service's words and which request it refused. */
+function refusalHint(e: ApiError): string {
+  const said = e.serverMessage ?? '';
+  if (/read[- ]?only/i.test(said)) return 'This key is read-only: it can ask questions in Chat but cannot upload. Save a key that is not read-only in Settings to fill or upload.';
+  if (/manager|role|permission|right/i.test(said)) return 'This key lacks the rights for this (repository uploads may need the repository-manager or admin role).';
+  if (/licen[cs]e/i.test(said)) return "The organisation's licence is inactive: ask your administrator to renew it.";
+  if (!said && !e.endpoint) return 'Check the API key in Settings.';
+  // A refused read (list, ask) cannot be about write rights: the key itself or the licence is the problem.
+  if (isReadRequest(e.endpoint)) return "This key is not valid or the organisation's licence is inactive. Check the key in Settings.";
+  return 'The service refused this request with this key. Use Test connection in Settings to check the key.';
+}
+
+function httpLead(e: ApiError): string {
+  if (e.serverMessage) return asSentence(e.serverMessage);
+  switch (e.status) {
+    case 400:
+      return 'The service rejected the request as invalid.';
+    case 401:
+    case 403:
+      return 'The service refused access.';
+    case 404:
+      return 'Not found.';
+    case 429:
+      return "The service's quota is exhausted for now.";
+    default:
+      return e.status >= 500 ? 'The service failed.' : `The service answered with status ${e.status}.`;
+  }
+}
+
+function httpHint(e: ApiError): string | null {
+  if (e.status === 401 || e.status === 403) return refusalHint(e);
+  if (e.status === 404) return 'It does not exist, or this key cannot see it.';
+  if (e.status === 429) {
+    const wait = e.retryAfterSeconds !== null ? `wait ${e.retryAfterSeconds} s` : 'wait a moment';
+    // The client already retried what it could; say so, so nobody hammers the button.
+    return `The quota is exhausted for now: ${wait} and try again (short waits are retried automatically).`;
+  }
+  if (e.status >= 300 && e.status < 400) return 'The address redirects: set the base URL to the address it redirects to.';
+  if (e.status >= 500) return "Try again later; if it keeps failing, check the service's logs.";
+  return null;
+}
+
+function detailsOf(e: ApiError): string | null {
+  const parts = [e.status ? String(e.status) : '', e.endpoint, e.url ?? ''].filter(Boolean);
+  return parts.length ? parts.join(' · ') : null;
+}
+
+/** An error already put in words by the pane that saw it (e.g. with a connection diagnosis added). */
+export class ExplainedError extends Error {
+  constructor(readonly presented: PresentedError) {
+    super(presented.hint ? `${presented.lead} ${presented.hint}` : presented.lead);
+    this.name = 'ExplainedError';
+  }
+}
+
+export function presentError(e: unknown): PresentedError {
+  if (e instanceof ExplainedError) return e.presented;
   if (e instanceof ApiError) {
-    if (e.kind === 'http' && e.status === 429) {
-      const wait = e.retryAfterSeconds !== null ? `wait ${e.retryAfterSeconds} s` : 'wait a moment';
-      // The client already retried what it could; say so, so nobody hammers the button.
-      return `${e.message} The service's quota is exhausted for now: ${wait} and try again (short waits are retried automatically).`;
-    }
-    return e.message;
+    if (e.kind === 'http') return { lead: httpLead(e), hint: httpHint(e), details: detailsOf(e) };
+    return { lead: e.message, hint: null, details: detailsOf(e) };
   }
-  // A fetch TypeError reaching us unwrapped means the request never got an answer.
+  // A fetch TypeError reaching us unwrapped means the request never got an answer; nothing says why.
   if (e instanceof TypeError && /fetch|network|load failed/i.test(e.message)) {
-    return `Could not reach the service (${e.message}). The address may be wrong or the service down, or — if it runs on another origin — it may not allow this add-in's origin (CORS).`;
+    return { lead: 'Could not reach the service.', hint: 'Check the address in Settings and that the service is running.', details: e.message };
   }
-  return describeError(e);
+  return { lead: describeError(e), hint: null, details: null };
+}
+
+/** The whole message as one line (titles, logs, tests): lead and hint, without the details. */
+export function explainError(e: unknown): string {
+  const p = presentError(e);
+  return p.hint ? `${p.lead} ${p.hint}` : p.lead;
 }
 
 /** What is going on while the client waits to repeat a call by itself. */
@@ -41,13 +122,32 @@ export function isReadOnlyRefusal(e: ApiError): boolean {
   return /read[- ]?only/i.test(e.serverMessage ?? '');
 }
 
+/**
+ * Why uploads are refused, from the evidence: what the service said, and whether a read with the same
+ * key still works (`readsWork`: true, false, or null when that could not be checked).
+ * - 'read-only': the service said so; Chat works.
+ * - 'invalid': reads are refused too: the key is not valid or the licence inactive; nothing works.
+ * - 'refused': reads work, uploads do not (rights); the service's words say which.
+ */
+export type UploadRefusal = 'read-only' | 'invalid' | 'refused';
+
+export function classifyUploadRefusal(e: ApiError, readsWork: boolean | null): UploadRefusal {
+  if (isReadOnlyRefusal(e)) return 'read-only';
+  if (readsWork === false) return 'invalid';
+  return 'refused';
+}
+
 /** The reason shown beside disabled upload buttons after the service refused an upload. */
-export function uploadRefusedReason(e: ApiError): string {
-  const said = e.serverMessage ? ` The service said: "${e.serverMessage}".` : '';
-  if (isReadOnlyRefusal(e)) {
-    return `Uploads are disabled: this API key is read-only (${e.status}).${said} A read-only key can ask questions in Chat but cannot upload workbooks or documents; to fill or upload, save a key that is not read-only in Settings.`;
+export function uploadRefusedReason(e: ApiError, kind: UploadRefusal): string {
+  const said = e.serverMessage ? `${asSentence(e.serverMessage)} ` : '';
+  switch (kind) {
+    case 'read-only':
+      return `${said}Uploads are disabled: this API key is read-only. It can ask questions in Chat; to fill or upload, save a key that is not read-only in Settings.`;
+    case 'invalid':
+      return `${said}This key is not valid or the organisation's licence is inactive: the service refuses every request with it, Chat included. Save a valid key in Settings.`;
+    case 'refused':
+      return `${said}Uploads are disabled: the service refuses uploads with this key${/manager|role/i.test(said) ? '' : ' (it may lack repository-manager rights)'}. Asking questions in Chat works; use another key in Settings to upload.`;
   }
-  return `Uploads are disabled: the service refused an upload with this API key (${e.status}). The key is probably read-only or lacks repository-manager rights.${said} Asking questions still works; use another key in Settings to upload.`;
 }
 
 /**

@@ -1,19 +1,16 @@
 /**
  * The link between an open workbook and its questionnaire on the service, kept in the add-in's own
- * storage keyed by the workbook's document key, so that reopening the pane resumes a fill in progress.
+ * storage keyed by the workbook's document key, so that reopening the pane finds a fill in progress.
  * Not secret, but kept out of document settings: writing those clears Excel's undo stack.
  */
+import type { FillLink, LinkStore } from '../fill/session';
 import { STORAGE_KEYS, safeGet, safeRemove, safeSet } from './settings-store';
 import type { StorageLike } from './types';
 
-export interface FillLink {
-  questionnaireId: number;
-  startedAt: string;
-  /** Set once answers were written into the workbook, so a reopened pane does not write them twice. */
-  writtenAt?: string;
-}
+export type { FillLink };
 
 const keyOf = (documentKey: string) => `${STORAGE_KEYS.fillPrefix}${documentKey}`;
+const isString = (v: unknown): v is string => typeof v === 'string';
 
 export function readFillLink(storage: StorageLike, documentKey: string): FillLink | null {
   const text = safeGet(storage, keyOf(documentKey));
@@ -21,10 +18,18 @@ export function readFillLink(storage: StorageLike, documentKey: string): FillLin
   try {
     const value = JSON.parse(text) as Partial<FillLink>;
     if (typeof value.questionnaireId !== 'number' || !Number.isSafeInteger(value.questionnaireId)) return null;
+    const cells =
+      value.cells && typeof value.cells === 'object' && !Array.isArray(value.cells)
+        ? Object.fromEntries(Object.entries(value.cells).filter(([, h]) => isString(h)))
+        : null;
     return {
       questionnaireId: value.questionnaireId,
-      startedAt: typeof value.startedAt === 'string' ? value.startedAt : new Date(0).toISOString(),
-      ...(typeof value.writtenAt === 'string' ? { writtenAt: value.writtenAt } : {}),
+      startedAt: isString(value.startedAt) ? value.startedAt : new Date(0).toISOString(),
+      ...(isString(value.writtenAt) ? { writtenAt: value.writtenAt } : {}),
+      ...(cells ? { cells } : {}),
+      ...(isString(value.cellsWrittenAt) ? { cellsWrittenAt: value.cellsWrittenAt } : {}),
+      ...(Array.isArray(value.corrected) ? { corrected: value.corrected.filter(isString) } : {}),
+      ...(isString(value.undoneAt) ? { undoneAt: value.undoneAt } : {}),
     };
   } catch {
     return null; // a damaged entry is as good as none: the analyst can fill again
@@ -37,4 +42,15 @@ export function writeFillLink(storage: StorageLike, documentKey: string, link: F
 
 export function clearFillLink(storage: StorageLike, documentKey: string): void {
   safeRemove(storage, keyOf(documentKey));
+}
+
+/** The session's link store for the open workbook (its key is asked for once). */
+export function fillLinkStore(storage: StorageLike, documentKey: () => Promise<string>): LinkStore {
+  let key: Promise<string> | null = null;
+  const k = () => (key ??= documentKey());
+  return {
+    read: async () => readFillLink(storage, await k()),
+    write: async (link) => writeFillLink(storage, await k(), link),
+    clear: async () => clearFillLink(storage, await k()),
+  };
 }

@@ -4,9 +4,9 @@
  */
 import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
 import type { CellRef } from '../excel/types';
-import { pickAnswer, primarySlot, slotKey, slotValue } from '../fill/plan';
+import { pickAnswer, primarySlot, slotValue } from '../fill/answer';
 
-/** The answer a fill writes (the selected one, else the first): the review shows the same one. */
+/** The answer a fill writes (`pickAnswer`): the review shows the same one. */
 export function chosenAnswer(q: QuestionWithAnswers): Answer | null {
   return pickAnswer(q);
 }
@@ -152,25 +152,4 @@ export function correctionTargets(q: QuestionWithAnswers): CorrectionTarget[] {
   return out;
 }
 
-/**
- * The question as the review shows it after the analyst corrected one cell: the chosen answer says
- * the corrected text for that slot (its slot response, else the answer text for the primary slot).
- */
-export function withCorrection(q: QuestionWithAnswers, slot: AnswerSlot, text: string): QuestionWithAnswers {
-  const answer = chosenAnswer(q);
-  const isPrimary = primarySlot(q.answer_slots ?? []) === slot;
-  const responses = answer?.slot_responses ?? [];
-  const matches = (key: string) => slotKey(key) === slotKey(slot.role) || slotKey(key) === slotKey(slot.header);
-  let next: Answer;
-  if (answer && responses.some((r) => matches(r.slot_key))) {
-    next = { ...answer, slot_responses: responses.map((r) => (matches(r.slot_key) ? { ...r, content: text, is_manually_edited: true } : r)) };
-  } else if (answer && isPrimary) {
-    next = { ...answer, text };
-  } else {
-    const base: Answer = answer ?? ({ id: -q.id, text: '', source_evidence: [] } as unknown as Answer);
-    next = { ...base, slot_responses: [...(base.slot_responses ?? []), { slot_key: slot.role, content: text, is_manually_edited: true }] };
-    if (isPrimary) next.text = text;
-  }
-  const answers = answer ? (q.answers ?? []).map((a) => (a === answer ? next : a)) : [next];
-  return { ...q, answers, ...(answer ? {} : { selected_answer_id: next.id }) };
-}
+export { withCorrection } from '../fill/session/corrections';

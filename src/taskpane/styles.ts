@@ -71,6 +71,10 @@ fieldset.qf-fieldset legend { font-weight: 600; font-size: 12px; padding: 0 4px;
 .qf-msg-warn { background: var(--qf-warn-bg); color: var(--qf-warn); border-color: var(--qf-warn); }
 .qf-msg-ok { background: var(--qf-ok-bg); color: var(--qf-ok); border-color: var(--qf-ok); }
 .qf-msg-info { background: var(--qf-subtle); }
+.qf-lead { font-weight: 600; }
+.qf-details { margin-top: 4px; font-size: 12px; }
+.qf-details > summary { cursor: pointer; color: inherit; opacity: .85; }
+.qf-details code { display: block; color: var(--qf-muted); font-size: 11px; overflow-wrap: anywhere; white-space: pre-wrap; }
 .qf-progress { width: 100%; height: 6px; accent-color: var(--qf-accent); }
 .qf-steps { list-style: none; padding: 0; margin: 8px 0; }
 .qf-steps li { padding: 3px 0 3px 20px; position: relative; }

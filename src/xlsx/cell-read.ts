@@ -1,6 +1,6 @@
 /** The value a spreadsheet shows for one `<c>` element: cached results for formulas, decoded text. */
 import type { CellSpan } from './sheet-scan';
-import { attributes, decodeEntities, decodeXstring, richText } from './xml';
+import { attributes, decodeEntities, decodeXstring, firstContent, richText } from './xml';
 
 export interface RawCell {
   value: string | number | boolean | null;
@@ -15,26 +15,22 @@ export interface RawCell {
 
 export type SharedStringLookup = (index: number) => string | undefined;
 
-interface CellPatterns {
-  formula: RegExp;
-  inline: RegExp;
-  value: RegExp;
+const formulaPatterns = new Map<string, RegExp>();
+
+/** Built once per namespace prefix: a sheet has up to millions of cells. */
+function formulaPattern(prefix: string): RegExp {
+  let p = formulaPatterns.get(prefix);
+  if (!p) formulaPatterns.set(prefix, (p = new RegExp(`<${prefix}f[\\s>/]`)));
+  return p;
 }
 
-// Built once per namespace prefix: a sheet has up to millions of cells.
-const patternsByPrefix = new Map<string, CellPatterns>();
-
-function patterns(prefix: string): CellPatterns {
-  let p = patternsByPrefix.get(prefix);
-  if (!p) {
-    p = {
-      formula: new RegExp(`<${prefix}f[\\s>/]`),
-      inline: new RegExp(`<${prefix}is>([\\s\\S]*?)</${prefix}is>`),
-      value: new RegExp(`<${prefix}v(?:\\s[^>]*)?>([\\s\\S]*?)</${prefix}v>`),
-    };
-    patternsByPrefix.set(prefix, p);
-  }
-  return p;
+/** Content of the first `<is>...</is>`; two searches, where a lazy regex would rescan for every unclosed `<is>`. */
+function inlineContent(inner: string, prefix: string): string | null {
+  const open = inner.indexOf(`<${prefix}is>`);
+  if (open < 0) return null;
+  const from = open + prefix.length + 4;
+  const close = inner.indexOf(`</${prefix}is>`, from);
+  return close < 0 ? null : inner.slice(from, close);
 }
 
 export function readCell(xml: string, span: CellSpan, prefix: string, sharedString: SharedStringLookup): RawCell {
@@ -43,16 +39,15 @@ export function readCell(xml: string, span: CellSpan, prefix: string, sharedStri
   const style = Number(attrs.get('s') ?? 0) || 0;
   if (span.selfClosing) return { value: null, text: null, hasFormula: false, style, type };
   const inner = xml.slice(span.openEnd, span.end - `</${prefix}c>`.length);
-  const p = patterns(prefix);
-  const hasFormula = p.formula.test(inner);
+  const hasFormula = formulaPattern(prefix).test(inner);
   let value: RawCell['value'] = null;
   let text: string | null = null;
   if (type === 'inlineStr') {
-    const is = p.inline.exec(inner);
-    value = text = is ? richText(is[1]!, prefix) : '';
+    const is = inlineContent(inner, prefix);
+    value = text = is !== null ? richText(is, prefix) : '';
   } else {
-    const v = p.value.exec(inner);
-    text = v ? decodeEntities(v[1]!) : null;
+    const v = firstContent(inner, 'v', prefix);
+    text = v !== null ? decodeEntities(v) : null;
     if (text !== null) {
       switch (type) {
         case 's':

@@ -4,7 +4,7 @@
  */
 import { lettersToColumn } from '../fill/a1';
 import { type CellRef, formatCell } from './ranges';
-import { isSelfClosing, tagEnd } from './xml';
+import { isSelfClosing, startTags, tagEnd } from './xml';
 
 export interface RowSpan {
   r: number;
@@ -152,17 +152,19 @@ const isTrue = (v: string | undefined) => v === '1' || v === 'true';
 
 /** The `<col min max style hidden>` entries of `<cols>`. */
 export function parseColumns(xml: string, prefix: string): ColumnInfo[] {
-  const cols = new RegExp(`<${prefix}cols>([\\s\\S]*?)</${prefix}cols>`).exec(xml)?.[1];
-  if (!cols) return [];
+  // The first `<cols>` that has an end tag: two searches, where a lazy regex rescans for every unclosed one.
+  const open = xml.indexOf(`<${prefix}cols>`);
+  const close = open < 0 ? -1 : xml.indexOf(`</${prefix}cols>`, open);
+  if (close < 0) return [];
+  const cols = xml.slice(open + prefix.length + 6, close);
   const out: ColumnInfo[] = [];
-  const re = new RegExp(`<${prefix}col\\s[^>]*>`, 'g');
-  for (let m = re.exec(cols); m; m = re.exec(cols)) {
+  for (const tag of startTags(cols, 'col', prefix)) {
     out.push({
-      min: Number(attr(m[0], 'min') ?? 0),
-      max: Number(attr(m[0], 'max') ?? 0),
-      style: Number(attr(m[0], 'style') ?? 0) || 0,
+      min: Number(attr(tag, 'min') ?? 0),
+      max: Number(attr(tag, 'max') ?? 0),
+      style: Number(attr(tag, 'style') ?? 0) || 0,
       // A zero width hides a column as surely as the flag does.
-      hidden: isTrue(attr(m[0], 'hidden')) || attr(m[0], 'width') === '0',
+      hidden: isTrue(attr(tag, 'hidden')) || attr(tag, 'width') === '0',
     });
   }
   return out;

@@ -2,7 +2,7 @@
  * Reading the workbook's map: which part is the workbook, its sheets by name and the part of each,
  * the styles and shared strings parts; plus the one edit made to workbook.xml (recalculate on open).
  */
-import { attributeByLocalName, attributes, decodeEntities, elements, firstElement, richText, tagEnd } from './xml';
+import { attributeByLocalName, attributes, decodeEntities, elements, firstElement, firstStartTag, richText, startTags, tagEnd, textElements } from './xml';
 
 export type SheetKind = 'worksheet' | 'chartsheet' | 'dialogsheet' | 'macrosheet' | 'other';
 
@@ -24,9 +24,8 @@ export interface Relationship {
 
 export function parseRelationships(xml: string): Relationship[] {
   const out: Relationship[] = [];
-  const re = /<(?:[\w.-]+:)?Relationship\s[^>]*>/g;
-  for (let m = re.exec(xml); m; m = re.exec(xml)) {
-    const a = attributes(m[0]);
+  for (const tag of startTags(xml, 'Relationship', undefined)) {
+    const a = attributes(tag);
     out.push({
       id: a.get('Id') ?? '',
       type: a.get('Type') ?? '',
@@ -70,9 +69,8 @@ const kindOf = (type: string): SheetKind => {
 export function parseSheets(workbookXml: string, workbookPath: string, rels: Relationship[]): SheetInfo[] {
   const byId = new Map(rels.map((r) => [r.id, r]));
   const sheets: SheetInfo[] = [];
-  const re = /<(?:[\w.-]+:)?sheet\s[^>]*>/g;
-  for (let m = re.exec(workbookXml); m; m = re.exec(workbookXml)) {
-    const a = attributes(m[0]);
+  for (const tag of startTags(workbookXml, 'sheet', undefined)) {
+    const a = attributes(tag);
     const rel = byId.get(attributeByLocalName(new Map([...a].filter(([k]) => k !== 'sheetId')), 'id') ?? '');
     const state = a.get('state');
     sheets.push({
@@ -99,9 +97,38 @@ export interface CellStyle {
 
 const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 30, 36, 45, 46, 47, 50, 57]);
 
+/**
+ * A number format without `"quoted"`, `\\x` and `[bracketed]` parts, in one pass (a regex retries
+ * from every unclosed `[`).
+ */
+function withoutLiterals(code: string): string {
+  let out = '';
+  let closedQuoteAfter = -2;
+  let closedBracketAfter = -2;
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i]!;
+    if (c === '"' || c === '[') {
+      const closer = c === '"' ? '"' : ']';
+      let end = c === '"' ? closedQuoteAfter : closedBracketAfter;
+      if (end !== -1 && end <= i) end = code.indexOf(closer, i + 1);
+      if (c === '"') closedQuoteAfter = end;
+      else closedBracketAfter = end;
+      if (end > i) {
+        i = end;
+        continue;
+      }
+    } else if (c === '\\' && i + 1 < code.length && !/[\n\r\u2028\u2029]/.test(code[i + 1]!)) {
+      i++;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
 function isDateFormatCode(code: string): boolean {
   // Drop quoted text, escapes and [colour]/[locale] parts, then look for day/month/year/hour tokens.
-  const bare = code.replace(/"[^"]*"|\\.|\[[^\]]*\]/g, '');
+  const bare = withoutLiterals(code);
   return /[dmyhs]/i.test(bare) && !/^[#0.,%\s]*$/.test(bare) && !/General/i.test(bare);
 }
 
@@ -110,9 +137,9 @@ export function parseCellStyles(stylesXml: string): CellStyle[] {
   const customFormats = new Map<number, string>();
   for (const f of elements(stylesXml, 'numFmt')) customFormats.set(Number(f.attrs.get('numFmtId')), f.attrs.get('formatCode') ?? '');
   const bold = elements(firstElement(stylesXml, 'fonts')?.inner ?? '', 'font').map((f) => {
-    const b = /<(?:[\w.-]+:)?b(\s[^>]*)?\/?>/.exec(f.inner);
-    if (!b) return false;
-    const v = attributes(`<b${b[1] ?? ''}>`).get('val');
+    const b = firstStartTag(f.inner, 'b', undefined, 'tag');
+    if (b === null) return false;
+    const v = attributes(b).get('val');
     return v === undefined || v === '1' || v === 'true';
   });
   return elements(firstElement(stylesXml, 'cellXfs')?.inner ?? '', 'xf').map((xf) => {
@@ -153,15 +180,12 @@ export function usesDate1904(workbookXml: string): boolean {
 
 export function parseSharedStrings(xml: string): string[] {
   const prefix = /<([\w.-]+:)?sst[\s>]/.exec(xml)?.[1] ?? '';
-  const out: string[] = [];
-  const re = new RegExp(`<${prefix}si(?:\\s[^>]*)?(?:/>|>([\\s\\S]*?)</${prefix}si>)`, 'g');
-  for (let m = re.exec(xml); m; m = re.exec(xml)) out.push(m[1] ? richText(m[1], prefix) : '');
-  return out;
+  return textElements(xml, 'si', prefix).map((inner) => (inner ? richText(inner, prefix) : ''));
 }
 
 /** Sheet protection on: `<sheetProtection sheet="1">`. */
 export function isSheetProtected(sheetXml: string, prefix: string): boolean {
-  const tag = new RegExp(`<${prefix}sheetProtection\\b[^>]*>`).exec(sheetXml)?.[0];
+  const tag = firstStartTag(sheetXml, 'sheetProtection', prefix, 'word');
   if (!tag) return false;
   const v = attributes(tag).get('sheet');
   return v === '1' || v === 'true';
@@ -169,9 +193,8 @@ export function isSheetProtected(sheetXml: string, prefix: string): boolean {
 
 export function parseMergeRefs(sheetXml: string, prefix: string): string[] {
   const out: string[] = [];
-  const re = new RegExp(`<${prefix}mergeCell\\s[^>]*>`, 'g');
-  for (let m = re.exec(sheetXml); m; m = re.exec(sheetXml)) {
-    const ref = attributes(m[0]).get('ref');
+  for (const tag of startTags(sheetXml, 'mergeCell', prefix)) {
+    const ref = attributes(tag).get('ref');
     if (ref) out.push(ref);
   }
   return out;
@@ -180,9 +203,8 @@ export function parseMergeRefs(sheetXml: string, prefix: string): string[] {
 /** Ranges covered by array and data-table formulas: their non-anchor cells hold no `<f>` but are formula results. */
 export function parseFormulaRanges(sheetXml: string, prefix: string): string[] {
   const out: string[] = [];
-  const re = new RegExp(`<${prefix}f\\s[^>]*>`, 'g');
-  for (let m = re.exec(sheetXml); m; m = re.exec(sheetXml)) {
-    const a = attributes(m[0]);
+  for (const tag of startTags(sheetXml, 'f', prefix)) {
+    const a = attributes(tag);
     const t = a.get('t');
     const ref = a.get('ref');
     if (ref && (t === 'array' || t === 'dataTable')) out.push(ref);

@@ -49,7 +49,7 @@ describe('qfill fill when the service fails', () => {
   });
 
   it('403: a read-only key cannot upload', async () => {
-    const key = createKey(service.dataDir, { org: 'acme', user: 'reader', readOnly: true });
+    const key = await createKey(service.dataDir, { org: 'acme', user: 'reader', readOnly: true });
     const out = join(dir, 'b.xlsx');
     const run = await runFillCaptured([input, '--out', out], { QFILL_BASE_URL: service.base, QFILL_API_KEY: key });
     expect(run.code).toBe(1);

@@ -18,12 +18,12 @@ function expectReportAddsUp(plan: WritePlan, slotCount: number) {
 }
 
 describe('planFill: choosing the answer and slot values', () => {
-  it('uses the selected answer, else the first', () => {
+  it('uses the selected answer, else pickAnswer\'s rule (here: the highest id)', () => {
     const q1 = question({ selected_answer_id: 2, answer_slots: [answerSlot('C3')], answers: [{ id: 1, text: 'first' }, { id: 2, text: 'second' }] });
     const q2 = question({ answer_slots: [answerSlot('C4')], answers: [{ id: 3, text: 'first' }, { id: 4, text: 'second' }] });
     const q3 = question({ selected_answer_id: 99, answer_slots: [answerSlot('C5')], answers: [{ id: 5, text: 'fallback' }] });
     const plan = planFill([q1, q2, q3], view(['Sheet1']));
-    expect(plan.writes.map((w) => [w.address, w.value])).toEqual([['C3', 'second'], ['C4', 'first'], ['C5', 'fallback']]);
+    expect(plan.writes.map((w) => [w.address, w.value])).toEqual([['C3', 'second'], ['C4', 'second'], ['C5', 'fallback']]);
   });
 
   it('maps slot responses by role, then header, ignoring case and spaces; the answer text goes to the primary slot', () => {

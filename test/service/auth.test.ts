@@ -24,7 +24,7 @@ const READS = [
 
 describe('API keys', () => {
   it('accepts X-API-Key and the legacy Authorization: Api-Key form', async () => {
-    const key = service.key({ org: 'acme', user: 'alice' });
+    const key = await service.key({ org: 'acme', user: 'alice' });
     expect(key).toMatch(/^qf_[A-Za-z0-9_-]{20,}$/);
     expect((await call(service.base, key, 'GET', '/api/v2/chat/sessions/')).status).toBe(200);
     const legacy = await call(service.base, null, 'GET', '/api/v2/chat/sessions/', undefined, { Authorization: `Api-Key ${key}` });
@@ -47,7 +47,7 @@ describe('API keys', () => {
   });
 
   it('stores keys only as hashes', async () => {
-    const key = service.key({ org: 'acme', user: 'hashcheck' });
+    const key = await service.key({ org: 'acme', user: 'hashcheck' });
     const Database = (await import('better-sqlite3')).default;
     const db = new Database(`${service.dataDir}/qfill.sqlite`, { readonly: true });
     const rows = db.prepare('SELECT key_hash, prefix FROM api_keys').all() as { key_hash: string; prefix: string }[];
@@ -59,7 +59,7 @@ describe('API keys', () => {
 
 describe('read-only keys', () => {
   it('may ask and chat but not upload', async () => {
-    const ro = client(service, service.key({ org: 'acme', user: 'reader', readOnly: true }));
+    const ro = client(service, await service.key({ org: 'acme', user: 'reader', readOnly: true }));
     expect((await ro.post('/api/v2/chat/ask/', { question: 'anything?' })).status).toBe(200);
     const session = await ro.post('/api/v2/chat/sessions/', { title: 'mine' });
     expect(session.status).toBe(200);
@@ -78,35 +78,35 @@ describe('read-only keys', () => {
 
 describe('organization settings', () => {
   it('requires the repository manager role for repository uploads when the organization says so', async () => {
-    setOrg(service.dataDir, { org: 'strict', uploadRequiresManager: true });
-    const member = client(service, service.key({ org: 'strict', user: 'mem', role: 'member' }));
-    const manager = client(service, service.key({ org: 'strict', user: 'man', role: 'repository_manager' }));
-    const admin = client(service, service.key({ org: 'strict', user: 'adm', role: 'admin' }));
+    await setOrg(service.storage, { org: 'strict', uploadRequiresManager: true });
+    const member = client(service, await service.key({ org: 'strict', user: 'mem', role: 'member' }));
+    const manager = client(service, await service.key({ org: 'strict', user: 'man', role: 'repository_manager' }));
+    const admin = client(service, await service.key({ org: 'strict', user: 'adm', role: 'admin' }));
     expectError(await member.post('/api/v2/repository/files/', files(['a.txt', 'x'])), 403, /repository manager/);
     expect((await manager.post('/api/v2/repository/files/', files(['a.txt', 'x']))).status).toBe(200);
     expect((await admin.post('/api/v2/repository/files/', files(['b.txt', 'x']))).status).toBe(200);
     // Questionnaires are not repository uploads.
     expect((await member.post('/api/v2/filler/questionnaires/', files(['q.xlsx', await questionnaireXlsx([SECURITY_SHEET])]))).status).toBe(200);
-    setOrg(service.dataDir, { org: 'strict', uploadRequiresManager: false });
+    await setOrg(service.storage, { org: 'strict', uploadRequiresManager: false });
     expect((await member.post('/api/v2/repository/files/', files(['c.txt', 'x']))).status).toBe(200);
   });
 
   it('answers every request of an organization without an active license with 403', async () => {
-    const api = client(service, service.key({ org: 'lapsed', user: 'lou', role: 'admin' }));
+    const api = client(service, await service.key({ org: 'lapsed', user: 'lou', role: 'admin' }));
     expect((await api.get('/api/v2/chat/sessions/')).status).toBe(200);
-    setOrg(service.dataDir, { org: 'lapsed', license: 'inactive' });
+    await setOrg(service.storage, { org: 'lapsed', license: 'inactive' });
     for (const path of READS) expectError(await api.get(path), 403, /license/);
     expectError(await api.post('/api/v2/chat/ask/', { question: 'x' }), 403, /license/);
     expectError(await api.post('/api/v2/repository/files/', files(['a.txt', 'x'])), 403, /license/);
-    setOrg(service.dataDir, { org: 'lapsed', license: 'active' });
+    await setOrg(service.storage, { org: 'lapsed', license: 'active' });
     expect((await api.get('/api/v2/chat/sessions/')).status).toBe(200);
   });
 
   it('answers 429 with Retry-After once the quota of the organization is used up, for that organization only', async () => {
-    setOrg(service.dataDir, { org: 'busy', quota: 3 });
-    const a = client(service, service.key({ org: 'busy', user: 'a' }));
-    const b = client(service, service.key({ org: 'busy', user: 'b' }));
-    const calm = client(service, service.key({ org: 'calm', user: 'c' }));
+    await setOrg(service.storage, { org: 'busy', quota: 3 });
+    const a = client(service, await service.key({ org: 'busy', user: 'a' }));
+    const b = client(service, await service.key({ org: 'busy', user: 'b' }));
+    const calm = client(service, await service.key({ org: 'calm', user: 'c' }));
     expect((await a.get('/api/v2/chat/sessions/')).status).toBe(200);
     expect((await b.get('/api/v2/chat/sessions/')).status).toBe(200);
     expect((await a.get('/api/v2/repository/files/')).status).toBe(200);
@@ -119,8 +119,8 @@ describe('organization settings', () => {
   });
 
   it('shares one quota between service processes on the same data folder', async () => {
-    setOrg(service.dataDir, { org: 'shared', quota: 4 });
-    const key = service.key({ org: 'shared', user: 's' });
+    await setOrg(service.storage, { org: 'shared', quota: 4 });
+    const key = await service.key({ org: 'shared', user: 's' });
     const other = await buildApp({ dataDir: service.dataDir, staticDir: null, startWorkers: false });
     const otherBase = await other.app.listen({ port: 0, host: '127.0.0.1' });
     try {
@@ -137,8 +137,8 @@ describe('organization settings', () => {
 
 describe('isolation between organizations', () => {
   it('keeps every resource of one organization invisible to another', async () => {
-    const acme = client(service, service.key({ org: 'iso-a', user: 'ann' }));
-    const other = client(service, service.key({ org: 'iso-b', user: 'ben' }));
+    const acme = client(service, await service.key({ org: 'iso-a', user: 'ann' }));
+    const other = client(service, await service.key({ org: 'iso-b', user: 'ben' }));
     const up = await acme.post('/api/v2/repository/files/', files(['secret.txt', KB_TEXT]));
     const fileId = up.body.file_ids[0];
     await waitForFile(acme, fileId);

@@ -70,7 +70,7 @@ describe('POST /chat/ask/', () => {
   });
 
   it('accepts known offering ids', async () => {
-    const id = createOffering(service.dataDir, { org: 'acme', name: 'Cloud', type: 'service' });
+    const id = await createOffering(service.storage, { org: 'acme', name: 'Cloud', type: 'service' });
     const res = await api.post('/api/v2/chat/ask/', { question: 'encryption', offering_ids: [id] });
     expect(res.status).toBe(200);
     expectShape(AskResponse, res.body);
@@ -166,7 +166,7 @@ describe('chat sessions', () => {
   });
 
   it('lists sessions newest activity first, paginated with absolute links, searchable', async () => {
-    api = client(service, service.key({ org: 'pager', user: 'pat' }));
+    api = client(service, await service.key({ org: 'pager', user: 'pat' }));
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) ids.push((await api.post('/api/v2/chat/sessions/', { title: `Session ${i}` })).body.id);
     // Activity on the oldest one moves it to the top.

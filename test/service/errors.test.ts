@@ -9,7 +9,7 @@ let sessionId: number;
 
 beforeAll(async () => {
   service = await startService();
-  key = service.key({ org: 'acme', user: 'alice' });
+  key = await service.key({ org: 'acme', user: 'alice' });
   const res = await fetch(`${service.base}/api/v2/chat/sessions/`, { method: 'POST', headers: { 'X-API-Key': key } });
   sessionId = ((await res.json()) as { id: number }).id;
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
     .slice(0, 6)
     .map((n) => join(policiesDir, n));
   service = await startService();
-  api = client(service, service.key({ org: 'instructure', user: 'ian' }));
+  api = client(service, await service.key({ org: 'instructure', user: 'ian' }));
 
   const form = new FormData();
   for (const path of [...instructure, ...policies]) {

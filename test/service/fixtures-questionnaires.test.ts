@@ -18,7 +18,7 @@ let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
   service = await startService();
-  api = client(service, service.key({ org: 'fixtures', role: 'admin' }));
+  api = client(service, await service.key({ org: 'fixtures', role: 'admin' }));
 });
 
 afterAll(() => service?.destroy());

@@ -9,6 +9,7 @@ import type { z } from 'zod/mini';
 import { ErrorBody } from '../../src/api/schemas';
 import { createKey, type CreateKeyOptions } from '../../src/service/admin';
 import { buildApp, type BuiltApp } from '../../src/service/app';
+import type { StorageOptions } from '../../src/service/storage/open';
 
 export const FIXTURES = join(__dirname, '..', '..', '..', 'shared', 'fixtures');
 
@@ -23,9 +24,11 @@ export function fixture(...parts: string[]): string {
 
 export interface Service {
   dataDir: string;
+  /** Where its state is, for the admin functions (createOffering(service.storage, …)). */
+  storage: StorageOptions;
   base: string;
   built: BuiltApp;
-  key(opts: Partial<CreateKeyOptions> & { org: string; user?: string }): string;
+  key(opts: Partial<CreateKeyOptions> & { org: string; user?: string }): Promise<string>;
   restart(opts?: { startWorkers?: boolean }): Promise<void>;
   stop(): Promise<void>;
   destroy(): Promise<void>;
@@ -33,21 +36,23 @@ export interface Service {
 
 export async function startService(opts: { dataDir?: string; startWorkers?: boolean } = {}): Promise<Service> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'qfill-test-'));
-  let built = await buildApp({ dataDir, staticDir: null, startWorkers: opts.startWorkers });
+  const storage: StorageOptions = { dataDir };
+  let built = await buildApp({ ...storage, staticDir: null, startWorkers: opts.startWorkers });
   let base = await built.app.listen({ port: 0, host: '127.0.0.1' });
   let running = true;
   const service: Service = {
     dataDir,
+    storage,
     get base() {
       return base;
     },
     get built() {
       return built;
     },
-    key: (k) => createKey(dataDir, { user: 'user', ...k }),
+    key: (k) => createKey(storage, { user: 'user', ...k }),
     async restart(o = {}) {
       if (running) await built.close();
-      built = await buildApp({ dataDir, staticDir: null, startWorkers: o.startWorkers });
+      built = await buildApp({ ...storage, staticDir: null, startWorkers: o.startWorkers });
       base = await built.app.listen({ port: 0, host: '127.0.0.1' });
       running = true;
     },
@@ -107,8 +112,8 @@ export function client(service: Service, key: string | null) {
 /** A fresh service with `api` for alice at acme and `other` for `otherUser` at globex, to check isolation. */
 export async function startWithTwoOrgs(otherUser: string) {
   const service = await startService();
-  const api = client(service, service.key({ org: 'acme', user: 'alice' }));
-  const other = client(service, service.key({ org: 'globex', user: otherUser }));
+  const api = client(service, await service.key({ org: 'acme', user: 'alice' }));
+  const other = client(service, await service.key({ org: 'globex', user: otherUser }));
   return { service, api, other };
 }
 

@@ -33,7 +33,7 @@ let key: string;
 
 beforeAll(async () => {
   service = await startService();
-  key = service.key({ org: 'acme', user: 'alice', role: 'admin' });
+  key = await service.key({ org: 'acme', user: 'alice', role: 'admin' });
   api = client(service, key);
   await uploadKnowledge(api);
 });
@@ -225,7 +225,7 @@ describe('multipart and form bodies', () => {
   });
 
   it('reads form-encoded asks like HTML forms send them: empty ids omitted, indexed arrays', async () => {
-    const offering = createOffering(service.dataDir, { org: 'acme', name: 'Payments', type: 'product' });
+    const offering = await createOffering(service.storage, { org: 'acme', name: 'Payments', type: 'product' });
     const form = new URLSearchParams([
       ['question', 'How is customer data encrypted at rest?'],
       ['session_id', ''],

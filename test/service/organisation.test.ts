@@ -21,10 +21,10 @@ async function call(key: string, method: 'GET' | 'PUT', body?: unknown) {
 
 describe('organisation names', () => {
   it('reads and writes the names, per organisation, for admins and repository managers only', async () => {
-    const admin = service.key({ org: 'acme', user: 'alice', role: 'admin' });
-    const member = service.key({ org: 'acme', user: 'mo', role: 'member' });
-    const reader = service.key({ org: 'acme', user: 'ro', role: 'admin', readOnly: true });
-    const other = service.key({ org: 'globex', user: 'gus', role: 'admin' });
+    const admin = await service.key({ org: 'acme', user: 'alice', role: 'admin' });
+    const member = await service.key({ org: 'acme', user: 'mo', role: 'member' });
+    const reader = await service.key({ org: 'acme', user: 'ro', role: 'admin', readOnly: true });
+    const other = await service.key({ org: 'globex', user: 'gus', role: 'admin' });
     expect(await call(admin, 'GET')).toMatchObject({ status: 200, body: { names: [] } });
     expect(await call(admin, 'PUT', { names: ['Instructure', ' Canvas ', '', 'Canvas'] })).toMatchObject({ status: 200, body: { names: ['Instructure', 'Canvas'] } });
     expect(await call(member, 'GET')).toMatchObject({ status: 200, body: { names: ['Instructure', 'Canvas'] } });
@@ -37,7 +37,7 @@ describe('organisation names', () => {
   });
 
   it('qfill orgs set --names sets them for a running service', async () => {
-    const key = service.key({ org: 'initech', user: 'peter', role: 'admin' });
+    const key = await service.key({ org: 'initech', user: 'peter', role: 'admin' });
     const r = spawnSync(process.execPath, ['bin/qfill.js', 'orgs', 'set', '--data', service.dataDir, '--org', 'initech', '--names', 'Initech, TPS'], {
       cwd: join(__dirname, '..', '..'),
       encoding: 'utf8',

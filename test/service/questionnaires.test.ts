@@ -277,7 +277,7 @@ describe('questionnaire upload variants', () => {
     expectError(await upload(api, withField('document_type', 'novel')), 400, /^document_type:/);
     expectError(await upload(api, withField('surprise', '1')), 400, /^surprise: unknown field$/);
 
-    const reviewer = ensureUser(service.dataDir, { org: 'acme', user: 'rita', firstName: 'Rita', lastName: 'Reviewer' });
+    const reviewer = await ensureUser(service.storage, { org: 'acme', user: 'rita', firstName: 'Rita', lastName: 'Reviewer' });
     const ok = await upload(api, withField('reviewer_ids', String(reviewer)));
     expect(ok.status).toBe(200);
     const q = (await api.get(`/api/v2/filler/questionnaires/${ok.body.questionnaire_ids[0]}/`)).body;
@@ -287,10 +287,10 @@ describe('questionnaire upload variants', () => {
 
 describe('team visibility', () => {
   it('shows a team questionnaire only to team members, and filters the list', async () => {
-    const teamId = addTeamMember(service.dataDir, { org: 'acme', team: 'Red', user: 'alice' });
-    addTeamMember(service.dataDir, { org: 'acme', team: 'Red', user: 'carol' });
-    const carol = client(service, service.key({ org: 'acme', user: 'carol' }));
-    const dave = client(service, service.key({ org: 'acme', user: 'dave' }));
+    const teamId = await addTeamMember(service.storage, { org: 'acme', team: 'Red', user: 'alice' });
+    await addTeamMember(service.storage, { org: 'acme', team: 'Red', user: 'carol' });
+    const carol = client(service, await service.key({ org: 'acme', user: 'carol' }));
+    const dave = client(service, await service.key({ org: 'acme', user: 'dave' }));
 
     const form = files(['team.xlsx', await questionnaireXlsx([SECURITY_SHEET])]);
     form.append('visibility', 'team');
@@ -321,7 +321,7 @@ describe('team visibility', () => {
     daveForm.append('team_id', String(teamId));
     expectError(await upload(dave, daveForm), 400, /not a member/);
     // A team of another organization is unknown here.
-    const globexTeam = addTeamMember(service.dataDir, { org: 'globex', team: 'Blue', user: 'gary' });
+    const globexTeam = await addTeamMember(service.storage, { org: 'globex', team: 'Blue', user: 'gary' });
     const cross = files(['team.xlsx', await questionnaireXlsx([SECURITY_SHEET])]);
     cross.append('team_id', String(globexTeam));
     expectError(await upload(api, cross), 400, /unknown team/);

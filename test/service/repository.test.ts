@@ -128,7 +128,7 @@ describe('POST /repository/files/', () => {
   });
 
   it('links known offerings and rejects unknown ones', async () => {
-    const offering = createOffering(service.dataDir, { org: 'acme', name: 'Payments', type: 'product' });
+    const offering = await createOffering(service.storage, { org: 'acme', name: 'Payments', type: 'product' });
     const ok = files(['pay.txt', 'Card data is tokenized.']);
     ok.append('relevant_offerings', String(offering));
     ok.append('scope_includes_company', 'false');
@@ -142,7 +142,7 @@ describe('POST /repository/files/', () => {
     bad.append('relevant_offerings', '424242');
     expectError(await api.post('/api/v2/repository/files/', bad), 400, /relevant_offerings: unknown offering 424242/);
     // Another organization's offering is unknown here.
-    const theirs = createOffering(service.dataDir, { org: 'globex', name: 'Theirs' });
+    const theirs = await createOffering(service.storage, { org: 'globex', name: 'Theirs' });
     const cross = files(['pay.txt', 'x']);
     cross.append('relevant_offerings', String(theirs));
     expectError(await api.post('/api/v2/repository/files/', cross), 400, /unknown offering/);
@@ -172,7 +172,7 @@ describe('POST /repository/files/', () => {
 describe('GET /repository/files/', () => {
   let listApi: ReturnType<typeof client>;
   beforeAll(async () => {
-    listApi = client(service, service.key({ org: 'lister', user: 'lee' }));
+    listApi = client(service, await service.key({ org: 'lister', user: 'lee' }));
     const tagged = files(
       ['Bravo.txt', 'bravo text about the bravo programme'],
       ['alpha.md', '# alpha\n\nThe alpha release notes and its scope.'],

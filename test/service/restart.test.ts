@@ -5,8 +5,8 @@ import { DiskBlobStore } from '../../src/service/files/blobstore';
 import { ingestFileHandler } from '../../src/service/jobs/ingest';
 import { extractDocument, KnowledgeBase } from '../../src/service/knowledge';
 import { openDatabase } from '../../src/service/storage/sqlite/database';
-import { SqliteJobQueue } from '../../src/service/storage/sqlite/jobs';
 import { createSqliteStore } from '../../src/service/storage/sqlite/store';
+import { SqliteKnowledgeIndex } from '../../src/service/storage/sqlite/knowledge';
 import { client, files, KB_TEXT, questionnaireXlsx, startService, waitFor, waitForComplete, uploadKnowledge, type Service } from './helpers';
 
 let service: Service;
@@ -19,7 +19,7 @@ const TOPICS = ['encryption at rest', 'multi-factor authentication', 'backup ret
 
 it('resumes answer generation after a shutdown and after a crash, without duplicate answers', async () => {
   service = await startService();
-  const key = service.key({ org: 'acme', user: 'alice' });
+  const key = await service.key({ org: 'acme', user: 'alice' });
   let api = client(service, key);
   await uploadKnowledge(api);
 
@@ -73,7 +73,7 @@ it('resumes answer generation after a shutdown and after a crash, without duplic
 it('resumes a repository file cut short by a crash: it ends ready, and its progress never goes back', async () => {
   const svc = await startService({ startWorkers: false });
   try {
-    const api = client(svc, svc.key({ org: 'acme', user: 'alice' }));
+    const api = client(svc, await svc.key({ org: 'acme', user: 'alice' }));
     const up = await api.post('/api/v2/repository/files/', files(['policy.txt', KB_TEXT]));
     const id = up.body.file_ids[0] as number;
     // The bytes are on disk and the file is waiting before the 200 is sent.
@@ -93,26 +93,25 @@ it('resumes a repository file cut short by a crash: it ends ready, and its progr
     const update = store.files.update.bind(store.files);
     store.files.update = (fileId, change) => {
       if (change.processing_percent !== undefined) percents.push(change.processing_percent);
-      update(fileId, change);
+      return update(fileId, change);
     };
-    const queue = new SqliteJobQueue(data);
+    const queue = store.jobs;
     const ctx = {
       store,
-      queue,
       blobs: new DiskBlobStore(svc.dataDir),
-      knowledge: new KnowledgeBase(data),
+      knowledge: new KnowledgeBase(new SqliteKnowledgeIndex(data)),
       extract: extractDocument,
       detect: () => Promise.reject(new Error('not used')),
       wake: () => undefined,
     } as unknown as ServiceContext;
-    queue.requeueRunning();
-    const job = queue.claim('ingest_file')!;
+    await queue.requeueRunning();
+    const job = (await queue.claim('ingest_file'))!;
     expect(await ingestFileHandler(ctx)(job, { shouldStop: () => false })).toBe('done');
     expect(percents.length).toBeGreaterThan(1);
     expect(percents.every((p) => p >= 60)).toBe(true);
     expect(percents.at(-1)).toBe(100);
-    expect(store.files.getAny(id)).toMatchObject({ status: 'ready', processing_percent: 100 });
-    expect(store.files.getAny(id)!.passage_count).toBeGreaterThan(0);
+    expect(await store.files.getAny(id)).toMatchObject({ status: 'ready', processing_percent: 100 });
+    expect((await store.files.getAny(id))!.passage_count).toBeGreaterThan(0);
     data.close();
   } finally {
     await svc.destroy();

@@ -15,7 +15,7 @@ const distDir = mkdtempSync(join(tmpdir(), 'qfill-dist-'));
 beforeAll(async () => {
   writeFileSync(join(distDir, 'taskpane.html'), '<!doctype html><title>Task pane</title>');
   writeFileSync(join(distDir, 'taskpane.js'), 'console.log("pane")');
-  key = createKey(dataDir, { org: 'acme', user: 'alice' });
+  key = await createKey(dataDir, { org: 'acme', user: 'alice' });
   built = await buildApp({ dataDir, staticDir: distDir, startWorkers: false });
   base = await built.app.listen({ port: 0, host: '127.0.0.1' });
 });

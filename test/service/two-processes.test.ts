@@ -52,7 +52,7 @@ function lease(): { pid: number } | undefined {
 }
 
 it('shares one data folder: one runs the jobs, both serve, and the other takes over after a crash', async () => {
-  const key = createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' });
+  const key = await createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' });
   const first = await startChild();
   expect(lease()?.pid).toBe(first.pid);
 

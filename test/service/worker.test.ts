@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Job, JobQueue, WorkerLease } from '../../src/service/jobs/types';
 import { JobWorker } from '../../src/service/jobs/worker';
 import { openDatabase } from '../../src/service/storage/sqlite/database';
-import { SqliteJobQueue } from '../../src/service/storage/sqlite/jobs';
+import { SqliteSql } from '../../src/service/storage/sqlite/executor';
 import { SqliteWorkerLease } from '../../src/service/storage/sqlite/lease';
+import { SqlJobQueue } from '../../src/service/storage/sql/jobs';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -31,7 +32,7 @@ async function until(what: string, check: () => boolean, timeoutMs = 5000) {
 describe('JobWorker', () => {
   it('keeps running when claiming a job throws (e.g. the database stayed locked)', async () => {
     const db = database();
-    const real = new SqliteJobQueue(db);
+    const real = new SqlJobQueue(new SqliteSql(db));
     let failures = 2;
     const queue: JobQueue = {
       enqueue: (k, p) => real.enqueue(k, p),
@@ -42,6 +43,7 @@ describe('JobWorker', () => {
         }
         return real.claim(kind);
       },
+      heartbeat: (id) => real.heartbeat(id),
       complete: (id) => real.complete(id),
       release: (id, o) => real.release(id, o),
       requeueRunning: () => real.requeueRunning(),
@@ -50,7 +52,7 @@ describe('JobWorker', () => {
     const done: number[] = [];
     const logged: string[] = [];
     const worker = new JobWorker(queue, { work: async (job: Job) => (done.push(Number(job.payload.n)), 'done') }, { pollMs: 5, log: (m) => logged.push(m) });
-    real.enqueue('work', { n: 1 });
+    await real.enqueue('work', { n: 1 });
     worker.start();
     try {
       await until('the job to run after the failed claims', () => done.length === 1);
@@ -63,15 +65,19 @@ describe('JobWorker', () => {
 
   it('runs nothing while another holder has the lease, and takes over (requeueing its jobs) once it is free', async () => {
     const db = database();
-    const queue = new SqliteJobQueue(db);
+    const queue = new SqlJobQueue(new SqliteSql(db));
     let free = false;
-    const lease: WorkerLease = { tryAcquire: () => free, release: () => undefined, holder: () => 'process 1 on elsewhere' };
+    const lease: WorkerLease = {
+      tryAcquire: async () => free,
+      release: async () => undefined,
+      holder: async () => 'process 1 on elsewhere',
+    };
     const done: number[] = [];
     const logged: string[] = [];
     const worker = new JobWorker(queue, { work: async (job: Job) => (done.push(job.id), 'done') }, { pollMs: 5, lease, leaseCheckMs: 10, log: (m) => logged.push(m) });
-    const left = queue.enqueue('work', {});
-    queue.claim('work'); // left `running` by the other holder
-    const waiting = queue.enqueue('work', {});
+    const left = await queue.enqueue('work', {});
+    await queue.claim('work'); // left `running` by the other holder
+    const waiting = await queue.enqueue('work', {});
     worker.start();
     try {
       await new Promise((r) => setTimeout(r, 60));
@@ -88,27 +94,27 @@ describe('JobWorker', () => {
 });
 
 describe('SqliteWorkerLease', () => {
-  it('is held by one owner at a time, renewable, free after release or expiry', () => {
+  it('is held by one owner at a time, renewable, free after release or expiry', async () => {
     const db = database();
     let now = 1_000;
-    const a = new SqliteWorkerLease(db, 1000, () => now);
-    const b = new SqliteWorkerLease(db, 1000, () => now);
-    expect(a.tryAcquire()).toBe(true);
-    expect(b.tryAcquire()).toBe(false);
-    expect(b.holder()).toMatch(new RegExp(`^process ${process.pid} on `));
+    const a = new SqliteWorkerLease(new SqliteSql(db), 1000, () => now);
+    const b = new SqliteWorkerLease(new SqliteSql(db), 1000, () => now);
+    expect(await a.tryAcquire()).toBe(true);
+    expect(await b.tryAcquire()).toBe(false);
+    expect(await b.holder()).toMatch(new RegExp(`^process ${process.pid} on `));
     now += 900;
-    expect(a.tryAcquire()).toBe(true); // renewed until 2900
+    expect(await a.tryAcquire()).toBe(true); // renewed until 2900
     now += 900;
-    expect(b.tryAcquire()).toBe(false);
+    expect(await b.tryAcquire()).toBe(false);
     now += 200;
-    expect(b.tryAcquire()).toBe(true); // a expired
-    expect(a.tryAcquire()).toBe(false);
-    b.release();
-    expect(a.tryAcquire()).toBe(true);
+    expect(await b.tryAcquire()).toBe(true); // a expired
+    expect(await a.tryAcquire()).toBe(false);
+    await b.release();
+    expect(await a.tryAcquire()).toBe(true);
     db.close();
   });
 
-  it('is free at once when its holder on this host is a process that no longer exists', () => {
+  it('is free at once when its holder on this host is a process that no longer exists', async () => {
     const db = database();
     db.prepare('INSERT INTO worker_lease (id, host, pid, token, expires_at) VALUES (1, ?, ?, ?, ?)').run(
       hostname(),
@@ -116,7 +122,7 @@ describe('SqliteWorkerLease', () => {
       'dead',
       Date.now() + 3_600_000,
     );
-    expect(new SqliteWorkerLease(db).tryAcquire()).toBe(true);
+    expect(await new SqliteWorkerLease(new SqliteSql(db)).tryAcquire()).toBe(true);
     db.close();
   });
 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
   const built = await buildApp({ dataDir, staticDir: DIST_DIR, logger: false });
   origin = (await built.app.listen({ port: 0, host: '127.0.0.1' })).replace('127.0.0.1', 'localhost');
   closeApp = built.close;
-  key = createKey(dataDir, { org: 'pane', user: 'analyst', role: 'admin', name: 'pane browser tests' });
+  key = await createKey(dataDir, { org: 'pane', user: 'analyst', role: 'admin', name: 'pane browser tests' });
   browser = await launchChromium();
 }, 120_000);
 
@@ -171,7 +171,7 @@ describe('the production task pane bundle under Office', () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByText('Settings saved.').waitFor();
       await page.getByRole('button', { name: 'Test connection' }).click();
-      await page.getByText(/The key was accepted/).waitFor({ timeout: 20_000 });
+      await page.getByText(/the key was accepted/).waitFor({ timeout: 20_000 });
       const stored = await page.evaluate(() => ({
         partitioned: localStorage.getItem('pk-test/qfill.apiKey'),
         plain: localStorage.getItem('qfill.apiKey'),

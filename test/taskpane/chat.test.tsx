@@ -160,10 +160,10 @@ describe('Chat', () => {
   });
 
   it.each([
-    [400, { error: 'question: must not be empty' }, {}, /invalid \(400.*question: must not be empty/],
-    [403, { error: 'no active licence' }, {}, /Access denied \(403.*no active licence.*licence/],
-    [404, { error: 'file not found' }, {}, /Not found \(404/],
-    [429, { error: 'quota exceeded' }, { 'Retry-After': '90' }, /429.*wait 90 s and try again/],
+    [400, { error: 'question: must not be empty' }, {}, /^Question: must not be empty\.Details400 · POST \/chat\/ask\//],
+    [403, { error: 'no active licence' }, {}, /^No active licence\. The organisation's licence is inactive/],
+    [404, { error: 'file not found' }, {}, /^File not found\. It does not exist, or this key cannot see it\./],
+    [429, { error: 'quota exceeded' }, { 'Retry-After': '90' }, /^Quota exceeded\. The quota is exhausted for now: wait 90 s and try again.*429 · POST/],
   ])('shows a %i as a sentence and keeps the typed question', async (status, json, headers, message) => {
     fake.fail('POST', /chat\/ask/, { status, json, headers }, 5);
     renderApp({ baseUrl: fake.origin, initialTab: 'chat' });

@@ -97,6 +97,8 @@ export class FakeService {
 
   // ---- state the tests set and read ----
   files: RepositoryFile[] = [];
+  /** When set, only these keys are accepted; any other gets 403 "invalid API key" (as the real service). */
+  validKeys: Set<string> | null = null;
   /** Called on every file listing: lets a test move processing forward one step per poll. */
   onList: ((files: RepositoryFile[]) => void) | null = null;
   questions: QuestionWithAnswers[] = [];
@@ -183,6 +185,10 @@ export class FakeService {
     }
     if (!rec.headers['x-api-key']) {
       send(403, { error: 'API key required' });
+      return;
+    }
+    if (this.validKeys && !this.validKeys.has(String(rec.headers['x-api-key']))) {
+      send(403, { error: 'invalid API key' });
       return;
     }
     try {

@@ -112,8 +112,20 @@ describe('Fill', () => {
 
     fireEvent.click(screen.getByLabelText(/Overwrite cells that already hold a value/));
     fireEvent.click(fillButton());
+    // The analyst's value is shown before it is replaced, and stays unless the analyst confirms.
+    let confirm = await screen.findByRole('group', { name: 'Confirm overwrite' });
+    expect(confirm.textContent).toContain('Overwrite will replace 1 existing value in this workbook.');
+    expect(confirm.textContent).toContain('Security!C3 (SEC-02): “Typed by the analyst” → “Yes, for all administrative access.”');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await screen.findByText(/Nothing was written: no existing value was replaced/);
+    expect(workbook.value('Security', 'C3')).toBe('Typed by the analyst');
+
+    fireEvent.click(fillButton());
+    confirm = await screen.findByRole('group', { name: 'Confirm overwrite' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Replace 1 value' }));
     await screen.findByText(/Wrote 3 cells; skipped 0\./);
     expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
+    expect(screen.queryByRole('group', { name: 'Confirm overwrite' })).toBeNull();
   });
 
   it('review: clicking a question selects its cell; selecting a cell in the sheet shows its question', async () => {
@@ -152,15 +164,38 @@ describe('Fill', () => {
     expect(within(list).getAllByRole('button')).toHaveLength(1);
   });
 
-  it('resumes polling for this workbook when the pane is reopened during generation', async () => {
+  it('asks before resuming an interrupted fill, writes nothing unasked, and continues or discards on request', async () => {
     const storage = memoryStorage();
     storage.setItem(STORAGE_KEYS.apiKey, API_KEY);
     storage.setItem(STORAGE_KEYS.baseUrl, fake.origin);
-    storage.setItem(`${STORAGE_KEYS.fillPrefix}doc-1`, JSON.stringify({ questionnaireId: 7, startedAt: '2025-01-01T10:00:00Z' }));
+    const link = JSON.stringify({ questionnaireId: 7, startedAt: '2025-01-01T10:00:00Z' });
+    storage.setItem(`${STORAGE_KEYS.fillPrefix}doc-1`, link);
     fake.progress = { status: 'generating', answers_expected: 3, answers_received: 2, percent: 66 };
     const uploadsBefore = fake.requestsTo('POST', /questionnaires/).length;
+    const pollsBefore = fake.requestsTo('GET', /answer-progress/).length;
     const { workbook } = renderApp({ baseUrl: fake.origin, storage });
-    await screen.findByText(/Resuming the fill started/);
+    const prompt = await screen.findByRole('group', { name: 'Interrupted fill' });
+    expect(prompt.textContent).toMatch(/^A fill of this workbook was interrupted \(started .+\)\. Nothing is written until you choose/);
+    // Asked, not acted on: no polling, no writing, however long the analyst looks.
+    fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
+    await new Promise((r) => setTimeout(r, 150));
+    expect(workbook.applied).toHaveLength(0);
+    expect(workbook.value('Security', 'C2')).toBeUndefined();
+    expect(fake.requestsTo('GET', /answer-progress/).length).toBe(pollsBefore);
+
+    // Discard: forgotten, nothing written.
+    fireEvent.click(within(prompt).getByRole('button', { name: 'Discard it' }));
+    await screen.findByText(/The interrupted fill was discarded; nothing was written/);
+    expect(storage.getItem(`${STORAGE_KEYS.fillPrefix}doc-1`)).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Interrupted fill' })).toBeNull();
+    expect(workbook.applied).toHaveLength(0);
+    cleanup();
+
+    // Reopened with the link again: Continue picks the fill up without a new upload, and writes.
+    storage.setItem(`${STORAGE_KEYS.fillPrefix}doc-1`, link);
+    fake.progress = { status: 'generating', answers_expected: 3, answers_received: 2, percent: 66 };
+    renderApp({ baseUrl: fake.origin, storage, workbook });
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue the fill' }));
     const bar = await screen.findByRole('progressbar', { name: 'Answers generated' });
     expect(bar.getAttribute('aria-valuetext')).toBe('2 of 3 answers');
     fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
@@ -176,6 +211,13 @@ describe('Fill', () => {
     await screen.findByRole('list', { name: 'Questions' });
     expect(workbook.applied.length).toBe(applied);
     expect(screen.getByRole('button', { name: 'Undo fill' })).toBeTruthy();
+
+    // Filling again: the cells hold the earlier fill's answers, and the report says so (not "no answers").
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 0 cells; skipped 3\./);
+    expect(screen.getByText(/3 answer cells already hold the answers of the earlier fill of this workbook .*: there was nothing new to write\./)).toBeTruthy();
+    expect(screen.queryByText(/knowledge base had no answers/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Undo the earlier fill' })).toBeTruthy();
   });
 
   it('forgets a link to a questionnaire the service no longer has', async () => {
@@ -187,6 +229,7 @@ describe('Fill', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toMatch(/no longer exists on the service\. Fill the workbook again\./);
     expect(storage.getItem(`${STORAGE_KEYS.fillPrefix}doc-1`)).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Interrupted fill' })).toBeNull();
     expect((fillButton() as HTMLButtonElement).disabled).toBe(false);
   });
 
@@ -195,10 +238,10 @@ describe('Fill', () => {
     const { storage } = renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(/Access denied \(403.*read-only API key/);
+    expect(alert.textContent).toMatch(/^Read-only API key\. This key is read-only: it can ask questions in Chat but cannot upload/);
     expect(step(/Uploading/).dataset.state).toBe('failed');
     await waitFor(() => expect((fillButton() as HTMLButtonElement).disabled).toBe(true));
-    expect(screen.getAllByText(/Uploads are disabled: this API key is read-only \(403\)/).length).toBeGreaterThan(0);
+    expect(screen.getAllByText(/Uploads are disabled: this API key is read-only\./).length).toBeGreaterThan(0);
     expect(storage.getItem(STORAGE_KEYS.uploadBlocked)).toContain('Uploads are disabled');
 
     fireEvent.click(screen.getByRole('tab', { name: 'Library' }));
@@ -223,7 +266,8 @@ describe('Fill', () => {
     renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
     await screen.findByRole('alert');
-    await waitFor(() => expect(screen.getAllByText(/Uploads are disabled: the service refused an upload with this API key \(403\)\. The key is probably read-only or lacks repository-manager rights/).length).toBeGreaterThan(0));
+    // Reads still work with this key (checked), so it is about rights, in the service's words; never "read-only".
+    await waitFor(() => expect(screen.getAllByText(/^Repository-manager permission required\. Uploads are disabled: the service refuses uploads with this key\. Asking questions in Chat works/).length).toBeGreaterThan(0));
     fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
     expect(screen.queryByText('Read-only key')).toBeNull();
     expect(screen.getByLabelText('API key').getAttribute('aria-describedby')).toBeNull();
@@ -231,7 +275,7 @@ describe('Fill', () => {
 
   it.each([
     ['400 on upload', 'POST', /\/filler\/questionnaires\/$/, { status: 400, json: { error: 'files: q.xlsx: no questions found' } }, /could not use this workbook as a questionnaire\. The service said: "files: q\.xlsx: no questions found"\. A questionnaire is a sheet with a column of questions/, /Uploading/],
-    ['404 on answers', 'GET', /\/answers\/$/, { status: 404, json: { error: 'questionnaire not found' } }, /Not found \(404/, /Generating answers/],
+    ['404 on answers', 'GET', /\/answers\/$/, { status: 404, json: { error: 'questionnaire not found' } }, /^Questionnaire not found\. It does not exist, or this key cannot see it\./, /Generating answers/],
     ['429 with a long Retry-After', 'POST', /\/filler\/questionnaires\/$/, { status: 429, json: { error: 'quota exceeded' }, headers: { 'Retry-After': '120' } }, /quota.*wait 120 s and try again/, /Uploading/],
     ['a dropped connection', 'POST', /\/filler\/questionnaires\/$/, 'reset' as const, /connection|reach/i, /Uploading/],
   ] as const)('shows %s as a sentence and marks the step failed', async (_name, method, path, reply, message, failedStep) => {

@@ -165,11 +165,11 @@ describe('Library', () => {
     fireEvent.input(screen.getByLabelText('Tags (comma-separated)'), { target: { value: 'keep' } });
     fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(/Access denied \(403.*read-only key/);
+    expect(alert.textContent).toMatch(/^Read-only key\. This key is read-only: it can ask questions in Chat but cannot upload/);
     const button = screen.getByRole('button', { name: 'Upload 1 file' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
     const library = screen.getByRole('tabpanel', { name: 'Library' });
-    expect(within(library).getByText(/Uploads are disabled: this API key is read-only \(403\)/)).toBeTruthy();
+    expect(within(library).getByText(/Uploads are disabled: this API key is read-only\./)).toBeTruthy();
     expect((screen.getByLabelText('Tags (comma-separated)') as HTMLInputElement).value).toBe('keep');
     expect(screen.getByRole('list', { name: 'Files to upload' }).textContent).toContain('a.pdf');
     expect(storage.getItem(STORAGE_KEYS.uploadBlocked)).toBeTruthy();
@@ -188,8 +188,8 @@ describe('Library', () => {
   });
 
   it.each([
-    [400, {}, /invalid \(400/],
-    [404, {}, /Not found \(404/],
+    [400, {}, /^Scripted 400\.Details400 · GET \/repository\/files\//],
+    [404, {}, /^Scripted 404\. It does not exist, or this key cannot see it\./],
     [429, { 'Retry-After': '300' }, /wait 300 s/],
   ])('shows a %i on listing as a sentence', async (status, headers, message) => {
     fake.fail('GET', /repository\/files/, { status, headers }, 5);

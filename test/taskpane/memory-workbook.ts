@@ -125,6 +125,13 @@ export class MemoryWorkbook implements WorkbookAdapter {
     return { written: true };
   }
 
+  async readValues(refs: CellRef[]): Promise<string[]> {
+    return refs.map((r) => {
+      const v = this.value(r.tab, r.address);
+      return v === undefined || v === null ? '' : String(v);
+    });
+  }
+
   async documentKey() {
     return this.key;
   }

@@ -20,8 +20,8 @@ let readOnlyKey: string;
 
 beforeAll(async () => {
   service = await startService();
-  key = service.key({ org: 'acme', user: 'alice' });
-  readOnlyKey = service.key({ org: 'acme', user: 'bob', readOnly: true });
+  key = await service.key({ org: 'acme', user: 'alice' });
+  readOnlyKey = await service.key({ org: 'acme', user: 'bob', readOnly: true });
 });
 afterAll(() => service.destroy());
 afterEach(cleanup);
@@ -121,7 +121,7 @@ describe('task pane on the real local service', () => {
   it('Settings and uploads: a read-only key tests fine but its upload is refused and uploads get disabled', async () => {
     renderApp({ baseUrl: origin(), apiKey: readOnlyKey, initialTab: 'settings' });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
-    await screen.findByText(/The key was accepted/, {}, { timeout: 10_000 });
+    await screen.findByText(/the key was accepted/, {}, { timeout: 10_000 });
     fireEvent.click(screen.getByRole('tab', { name: 'Library' }));
     fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [new File(['x'], 'x.txt', { type: 'text/plain' })] } });
     fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));

@@ -21,6 +21,7 @@ beforeEach(() => {
 const fillButton = () => screen.getByRole('button', { name: /Fill this workbook|Filling/ });
 const card = () => screen.getByRole('article', { name: 'Selected question' });
 const questionList = () => screen.getByRole('list', { name: 'Questions' });
+const step = (label: RegExp) => within(screen.getByRole('list', { name: 'Fill steps' })).getByText(label).closest('li')!;
 
 async function fillAndPick(workbook: MemoryWorkbook, question: RegExp): Promise<void> {
   fireEvent.click(fillButton());
@@ -47,7 +48,12 @@ describe('correcting an answer from the review', () => {
     expect(within(card()).getByTestId('answer-text').textContent).toBe('Yes, with hardware keys for every administrator.');
     expect(within(questionList()).getByText(/Is MFA enforced/).closest('button')!.textContent).toContain('corrected');
 
+    // Undo fill would lose the correction: it says so, and the analyst chooses to undo everything.
     fireEvent.click(screen.getByRole('button', { name: 'Undo fill' }));
+    const confirm = await screen.findByRole('group', { name: 'Confirm undo' });
+    expect(confirm.textContent).toContain('1 cell was changed after the fill');
+    expect(confirm.textContent).toContain('Security!C3: “Yes, with hardware keys for every administrator.”');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Undo everything' }));
     await screen.findByText('Undone: 3 cells restored.');
     expect(workbook.value('Security', 'C3')).toBeUndefined(); // empty, as before the fill
     expect(within(card()).getByTestId('answer-text').textContent).toBe('Yes, for all administrative access.');
@@ -77,8 +83,9 @@ describe('correcting an answer from the review', () => {
     expect(within(card()).queryByRole('button', { name: "Replace the cell's value" })).toBeNull();
     expect(workbook.cells.get(MemoryWorkbook.cellKey('Privacy', 'C2'))).toEqual({ value: 'No', hasFormula: true });
 
-    // Undo fill also restores the replaced value.
+    // Undo fill also restores the replaced value (after saying the correction would be lost).
     fireEvent.click(screen.getByRole('button', { name: 'Undo fill' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Undo everything' }));
     await screen.findByText(/^Undone: \d+ cells? restored\.$/);
     expect(workbook.value('Security', 'C3')).toBe('Typed by the analyst');
   });
@@ -140,6 +147,12 @@ describe('no dead ends', () => {
 
     fireEvent.click(screen.getByLabelText(/Overwrite cells that already hold a value/));
     fireEvent.click(screen.getByRole('button', { name: 'Write again with these options' }));
+    // Nothing is replaced before the analyst has seen what and said so.
+    const confirm = await screen.findByRole('group', { name: 'Confirm overwrite' });
+    expect(confirm.textContent).toContain('Overwrite will replace 3 existing values');
+    expect(confirm.textContent).toContain('Security!C2 (SEC-01): “Already answered” → “Yes, AES-256.”');
+    expect(workbook.value('Privacy', 'C2')).toBe('Already answered');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Replace 3 values' }));
     await screen.findByText(/Wrote 3 cells; skipped 0\./);
     expect(workbook.value('Privacy', 'C2')).toBe('No.');
     fireEvent.click(await screen.findByRole('button', { name: 'Undo fill' }));
@@ -164,7 +177,9 @@ describe('no dead ends', () => {
     fireEvent.click(fillButton());
     await screen.findByText(/The service has reported no progress for 1 s\. It may be busy with other work or stuck\./, {}, { timeout: 5000 });
     fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
-    await screen.findByText(/Stopped waiting\. The service keeps what it generated so far/);
+    await screen.findByText(/^Stopped\. The service keeps what it generated so far/);
+    expect(step(/Generating answers/).textContent).toBe('Generating answers — stopped');
+    expect(screen.queryByText(/failed/)).toBeNull();
     expect((fillButton() as HTMLButtonElement).disabled).toBe(false);
     expect(workbook.applied).toHaveLength(0);
 

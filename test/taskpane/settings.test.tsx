@@ -1,8 +1,11 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"settings": {"fetch": {"disableSameOriginPolicy": true}}}
-import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/errors';
 import { App } from '../../src/taskpane/app';
+import { presentError } from '../../src/taskpane/errors';
+import { explainConnectionFailure, isInsecureRemote } from '../../src/taskpane/panes/SettingsPane';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
 import { FakeService, repositoryFile } from './fake-service';
 import { API_KEY, cleanup, renderApp } from './harness';
@@ -59,7 +62,7 @@ describe('Settings', () => {
     expect([...storage.map.values()].join()).not.toContain('session-key');
     // The key is used for this session: a connection test sends it.
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
-    await screen.findByText(/The key was accepted/);
+    await screen.findByText(/the key was accepted/);
     expect(fake.requests.at(-1)!.headers['x-api-key']).toBe('session-key');
     cleanup();
 
@@ -74,7 +77,7 @@ describe('Settings', () => {
     fillSettings(fake.origin, API_KEY);
     const before = fake.requests.length;
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
-    await screen.findByText(/Connected to .*The key was accepted; the library holds 2 files\./);
+    await screen.findByText(/Connected to .*: the key was accepted; the library holds 2 files\./);
     const call = fake.requests.slice(before);
     expect(call.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v2/repository/files/']);
     expect(call[0]!.path).toBe('/api/v2/repository/files/');
@@ -82,20 +85,25 @@ describe('Settings', () => {
     expect(call[0]!.headers['x-api-key']).toBe(API_KEY);
   });
 
-  it('explains a refused key (403) as a key or licence problem', async () => {
+  it('explains a refused key (403) in the service\'s words, as a key or licence problem, details folded away', async () => {
     fake.fail('GET', /repository\/files/, { status: 403, json: { error: 'invalid API key' } });
     renderApp({ baseUrl: fake.origin, apiKey: null });
     fillSettings(fake.origin, 'wrong');
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(/Access denied \(403/);
-    expect(alert.textContent).toMatch(/licence/);
-    expect(alert.textContent).toContain('invalid API key');
+    // The service's sentence leads; the diagnosis is the one a refused read supports (not "read-only").
+    expect(alert.querySelector('.qf-lead')!.textContent).toBe('Invalid API key.');
+    expect(alert.textContent).toMatch(/This key is not valid or the organisation's licence is inactive/);
+    expect(alert.textContent).not.toMatch(/read-only/i);
+    const details = alert.querySelector('details')!;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')!.textContent).toBe('Details');
+    expect(details.textContent).toContain('403 · GET /repository/files/');
     // What was typed stays.
     expect((screen.getByLabelText('API key') as HTMLInputElement).value).toBe('wrong');
   });
 
-  it('explains an unreachable service, naming CORS when the service is on another origin', async () => {
+  it('explains an unreachable service without blaming CORS', async () => {
     const closed = await FakeService.start();
     const deadUrl = closed.origin;
     await closed.close();
@@ -104,7 +112,26 @@ describe('Settings', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
     expect(alert.textContent).toMatch(/Could not reach the service/);
-    expect(alert.textContent).toMatch(/CORS/);
+    expect(alert.textContent).toMatch(/Nothing answered there/);
+    expect(alert.textContent).not.toMatch(/CORS/);
+  });
+
+  it('names CORS only when a service on another origin answers a probe but not the call', async () => {
+    const closed = await FakeService.start();
+    const deadUrl = closed.origin;
+    await closed.close();
+    const lost = (url: string) => new ApiError({ kind: 'network', message: `Could not reach the service at ${url}: Failed to fetch`, endpoint: 'GET /repository/files/' });
+    const page = 'https://localhost:3000';
+    // Something answers at the live service's origin (a no-cors request gets through): CORS is the evidence-backed reading.
+    const live = presentError(await explainConnectionFailure(lost(fake.origin), fake.origin, page));
+    expect(live.hint).toMatch(/answers, but does not allow this pane's origin \(https:\/\/localhost:3000\).*CORS/);
+    // Nothing answers at a closed port: unreachable, not CORS.
+    const dead = presentError(await explainConnectionFailure(lost(deadUrl), deadUrl, page));
+    expect(dead.hint).toMatch(/Nothing answered there/);
+    expect(dead.hint).not.toMatch(/CORS/);
+    // Same origin as the pane: never CORS.
+    const same = presentError(await explainConnectionFailure(lost(fake.origin), fake.origin, fake.origin));
+    expect(same.hint).not.toMatch(/CORS/);
   });
 
   it('explains a base URL that is not an address, before any request', async () => {
@@ -122,8 +149,8 @@ describe('Settings', () => {
     fillSettings(`${fake.origin}/not-the-service`, API_KEY);
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(/Not found \(404/);
     expect(alert.textContent).toMatch(/not as a v2 questionnaire service/);
+    expect(alert.querySelector('details')!.textContent).toContain('404 · GET /repository/files/');
   });
 
   it('follows the theme it is given (dark) and exposes tabs with arrow-key navigation', () => {
@@ -148,5 +175,78 @@ describe('Settings', () => {
     fireEvent.keyDown(screen.getByRole('tab', { name: 'Fill' }), { key: 'ArrowLeft' });
     expect(screen.getByRole('tab', { name: 'Settings' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tabpanel', { name: 'Settings' })).toBeTruthy();
+  });
+});
+
+describe('Settings messages are true and current', () => {
+  afterEach(() => {
+    fake.validKeys = null;
+    fake.clearFailures();
+  });
+
+  it('a wrong key saved is not "saved" in green; the right key then clears every old failure, the Fill tab\'s too', async () => {
+    fake.validKeys = new Set(['right-key']);
+    renderApp({ baseUrl: fake.origin, apiKey: null });
+    fillSettings(fake.origin, 'wrong-key');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const settings = screen.getByRole('tabpanel', { name: 'Settings' });
+    await within(settings).findByText(/Settings saved, but the service did not accept the connection/);
+    expect(within(settings).queryByText('Settings saved.')).toBeNull();
+    expect(settings.querySelector('.qf-msg-ok')).toBeNull();
+    expect(within(settings).getByRole('alert').textContent).toMatch(/^Invalid API key\. This key is not valid/);
+
+    // A fill with the wrong key fails; the pane checks a read before saying why, and does not call it read-only.
+    fireEvent.click(screen.getByRole('tab', { name: 'Fill' }));
+    const fill = screen.getByRole('tabpanel', { name: 'Fill' });
+    fireEvent.click(within(fill).getByRole('button', { name: /Fill this workbook/ }));
+    await within(fill).findByText(/the service refuses every request with it, Chat included/);
+    expect(fill.textContent).not.toMatch(/read-only|Asking questions still works/i);
+    expect(within(fill).getAllByRole('alert').length).toBeGreaterThan(0);
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
+    fillSettings(fake.origin, 'right-key');
+    // Editing retires the old result: it was about other settings.
+    expect(within(settings).queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await within(settings).findByText('Settings saved.');
+    expect(within(settings).getByText(/the key was accepted/)).toBeTruthy();
+    expect(within(settings).queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Fill' }));
+    await waitFor(() => expect(within(fill).queryByRole('alert')).toBeNull());
+    expect(fill.textContent).not.toMatch(/refuses every request|Invalid API key/);
+    expect((within(fill).getByRole('button', { name: /Fill this workbook/ }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a successful test of the saved settings clears an old failure', async () => {
+    renderApp({ baseUrl: fake.origin, apiKey: null });
+    fillSettings(fake.origin, API_KEY);
+    fake.fail('GET', /repository\/files/, { status: 503, json: { error: 'database is starting' } }, 3);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Database is starting\./);
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await screen.findByText(/the key was accepted/);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('asks before sending the key to a plain http address on another machine, and sends nothing until agreed', async () => {
+    renderApp({ baseUrl: fake.origin, apiKey: null });
+    expect(isInsecureRemote('http://10.0.0.5:3000')).toBe(true);
+    expect(isInsecureRemote(fake.origin)).toBe(false); // loopback
+    expect(isInsecureRemote('http://localhost:3000')).toBe(false);
+    expect(isInsecureRemote('https://qfill.example.com')).toBe(false);
+    fillSettings('http://qfill.example.com', API_KEY);
+    const before = fake.requests.length;
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    const ask = screen.getByRole('alertdialog', { name: 'Send the key unencrypted?' });
+    expect(ask.textContent).toMatch(/http:\/\/qfill\.example\.com is not an https address/);
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alertdialog')).toBeTruthy();
+    expect(fake.requests.length).toBe(before);
+    expect(screen.queryByText(/Settings saved/)).toBeNull();
+    // Agreeing sends it (here to an address that does not resolve: the failure is then said plainly).
+    fireEvent.click(screen.getByRole('button', { name: 'Send the key to http://qfill.example.com' }));
+    await screen.findByText(/Settings saved, but the service did not accept the connection/, {}, { timeout: 10_000 });
   });
 });

@@ -26,7 +26,7 @@ export async function startLocalService(): Promise<LocalService> {
   const { app, close } = await buildApp({ dataDir, staticDir: null });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const key = createKey(dataDir, { org: 'acme', user: 'analyst', role: 'admin' });
+  const key = await createKey(dataDir, { org: 'acme', user: 'analyst', role: 'admin' });
   return {
     base,
     key,

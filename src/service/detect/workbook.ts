@@ -59,6 +59,40 @@ export function readWorkbook(bytes: Uint8Array, filename: string): Workbook {
   };
 }
 
+/** Excel's last column (XFD). */
+const MAX_COLUMNS = 16384;
+
+/**
+ * Each column 1..max covered by the `<col min max>` ranges, with the last range that covers it (as
+ * Excel reads them). Every column is visited once however many ranges overlap: ranges are taken from
+ * the last, and `next` skips columns already given (with path halving), so 20,000 copies of
+ * `<col min="1" max="16384"/>` cost 16,384 steps, not 20,000 × 16,384.
+ */
+export function spreadColumns<T extends { min: number; max: number }>(ranges: readonly T[], max: number): Map<number, T> {
+  const out = new Map<number, T>();
+  // next[c]: the first column at or after c not yet given (max + 1 when none).
+  const next = new Int32Array(max + 2).map((_, i) => i);
+  const find = (c: number) => {
+    while (next[c] !== c) {
+      next[c] = next[next[c]!]!;
+      c = next[c]!;
+    }
+    return c;
+  };
+  for (let i = ranges.length - 1; i >= 0 && find(1) <= max; i--) {
+    const range = ranges[i]!;
+    const first = Math.max(1, range.min);
+    const last = Math.min(range.max, max);
+    // A fractional or missing `min` names no column a cell can be in.
+    if (!Number.isInteger(first) || !(first <= last)) continue;
+    for (let c = find(first); c <= last; c = find(c + 1)) {
+      out.set(c, range);
+      next[c] = c + 1;
+    }
+  }
+  return out;
+}
+
 function serialToDate(serial: number, date1904: boolean): string {
   const epoch = date1904 ? Date.UTC(1904, 0, 1) : Date.UTC(1899, 11, 30);
   const iso = new Date(epoch + Math.round(serial * 86400000)).toISOString();
@@ -85,12 +119,8 @@ function toGrid(
 ): SheetGrid {
   const { xml, prefix, layout } = part;
   const grid = emptyGrid(part.info.name, state);
-  for (const col of part.columns) {
-    for (let c = Math.max(1, col.min); c <= Math.min(col.max, 16384); c++) {
-      if (col.hidden) grid.hiddenCols.add(c);
-      if (col.style) grid.colStyles.set(c, col.style);
-    }
-  }
+  for (const [c, style] of spreadColumns(part.columns.filter((col) => col.style), MAX_COLUMNS)) grid.colStyles.set(c, style.style);
+  for (const [c] of spreadColumns(part.columns.filter((col) => col.hidden), MAX_COLUMNS)) grid.hiddenCols.add(c);
   for (const row of layout.rows) {
     const format = rowFormat(xml, row);
     if (format.hidden) grid.hiddenRows.add(row.r);

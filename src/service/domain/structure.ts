@@ -3,12 +3,8 @@
  * Pure functions: no storage, no HTTP.
  */
 import type { AnswerSlot, Structure, StructureGroup } from '../../api/schemas';
-import type { AnswerRecord, QuestionRecord } from '../storage/types';
-
-export function chosenAnswer(q: QuestionRecord): AnswerRecord | null {
-  if (q.answers.length === 0) return null;
-  return q.answers.find((a) => a.id === q.selected_answer_id) ?? q.answers[q.answers.length - 1]!;
-}
+import { pickAnswer, primarySlot, slotValue } from '../../fill/answer';
+import type { QuestionRecord } from '../storage/types';
 
 /**
  * A question needs filling when one of its writable slots is still empty in the sheet (e.g. `No` given
@@ -23,20 +19,15 @@ export function fillableSlots(slots: AnswerSlot[]): AnswerSlot[] {
   return slots.filter((s) => !s.is_blocked && (s.value == null || s.value.trim() === ''));
 }
 
-function slotAnswered(answer: AnswerRecord, slot: AnswerSlot): boolean {
-  return answer.slot_responses.some(
-    (r) => (r.slot_key === slot.role || r.slot_key === slot.coordinate || r.slot_key === slot.header) && r.content.trim() !== '',
-  );
-}
-
-/** A question that needs filling and whose chosen answer leaves a fillable slot empty. */
+/** A question that needs filling and whose chosen answer leaves a fillable slot empty (as a fill would see it). */
 export function isLowCoverage(q: QuestionRecord): boolean {
   if (!q.needs_filling) return false;
-  const answer = chosenAnswer(q);
+  const answer = pickAnswer(q);
   const slots = fillableSlots(q.answer_slots);
   if (!answer) return true;
   if (slots.length === 0) return answer.text.trim() === '';
-  return slots.some((s) => !slotAnswered(answer, s));
+  const primary = primarySlot(q.answer_slots);
+  return slots.some((s) => !slotValue(answer, s, s === primary)?.trim());
 }
 
 function columnOf(coordinate: string): string {
@@ -73,7 +64,7 @@ export function computeStructure(questions: QuestionRecord[]): Structure {
   let needsFilling = 0;
 
   for (const q of questions) {
-    const answer = chosenAnswer(q);
+    const answer = pickAnswer(q);
     const evaluation = answer?.evaluation ?? null;
     const approved = answer?.status === 'approved';
     const lowTrust = evaluation?.trust === 'low';

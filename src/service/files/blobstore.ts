@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FileSource } from './source';
 
 export interface StoredBlob {
   name: string;
@@ -16,6 +17,8 @@ export interface StoredBlob {
 export interface BlobStore {
   put(bytes: Uint8Array, extension: string): Promise<StoredBlob>;
   read(name: string): Promise<Uint8Array>;
+  /** Where a reader (in a worker thread) finds the stored bytes, without this thread loading them. */
+  source(name: string): FileSource;
   remove(name: string): Promise<void>;
 }
 
@@ -38,8 +41,16 @@ export class DiskBlobStore implements BlobStore {
   }
 
   async read(name: string): Promise<Uint8Array> {
+    return new Uint8Array(await readFile(this.pathOf(name)));
+  }
+
+  source(name: string): FileSource {
+    return { path: this.pathOf(name) };
+  }
+
+  private pathOf(name: string): string {
     if (!/^[a-f0-9]{32}(\.[a-z0-9]+)?$/.test(name)) throw new Error(`invalid stored file name ${JSON.stringify(name)}`);
-    return new Uint8Array(await readFile(join(this.dir, name)));
+    return join(this.dir, name);
   }
 
   async remove(name: string): Promise<void> {

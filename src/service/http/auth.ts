@@ -35,11 +35,11 @@ export function installAuth(app: FastifyInstance, store: Store, limiter: RateLim
       throw forbidden('the Authorization header must be "Api-Key <your key>"; or send the key alone in the X-API-Key header');
     }
     if (!key) throw forbidden('authentication required: send your API key in the X-API-Key header');
-    const principal = store.keys.resolve(hashKey(key));
+    const principal = await store.keys.resolve(hashKey(key));
     if (!principal) throw forbidden('invalid API key');
     if (principal.org.license !== 'active') throw forbidden(`organization "${principal.org.name}" has no active license`);
     if (principal.org.quota_per_minute !== null) {
-      const decision = limiter.hit(principal.org.id, principal.org.quota_per_minute);
+      const decision = await limiter.hit(principal.org.id, principal.org.quota_per_minute);
       if (!decision.allowed) {
         throw new HttpError(
           429,

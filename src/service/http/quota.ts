@@ -1,23 +1,18 @@
 /**
  * Per-organisation request quota (requests per minute), fixed one-minute windows. The service counts
- * in its database (storage/sqlite/quota.ts) so several processes share one quota; the in-memory
+ * in its database (storage/sql/quota.ts) so several processes share one quota; the in-memory
  * limiter below suits a single process without storage.
  */
-export interface QuotaDecision {
-  allowed: boolean;
-  retryAfterSeconds: number;
-}
+import type { QuotaDecision, RateLimiter } from '../storage/types';
 
-export interface RateLimiter {
-  hit(orgId: number, perMinute: number): QuotaDecision;
-}
+export type { QuotaDecision, RateLimiter };
 
 export class FixedWindowLimiter implements RateLimiter {
   private readonly windows = new Map<number, { start: number; count: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  hit(orgId: number, perMinute: number): QuotaDecision {
+  async hit(orgId: number, perMinute: number): Promise<QuotaDecision> {
     const t = this.now();
     let w = this.windows.get(orgId);
     if (!w || t - w.start >= 60_000) {

@@ -13,16 +13,16 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
   return async (job, jobCtx) => {
     const questionnaireId = Number(job.payload.questionnaire_id);
     const repo = ctx.store.questionnaires;
-    const q = repo.getAny(questionnaireId);
+    const q = await repo.getAny(questionnaireId);
     if (!q) return 'done';
-    repo.setGenerationStatus(q.id, 'generating');
+    await repo.setGenerationStatus(q.id, 'generating');
     const filters: SearchFilters = q.offerings.length > 0 ? { offering_ids: q.offerings.map((o) => o.id) } : {};
     // The analyst's choice at upload (`prefer_recent`): settles disagreeing past answers by recency.
     const options = { prefer_recent: q.advanced_options.prefer_recent === true };
 
-    for (const questionId of repo.unansweredQuestionIds(q.id)) {
+    for (const questionId of await repo.unansweredQuestionIds(q.id)) {
       if (jobCtx.shouldStop()) return 'interrupted';
-      const question = repo.question(questionId);
+      const question = await repo.question(questionId);
       if (!question) continue;
       let answer: NewAnswer;
       try {
@@ -47,13 +47,13 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
         const evaluation: Evaluation = { score: 0, trust: 'low', reason: `answering failed: ${message}`, method: 'none' };
         answer = { text: '', evaluation, slot_responses: [], method: 'none', flagged_for_review: true, evidence: [] };
       }
-      repo.addAnswer(questionId, answer);
+      await repo.addAnswer(questionId, answer);
       // Keep HTTP responsive between questions.
       await new Promise((resolve) => setImmediate(resolve));
     }
 
-    repo.setGenerationStatus(q.id, 'complete');
-    if (q.status === 'draft') repo.setStatus(q.id, 'ready');
+    await repo.setGenerationStatus(q.id, 'complete');
+    if (q.status === 'draft') await repo.setStatus(q.id, 'ready');
     return 'done';
   };
 }

@@ -1,60 +1,78 @@
 /**
  * The `ingest_file` job: read a stored upload, extract its text, index it. The file moves
  * submitted -> processing -> ready | failed, with a stage and a rising percent a person can watch.
+ *
+ * Reading runs in a worker thread within time and memory budgets (`ctx.extract`). A file over a budget
+ * fails at once with the reason (reading it again would hang again); a reader that crashed, or a process
+ * that died mid-job, gets one more attempt; then the file fails, so a restart never re-runs a poison
+ * file into the same hang. A failed file's bytes are removed from disk.
  */
 import type { ServiceContext } from '../context';
 import { ExtractError } from '../knowledge/types';
+import { SandboxError } from '../sandbox';
 import type { JobHandler } from './worker';
 
-const MAX_ATTEMPTS = 3;
+/** Claims of one job (each claim counts, including one cut short by a crash) before its file fails. */
+export const MAX_INGEST_ATTEMPTS = 2;
+const MAX_ATTEMPTS = MAX_INGEST_ATTEMPTS;
 
 export function ingestFileHandler(ctx: ServiceContext): JobHandler {
   return async (job) => {
     const fileId = Number(job.payload.file_id);
-    const file = ctx.store.files.getAny(fileId);
+    const file = await ctx.store.files.getAny(fileId);
     if (!file || file.status === 'ready' || file.status === 'failed') return 'done';
     const files = ctx.store.files;
     // A resumed job (after a restart) continues from the percent already shown.
     let percent = file.status === 'processing' ? Math.max(0, Math.min(99, file.processing_percent)) : 0;
-    const progress = (stage: string, value: number) => {
+    // Progress writes go one after another (the indexer reports progress from a plain callback).
+    let writes: Promise<void> = Promise.resolve();
+    const progress = (stage: string, value: number): Promise<void> => {
       // Never let the bar go backwards, even when a resumed job starts over.
       percent = Math.max(percent, Math.min(99, Math.round(value)));
-      files.update(fileId, { status: 'processing', processing_stage: stage, processing_percent: percent });
+      const change = { status: 'processing' as const, processing_stage: stage, processing_percent: percent };
+      writes = writes.then(() => files.update(fileId, change));
+      return writes;
     };
-    const fail = (reason: string) => {
-      files.update(fileId, { status: 'failed', processing_stage: 'failed', error: reason });
+    const fail = async (reason: string): Promise<void> => {
+      await writes.catch(() => undefined);
+      await files.update(fileId, { status: 'failed', processing_stage: 'failed', error: reason });
+      // Nothing will ever read a failed upload again; it must not fill the disk.
+      void ctx.blobs.remove(file.stored_name);
     };
     // Each claim counts an attempt; a file that keeps killing the process must not be retried forever.
     if (job.attempts > MAX_ATTEMPTS) {
-      fail(`processing was interrupted ${job.attempts - 1} times; upload the file again to retry`);
+      await fail(`processing was interrupted ${job.attempts - 1} times (the service stopped or crashed while reading it); upload the file again to retry`);
       return 'done';
     }
 
-    progress('reading', 5);
-    let bytes: Uint8Array;
+    await progress('reading', 5);
+    let source;
     try {
-      bytes = await ctx.blobs.read(file.stored_name);
+      source = ctx.blobs.source(file.stored_name);
     } catch (error) {
-      fail(`the stored upload could not be read (${error instanceof Error ? error.message : String(error)})`);
+      await fail(`the stored upload could not be read (${error instanceof Error ? error.message : String(error)})`);
       return 'done';
     }
 
-    progress('extracting text', 10);
+    await progress('extracting text', 10);
     let doc;
     try {
-      doc = await ctx.extract(bytes, file.original_filename);
+      doc = await ctx.extract(source, file.original_filename);
     } catch (error) {
-      fail(error instanceof ExtractError ? error.message : `could not read the file (${error instanceof Error ? error.message : String(error)})`);
+      if (error instanceof SandboxError && error.failure === 'stopped') return 'interrupted';
+      if (error instanceof SandboxError && job.attempts < MAX_ATTEMPTS) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      await fail(error instanceof ExtractError ? error.message : `could not read the file (${message})`);
       return 'done';
     }
     const hasText = doc.pages.some((p) => p.text.trim() !== '') || doc.qa.length > 0;
     if (!hasText) {
-      fail('no readable text found in the file (a scanned PDF needs OCR first)');
+      await fail('no readable text found in the file (a scanned PDF needs OCR first)');
       return 'done';
     }
-    files.update(fileId, { file_format: doc.file_format, document_type: doc.document_type });
+    await files.update(fileId, { file_format: doc.file_format, document_type: doc.document_type });
 
-    progress('indexing', 30);
+    await progress('indexing', 30);
     try {
       const counts = await ctx.knowledge.indexDocument(
         {
@@ -66,14 +84,15 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
           use_as_source: file.use_as_source,
         },
         doc,
-        (p) => progress('indexing', 30 + (Math.max(0, Math.min(100, p)) * 65) / 100),
+        (p) => void progress('indexing', 30 + (Math.max(0, Math.min(100, p)) * 65) / 100).catch(() => undefined),
       );
+      await writes;
       if (counts.passage_count === 0 && counts.qa_count === 0) {
         // "ready" would promise answers from a file that can never be found.
-        fail('too little text to index: the file has no passage of a few words or more and no question/answer pairs');
+        await fail('too little text to index: the file has no passage of a few words or more and no question/answer pairs');
         return 'done';
       }
-      files.update(fileId, {
+      await files.update(fileId, {
         status: 'ready',
         processing_stage: 'done',
         processing_percent: 100,
@@ -84,12 +103,12 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
       });
     } catch (error) {
       if (error instanceof ExtractError) {
-        fail(error.message);
+        await fail(error.message);
         return 'done';
       }
       // Possibly transient (an embeddings endpoint down): let the worker retry, then give up visibly.
       if (job.attempts >= MAX_ATTEMPTS) {
-        fail(`indexing failed: ${error instanceof Error ? error.message : String(error)}`);
+        await fail(`indexing failed: ${error instanceof Error ? error.message : String(error)}`);
         return 'done';
       }
       throw error;

@@ -3,8 +3,10 @@
  * `shouldStop` check so a shutdown can interrupt long work between steps; the job then goes back to
  * `queued` and resumes on the next start.
  *
- * With a lease, only the process holding it runs jobs: a second service on the same data folder stands
- * by (its uploads are picked up by the holder's polling) and takes over when the holder goes away.
+ * With a lease (SQLite), only the process holding it runs jobs: a second service on the same data folder
+ * stands by (its uploads are picked up by the holder's polling) and takes over when the holder goes away.
+ * Without one (PostgreSQL), every process works; each running job's own lease is renewed by a heartbeat
+ * while its handler runs, and a job whose process died is claimed again once that lease runs out.
  */
 import type { Job, JobQueue, WorkerLease } from './types';
 
@@ -23,6 +25,8 @@ export interface WorkerOptions {
   lease?: WorkerLease;
   /** How often the lease is renewed by its holder, or tried again by a standby process. */
   leaseCheckMs?: number;
+  /** How often a running job's lease is renewed (default: a third of the queue's lease, or 10 s). */
+  heartbeatMs?: number;
 }
 
 export class JobWorker {
@@ -42,8 +46,8 @@ export class JobWorker {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.checkLease();
-    this.leaseTimer = setInterval(() => this.checkLease(), this.options.leaseCheckMs ?? 10_000);
+    void this.checkLease();
+    this.leaseTimer = setInterval(() => void this.checkLease(), this.options.leaseCheckMs ?? 10_000);
     this.leaseTimer.unref();
   }
 
@@ -67,24 +71,36 @@ export class JobWorker {
     if (this.holding) {
       this.holding = false;
       try {
-        this.options.lease?.release();
+        await this.options.lease?.release();
       } catch (error) {
         this.options.log?.('could not release the worker lease; another process takes over when it expires', error);
       }
     }
   }
 
-  private checkLease(): void {
-    if (this.stopped) return;
+  private checking = false;
+
+  private async checkLease(): Promise<void> {
+    if (this.stopped || this.checking) return;
+    this.checking = true;
+    try {
+      await this.checkLeaseOnce();
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private async checkLeaseOnce(): Promise<void> {
     const lease = this.options.lease;
     let mine: boolean;
     try {
-      mine = lease ? lease.tryAcquire() : true;
+      mine = lease ? await lease.tryAcquire() : true;
     } catch (error) {
       // The database is busy beyond its timeout: keep the current role and try again next time.
       this.options.log?.('could not check the worker lease', error);
       return;
     }
+    if (this.stopped) return;
     if (mine && !this.holding) {
       this.holding = true;
       this.announcedStandby = false;
@@ -96,27 +112,34 @@ export class JobWorker {
       this.notify();
     } else if (!mine && !this.announcedStandby) {
       this.announcedStandby = true;
+      const holder = await lease?.holder().catch(() => null);
       this.options.log?.(
-        `background jobs of this data folder are run by ${lease?.holder() ?? 'another process'}; this process serves requests and takes over if it stops`,
+        `background jobs of this data folder are run by ${holder ?? 'another process'}; this process serves requests and takes over if it stops`,
       );
     }
   }
 
   private async runLoops(): Promise<void> {
     if (!this.active) return;
-    // Only the lease holder may do this: a job `running` now was left by a holder that is gone.
-    this.queue.requeueRunning();
+    // Only a lease holder may do this: a job `running` now was left by a holder that is gone. Without a
+    // worker lease, other live processes run jobs too, and a dead one's jobs come back when their lease ends.
+    if (this.options.lease) {
+      try {
+        await this.queue.requeueRunning();
+      } catch (error) {
+        this.options.log?.('could not put interrupted jobs back in the queue; they are claimed again when their lease ends', error);
+      }
+    }
     await Promise.all(Object.keys(this.handlers).map((kind) => this.loop(kind)));
   }
 
   private async loop(kind: string): Promise<void> {
     const handler = this.handlers[kind]!;
     const maxAttempts = this.options.maxAttempts ?? 3;
-    const ctx: JobContext = { shouldStop: () => !this.active };
     while (this.active) {
       let job: Job | null;
       try {
-        job = this.queue.claim(kind);
+        job = await this.queue.claim(kind);
       } catch (error) {
         // E.g. the database stayed locked by another process beyond busy_timeout: try again later.
         this.options.log?.(`could not claim a ${kind} job`, error);
@@ -126,19 +149,37 @@ export class JobWorker {
         await this.sleep(kind);
         continue;
       }
+      // Renew the job's lease while it runs; if it was taken over (we stalled past the lease), stop.
+      let lost = false;
+      const current = job;
+      const heartbeat = setInterval(() => {
+        this.queue.heartbeat(current.id).then(
+          (ours) => {
+            if (!ours && !lost) {
+              lost = true;
+              this.options.log?.(`job ${current.id} (${kind}) was taken over by another worker; this one stops it`);
+            }
+          },
+          (error) => this.options.log?.(`could not renew the lease of job ${current.id}`, error),
+        );
+      }, this.options.heartbeatMs ?? 10_000);
+      heartbeat.unref();
+      const ctx: JobContext = { shouldStop: () => !this.active || lost };
       try {
         const outcome = await handler(job, ctx);
-        if (outcome === 'interrupted') this.queue.release(job.id, { state: 'queued' });
-        else this.queue.complete(job.id);
+        if (outcome === 'interrupted') await this.queue.release(job.id, { state: 'queued' });
+        else await this.queue.complete(job.id);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.options.log?.(`job ${job.id} (${kind}) attempt ${job.attempts} failed: ${message}`, error);
         try {
-          this.queue.release(job.id, { state: job.attempts >= maxAttempts ? 'failed' : 'queued', error: message });
+          await this.queue.release(job.id, { state: job.attempts >= maxAttempts ? 'failed' : 'queued', error: message });
         } catch (releaseError) {
-          // Left `running`: the next start (or lease takeover) puts it back in the queue.
+          // Left `running`: claimed again when its lease ends (or on the next start, with a worker lease).
           this.options.log?.(`could not release job ${job.id}`, releaseError);
         }
+      } finally {
+        clearInterval(heartbeat);
       }
       // Let HTTP handlers run between jobs even when the queue is long.
       await new Promise((resolve) => setImmediate(resolve));

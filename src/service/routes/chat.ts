@@ -4,6 +4,7 @@ import { AskRequest, CreateSessionRequest, LIMITS, SendMessageRequest, SessionLi
 import type { ServiceContext } from '../context';
 import { principalOf } from '../http/auth';
 import { notFound, parseOr400 } from '../http/errors';
+import { coerceForm, type FormKinds } from '../http/form';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { askSource, chatSession, sourceFromEvidence } from '../http/serialize';
 import type { ChatTurn } from '../knowledge/types';
@@ -14,50 +15,6 @@ export function titleFromMessage(message: string): string {
   const flat = message.replace(/\s+/g, ' ').trim();
   if (flat.length <= LIMITS.sessionTitleLength) return flat;
   return `${flat.slice(0, LIMITS.sessionTitleLength - 1).trimEnd()}…`;
-}
-
-interface FormKinds {
-  ints?: string[];
-  intArrays?: string[];
-  booleans?: string[];
-}
-
-const FORM_TRUE = new Set(['true', '1', 'on', 'yes']);
-const FORM_FALSE = new Set(['false', '0', 'off', 'no']);
-
-/**
- * Form-encoded bodies arrive as strings; give the schema the types it expects. Arrays may come as
- * repeated fields, `name[]`, `name[0]` or `1,2,3`; an empty field is a field not given (what an HTML
- * form sends for an empty input).
- */
-function coerceForm(body: Record<string, unknown>, kinds: FormKinds): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [rawKey, value] of Object.entries(body)) {
-    const key = rawKey.replace(/\[\d*\]$/, '');
-    const isArrayKey = key !== rawKey;
-    if (kinds.intArrays?.includes(key)) {
-      const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
-      const items = list.map((v) => (/^\d{1,15}$/.test(v) ? Number(v) : v));
-      out[key] = [...((out[key] as unknown[] | undefined) ?? []), ...items];
-      continue;
-    }
-    if (isArrayKey) {
-      // `name[]` for a field that is not a list: keep the name as sent, so the 400 names it.
-      out[rawKey] = value;
-      continue;
-    }
-    if (typeof value === 'string' && value.trim() === '' && (kinds.ints?.includes(key) || kinds.booleans?.includes(key))) continue;
-    if (kinds.ints?.includes(key) && typeof value === 'string' && /^\d{1,15}$/.test(value.trim())) {
-      out[key] = Number(value.trim());
-    } else if (kinds.booleans?.includes(key) && typeof value === 'string' && FORM_TRUE.has(value.trim().toLowerCase())) {
-      out[key] = true;
-    } else if (kinds.booleans?.includes(key) && typeof value === 'string' && FORM_FALSE.has(value.trim().toLowerCase())) {
-      out[key] = false;
-    } else {
-      out[key] = value;
-    }
-  }
-  return out;
 }
 
 function bodyOf(request: FastifyRequest, kinds: FormKinds): unknown {
@@ -73,8 +30,8 @@ const ASK_FORM: FormKinds = { ints: ['session_id', 'file_id'], intArrays: ['offe
 const MESSAGE_FORM: FormKinds = { ints: ['file_id'], intArrays: ['offering_ids'] };
 const SESSION_FORM: FormKinds = { booleans: ['is_archived'] };
 
-function sessionOr404(ctx: ServiceContext, p: Principal, id: number): SessionRecord {
-  const session = ctx.store.sessions.get(p.org.id, p.user.id, id);
+async function sessionOr404(ctx: ServiceContext, p: Principal, id: number): Promise<SessionRecord> {
+  const session = await ctx.store.sessions.get(p.org.id, p.user.id, id);
   if (!session) throw notFound(`chat session ${id} not found`);
   return session;
 }
@@ -86,13 +43,13 @@ async function converse(
   session: SessionRecord | null,
   input: { question: string; file_id?: number | null; offering_ids?: number[]; context?: string },
 ) {
-  const filters = groundingFilters(ctx.store, p, input);
-  const history: ChatTurn[] = session ? ctx.store.sessions.messages(session.id).map((m) => ({ sender: m.sender, content: m.content })) : [];
+  const filters = await groundingFilters(ctx.store, p, input);
+  const history: ChatTurn[] = session ? (await ctx.store.sessions.messages(session.id)).map((m) => ({ sender: m.sender, content: m.content })) : [];
   if (input.context) history.push({ sender: 'user', content: input.context });
   const result = await ctx.knowledge.answerChat(p.org.id, input.question, history, filters);
   if (session) {
-    ctx.store.transaction(() => {
-      ctx.store.sessions.addMessages(session.id, [
+    await ctx.store.unitOfWork(async (tx) => {
+      await tx.sessions.addMessages(session.id, [
         {
           sender: 'user',
           content: input.question,
@@ -115,7 +72,7 @@ async function converse(
           sources: result.sources.map(sourceFromEvidence),
         },
       ]);
-      ctx.store.sessions.setGeneratedTitle(session.id, titleFromMessage(input.question));
+      await tx.sessions.setGeneratedTitle(session.id, titleFromMessage(input.question));
     });
   }
   return result;
@@ -125,7 +82,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.post('/api/v2/chat/ask/', async (request) => {
     const p = principalOf(request);
     const body = parseOr400(AskRequest, bodyOf(request, ASK_FORM));
-    const session = body.session_id !== undefined ? sessionOr404(ctx, p, body.session_id) : null;
+    const session = body.session_id !== undefined ? await sessionOr404(ctx, p, body.session_id) : null;
     const result = await converse(ctx, p, session, { ...body, question: body.question });
     // `trust` is an extension (issue 14): how far the quoted source states what was asked.
     return { answer: result.answer, sources: result.sources.map(askSource), session_id: session ? session.id : null, ...(result.trust ? { trust: result.trust } : {}) };
@@ -136,35 +93,35 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     const q = parseOr400(SessionListQuery, singleValuedQuery(request));
     const page = pageRequest(q);
     const search = q.search?.trim() || undefined;
-    const { count, rows } = ctx.store.sessions.list(p.org.id, p.user.id, { search, limit: page.limit, offset: page.offset });
+    const { count, rows } = await ctx.store.sessions.list(p.org.id, p.user.id, { search, limit: page.limit, offset: page.offset });
     return pageEnvelope(request, page, count, rows.map((s) => chatSession(s)));
   });
 
   app.post('/api/v2/chat/sessions/', async (request) => {
     const p = principalOf(request);
     const body = parseOr400(CreateSessionRequest, bodyOf(request, SESSION_FORM));
-    const session = ctx.store.sessions.create(p.org.id, p.user.id, body);
+    const session = await ctx.store.sessions.create(p.org.id, p.user.id, body);
     return chatSession(session, []);
   });
 
   app.get('/api/v2/chat/sessions/:id/', async (request) => {
     const p = principalOf(request);
-    const session = sessionOr404(ctx, p, pathId(request));
-    return chatSession(session, ctx.store.sessions.messages(session.id));
+    const session = await sessionOr404(ctx, p, pathId(request));
+    return chatSession(session, await ctx.store.sessions.messages(session.id));
   });
 
   app.post('/api/v2/chat/sessions/:id/messages/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
     const body = parseOr400(SendMessageRequest, bodyOf(request, MESSAGE_FORM));
-    const session = sessionOr404(ctx, p, id);
+    const session = await sessionOr404(ctx, p, id);
     await converse(ctx, p, session, {
       question: body.message,
       file_id: body.file_id,
       offering_ids: body.offering_ids,
       context: body.context,
     });
-    const updated = sessionOr404(ctx, p, id);
-    return chatSession(updated, ctx.store.sessions.messages(id));
+    const updated = await sessionOr404(ctx, p, id);
+    return chatSession(updated, await ctx.store.sessions.messages(id));
   });
 }

@@ -15,8 +15,8 @@ import type { Principal, QuestionnaireRecord } from '../storage/types';
 import { assertOfferingsExist } from './grounding';
 import { checkUpload, QUESTIONNAIRE_FORMATS, storeUploadBytes, type AcceptedUpload } from './uploads';
 
-function visibleOr404(ctx: ServiceContext, p: Principal, id: number): QuestionnaireRecord {
-  const q = ctx.store.questionnaires.get(p.org.id, id);
+async function visibleOr404(ctx: ServiceContext, p: Principal, id: number): Promise<QuestionnaireRecord> {
+  const q = await ctx.store.questionnaires.get(p.org.id, id);
   if (!q || !canSeeQuestionnaire(p, q)) throw notFound(`questionnaire ${id} not found`);
   return q;
 }
@@ -45,8 +45,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
   app.get('/api/v2/filler/questionnaires/', async (request) => {
     const p = principalOf(request);
     const q = parseOr400(QuestionnaireListQuery, singleValuedQuery(request));
-    return ctx.store.questionnaires
-      .list(p.org.id, q)
+    return (await ctx.store.questionnaires.list(p.org.id, q))
       .filter((item) => canSeeQuestionnaire(p, item))
       .map((item) => questionnaire(item, p));
   });
@@ -65,7 +64,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     let teamId: number | null = null;
     if (visibility === 'team') {
       if (body.team_id === undefined) throw badRequest('team_id: required when visibility is "team"');
-      const team = ctx.store.teams.get(p.org.id, body.team_id);
+      const team = await ctx.store.teams.get(p.org.id, body.team_id);
       if (!team) throw badRequest(`team_id: unknown team ${body.team_id}`);
       if (!p.team_ids.includes(team.id) && p.user.role !== 'admin') {
         throw badRequest(`team_id: you are not a member of team ${body.team_id}`);
@@ -75,7 +74,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
       throw badRequest('team_id: only allowed with visibility "team"');
     }
     for (const userId of body.reviewer_ids ?? []) {
-      if (!ctx.store.users.get(p.org.id, userId)) throw badRequest(`reviewer_ids: unknown user ${userId}`);
+      if (!(await ctx.store.users.get(p.org.id, userId))) throw badRequest(`reviewer_ids: unknown user ${userId}`);
     }
     const advanced = { ...(body.advanced_options ?? {}) };
     if (advanced.prefer_recent !== undefined && typeof advanced.prefer_recent !== 'boolean') {
@@ -83,7 +82,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     }
     if (body.prefer_recent !== undefined) advanced.prefer_recent = body.prefer_recent;
     const options = readAdvancedOptions(advanced);
-    assertOfferingsExist(ctx.store, p.org.id, options.offering_ids, 'advanced_options.offering_ids');
+    await assertOfferingsExist(ctx.store, p.org.id, options.offering_ids, 'advanced_options.offering_ids');
 
     // Detect every file first: one unreadable file rejects the upload and nothing is created.
     const detected: (AcceptedUpload & { result: DetectedQuestionnaire })[] = [];
@@ -107,13 +106,13 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     for (const d of detected) {
       const stored = await storeUploadBytes(ctx.blobs, p, 'questionnaire', d);
       const language = detectLanguage(d.result.language_sample || d.result.questions.map((x) => x.original_question_text).join(' '));
-      const created = ctx.store.transaction(() => {
-        const file = ctx.store.files.create({
+      const created = await ctx.store.unitOfWork(async (tx) => {
+        const file = await tx.files.create({
           ...stored,
           document_type: body.document_type ?? 'questionnaire',
         });
-        ctx.store.files.update(file.id, { status: 'ready', processing_stage: 'detected', processing_percent: 100 });
-        const q = ctx.store.questionnaires.create({
+        await tx.files.update(file.id, { status: 'ready', processing_stage: 'detected', processing_percent: 100 });
+        const q = await tx.questionnaires.create({
           org_id: p.org.id,
           user_id: p.user.id,
           file_id: file.id,
@@ -140,7 +139,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
             needs_filling: needsFilling(x.answer_slots),
           })),
         });
-        ctx.queue.enqueue(JOB_KINDS.generateAnswers, { questionnaire_id: q.id });
+        await tx.jobs.enqueue(JOB_KINDS.generateAnswers, { questionnaire_id: q.id });
         return { fileId: file.id, questionnaireId: q.id };
       });
       fileIds.push(created.fileId);
@@ -152,12 +151,12 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
 
   app.get('/api/v2/filler/questionnaires/:id/', async (request) => {
     const p = principalOf(request);
-    return questionnaire(visibleOr404(ctx, p, pathId(request)), p);
+    return questionnaire(await visibleOr404(ctx, p, pathId(request)), p);
   });
 
   app.get('/api/v2/filler/questionnaires/:id/answer-progress/', async (request) => {
     const p = principalOf(request);
-    const q = visibleOr404(ctx, p, pathId(request));
+    const q = await visibleOr404(ctx, p, pathId(request));
     const expected = q.question_count;
     const received = q.answered_count;
     const percent = q.generation_status === 'complete' || expected === 0 ? 100 : Math.floor((received * 100) / expected);
@@ -168,9 +167,8 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     const p = principalOf(request);
     const id = pathId(request);
     const query = parseOr400(AnswersQuery, singleValuedQuery(request));
-    visibleOr404(ctx, p, id);
-    return ctx.store.questionnaires
-      .questions(id)
+    await visibleOr404(ctx, p, id);
+    return (await ctx.store.questionnaires.questions(id))
       .filter((x) => query.tab === undefined || x.tab_name === query.tab)
       .filter((x) => query.section === undefined || x.section_path.includes(query.section))
       .map(questionWithAnswers);
@@ -179,7 +177,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
   app.get('/api/v2/filler/questionnaires/:id/structure/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
-    visibleOr404(ctx, p, id);
-    return computeStructure(ctx.store.questionnaires.questions(id, { withEvidence: false }));
+    await visibleOr404(ctx, p, id);
+    return computeStructure(await ctx.store.questionnaires.questions(id, { withEvidence: false }));
   });
 }

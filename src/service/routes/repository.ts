@@ -15,7 +15,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     const p = principalOf(request);
     const q = parseOr400(RepositoryListQuery, singleValuedQuery(request));
     const page = pageRequest(q);
-    const { count, rows } = ctx.store.files.list(p.org.id, {
+    const { count, rows } = await ctx.store.files.list(p.org.id, {
       purpose: 'repository',
       document_type: q.document_type,
       status: q.status,
@@ -30,7 +30,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
   app.get('/api/v2/repository/files/:id/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
-    const file = ctx.store.files.get(p.org.id, id);
+    const file = await ctx.store.files.get(p.org.id, id);
     if (!file || file.purpose !== 'repository') throw notFound(`repository file ${id} not found`);
     return repositoryFile(file);
   });
@@ -45,7 +45,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     );
     if (files.length === 0) throw badRequest('files: no file uploaded; send one or more files in the "files" field');
     const offeringIds = [...new Set(body.relevant_offerings ?? [])];
-    assertOfferingsExist(ctx.store, p.org.id, offeringIds, 'relevant_offerings');
+    await assertOfferingsExist(ctx.store, p.org.id, offeringIds, 'relevant_offerings');
     const tags = [...new Set((body.tags ?? []).map((t) => t.trim()))];
 
     const failed: string[] = [];
@@ -57,8 +57,8 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
         continue;
       }
       const stored = await storeUploadBytes(ctx.blobs, p, 'repository', { ...check, bytes: upload.bytes });
-      const record = ctx.store.transaction(() => {
-        const file = ctx.store.files.create({
+      const record = await ctx.store.unitOfWork(async (tx) => {
+        const file = await tx.files.create({
           ...stored,
           document_type: 'unknown',
           analysis_type: body.analysis_type ?? null,
@@ -66,7 +66,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
           tag_names: tags,
           offering_ids: offeringIds,
         });
-        ctx.queue.enqueue(JOB_KINDS.ingestFile, { file_id: file.id });
+        await tx.jobs.enqueue(JOB_KINDS.ingestFile, { file_id: file.id });
         return file;
       });
       fileIds.push(record.id);

@@ -1,6 +1,7 @@
 /**
- * The storage boundary of the service: plain records and narrow repository interfaces. Routes and jobs
- * only see these; the SQLite implementation lives in ./sqlite, and a PostgreSQL one would be a sibling.
+ * The storage boundary of the service: plain records and narrow repository interfaces, all async.
+ * Routes and jobs only see these; the implementations are ./sqlite (embedded default) and ./postgres
+ * (several processes on one database), sharing the portable SQL of ./sql.
  * Every read that takes an `orgId` returns nothing for rows of another organisation.
  */
 import type { DocumentType, FileFormat, Evaluation } from '../../api/schemas';
@@ -123,43 +124,43 @@ export interface FileListQuery {
 }
 
 export interface FileRepository {
-  create(file: NewFile): FileRecord;
-  get(orgId: number, id: number): FileRecord | null;
+  create(file: NewFile): Promise<FileRecord>;
+  get(orgId: number, id: number): Promise<FileRecord | null>;
   /** For background jobs, which act for no particular caller. */
-  getAny(id: number): FileRecord | null;
-  list(orgId: number, q: FileListQuery): { count: number; rows: FileRecord[] };
-  update(id: number, change: FileProgress): void;
+  getAny(id: number): Promise<FileRecord | null>;
+  list(orgId: number, q: FileListQuery): Promise<{ count: number; rows: FileRecord[] }>;
+  update(id: number, change: FileProgress): Promise<void>;
 }
 
 export interface OrgRepository {
-  findByName(name: string): OrgRecord | null;
-  get(id: number): OrgRecord | null;
-  upsert(name: string, change: Partial<Omit<OrgRecord, 'id' | 'name'>>): OrgRecord;
+  findByName(name: string): Promise<OrgRecord | null>;
+  get(id: number): Promise<OrgRecord | null>;
+  upsert(name: string, change: Partial<Omit<OrgRecord, 'id' | 'name'>>): Promise<OrgRecord>;
 }
 
 export interface UserRepository {
-  findByUsername(orgId: number, username: string): UserRecord | null;
-  get(orgId: number, id: number): UserRecord | null;
-  upsert(orgId: number, username: string, change: Partial<Omit<UserRecord, 'id' | 'org_id' | 'username'>>): UserRecord;
+  findByUsername(orgId: number, username: string): Promise<UserRecord | null>;
+  get(orgId: number, id: number): Promise<UserRecord | null>;
+  upsert(orgId: number, username: string, change: Partial<Omit<UserRecord, 'id' | 'org_id' | 'username'>>): Promise<UserRecord>;
 }
 
 export interface ApiKeyRepository {
-  create(userId: number, keyHash: string, prefix: string, opts: { readOnly: boolean; name: string }): number;
+  create(userId: number, keyHash: string, prefix: string, opts: { readOnly: boolean; name: string }): Promise<number>;
   /** The caller behind a key hash, or null when no such key exists. */
-  resolve(keyHash: string): Principal | null;
+  resolve(keyHash: string): Promise<Principal | null>;
 }
 
 export interface TeamRepository {
-  upsert(orgId: number, name: string): TeamRecord;
-  get(orgId: number, id: number): TeamRecord | null;
-  addMember(teamId: number, userId: number): void;
-  isMember(teamId: number, userId: number): boolean;
+  upsert(orgId: number, name: string): Promise<TeamRecord>;
+  get(orgId: number, id: number): Promise<TeamRecord | null>;
+  addMember(teamId: number, userId: number): Promise<void>;
+  isMember(teamId: number, userId: number): Promise<boolean>;
 }
 
 export interface OfferingRepository {
-  upsert(orgId: number, name: string, type: OfferingRecord['type']): OfferingRecord;
+  upsert(orgId: number, name: string, type: OfferingRecord['type']): Promise<OfferingRecord>;
   /** Those of `ids` that exist in the organisation. */
-  getMany(orgId: number, ids: number[]): OfferingRecord[];
+  getMany(orgId: number, ids: number[]): Promise<OfferingRecord[]>;
 }
 
 export interface SourceRecord {
@@ -206,17 +207,17 @@ export interface NewMessage {
 }
 
 export interface SessionRepository {
-  create(orgId: number, userId: number, opts: { title?: string; is_archived?: boolean }): SessionRecord;
+  create(orgId: number, userId: number, opts: { title?: string; is_archived?: boolean }): Promise<SessionRecord>;
   /** A session of this user in this organisation, or null. */
-  get(orgId: number, userId: number, id: number): SessionRecord | null;
-  list(orgId: number, userId: number, q: { search?: string; limit: number; offset: number }): {
+  get(orgId: number, userId: number, id: number): Promise<SessionRecord | null>;
+  list(orgId: number, userId: number, q: { search?: string; limit: number; offset: number }): Promise<{
     count: number;
     rows: SessionRecord[];
-  };
-  messages(sessionId: number): MessageRecord[];
-  addMessages(sessionId: number, messages: NewMessage[]): void;
+  }>;
+  messages(sessionId: number): Promise<MessageRecord[]>;
+  addMessages(sessionId: number, messages: NewMessage[]): Promise<void>;
   /** Sets the title unless one was set by the user or generated earlier. */
-  setGeneratedTitle(sessionId: number, title: string): void;
+  setGeneratedTitle(sessionId: number, title: string): Promise<void>;
 }
 
 export interface QuestionnaireRecord {
@@ -328,22 +329,79 @@ export interface NewAnswer {
 }
 
 export interface QuestionnaireRepository {
-  create(q: NewQuestionnaire): QuestionnaireRecord;
-  get(orgId: number, id: number): QuestionnaireRecord | null;
-  getAny(id: number): QuestionnaireRecord | null;
-  list(orgId: number, filter: { team_id?: number; visibility?: string }): QuestionnaireRecord[];
-  setGenerationStatus(id: number, status: GenerationStatus): void;
-  setStatus(id: number, status: QuestionnaireApproval): void;
+  create(q: NewQuestionnaire): Promise<QuestionnaireRecord>;
+  get(orgId: number, id: number): Promise<QuestionnaireRecord | null>;
+  getAny(id: number): Promise<QuestionnaireRecord | null>;
+  list(orgId: number, filter: { team_id?: number; visibility?: string }): Promise<QuestionnaireRecord[]>;
+  setGenerationStatus(id: number, status: GenerationStatus): Promise<void>;
+  setStatus(id: number, status: QuestionnaireApproval): Promise<void>;
   /** Questions in reading order, with their answers (unless `withAnswers` is false) and evidence (unless `withEvidence` is false). */
-  questions(questionnaireId: number, opts?: { withAnswers?: boolean; withEvidence?: boolean }): QuestionRecord[];
+  questions(questionnaireId: number, opts?: { withAnswers?: boolean; withEvidence?: boolean }): Promise<QuestionRecord[]>;
   /** Ids of questions that have no answer yet, in reading order: what generation still has to do. */
-  unansweredQuestionIds(questionnaireId: number): number[];
-  question(id: number): QuestionRecord | null;
+  unansweredQuestionIds(questionnaireId: number): Promise<number[]>;
+  question(id: number): Promise<QuestionRecord | null>;
   /** Stores an answer and selects it, atomically. */
-  addAnswer(questionId: number, answer: NewAnswer): number;
+  addAnswer(questionId: number, answer: NewAnswer): Promise<number>;
 }
 
-export interface Store {
+/**
+ * The persisted job queue. A job is claimed by one worker at a time under a lease its worker renews
+ * (`heartbeat`); a job whose lease ran out (its process died) can be claimed again by another worker.
+ */
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface Job {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  state: JobState;
+  attempts: number;
+  last_error: string | null;
+}
+
+export interface JobQueue {
+  enqueue(kind: string, payload: Record<string, unknown>): Promise<number>;
+  /**
+   * Marks the oldest claimable job of `kind` running under this queue's lease (attempts + 1) and returns
+   * it, or null. Claimable: queued, or running under a lease that expired.
+   */
+  claim(kind: string): Promise<Job | null>;
+  /** Extends the lease of a job this queue holds; false when the job is no longer ours (taken over). */
+  heartbeat(id: number): Promise<boolean>;
+  complete(id: number): Promise<void>;
+  /** Back to `queued` (to retry or resume later) or `failed` for good. */
+  release(id: number, outcome: { state: 'queued' | 'failed'; error?: string }): Promise<void>;
+  /** Puts every `running` job back to `queued`; returns how many. Only for the holder of a WorkerLease. */
+  requeueRunning(): Promise<number>;
+  get(id: number): Promise<Job | null>;
+}
+
+/**
+ * The right to run the background jobs of one SQLite data folder. Only its holder claims jobs and, when
+ * it takes the lease over, puts jobs left `running` by a dead holder back in the queue; a second service
+ * process on the same folder serves requests and stands by. (PostgreSQL needs none: its jobs carry their
+ * own lease and every process works.)
+ */
+export interface WorkerLease {
+  /** Takes or renews the lease; false while another live process holds it. */
+  tryAcquire(): Promise<boolean>;
+  release(): Promise<void>;
+  /** Who holds it, for the message a standby process prints. */
+  holder(): Promise<string | null>;
+}
+
+export interface QuotaDecision {
+  allowed: boolean;
+  retryAfterSeconds: number;
+}
+
+/** Per-organisation requests per minute, counted where every service process sees the same count. */
+export interface RateLimiter {
+  hit(orgId: number, perMinute: number): Promise<QuotaDecision>;
+}
+
+/** The repositories, as seen inside and outside a unit of work. */
+export interface Repositories {
   orgs: OrgRepository;
   users: UserRepository;
   keys: ApiKeyRepository;
@@ -352,5 +410,25 @@ export interface Store {
   files: FileRepository;
   sessions: SessionRepository;
   questionnaires: QuestionnaireRepository;
-  transaction<T>(fn: () => T): T;
+}
+
+/** What a unit of work sees: every repository and the job queue, all in one transaction. */
+export interface UnitOfWork extends Repositories {
+  jobs: Pick<JobQueue, 'enqueue'>;
+}
+
+export interface Store extends Repositories {
+  /** Which backend, for messages and tests ("sqlite" or "postgres"). */
+  readonly backend: 'sqlite' | 'postgres';
+  jobs: JobQueue;
+  quota: RateLimiter;
+  /** The single-holder lease the SQLite queue needs; null on PostgreSQL, where every process works. */
+  workerLease: WorkerLease | null;
+  /**
+   * Runs `fn` in one transaction: everything it writes, jobs enqueued included, is committed together
+   * or not at all. Do other I/O (file bytes, extraction, HTTP) before or after, never inside: on SQLite
+   * the callback may only await the `tx` it is given (see sqlite/executor.ts).
+   */
+  unitOfWork<T>(fn: (tx: UnitOfWork) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
 }

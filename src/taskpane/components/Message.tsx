@@ -1,12 +1,28 @@
 /** Status lines. Errors are announced (role=alert); progress and results politely (role=status). */
 import type { ComponentChildren } from 'preact';
-import { explainError } from '../errors';
+import { presentError } from '../errors';
 
-export function ErrorMessage(props: { error: unknown; onDismiss?: () => void }) {
-  if (props.error === null || props.error === undefined) return null;
+/** The technical facts of a message (status, method, path, address), folded away until asked for. */
+export function Details(props: { children: ComponentChildren }) {
   return (
-    <div class="qf-msg qf-msg-error" role="alert">
-      {explainError(props.error)}
+    <details class="qf-details">
+      <summary>Details</summary>
+      <code>{props.children}</code>
+    </details>
+  );
+}
+
+/**
+ * An error in plain words: the service's own sentence leads, then what it means when the evidence says so;
+ * status and path behind "Details". Any pane's error goes through here.
+ */
+export function ErrorMessage(props: { error: unknown; onDismiss?: () => void; kind?: 'error' | 'warn' }) {
+  if (props.error === null || props.error === undefined) return null;
+  const p = presentError(props.error);
+  return (
+    <div class={`qf-msg qf-msg-${props.kind ?? 'error'}`} role="alert">
+      <span class="qf-lead">{p.lead}</span>
+      {p.hint && <> {p.hint}</>}
       {props.onDismiss && (
         <>
           {' '}
@@ -15,6 +31,7 @@ export function ErrorMessage(props: { error: unknown; onDismiss?: () => void }) 
           </button>
         </>
       )}
+      {p.details && <Details>{p.details}</Details>}
     </div>
   );
 }

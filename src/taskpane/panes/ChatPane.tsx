@@ -26,6 +26,8 @@ export interface ChatPaneProps {
   questions: readonly QuestionWithAnswers[];
   onOpenSettings: () => void;
   active: boolean;
+  /** Grows when the saved settings are shown to work: an old failure is no longer true. */
+  connectionEpoch?: number;
 }
 
 const SESSIONS_PAGE = 10;
@@ -116,6 +118,9 @@ export function ChatPane(props: ChatPaneProps) {
   const [hint, setHint] = useState<string | null>(null);
   const [sessionsVersion, setSessionsVersion] = useState(0);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (props.connectionEpoch) setError(null);
+  }, [props.connectionEpoch]);
 
   // The "restrict to a file" list: ready files only, loaded when the pane is first shown.
   useEffect(() => {

@@ -1,27 +1,36 @@
 /**
- * Fill this workbook: read it, upload it, wait for detection and answers (with a real progress bar and
- * time left), write the answers into their cells, then summarise, report, review and undo. A fill in
- * progress is linked to the workbook in storage, so reopening the pane resumes it.
+ * Fill this workbook: renders the fill session (src/fill/session), which reads, uploads, waits for
+ * detection and answers, writes, resumes, undoes and corrects. The pane adds what only a pane has:
+ * the library hint, selection sync with the sheet, and the words for each state.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../../api/errors';
-import type { Progress, QuestionWithAnswers, Structure } from '../../api/schemas';
-import type { ApplyResult, ReadProgress, UndoResult, WorkbookAdapter } from '../../excel/types';
-import type { WritePlan } from '../../fill/types';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { QuestionWithAnswers } from '../../api/schemas';
+import type { UndoResult, WorkbookAdapter } from '../../excel/types';
+import {
+  FillSession,
+  SessionError,
+  STEP_ORDER,
+  initialState,
+  type FillOptions,
+  type FillState,
+  type LaterEdit,
+  type Outcome,
+  type Replacement,
+  type StepKey,
+} from '../../fill/session';
 import { ConnectFirst, ErrorMessage, Note } from '../components/Message';
 import { ProgressBar } from '../components/Progress';
-import { estimateSecondsLeft, formatBytes, formatDuration, type RateSample } from '../eta';
-import { explainQuestionnaireUploadError, isAborted, isForbidden } from '../errors';
-import { clearFillLink, readFillLink, writeFillLink } from '../fill-link';
-import { findQuestionAt, targetCell, withCorrection } from '../review';
+import { formatBytes, formatDuration } from '../eta';
+import { explainQuestionnaireUploadError, isForbidden } from '../errors';
+import { fillLinkStore } from '../fill-link';
+import { findQuestionAt, targetCell } from '../review';
 import type { StorageLike, TaskpaneApi } from '../types';
 import { Summary, WriteReport } from './fill-report';
 import type { CorrectFn } from './Correction';
 import { ReviewList } from './ReviewList';
+import type { ApiError } from '../../api/errors';
 
-export type StepKey = 'read' | 'upload' | 'detect' | 'generate' | 'write';
-type StepState = 'pending' | 'active' | 'done' | 'failed';
-type Steps = Record<StepKey, { state: StepState; detail: string }>;
+export type { StepKey };
 
 const STEP_LABELS: Record<StepKey, string> = {
   read: 'Reading the workbook',
@@ -30,16 +39,8 @@ const STEP_LABELS: Record<StepKey, string> = {
   generate: 'Generating answers',
   write: 'Writing answers into cells',
 };
-const STEP_ORDER: StepKey[] = ['read', 'upload', 'detect', 'generate', 'write'];
 
-const freshSteps = (): Steps =>
-  Object.fromEntries(STEP_ORDER.map((k) => [k, { state: 'pending', detail: '' }])) as Steps;
-
-export interface FillOptions {
-  overwrite: boolean;
-  highlight: boolean;
-  sourceNotes: boolean;
-}
+export type { FillOptions };
 
 export interface FillPaneProps {
   client: TaskpaneApi | null;
@@ -55,6 +56,8 @@ export interface FillPaneProps {
   active: boolean;
   /** How long generation may show no progress before the pane says so (ms). Default 3 minutes. */
   stallMs?: number;
+  /** Grows when the saved settings are shown to work (Settings saved and checked, or tested): an old failure is no longer true. */
+  connectionEpoch?: number;
 }
 
 /** How many documents the library holds, and how many are ready to answer from. */
@@ -63,282 +66,83 @@ interface LibraryState {
   total: number;
 }
 
-const DEFAULT_STALL_MS = 3 * 60_000;
 const NOT_RETRYABLE = new Set(['no_value', 'no_slot', 'blocked']);
+const PREVIEW = 5;
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** One session per connection: a new key or address starts from what the workbook's link says, with no stale message. */
+function useFillSession(props: FillPaneProps): [FillSession | null, FillState] {
+  const { client, workbook, storage, stallMs } = props;
+  const lastOptions = useRef<FillOptions | undefined>(undefined);
+  const session = useMemo(
+    () =>
+      client
+        ? new FillSession(
+            {
+              api: client,
+              workbook,
+              links: fillLinkStore(storage, () => workbook.documentKey()),
+              details: true,
+              confirmOverwrite: true,
+              ...(stallMs !== undefined ? { stallMs } : {}),
+            },
+            lastOptions.current,
+          )
+        : null,
+    [client, workbook, storage, stallMs],
+  );
+  const [state, setState] = useState<FillState>(() => session?.state ?? initialState());
+  useEffect(() => {
+    if (!session) {
+      setState(initialState(lastOptions.current));
+      return;
+    }
+    setState(session.state);
+    const off = session.subscribe((s) => {
+      lastOptions.current = s.options;
+      setState(s);
+    });
+    void session.open();
+    return () => {
+      off();
+      session.dispose();
+    };
+  }, [session]);
+  return [session, state];
+}
 
 export function FillPane(props: FillPaneProps) {
-  const { client, workbook, storage } = props;
-  const [steps, setSteps] = useState<Steps>(freshSteps);
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [read, setRead] = useState<ReadProgress | null>(null);
-  const [progress, setProgress] = useState<Progress | null>(null);
-  const [secondsLeft, setSecondsLeft] = useState<number | null>(null);
-  const [structure, setStructure] = useState<Structure | null>(null);
-  const [questions, setQuestions] = useState<QuestionWithAnswers[]>([]);
-  const [report, setReport] = useState<{ plan: WritePlan; result: ApplyResult } | null>(null);
-  const [canUndo, setCanUndo] = useState(false);
-  const [undoing, setUndoing] = useState(false);
-  const [undoNote, setUndoNote] = useState<{ text: string; kind: 'ok' | 'warn' } | null>(null);
-  const [options, setOptions] = useState<FillOptions>({ overwrite: false, highlight: true, sourceNotes: true });
+  const { client, workbook } = props;
+  const [session, state] = useFillSession(props);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [navError, setNavError] = useState<unknown>(null);
-  const [corrected, setCorrected] = useState<ReadonlySet<number>>(new Set());
   const [library, setLibrary] = useState<LibraryState | null>(null);
-  const [stalled, setStalled] = useState(false);
-  const [resumable, setResumable] = useState(false);
-  /** What the service's detection wants the analyst to know (e.g. a sheet it skipped, and why). */
-  const [warnings, setWarnings] = useState<string[]>([]);
+  const questionsRef = useRef(state.questions);
+  questionsRef.current = state.questions;
+  const stallMs = props.stallMs ?? 3 * 60_000;
+  const { outcome, steps, options, questions, report } = state;
+  const running = state.phase === 'running';
 
-  const run = useRef<AbortController | null>(null);
-  const active = useRef<StepKey | null>(null);
-  const optionsRef = useRef(options);
-  optionsRef.current = options;
-  const questionsRef = useRef(questions);
-  questionsRef.current = questions;
-  const resumed = useRef(false);
-  /** The questions as the service gave them, before any correction: what Undo fill returns the review to. */
-  const serviceQuestions = useRef<QuestionWithAnswers[]>([]);
-  const lastMove = useRef(0);
-  const stallMs = props.stallMs ?? DEFAULT_STALL_MS;
-
-  useEffect(() => () => run.current?.abort(), []);
-
-  const step = (key: StepKey, state: StepState, detail = '') => {
-    if (state === 'active') active.current = key;
-    setSteps((s) => ({ ...s, [key]: { state, detail } }));
-  };
-
-  const begin = (): AbortSignal => {
-    run.current?.abort();
-    const ctl = new AbortController();
-    run.current = ctl;
-    setRunning(true);
-    setError(null);
-    setNotice(null);
-    setUndoNote(null);
-    setStalled(false);
-    setResumable(false);
-    active.current = null;
-    return ctl.signal;
-  };
-
-  const fail = (e: unknown, signal: AbortSignal) => {
-    if (signal.aborted || isAborted(e)) return; // the pane closed or a new run started
-    const key = active.current;
-    if (key) setSteps((s) => ({ ...s, [key]: { ...s[key], state: 'failed' } }));
-    setError(e);
-  };
-
-  const finish = (signal: AbortSignal) => {
-    if (run.current?.signal === signal) setRunning(false);
-  };
-
-  const showQuestions = (qs: QuestionWithAnswers[]) => {
-    setQuestions(qs);
-    props.onQuestions(qs);
-  };
-
-  const loadResults = async (api: TaskpaneApi, id: number, signal: AbortSignal) => {
-    const [s, qs, notes] = await Promise.all([
-      api.getStructure(id, { signal }),
-      api.getAnswers(id, {}, { signal }),
-      // Only a hint: a service that cannot say more still fills.
-      api.getQuestionnaire(id, { signal }).then((q) => q.warnings ?? [], () => []),
-    ]);
-    if (signal.aborted) return null;
-    setWarnings(notes);
-    setStructure(s);
-    showQuestions(qs);
-    serviceQuestions.current = qs;
-    setCorrected(new Set());
-    return qs;
-  };
-
-  const write = async (documentKey: string, id: number, qs: QuestionWithAnswers[], startedAt: string, signal: AbortSignal) => {
-    step('write', 'active', 'Checking the target cells…');
-    const { overwrite, highlight, sourceNotes } = optionsRef.current;
-    const plan = await workbook.plan(qs, { overwrite });
-    step('write', 'active', `Writing ${plan.writes.length} cell${plan.writes.length === 1 ? '' : 's'}…`);
-    const result = await workbook.apply(plan, { highlight, sourceNotes });
-    if (signal.aborted) return;
-    step('write', 'done', `${result.written} cell${result.written === 1 ? '' : 's'} written`);
-    writeFillLink(storage, documentKey, { questionnaireId: id, startedAt, writtenAt: new Date().toISOString() });
-    setReport({ plan, result });
-    setCanUndo(await workbook.canUndo());
-  };
-
-  /** From "uploaded" to "written": detection, generation, results, writing. */
-  const generateAndWrite = async (api: TaskpaneApi, documentKey: string, id: number, startedAt: string, signal: AbortSignal) => {
-    step('detect', 'active');
-    const samples: RateSample[] = [];
-    setProgress(null);
-    setSecondsLeft(null);
-    lastMove.current = Date.now();
-    let seen = -1;
-    const final = await api.pollAnswerProgress(id, {
-      signal,
-      onProgress: (p) => {
-        if (signal.aborted) return;
-        if (p.answers_received !== seen || p.status === 'complete') {
-          seen = p.answers_received;
-          lastMove.current = Date.now();
-          setStalled(false);
-        }
-        setProgress(p);
-        if (p.answers_expected > 0 || p.status === 'complete') {
-          if (active.current === 'detect') {
-            step('detect', 'done', `${p.answers_expected} question${p.answers_expected === 1 ? '' : 's'} found`);
-            step('generate', 'active');
-          }
-          samples.push({ at: Date.now(), received: p.answers_received });
-          setSecondsLeft(estimateSecondsLeft(samples, p.answers_expected));
-        }
-      },
-    });
-    if (signal.aborted) return;
-    if (active.current === 'detect') step('detect', 'done', `${final.answers_expected} questions found`);
-    step('generate', 'done', `${final.answers_received} answer${final.answers_received === 1 ? '' : 's'}`);
-    const qs = await loadResults(api, id, signal);
-    if (!qs) return;
-    if (qs.length === 0) {
-      step('write', 'done', 'nothing to write');
-      setNotice('The service found no questions in this workbook. Is it a questionnaire (a sheet of questions with answer columns)?');
-      return;
-    }
-    await write(documentKey, id, qs, startedAt, signal);
-  };
-
-  const fill = async () => {
-    if (!client) return;
-    const signal = begin();
-    setSteps(freshSteps());
-    setRead(null);
-    setProgress(null);
-    setReport(null);
-    setStructure(null);
-    setWarnings([]);
-    setQuestions([]);
-    setSelectedId(null);
-    try {
-      const documentKey = await workbook.documentKey();
-      step('read', 'active');
-      const file = await workbook.readFile((p) => !signal.aborted && setRead(p));
-      if (signal.aborted) return;
-      step('read', 'done', `${file.fileName}, ${formatBytes(file.bytes.length)}`);
-      step('upload', 'active', `Sending ${formatBytes(file.bytes.length)}…`);
-      let uploaded;
-      try {
-        uploaded = await client.uploadQuestionnaires([{ name: file.fileName, data: file.bytes }], {}, { signal });
-      } catch (e) {
-        if (isForbidden(e)) props.onUploadRefused(e);
-        throw explainQuestionnaireUploadError(e);
-      }
-      const id = uploaded.questionnaire_ids[0];
-      if (id === undefined) {
-        throw new Error('The service accepted the workbook but made no questionnaire of it. Check that it holds questions with answer columns.');
-      }
-      step('upload', 'done', `${formatBytes(file.bytes.length)} sent`);
-      const startedAt = new Date().toISOString();
-      writeFillLink(storage, documentKey, { questionnaireId: id, startedAt });
-      await generateAndWrite(client, documentKey, id, startedAt, signal);
-    } catch (e) {
-      fail(e, signal);
-    } finally {
-      finish(signal);
-    }
-  };
-
-  /** Reopened pane: pick up this workbook's fill where it was. */
-  const resume = async (api: TaskpaneApi) => {
-    let documentKey: string;
-    let link;
-    try {
-      documentKey = await workbook.documentKey();
-      link = readFillLink(storage, documentKey);
-      setCanUndo(await workbook.canUndo());
-    } catch (e) {
-      setError(e);
-      return;
-    }
-    // Nothing to resume, or the analyst already started a fill meanwhile.
-    if (!link || run.current) return;
-    const signal = begin();
-    try {
-      setSteps({ ...freshSteps(), read: { state: 'done', detail: '' }, upload: { state: 'done', detail: '' } });
-      try {
-        if (link.writtenAt) {
-          setNotice(`Answers were written into this workbook on ${new Date(link.writtenAt).toLocaleString()}.`);
-          setSteps(Object.fromEntries(STEP_ORDER.map((k) => [k, { state: 'done', detail: '' }])) as Steps);
-          await loadResults(api, link.questionnaireId, signal);
-        } else {
-          setNotice(`Resuming the fill started ${new Date(link.startedAt).toLocaleString()}.`);
-          await generateAndWrite(api, documentKey, link.questionnaireId, link.startedAt, signal);
-        }
-      } catch (e) {
-        // The service no longer knows this questionnaire (reset, other service): forget the link.
-        if (e instanceof ApiError && e.kind === 'http' && e.status === 404) {
-          clearFillLink(storage, documentKey);
-          setNotice(null);
-          setSteps(freshSteps());
-          throw new Error('The questionnaire this workbook was linked to no longer exists on the service. Fill the workbook again.');
-        }
-        throw e;
-      }
-    } catch (e) {
-      fail(e, signal);
-    } finally {
-      finish(signal);
-    }
-  };
-
+  // A failure from before the settings were fixed is no longer true.
   useEffect(() => {
-    if (client && !resumed.current) {
-      resumed.current = true;
-      void resume(client);
-    }
-  }, [client]);
+    if (props.connectionEpoch) session?.forgetFailure();
+  }, [props.connectionEpoch]);
 
-  const rewrite = async () => {
-    if (questions.length === 0) return;
-    const signal = begin();
-    setReport(null);
-    try {
-      const documentKey = await workbook.documentKey();
-      const link = readFillLink(storage, documentKey);
-      await write(documentKey, link?.questionnaireId ?? 0, questions, link?.startedAt ?? new Date().toISOString(), signal);
-    } catch (e) {
-      fail(e, signal);
-    } finally {
-      finish(signal);
-    }
-  };
+  // Chat asks about this workbook's questions.
+  useEffect(() => {
+    props.onQuestions(questions);
+  }, [questions]);
 
-  const undo = async () => {
-    setUndoing(true);
-    setUndoNote(null);
-    setError(null);
-    try {
-      const result = await workbook.undo();
-      setUndoNote({ text: describeUndo(result), kind: result?.failed?.length ? 'warn' : 'ok' });
-      if (result && !result.failed?.length) {
-        // The cells hold what they held before: so does the review.
-        showQuestions(serviceQuestions.current);
-        setCorrected(new Set());
-      }
-      const documentKey = await workbook.documentKey();
-      const link = readFillLink(storage, documentKey);
-      if (link) writeFillLink(storage, documentKey, { questionnaireId: link.questionnaireId, startedAt: link.startedAt });
-      setReport(null);
-      setSteps((s) => ({ ...s, write: { state: 'pending', detail: 'undone' } }));
-      setCanUndo(await workbook.canUndo());
-    } catch (e) {
-      setError(e);
-    } finally {
-      setUndoing(false);
-    }
-  };
+  // A refused upload disables uploads everywhere, with the service's reason.
+  useEffect(() => {
+    if (outcome?.kind === 'failed' && outcome.step === 'upload' && isForbidden(outcome.error)) props.onUploadRefused(outcome.error);
+  }, [outcome]);
+
+  // A new fill starts a new review.
+  useEffect(() => {
+    if (running && questions.length === 0) setSelectedId(null);
+  }, [running, questions]);
 
   // Selecting a cell in the sheet brings up its question.
   useEffect(() => {
@@ -365,15 +169,6 @@ export function FillPane(props: FillPaneProps) {
     };
   }, [workbook]);
 
-  // Generation that shows no progress for a long time is said to be stuck, with a way out.
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => {
-      if (active.current === 'detect' || active.current === 'generate') setStalled(Date.now() - lastMove.current >= stallMs);
-    }, Math.min(5000, Math.max(10, stallMs / 4)));
-    return () => clearInterval(timer);
-  }, [running, stallMs]);
-
   // An empty library can answer nothing: say so before the analyst fills.
   useEffect(() => {
     if (!client || !props.active) return;
@@ -387,35 +182,8 @@ export function FillPane(props: FillPaneProps) {
     return () => ctl.abort();
   }, [client, props.active]);
 
-  const correct: CorrectFn = async (q, target, text, overwrite) => {
-    const result = await workbook.writeCell(target.cell, text, { overwrite });
-    if (result.written) {
-      const next = questionsRef.current.map((x) => (x.id === q.id ? withCorrection(x, target.slot, text.trim()) : x));
-      showQuestions(next);
-      setCorrected((set) => new Set(set).add(q.id));
-      setUndoNote(null);
-      setCanUndo(await workbook.canUndo());
-    }
-    return result;
-  };
-
-  /** Stops waiting for the service; the link stays, so the fill can be picked up again. */
-  const stop = () => {
-    run.current?.abort();
-    run.current = null;
-    const key = active.current;
-    if (key) setSteps((s) => ({ ...s, [key]: { ...s[key], state: 'failed', detail: 'stopped' } }));
-    setRunning(false);
-    setStalled(false);
-    setResumable(steps.upload.state === 'done');
-    setNotice('Stopped waiting. The service keeps what it generated so far: choose "Check again" to pick this fill up, or fill the workbook again.');
-  };
-
-  const checkAgain = () => {
-    if (!client) return;
-    setResumable(false);
-    void resume(client);
-  };
+  const correct: CorrectFn = (q, target, text, overwrite) =>
+    session ? session.correct(q, target, text, overwrite) : Promise.resolve({ written: false, reason: 'Connect to a service first.' });
 
   const pick = (q: QuestionWithAnswers) => {
     setSelectedId(q.id);
@@ -424,17 +192,23 @@ export function FillPane(props: FillPaneProps) {
     if (cell) workbook.select(cell).catch(setNavError);
   };
 
+  const setOption = (patch: Partial<FillOptions>) => session?.setOptions(patch);
   const started = STEP_ORDER.some((k) => steps[k].state !== 'pending');
-  const fillDisabled = running || !client || !!props.uploadBlocked;
+  const busy = running || state.phase === 'undoing' || state.phase === 'confirm-overwrite' || state.phase === 'confirm-undo';
+  const fillDisabled = busy || !client || !!props.uploadBlocked;
   // Writing again helps only when options or the sheet can change the outcome, not when answers are missing.
   const nothingWritten =
     !!report && report.result.written === 0 && Object.entries(report.plan.report.byReason).some(([reason, n]) => n && !NOT_RETRYABLE.has(reason));
+  // "Undo fill" after a run that wrote nothing would undo an earlier fill: it says so.
+  const lastRunWrote = outcome?.kind === 'written' && !!report && report.result.written > 0;
+  const undoLabel = lastRunWrote || !outcome || outcome.kind === 'already-written' || outcome.kind === 'undone' ? 'Undo fill' : 'Undo the earlier fill';
+  const error = errorOf(outcome);
 
   return (
     <div>
       <h2>Fill</h2>
       {!client && <ConnectFirst onOpenSettings={props.onOpenSettings} />}
-      {client && !started && questions.length === 0 && (
+      {client && !started && questions.length === 0 && state.phase !== 'interrupted' && (
         <p class="qf-muted">
           Answers this workbook's questions from the documents in your library and writes them into the empty answer cells, with
           their sources. Cells you filled are kept, formulas are never touched, and Undo fill puts everything back.
@@ -450,54 +224,75 @@ export function FillPane(props: FillPaneProps) {
           </button>
         </Note>
       )}
+      {state.phase === 'interrupted' && session && (
+        <div class="qf-msg qf-msg-warn" role="group" aria-label="Interrupted fill">
+          <p>
+            A fill of this workbook was interrupted{state.interruptedAt ? ` (started ${when(state.interruptedAt)})` : ''}. Nothing is written until
+            you choose: continue it (its answers are written into the empty answer cells), or discard it.
+          </p>
+          <div class="qf-row">
+            <button type="button" class="qf-btn qf-btn-primary" onClick={() => void session.continueInterrupted()}>
+              Continue the fill
+            </button>
+            <button type="button" class="qf-btn" onClick={() => void session.discardInterrupted()}>
+              Discard it
+            </button>
+          </div>
+        </div>
+      )}
       <div class="qf-row">
-        <button type="button" class="qf-btn qf-btn-primary qf-grow" onClick={fill} disabled={fillDisabled}>
+        <button type="button" class="qf-btn qf-btn-primary qf-grow" onClick={() => void session?.fill()} disabled={fillDisabled}>
           {running ? 'Filling…' : 'Fill this workbook'}
         </button>
         {running && (
-          <button type="button" class="qf-btn" onClick={stop}>
+          <button type="button" class="qf-btn" onClick={() => session?.stop()}>
             Stop
           </button>
         )}
       </div>
       {props.uploadBlocked && <Note kind="warn">{props.uploadBlocked}</Note>}
-      <fieldset class="qf-fieldset" disabled={running}>
+      <fieldset class="qf-fieldset" disabled={busy}>
         <legend>When writing</legend>
         <label class="qf-check">
-          <input type="checkbox" checked={options.overwrite} onChange={(e) => setOptions({ ...options, overwrite: e.currentTarget.checked })} />
-          <span>Overwrite cells that already hold a value (never formulas)</span>
+          <input type="checkbox" checked={options.overwrite} onChange={(e) => setOption({ overwrite: e.currentTarget.checked })} />
+          <span>Overwrite cells that already hold a value (never formulas; you confirm first)</span>
         </label>
         <label class="qf-check">
-          <input type="checkbox" checked={options.highlight} onChange={(e) => setOptions({ ...options, highlight: e.currentTarget.checked })} />
+          <input type="checkbox" checked={options.writeDrafts} onChange={(e) => setOption({ writeDrafts: e.currentTarget.checked })} />
+          <span>Also write drafts into cells (by default drafts stay in the review)</span>
+        </label>
+        <label class="qf-check">
+          <input type="checkbox" checked={options.highlight} onChange={(e) => setOption({ highlight: e.currentTarget.checked })} />
           <span>Highlight answers by trust</span>
         </label>
         <label class="qf-check">
-          <input
-            type="checkbox"
-            checked={options.sourceNotes}
-            onChange={(e) => setOptions({ ...options, sourceNotes: e.currentTarget.checked })}
-          />
+          <input type="checkbox" checked={options.sourceNotes} onChange={(e) => setOption({ sourceNotes: e.currentTarget.checked })} />
           <span>Add a note with the sources</span>
         </label>
       </fieldset>
-      {notice && <Note>{notice}</Note>}
+      <OutcomeNote outcome={outcome} />
       {started && (
         <ol class="qf-steps" aria-label="Fill steps">
           {STEP_ORDER.map((k) => (
             <li key={k} data-state={steps[k].state} aria-current={steps[k].state === 'active' ? 'step' : undefined}>
               {STEP_LABELS[k]}
-              {steps[k].state === 'failed' ? ' — failed' : ''}
+              {steps[k].state === 'failed' ? ' — failed' : steps[k].state === 'stopped' ? ' — stopped' : ''}
               {steps[k].detail && <span class="qf-muted">: {steps[k].detail}</span>}
-              {k === 'read' && steps.read.state === 'active' && read && read.total > 0 && (
-                <ProgressBar value={read.loaded} max={read.total} label="Reading the workbook" text={`${formatBytes(read.loaded)} of ${formatBytes(read.total)}`} />
-              )}
-              {k === 'generate' && steps.generate.state === 'active' && progress && (
+              {k === 'read' && steps.read.state === 'active' && state.read && state.read.total > 0 && (
                 <ProgressBar
-                  value={progress.answers_received}
-                  max={progress.answers_expected}
+                  value={state.read.loaded}
+                  max={state.read.total}
+                  label="Reading the workbook"
+                  text={`${formatBytes(state.read.loaded)} of ${formatBytes(state.read.total)}`}
+                />
+              )}
+              {k === 'generate' && steps.generate.state === 'active' && state.progress && (
+                <ProgressBar
+                  value={state.progress.answers_received}
+                  max={state.progress.answers_expected}
                   label="Answers generated"
-                  text={`${progress.answers_received} of ${progress.answers_expected} answers${
-                    secondsLeft !== null ? `, about ${formatDuration(secondsLeft)} left` : ''
+                  text={`${state.progress.answers_received} of ${state.progress.answers_expected} answers${
+                    state.secondsLeft !== null ? `, about ${formatDuration(state.secondsLeft)} left` : ''
                   }`}
                 />
               )}
@@ -505,57 +300,176 @@ export function FillPane(props: FillPaneProps) {
           ))}
         </ol>
       )}
-      {stalled && running && (
+      {state.stalled && running && (
         <Note kind="warn">
           The service has reported no progress for {formatDuration(stallMs / 1000)}. It may be busy with other work or stuck. Keep
           waiting, or choose Stop and pick the fill up later.
         </Note>
       )}
       <ErrorMessage error={error} />
-      {report && <WriteReport plan={report.plan} result={report.result} />}
+      {state.phase === 'confirm-overwrite' && state.replacements && session && (
+        <ConfirmOverwrite replacements={state.replacements} onChoose={(choice) => void session.confirmOverwrite(choice)} />
+      )}
+      {report && <WriteReport plan={report.plan} result={report.result} earlier={report.earlier} earlierAt={report.earlierAt} />}
+      {state.phase === 'confirm-undo' && state.laterEdits && session && (
+        <ConfirmUndo
+          edits={state.laterEdits}
+          onKeep={() => void session.undo(true)}
+          onDiscard={() => void session.undo(false)}
+          onCancel={() => session.cancelUndo()}
+        />
+      )}
       <div class="qf-row">
-        {canUndo && (
-          <button type="button" class="qf-btn" onClick={undo} disabled={running || undoing}>
-            {undoing ? 'Undoing…' : 'Undo fill'}
+        {state.canUndo && (
+          <button type="button" class="qf-btn" onClick={() => void session?.requestUndo()} disabled={busy}>
+            {state.phase === 'undoing' ? 'Undoing…' : undoLabel}
           </button>
         )}
-        {!running && questions.length > 0 && (!report || nothingWritten) && (
-          <button type="button" class="qf-btn" onClick={rewrite}>
+        {!busy && questions.length > 0 && (!report || nothingWritten) && (
+          <button type="button" class="qf-btn" onClick={() => void session?.rewrite()}>
             {nothingWritten ? 'Write again with these options' : 'Write answers into the workbook'}
           </button>
         )}
-        {resumable && !running && (
-          <button type="button" class="qf-btn" onClick={checkAgain}>
+        {outcome?.kind === 'stopped' && outcome.resumable && (
+          <button type="button" class="qf-btn" onClick={() => void session?.continueInterrupted()}>
             Check again
           </button>
         )}
       </div>
-      {undoNote && <Note kind={undoNote.kind}>{undoNote.text}</Note>}
-      {warnings.length > 0 && (
+      {state.warnings.length > 0 && (
         <Note kind="warn">
           The service noted about this workbook:
           <ul class="qf-small">
-            {warnings.map((w) => (
+            {state.warnings.map((w) => (
               <li key={w}>{w}</li>
             ))}
           </ul>
         </Note>
       )}
-      {structure && <Summary structure={structure} questions={questions} />}
+      {state.structure && <Summary structure={state.structure} questions={questions} />}
       <ErrorMessage error={navError} onDismiss={() => setNavError(null)} />
       {questions.length > 0 && (
-        <ReviewList questions={questions} selectedId={selectedId} onPick={pick} onCorrect={correct} corrected={corrected} />
+        <ReviewList questions={questions} selectedId={selectedId} onPick={pick} onCorrect={correct} corrected={state.corrected} />
       )}
     </div>
   );
 }
 
+/** The error of the last result, in the analyst's terms; null when the last result was not a failure. */
+function errorOf(outcome: Outcome | null): unknown {
+  if (outcome?.kind === 'undo-failed') return outcome.error;
+  if (outcome?.kind === 'link-gone') {
+    return new Error('The questionnaire this workbook was linked to no longer exists on the service. Fill the workbook again.');
+  }
+  if (outcome?.kind !== 'failed') return null;
+  const e = outcome.error;
+  if (e instanceof SessionError && e.code === 'no-questionnaire') {
+    return new Error('The service accepted the workbook but made no questionnaire of it. Check that it holds questions with answer columns.');
+  }
+  return outcome.step === 'upload' ? explainQuestionnaireUploadError(e) : e;
+}
+
+/** What the last result means, when it is not an error or a report. */
+function OutcomeNote(props: { outcome: Outcome | null }) {
+  const o = props.outcome;
+  if (!o) return null;
+  switch (o.kind) {
+    case 'stopped':
+      return (
+        <Note>
+          Stopped.{' '}
+          {o.resumable
+            ? 'The service keeps what it generated so far: choose "Check again" to pick this fill up, or fill the workbook again.'
+            : 'Nothing was written. Fill the workbook again when you are ready.'}
+        </Note>
+      );
+    case 'already-written':
+      return <Note>Answers were written into this workbook on {when(o.writtenAt)}. Review them below.</Note>;
+    case 'no-questions':
+      return <Note>The service found no questions in this workbook. Is it a questionnaire (a sheet of questions with answer columns)?</Note>;
+    case 'discarded':
+      return <Note>The interrupted fill was discarded; nothing was written. Fill the workbook again when you are ready.</Note>;
+    case 'overwrite-declined':
+      return <Note>Nothing was written: no existing value was replaced. Untick "Overwrite" to fill only the empty cells.</Note>;
+    case 'undone':
+      return <Note kind={o.result?.failed?.length ? 'warn' : 'ok'}>{describeUndo(o.result, o.kept)}</Note>;
+    default:
+      return null;
+  }
+}
+
+function ConfirmOverwrite(props: { replacements: Replacement[]; onChoose: (choice: 'replace' | 'keep' | 'cancel') => void }) {
+  const r = props.replacements;
+  return (
+    <div class="qf-msg qf-msg-warn" role="group" aria-label="Confirm overwrite">
+      <p>
+        <strong>Overwrite will replace {plural(r.length, 'existing value')} in this workbook.</strong> Undo fill can put them back.
+      </p>
+      <ul class="qf-small">
+        {r.slice(0, PREVIEW).map((x) => (
+          <li key={`${x.tab}!${x.address}`}>
+            {x.tab}!{x.address}
+            {x.originalId ? ` (${x.originalId})` : ''}: “{clip(x.current)}” → “{clip(x.next)}”
+          </li>
+        ))}
+        {r.length > PREVIEW && <li>… and {r.length - PREVIEW} more.</li>}
+      </ul>
+      <div class="qf-row">
+        <button type="button" class="qf-btn qf-btn-primary" onClick={() => props.onChoose('replace')}>
+          Replace {plural(r.length, 'value')}
+        </button>
+        <button type="button" class="qf-btn" onClick={() => props.onChoose('keep')}>
+          Keep them, fill only empty cells
+        </button>
+        <button type="button" class="qf-btn" onClick={() => props.onChoose('cancel')}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function ConfirmUndo(props: { edits: LaterEdit[]; onKeep: () => void; onDiscard: () => void; onCancel: () => void }) {
+  const e = props.edits;
+  return (
+    <div class="qf-msg qf-msg-warn" role="group" aria-label="Confirm undo">
+      <p>
+        <strong>
+          {plural(e.length, 'cell was', 'cells were')} changed after the fill. Undo fill would put {e.length === 1 ? 'it' : 'them'} back as
+          they were before the fill, losing {e.length === 1 ? 'that edit' : 'those edits'}.
+        </strong>
+      </p>
+      <ul class="qf-small">
+        {e.slice(0, PREVIEW).map((x) => (
+          <li key={`${x.tab}!${x.address}`}>
+            {x.tab}!{x.address}: “{clip(x.value)}”
+          </li>
+        ))}
+        {e.length > PREVIEW && <li>… and {e.length - PREVIEW} more.</li>}
+      </ul>
+      <div class="qf-row">
+        <button type="button" class="qf-btn qf-btn-primary" onClick={props.onKeep}>
+          Undo, keeping my {plural(e.length, 'edit')}
+        </button>
+        <button type="button" class="qf-btn" onClick={props.onDiscard}>
+          Undo everything
+        </button>
+        <button type="button" class="qf-btn" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
+
 /** What Undo fill did, in words; cells Excel would not restore are named, as the snapshot stays for them. */
-export function describeUndo(result: UndoResult | null): string {
+export function describeUndo(result: UndoResult | null, kept = 0): string {
   if (!result) return 'There was nothing to undo.';
   const done = `Undone: ${result.restored} cell${result.restored === 1 ? '' : 's'} restored.`;
   const failed = result.failed ?? [];
-  if (failed.length === 0) return done;
+  if (failed.length === 0) return kept > 0 ? `${done} Your ${plural(kept, 'later edit')} ${kept === 1 ? 'was' : 'were'} kept.` : done;
   const named = failed.slice(0, 5).map((f) => `${f.tab}${f.address ? `!${f.address}` : ''} (${f.reason})`).join('; ');
   return `${done} ${failed.length} could not be put back: ${named}${failed.length > 5 ? '; …' : ''}. Fix that (e.g. unprotect the sheet) and choose Undo fill again.`;
 }

@@ -28,6 +28,8 @@ export interface LibraryPaneProps {
   /** Refresh interval while files are processing (ms). */
   pollMs: number;
   active: boolean;
+  /** Grows when the saved settings are shown to work: an old failure is no longer true. */
+  connectionEpoch?: number;
 }
 
 const PAGE_SIZE = 20;
@@ -121,6 +123,9 @@ export function LibraryPane(props: LibraryPaneProps) {
   const [knownOfferings, setKnownOfferings] = useState<readonly Offering[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
   const dropZone = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (props.connectionEpoch) setUploadError(null);
+  }, [props.connectionEpoch]);
   const addFilesRef = useRef<(files: FileList | File[] | null | undefined) => void>(() => {});
 
   const query: RepositoryListQuery = {

@@ -1,12 +1,13 @@
 /**
- * Where the service is and which key to use. "Test connection" makes one cheap call and explains the
- * outcome in words; the key is remembered in the add-in's partitioned storage or kept for this session.
+ * Where the service is and which key to use. Saving checks the key with one cheap call and says what it
+ * found (never a green "saved" beside a refusal); "Test connection" does the same without saving. One
+ * status line at a time, about what is in the fields now: editing them retires the old result.
  */
 import { useState } from 'preact/hooks';
 import { ApiError } from '../../api/errors';
 import type { Choice } from '../components/Controls';
 import { ErrorMessage, Note } from '../components/Message';
-import { explainError } from '../errors';
+import { ExplainedError, presentError } from '../errors';
 import type { ConnectionSettings, KeyPersistence, Settings, TaskpaneApi } from '../types';
 
 export interface SettingsPaneProps {
@@ -20,8 +21,12 @@ export interface SettingsPaneProps {
   /** The service refused an upload saying the saved key is read-only. */
   keyReadOnly: boolean;
   onAllowUploads: () => void;
+  /** The saved settings just worked (saved and checked, or tested as saved): panes drop their old failures. */
+  onConnectionOk?: () => void;
   /** First run: no key yet. */
   firstRun: boolean;
+  /** Whether anything answers at an origin, CORS aside (default: a no-cors fetch). Tells CORS from "down". */
+  probeReachable?: (origin: string) => Promise<boolean>;
 }
 
 const PERSISTENCE_CHOICES: Choice<KeyPersistence>[] = [
@@ -29,7 +34,10 @@ const PERSISTENCE_CHOICES: Choice<KeyPersistence>[] = [
   { value: 'session', label: 'For this session only (forgotten when the pane closes)' },
 ];
 
-type TestState = { kind: 'idle' } | { kind: 'testing' } | { kind: 'ok'; text: string } | { kind: 'failed'; text: string };
+type Status =
+  | { kind: 'busy'; action: 'save' | 'test' }
+  | { kind: 'ok'; saved: boolean; text: string }
+  | { kind: 'failed'; saved: boolean; error: unknown };
 
 function originOf(url: string, base: string): string | null {
   try {
@@ -39,19 +47,47 @@ function originOf(url: string, base: string): string | null {
   }
 }
 
-/** The connection test's failure, with what it most likely means here. */
-export function explainConnectionFailure(e: unknown, baseUrl: string, pageOrigin: string): string {
-  const text = explainError(e);
-  if (e instanceof ApiError && e.kind === 'network') {
+/** A no-cors request resolves (opaquely) whenever something answers, whatever its CORS headers. */
+async function defaultProbe(origin: string): Promise<boolean> {
+  try {
+    await fetch(origin, { mode: 'no-cors', cache: 'no-store' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The connection test's failure with what it means here, said only when the evidence supports it: a
+ * cross-origin service that answers a no-cors probe but not our call does not allow this origin (CORS);
+ * one that answers nothing is unreachable (down, wrong address, untrusted certificate), not CORS.
+ */
+export async function explainConnectionFailure(
+  e: unknown,
+  baseUrl: string,
+  pageOrigin: string,
+  probe: (origin: string) => Promise<boolean> = defaultProbe,
+): Promise<unknown> {
+  if (!(e instanceof ApiError)) return e;
+  const p = presentError(e);
+  if (e.kind === 'network') {
     const target = originOf(baseUrl, pageOrigin || 'http://localhost');
-    if (target && pageOrigin && target !== pageOrigin && !/CORS/.test(text)) {
-      return `${text} The service (${target}) is on a different origin from this pane (${pageOrigin}): either it cannot be reached, or it does not allow this origin (CORS). Open ${target} in a browser to tell which.`;
+    const crossOrigin = !!(target && pageOrigin && target !== pageOrigin);
+    if (crossOrigin && target && (await probe(target))) {
+      return new ExplainedError({
+        ...p,
+        hint: `The service at ${target} answers, but does not allow this pane's origin (${pageOrigin}) to call it (CORS). Its administrator must allow ${pageOrigin} (for the local service: qfill serve --cors-origin ${pageOrigin}).`,
+      });
     }
+    return new ExplainedError({
+      ...p,
+      hint: 'Nothing answered there: check the address, that the service is running, and for https that this computer trusts its certificate.',
+    });
   }
-  if (e instanceof ApiError && e.kind === 'http' && e.status === 404) {
-    return `${text} The address answers, but not as a v2 questionnaire service.`;
+  if (e.kind === 'http' && e.status === 404) {
+    return new ExplainedError({ ...p, hint: 'The address answers, but not as a v2 questionnaire service: check the base URL.' });
   }
-  return text;
+  return e;
 }
 
 /** A sentence when the typed address cannot be a service address; null when it can. */
@@ -68,49 +104,93 @@ export function checkBaseUrl(text: string): string | null {
   return null;
 }
 
+/** An http:// address on another machine: a key sent there travels unencrypted. */
+export function isInsecureRemote(text: string): boolean {
+  try {
+    const url = new URL(text.trim());
+    if (url.protocol !== 'http:') return false;
+    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return !(host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host));
+  } catch {
+    return false;
+  }
+}
+
+const signature = (s: Settings) => `${s.baseUrl}\n${s.apiKey}\n${s.keyPersistence}`;
+
 export function SettingsPane(props: SettingsPaneProps) {
   const [baseUrl, setBaseUrl] = useState(props.settings.baseUrl);
   const [apiKey, setApiKey] = useState(props.settings.apiKey);
   const [persistence, setPersistence] = useState<KeyPersistence>(props.settings.keyPersistence);
   const [showKey, setShowKey] = useState(false);
-  const [test, setTest] = useState<TestState>({ kind: 'idle' });
-  const [saved, setSaved] = useState<null | 'ok' | 'memory'>(null);
+  /** The last save or test, and the fields it was about: shown only while the fields still say that. */
+  const [status, setStatus] = useState<{ about: string; status: Status } | null>(null);
+  const [memoryOnly, setMemoryOnly] = useState(false);
+  const [urlProblem, setUrlProblem] = useState<{ about: string; text: string } | null>(null);
+  /** Waiting for the analyst to agree to send the key over plain http to another machine. */
+  const [confirm, setConfirm] = useState<'save' | 'test' | null>(null);
+  const [consented, setConsented] = useState<string | null>(null);
 
   const draft: Settings = { baseUrl: baseUrl.trim(), apiKey: apiKey.trim(), keyPersistence: persistence };
-  const dirty =
-    draft.baseUrl !== props.settings.baseUrl || draft.apiKey !== props.settings.apiKey || persistence !== props.settings.keyPersistence;
-  const mixedContent = pageIsHttps(props.pageOrigin) && /^http:\/\//i.test(draft.baseUrl) && !/^http:\/\/(localhost|127\.0\.0\.1)[:/]?/i.test(draft.baseUrl);
-
-  const [urlProblem, setUrlProblem] = useState<string | null>(null);
+  const about = signature(draft);
+  const savedNow = about === signature(props.settings);
+  const shown = status && status.about === about ? status.status : null;
+  const busy = shown?.kind === 'busy';
+  const mixedContent = pageIsHttps(props.pageOrigin) && isInsecureRemote(draft.baseUrl);
+  const insecureOrigin = isInsecureRemote(draft.baseUrl) ? originOf(draft.baseUrl, 'http://localhost') : null;
   const showReadOnly = props.keyReadOnly && draft.apiKey === props.settings.apiKey;
+  const probe = props.probeReachable ?? defaultProbe;
+
+  /** One cheap call with these settings; the outcome becomes the status line. */
+  const check = async (target: Settings, saved: boolean) => {
+    const key = signature(target);
+    setStatus({ about: key, status: { kind: 'busy', action: saved ? 'save' : 'test' } });
+    try {
+      const client = props.createClient(target);
+      const page = await client.listRepositoryFiles({ page_size: 1 });
+      const text = `Connected to ${target.baseUrl || props.pageOrigin}: the key was accepted; the library holds ${page.count} file${page.count === 1 ? '' : 's'}.`;
+      setStatus({ about: key, status: { kind: 'ok', saved, text } });
+      if (saved || key === signature(props.settings)) props.onConnectionOk?.();
+    } catch (err) {
+      setStatus({ about: key, status: { kind: 'failed', saved, error: await explainConnectionFailure(err, target.baseUrl, props.pageOrigin, probe) } });
+    }
+  };
+
+  /** Checks the address and, for plain http to another machine, the analyst's consent. */
+  const ready = (action: 'save' | 'test'): boolean => {
+    const problem = checkBaseUrl(draft.baseUrl);
+    setUrlProblem(problem ? { about, text: problem } : null);
+    if (problem) {
+      setStatus(null);
+      return false;
+    }
+    if (insecureOrigin && consented !== insecureOrigin) {
+      setConfirm(action);
+      return false;
+    }
+    setConfirm(null);
+    return true;
+  };
 
   const save = (e?: Event) => {
     e?.preventDefault();
-    const problem = checkBaseUrl(draft.baseUrl);
-    setUrlProblem(problem);
-    if (problem) return;
-    const ok = props.onSave(draft);
-    setSaved(ok ? 'ok' : 'memory');
+    if (!ready('save')) return;
+    doSave();
   };
-
-  const testConnection = async () => {
-    const problem = checkBaseUrl(draft.baseUrl);
-    setUrlProblem(problem);
-    if (problem) {
-      setTest({ kind: 'idle' });
-      return;
-    }
-    setTest({ kind: 'testing' });
-    try {
-      const client = props.createClient(draft);
-      const page = await client.listRepositoryFiles({ page_size: 1 });
-      setTest({
-        kind: 'ok',
-        text: `Connected to ${draft.baseUrl || props.pageOrigin}. The key was accepted; the library holds ${page.count} file${page.count === 1 ? '' : 's'}.`,
-      });
-    } catch (err) {
-      setTest({ kind: 'failed', text: explainConnectionFailure(err, draft.baseUrl, props.pageOrigin) });
-    }
+  const doSave = () => {
+    setMemoryOnly(!props.onSave(draft));
+    void check(draft, true);
+  };
+  const testConnection = () => {
+    if (!ready('test')) return;
+    void check(draft, false);
+  };
+  const agree = () => {
+    const action = confirm;
+    setConsented(insecureOrigin);
+    setConfirm(null);
+    if (action === 'save') doSave();
+    else if (action === 'test') void check(draft, false);
   };
 
   return (
@@ -130,13 +210,13 @@ export function SettingsPane(props: SettingsPaneProps) {
           name="base_url"
           value={baseUrl}
           onInput={(e) => setBaseUrl(e.currentTarget.value)}
-          aria-invalid={urlProblem !== null}
+          aria-invalid={urlProblem !== null && urlProblem.about === about}
           placeholder={props.pageOrigin}
           autoComplete="url"
           spellcheck={false}
         />
       </label>
-      {urlProblem && <ErrorMessage error={urlProblem} />}
+      {urlProblem && urlProblem.about === about && <ErrorMessage error={urlProblem.text} />}
       {mixedContent && (
         <Note kind="warn">
           This pane is served over https; a browser blocks calls to an http:// address other than localhost. Use https://.
@@ -176,19 +256,46 @@ export function SettingsPane(props: SettingsPaneProps) {
         ))}
       </fieldset>
       <div class="qf-row">
-        <button type="submit" class="qf-btn qf-btn-primary" disabled={!dirty && saved === 'ok'}>
-          Save
+        <button type="submit" class="qf-btn qf-btn-primary" disabled={busy || (savedNow && shown?.kind === 'ok' && shown.saved)}>
+          {shown?.kind === 'busy' && shown.action === 'save' ? 'Saving…' : 'Save'}
         </button>
-        <button type="button" class="qf-btn" onClick={testConnection} disabled={test.kind === 'testing'}>
-          {test.kind === 'testing' ? 'Testing…' : 'Test connection'}
+        <button type="button" class="qf-btn" onClick={testConnection} disabled={busy}>
+          {shown?.kind === 'busy' && shown.action === 'test' ? 'Testing…' : 'Test connection'}
         </button>
       </div>
-      {saved === 'ok' && !dirty && <Note kind="ok">Settings saved.</Note>}
-      {saved === 'memory' && (
+      {confirm && insecureOrigin && (
+        <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label="Send the key unencrypted?">
+          <p>
+            {insecureOrigin} is not an https address: the API key would travel unencrypted, readable by anyone on the way. Send it
+            only to a service you trust on a network you trust.
+          </p>
+          <div class="qf-row">
+            <button type="button" class="qf-btn" onClick={agree}>
+              Send the key to {insecureOrigin}
+            </button>
+            <button type="button" class="qf-btn" onClick={() => setConfirm(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {shown?.kind === 'busy' && (
+        <Note>{shown.action === 'save' ? 'Saved; checking the key with the service…' : 'Checking the connection…'}</Note>
+      )}
+      {shown?.kind === 'ok' && (
+        <Note kind="ok">
+          {shown.saved && <strong>Settings saved.</strong>} {shown.text}
+        </Note>
+      )}
+      {shown?.kind === 'failed' && (
+        <>
+          {shown.saved && <Note kind="warn">Settings saved, but the service did not accept the connection:</Note>}
+          <ErrorMessage error={shown.error} />
+        </>
+      )}
+      {memoryOnly && savedNow && (
         <Note kind="warn">This computer refused to store the settings; they are kept for this session only.</Note>
       )}
-      {test.kind === 'ok' && <Note kind="ok">{test.text}</Note>}
-      {test.kind === 'failed' && <ErrorMessage error={test.text} />}
       <h3>Uploads</h3>
       {props.uploadBlocked ? (
         <>

@@ -126,16 +126,30 @@ const NEXT_STEP: Partial<Record<SkipReason, string>> = {
   blocked: 'The questionnaire marks these cells as not to be filled.',
 };
 
-export function nothingWrittenAdvice(plan: WritePlan, result: ApplyResult): string[] {
+/**
+ * Why a fill wrote nothing, the most frequent real reason first. Cells an earlier fill of this workbook
+ * wrote are "already filled by that fill", not the analyst's values and not missing answers.
+ */
+export function nothingWrittenAdvice(plan: WritePlan, result: Pick<ApplyResult, 'failed'>, earlier = 0, earlierAt: string | null = null): string[] {
   if (plan.writes.length > 0 && result.failed.length > 0) {
     return ['Excel refused the writes: the cells and reasons are listed below. Fix them, then choose "Write again with these options".'];
   }
-  const reasons = (Object.entries(plan.report.byReason) as [SkipReason, number][]).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
-  const lines = reasons.map(([reason]) => NEXT_STEP[reason]).filter((line): line is string => !!line);
+  const counts = { ...plan.report.byReason };
+  const lines: string[] = [];
+  if (earlier > 0) {
+    counts.occupied = (counts.occupied ?? 0) - earlier;
+    lines.push(
+      `${earlier} answer cell${earlier === 1 ? '' : 's'} already hold${earlier === 1 ? 's' : ''} the answers of the earlier fill of this workbook${
+        earlierAt ? ` (${new Date(earlierAt).toLocaleString()})` : ''
+      }: there was nothing new to write.`,
+    );
+  }
+  const reasons = (Object.entries(counts) as [SkipReason, number][]).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  lines.push(...reasons.map(([reason]) => NEXT_STEP[reason]).filter((line): line is string => !!line));
   return lines.length > 0 ? lines : ['This workbook has no answer cells the pane could write. Check the skipped cells below.'];
 }
 
-export function WriteReport(props: { plan: WritePlan; result: ApplyResult }) {
+export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 'written' | 'failed'>; earlier?: number; earlierAt?: string | null }) {
   const { plan, result } = props;
   const reasons = Object.entries(plan.report.byReason).filter(([, n]) => n) as [SkipReason, number][];
   return (
@@ -148,7 +162,7 @@ export function WriteReport(props: { plan: WritePlan; result: ApplyResult }) {
       {result.written === 0 && (
         <div class="qf-msg qf-msg-warn" role="status">
           <p>Nothing was written.</p>
-          {nothingWrittenAdvice(plan, result).map((line) => (
+          {nothingWrittenAdvice(plan, result, props.earlier, props.earlierAt).map((line) => (
             <p key={line}>{line}</p>
           ))}
         </div>

@@ -123,7 +123,7 @@ describe('chat sessions over HTTP', () => {
   it('resolves a follow-up in a persistent session against its earlier turns', async () => {
     const service = await startService();
     try {
-      const api = client(service, service.key({ org: 'northwind', user: 'analyst' }));
+      const api = client(service, await service.key({ org: 'northwind', user: 'analyst' }));
       const name = 'northwind-continuity-and-incidents.md';
       const upload = await api.post('/api/v2/repository/files/', files([name, readFileSync(path.resolve('scripts/demo/kb', name)), 'text/markdown']));
       expect((await waitForFile(api, upload.body.file_ids[0])).body.status).toBe('ready');

@@ -1,5 +1,12 @@
-/** extractDocument: bytes + filename into pages (with structure) or answer-library entries. */
+/**
+ * extractDocument: bytes + filename into pages (with structure) or answer-library entries, within the
+ * size limits of `ReadLimits` (a text file too large to decode, a .docx expanding past its limits, or
+ * more text than a document may yield fails with the limit named).
+ */
 import { isXlsxError, sniffSpreadsheet } from '../../../xlsx';
+import { readZip } from '../../../xlsx/zip';
+import { sourceBytes, type FileSource } from '../../files/source';
+import { DEFAULT_READ_LIMITS, megabytes, type ReadLimits } from '../../files/limits';
 import { decodeText } from '../../detect/csv';
 import { ExtractError } from '../types';
 import type { ExtractedDocument, ExtractedPage, TextBlock } from '../types';
@@ -26,17 +33,67 @@ const EXTENSIONS: Record<string, Kind> = {
   text: 'txt',
 };
 
-export async function extractDocument(bytes: Uint8Array, filename: string): Promise<ExtractedDocument> {
-  if (!(bytes instanceof Uint8Array)) throw new ExtractError(`${filename}: expected file bytes`);
+export async function extractDocument(
+  source: FileSource,
+  filename: string,
+  limits: Partial<ReadLimits> = {},
+): Promise<ExtractedDocument> {
+  const limit = { ...DEFAULT_READ_LIMITS, ...limits };
+  if (!(source instanceof Uint8Array) && typeof source?.path !== 'string') throw new ExtractError(`${filename}: expected file bytes`);
+  const bytes = await sourceBytes(source);
   if (bytes.byteLength === 0) throw new ExtractError(`${filename} is empty`);
   const kind = kindOf(bytes, filename);
+  checkExpandedSize(kind, bytes, filename, limit);
   const doc = await extractByKind(kind, bytes, filename);
   const hasText = doc.pages.some((p) => p.text.trim() !== '');
   if (!hasText && doc.qa.length === 0) {
     const hint = kind === 'pdf' ? ' (a scanned PDF needs OCR first)' : '';
     throw new ExtractError(`no text could be extracted from ${filename}${hint}`);
   }
+  const chars = textChars(doc);
+  if (chars > limit.maxTextChars) {
+    throw new ExtractError(
+      `${filename} holds ${megabytes(chars)} of text; the limit is ${megabytes(limit.maxTextChars)} per document (split it into smaller files)`,
+    );
+  }
   return doc;
+}
+
+/** Refuses, before anything is decoded or inflated, what would expand past the limits. */
+function checkExpandedSize(kind: Kind, bytes: Uint8Array, filename: string, limit: ReadLimits): void {
+  if ((kind === 'txt' || kind === 'md' || kind === 'html' || kind === 'csv') && bytes.byteLength > limit.maxTextFileBytes) {
+    throw new ExtractError(
+      `${filename} is ${megabytes(bytes.byteLength)} of text; the limit is ${megabytes(limit.maxTextFileBytes)} per text file (split it into smaller files)`,
+    );
+  }
+  if (kind === 'docx') {
+    try {
+      readZip(
+        bytes,
+        {
+          maxEntries: 20_000,
+          maxEntryUncompressed: limit.maxOoxmlPartBytes,
+          maxTotalUncompressed: limit.maxOoxmlTotalBytes,
+          maxRatio: 500,
+          ratioMinSize: 16 * 1024 * 1024,
+        },
+        `"${filename}"`,
+      );
+    } catch (error) {
+      if (isXlsxError(error)) throw new ExtractError(error.message.replace('Re-save it from Excel as .xlsx.', 'Re-save it from Word as .docx.'));
+      throw error;
+    }
+  }
+}
+
+function textChars(doc: ExtractedDocument): number {
+  let n = 0;
+  for (const page of doc.pages) n += page.text.length;
+  for (const pair of doc.qa) {
+    n += pair.question.length + pair.answer.length;
+    for (const slot of pair.slots) n += slot.content.length;
+  }
+  return n;
 }
 
 function kindOf(bytes: Uint8Array, filename: string): Kind {

@@ -19,11 +19,11 @@ export function markdownBlocks(source: string): { blocks: TextBlock[]; title?: s
       flush();
       continue;
     }
-    const heading = !inFence && /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    const heading = inFence ? null : atxHeading(line);
     if (heading) {
       flush();
-      const text = cleanInlineMarkdown(heading[2] ?? '');
-      if (text) blocks.push({ level: heading[1]!.length, text });
+      const text = cleanInlineMarkdown(heading.text);
+      if (text) blocks.push({ level: heading.level, text });
     } else if (line.trim() === '') {
       flush();
     } else if (/^\s*([-*+]|\d+[.)]|[a-z][.)]|\([a-z0-9]+\))\s+/i.test(line)) {
@@ -38,15 +38,64 @@ export function markdownBlocks(source: string): { blocks: TextBlock[]; title?: s
   return { blocks, title };
 }
 
+const HEADING_OPEN = /^\s{0,3}(#{1,6})\s+/;
+const LINE_BREAK = /[\r\u2028\u2029]/;
+
+/**
+ * `# Title ##` → level 1, "Title": the opening hashes, then the text without the optional closing
+ * hashes and the spaces around them. The closing run is cut by scanning back from the end; a regex
+ * such as `(.*?)\s*#*\s*$` backtracks cubically on a heading full of spaces.
+ */
+export function atxHeading(line: string): { level: number; text: string } | null {
+  const open = HEADING_OPEN.exec(line);
+  if (!open) return null;
+  let end = line.length;
+  const isSpace = (i: number) => /\s/.test(line[i]!);
+  while (end > open[0].length && isSpace(end - 1)) end--;
+  while (end > open[0].length && line[end - 1] === '#') end--;
+  while (end > open[0].length && isSpace(end - 1)) end--;
+  const text = line.slice(open[0].length, end);
+  // The heading text is one line: `.` in the pattern this replaces stops at any line break.
+  return LINE_BREAK.test(text) ? null : { level: open[1]!.length, text };
+}
+
 function cleanInlineMarkdown(text: string): string {
-  return text
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+  const cleaned = linksToText(linksToText(text, true), false)
     .replace(/`([^`]*)`/g, '$1')
     .replace(/(\*\*|__)(.*?)\1/g, '$2')
-    .replace(/^\s*[-*+]\s+/, '')
-    .replace(/\s*\|\s*/g, ' | ')
-    .trim();
+    .replace(/^\s*[-*+]\s+/, '');
+  return spacedPipes(cleaned).trim();
+}
+
+/**
+ * `![alt](url)` (images) or `[text](url)` (links) replaced by their text, in one pass: the next `]`
+ * and `)` are each searched for once, where a regex rescans to the end for every unclosed `[`.
+ */
+function linksToText(text: string, images: boolean): string {
+  const opener = images ? '![' : '[';
+  let out = '';
+  let kept = 0;
+  let bracket = -2;
+  let paren = -2;
+  for (let i = text.indexOf(opener); i >= 0; i = text.indexOf(opener, i + 1)) {
+    const from = i + opener.length;
+    if (bracket !== -1 && bracket < from) bracket = text.indexOf(']', from);
+    if (bracket === -1) break;
+    if ((!images && bracket === from) || text[bracket + 1] !== '(') continue;
+    if (paren !== -1 && paren < bracket + 2) paren = text.indexOf(')', bracket + 2);
+    if (paren === -1) break;
+    out += text.slice(kept, i) + text.slice(from, bracket);
+    kept = paren + 1;
+    i = paren;
+  }
+  return kept === 0 ? text : out + text.slice(kept);
+}
+
+/** `a|b`, `a   |  b` → `a | b`, without a regex whose leading `\s*` is retried across long runs of spaces. */
+function spacedPipes(text: string): string {
+  if (!text.includes('|')) return text;
+  const parts = text.split('|');
+  return parts.map((p, i) => (i === 0 ? p.trimEnd() : i === parts.length - 1 ? p.trimStart() : p.trim())).join(' | ');
 }
 
 /**

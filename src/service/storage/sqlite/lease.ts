@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Db } from './database';
-import type { WorkerLease } from '../../jobs/types';
+import type { SqliteSql } from './executor';
+import type { WorkerLease } from '../types';
 
 interface LeaseRow {
   host: string;
@@ -30,39 +30,36 @@ export class SqliteWorkerLease implements WorkerLease {
   private readonly host = hostname();
 
   constructor(
-    private readonly db: Db,
+    private readonly sql: SqliteSql,
     private readonly ttlMs = 60_000,
     private readonly now: () => number = Date.now,
   ) {}
 
-  tryAcquire(): boolean {
-    return this.db
-      .transaction(() => {
-        const row = this.db.prepare('SELECT host, pid, token, expires_at FROM worker_lease WHERE id = 1').get() as LeaseRow | undefined;
-        const t = this.now();
-        const free =
-          !row ||
-          row.token === this.token ||
-          row.expires_at <= t ||
-          (row.host === this.host && row.pid !== process.pid && !processIsAlive(row.pid));
-        if (!free) return false;
-        this.db
-          .prepare(
-            `INSERT INTO worker_lease (id, host, pid, token, expires_at) VALUES (1, ?, ?, ?, ?)
-             ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid, token = excluded.token, expires_at = excluded.expires_at`,
-          )
-          .run(this.host, process.pid, this.token, t + this.ttlMs);
-        return true;
-      })
-      .immediate();
+  tryAcquire(): Promise<boolean> {
+    return this.sql.atomic(async (sql) => {
+      const row = await sql.get<LeaseRow>('SELECT host, pid, token, expires_at FROM worker_lease WHERE id = 1');
+      const t = this.now();
+      const free =
+        !row ||
+        row.token === this.token ||
+        row.expires_at <= t ||
+        (row.host === this.host && row.pid !== process.pid && !processIsAlive(row.pid));
+      if (!free) return false;
+      await sql.run(
+        `INSERT INTO worker_lease (id, host, pid, token, expires_at) VALUES (1, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid, token = excluded.token, expires_at = excluded.expires_at`,
+        [this.host, process.pid, this.token, t + this.ttlMs],
+      );
+      return true;
+    });
   }
 
-  release(): void {
-    this.db.prepare('DELETE FROM worker_lease WHERE id = 1 AND token = ?').run(this.token);
+  async release(): Promise<void> {
+    await this.sql.run('DELETE FROM worker_lease WHERE id = 1 AND token = ?', [this.token]);
   }
 
-  holder(): string | null {
-    const row = this.db.prepare('SELECT host, pid FROM worker_lease WHERE id = 1').get() as LeaseRow | undefined;
+  async holder(): Promise<string | null> {
+    const row = await this.sql.get<LeaseRow>('SELECT host, pid FROM worker_lease WHERE id = 1');
     return row ? `process ${row.pid} on ${row.host}` : null;
   }
 }

@@ -276,4 +276,13 @@ CREATE TABLE quota_windows (
 );
 `,
   },
+  {
+    version: 4,
+    name: 'job leases',
+    sql: `
+-- Who runs a job and until when (renewed by its worker): a job whose lease ran out is claimed again.
+ALTER TABLE jobs ADD COLUMN lease_owner TEXT;
+ALTER TABLE jobs ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
+`,
+  },
 ];

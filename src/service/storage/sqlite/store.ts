@@ -1,24 +1,32 @@
-/** The SQLite implementation of the storage boundary. */
+/** The SQLite implementation of the storage boundary: the shared SQL repositories on one connection. */
 import type { Db } from './database';
-import type { Store } from '../types';
-import { SqliteKeys, SqliteOfferings, SqliteOrgs, SqliteTeams, SqliteUsers } from './accounts';
-import { SqliteFiles } from './files';
-import { SqliteSessions } from './chat';
-import { SqliteQuestionnaires } from './questionnaires';
+import type { Store, UnitOfWork } from '../types';
+import { repositories } from '../sql/repositories';
+import { SqlJobQueue, type JobQueueOptions } from '../sql/jobs';
+import { SqlRateLimiter } from '../sql/quota';
+import { SqliteSql } from './executor';
+import { SqliteWorkerLease } from './lease';
 
-export function createSqliteStore(db: Db): Store {
-  const files = new SqliteFiles(db);
+export interface SqliteStoreOptions {
+  jobs?: JobQueueOptions;
+  /** How long the worker lease lasts without renewal (default 60 s). */
+  workerLeaseMs?: number;
+}
+
+export function createSqliteStore(db: Db, options: SqliteStoreOptions = {}): Store {
+  const sql = new SqliteSql(db);
+  const jobs = new SqlJobQueue(sql, options.jobs);
   return {
-    orgs: new SqliteOrgs(db),
-    users: new SqliteUsers(db),
-    keys: new SqliteKeys(db),
-    teams: new SqliteTeams(db),
-    offerings: new SqliteOfferings(db),
-    files,
-    sessions: new SqliteSessions(db),
-    questionnaires: new SqliteQuestionnaires(db, files),
-    // IMMEDIATE: take the write lock up front, so another process writing meanwhile makes us wait
-    // (busy_timeout) instead of failing with SQLITE_BUSY when a read would have to become a write.
-    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    backend: 'sqlite',
+    ...repositories(sql),
+    jobs,
+    quota: new SqlRateLimiter(sql),
+    workerLease: new SqliteWorkerLease(sql, options.workerLeaseMs),
+    unitOfWork<T>(fn: (tx: UnitOfWork) => Promise<T>): Promise<T> {
+      return sql.transaction((tx) => fn({ ...repositories(tx), jobs: new SqlJobQueue(tx, options.jobs) }));
+    },
+    async close() {
+      db.close();
+    },
   };
 }

@@ -66,8 +66,8 @@ describe('answers from another organisation\'s document', () => {
 
   for (const names of [[], ['Instructure', 'Canvas']]) {
     it(`never yields a Yes from the AWS SOC 3 and labels it in the sources (names: ${names.join(', ') || 'none'})`, async () => {
-      t.kb.setOrganisationNames(1, names);
-      expect(t.kb.organisationNames(1)).toEqual(names);
+      await t.kb.setOrganisationNames(1, names);
+      expect(await t.kb.organisationNames(1)).toEqual(names);
       let cited = 0;
       for (const text of ['Do you have a backup and recovery process for data?', 'Are policies reviewed and updated at least annually?', 'Is data encrypted at rest?']) {
         const r = await t.kb.answerQuestion(1, { text, answer_slots: YES_NO_SLOTS }, {});
@@ -90,9 +90,9 @@ describe('answers from another organisation\'s document', () => {
   }
 
   it('the organisation\'s own name makes the same report its own', async () => {
-    t.kb.setOrganisationNames(1, ['Amazon Web Services']);
+    await t.kb.setOrganisationNames(1, ['Amazon Web Services']);
     const r = await t.kb.answerQuestion(1, { text: 'Do you have a backup and recovery process for data?', answer_slots: YES_NO_SLOTS }, {});
     expect(r.evidence.every((e) => e.third_party === undefined)).toBe(true);
-    t.kb.setOrganisationNames(1, []);
+    await t.kb.setOrganisationNames(1, []);
   });
 });

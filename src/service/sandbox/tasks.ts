@@ -1,0 +1,36 @@
+/**
+ * What a reader worker does with one file: extract a document's text or detect a questionnaire's
+ * questions, within the size limits. Plain async functions, so they also run in-process.
+ */
+import { detectQuestionnaire, DetectError, type DetectedQuestionnaire } from '../detect';
+import { megabytes, type ReadLimits } from '../files/limits';
+import { sourceBytes, sourceSize, type FileSource } from '../files/source';
+import { extractDocument } from '../knowledge/extract';
+import type { ExtractedDocument } from '../knowledge/types';
+
+export interface TaskInput {
+  source: FileSource;
+  filename: string;
+  limits: ReadLimits;
+}
+
+export async function extractTask(input: TaskInput): Promise<ExtractedDocument> {
+  return extractDocument(input.source, input.filename, input.limits);
+}
+
+export async function detectTask(input: TaskInput): Promise<DetectedQuestionnaire> {
+  const { source, filename, limits } = input;
+  // A CSV is parsed whole into a grid: refuse one too large before reading it.
+  if (/\.csv$/i.test(filename)) {
+    const size = await sourceSize(source);
+    if (size > limits.maxTextFileBytes) {
+      throw new DetectError(
+        `${filename} is ${megabytes(size)} of text; the limit is ${megabytes(limits.maxTextFileBytes)} per CSV questionnaire (save it as .xlsx, or split it)`,
+      );
+    }
+  }
+  return detectQuestionnaire(await sourceBytes(source), filename);
+}
+
+export const TASKS = { extract: extractTask, detect: detectTask } as const;
+export type TaskName = keyof typeof TASKS;

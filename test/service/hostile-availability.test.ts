@@ -1,0 +1,213 @@
+/**
+ * One hostile file must not stop the service for everyone (issue 13): reading runs in worker threads
+ * within time, memory and size budgets; a file over one ends `failed` with the reason and leaves no
+ * bytes on disk; other requests are answered meanwhile; SIGTERM stops the service whatever a reader is
+ * doing; a job that keeps dying is not run again after a restart.
+ */
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../../src/service/admin';
+import { buildApp, type BuiltApp } from '../../src/service/app';
+import { ReaderSandbox } from '../../src/service/sandbox';
+import { call, files, KB_TEXT, waitFor } from './helpers';
+import { expandingDocx, largeCsvQuestionnaire, nestedGraphicsPdf, repeatedPagePdf } from './hostile-inputs';
+
+const ROOT = join(__dirname, '..', '..');
+const MB = 1024 * 1024;
+/** Small budgets so a hostile file is stopped in seconds (the service's default is 60 s). */
+const READING = { timeoutMs: 4000, maxOoxmlPartBytes: 1 * MB, maxOoxmlTotalBytes: 2 * MB, maxTextFileBytes: 1 * MB };
+/** Reading this in one thread takes minutes (20,000 nested q/Q took 10 s; it grows quadratically). */
+const SLOW_PDF_DEPTH = 40_000;
+
+interface Running {
+  dataDir: string;
+  base: string;
+  built: BuiltApp;
+  key: string;
+}
+
+async function start(dataDir: string, opts: { startWorkers?: boolean } = {}): Promise<Running> {
+  const built = await buildApp({ dataDir, staticDir: null, reading: READING, startWorkers: opts.startWorkers });
+  const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  return { dataDir, base, built, key: await createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' }) };
+}
+
+const get = (s: Running, path: string) => call(s.base, s.key, 'GET', path);
+
+async function uploadOne(s: Running, name: string, bytes: string | Uint8Array): Promise<number> {
+  const res = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files([name, bytes]));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.file_ids[0] as number;
+}
+
+function waitUntilDone(s: Running, id: number, timeoutMs = 60_000) {
+  return waitFor(
+    `file ${id} processed`,
+    () => get(s, `/api/v2/repository/files/${id}/`),
+    (r) => r.body.status === 'ready' || r.body.status === 'failed',
+    timeoutMs,
+  ).then((r) => r.body as { status: string; error?: string | null });
+}
+
+function storedPath(dataDir: string, id: number): string {
+  const db = new Database(join(dataDir, 'qfill.sqlite'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT stored_name FROM files WHERE id = ?').get(id) as { stored_name: string };
+    return join(dataDir, 'files', row.stored_name);
+  } finally {
+    db.close();
+  }
+}
+
+describe('hostile uploads', () => {
+  let s: Running;
+
+  beforeAll(async () => {
+    s = await start(mkdtempSync(join(tmpdir(), 'qfill-hostile-')));
+  });
+
+  afterAll(async () => {
+    await s?.built.close();
+    if (s) rmSync(s.dataDir, { recursive: true, force: true });
+  });
+
+  it('stops reading a PDF at its time budget: failed with the reason, bytes removed, other requests answered meanwhile', async () => {
+    const id = await uploadOne(s, 'generated.pdf', nestedGraphicsPdf(SLOW_PDF_DEPTH));
+    const path = storedPath(s.dataDir, id);
+    expect(existsSync(path)).toBe(true);
+    await waitFor(
+      'the PDF being read',
+      () => get(s, `/api/v2/repository/files/${id}/`),
+      (r) => r.body.status === 'processing' && r.body.processing_stage === 'extracting text',
+    );
+
+    const sessions = await get(s, '/api/v2/chat/sessions/');
+    expect(sessions.status).toBe(200);
+    // Answered while the reader was still busy with the PDF, not after it.
+    expect((await get(s, `/api/v2/repository/files/${id}/`)).body.status).toBe('processing');
+
+    const done = await waitUntilDone(s, id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toBe('generated.pdf took longer than 4 s to read; is it a scanned or generated PDF? Print it to a new PDF or save it as text');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('fails a PDF listing one page thousands of times the same way, and reads the next file normally', async () => {
+    const bad = await uploadOne(s, 'pages.pdf', repeatedPagePdf(8000));
+    const good = await uploadOne(s, 'policy.txt', KB_TEXT);
+    expect(await waitUntilDone(s, bad)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^pages\.pdf took longer than 4 s to read/) });
+    expect(await waitUntilDone(s, good)).toMatchObject({ status: 'ready' });
+  });
+
+  it('refuses a .docx whose document.xml would inflate past the part limit, naming the limit', async () => {
+    const id = await uploadOne(s, 'huge.docx', expandingDocx(3 * MB));
+    const path = storedPath(s.dataDir, id);
+    const done = await waitUntilDone(s, id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatch(/^"huge\.docx" was refused as a possible zip bomb: part word\/document\.xml would inflate to 3\.0 MiB \(limit 1\.0 MiB\)/);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('fails a text file over the text limit before decoding it, naming the limit', async () => {
+    const id = await uploadOne(s, 'dump.txt', 'Backups are taken daily. '.repeat(Math.ceil((1.5 * MB) / 25)));
+    const done = await waitUntilDone(s, id);
+    expect(done).toMatchObject({ status: 'failed', error: 'dump.txt is 1.5 MB of text; the limit is 1 MB per text file (split it into smaller files)' });
+  });
+
+  it('refuses a CSV questionnaire over the limit at upload with 400 naming the limit', async () => {
+    const res = await call(s.base, s.key, 'POST', '/api/v2/filler/questionnaires/', files(['big.csv', largeCsvQuestionnaire(1.5 * MB)]));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^files: big\.csv: big\.csv is 1\.5 MB of text; the limit is 1 MB per CSV questionnaire/);
+  });
+});
+
+describe('a reader over its memory budget', () => {
+  it('is ended and the file fails saying how much memory it needed', async () => {
+    const sandbox = new ReaderSandbox({ memoryMb: 48, workers: 1 });
+    try {
+      await expect(sandbox.extract(expandingDocx(12 * MB), 'bloated.docx')).rejects.toThrow(
+        /^bloated\.docx needed more than 48 MB of memory to read; is it unusually large or generated by a program\?/,
+      );
+      // The pool replaced the worker: the next file is read.
+      const doc = await sandbox.extract(new TextEncoder().encode(KB_TEXT), 'policy.txt');
+      expect(doc.pages[0]!.text).toContain('Multi-factor authentication');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('a poison job', () => {
+  it('is failed on restart, not run again, once its attempts are used up by processes that died', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'qfill-poison-'));
+    let s = await start(dataDir, { startWorkers: false });
+    try {
+      const id = await uploadOne(s, 'policy.txt', KB_TEXT);
+      const path = storedPath(dataDir, id);
+      await s.built.close();
+
+      // As if two processes in a row had died (kill -9) while reading this file.
+      const db = new Database(join(dataDir, 'qfill.sqlite'));
+      expect(db.prepare("UPDATE jobs SET state = 'running', attempts = 2 WHERE kind = 'ingest_file'").run().changes).toBe(1);
+      db.prepare("UPDATE files SET status = 'processing', processing_stage = 'extracting text' WHERE id = ?").run(id);
+      db.close();
+
+      s = await start(dataDir);
+      const done = await waitUntilDone(s, id);
+      // A readable file: had it been run again, it would be ready.
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatch(/^processing was interrupted 2 times/);
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      await s.built.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SIGTERM', () => {
+  it('stops `qfill serve` while a reader is busy with a file that would take minutes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'qfill-sigterm-'));
+    const key = await createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' });
+    const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', '--data', dataDir], {
+      cwd: ROOT,
+      env: { ...process.env, QFILL_READ_TIMEOUT_SECONDS: '600' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const base = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          stdout += d;
+          const m = /Listening on (http:\/\/\S+)/.exec(stdout);
+          if (m) resolve(m[1]!);
+        });
+        void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+      });
+
+      const up = await call(base, key, 'POST', '/api/v2/repository/files/', files(['generated.pdf', nestedGraphicsPdf(SLOW_PDF_DEPTH)]));
+      expect(up.status).toBe(200);
+      const id = up.body.file_ids[0] as number;
+      await waitFor(
+        'the PDF being read',
+        () => call(base, key, 'GET', `/api/v2/repository/files/${id}/`),
+        (r) => r.body.processing_stage === 'extracting text',
+      );
+
+      child.kill('SIGTERM');
+      // Within the test's timeout, far below the 600 s the reader was allowed.
+      expect(await exited).toBe(0);
+      expect(stderr).toContain('SIGTERM received, stopping');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
