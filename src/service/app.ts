@@ -18,7 +18,6 @@ import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
 import { KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
-import { SqliteKnowledgeIndex } from './storage/sqlite/knowledge';
 import { readLimitsFromEnv } from './files/limits';
 import { ReaderSandbox, type SandboxOptions } from './sandbox';
 import { chatRoutes } from './routes/chat';
@@ -33,6 +32,8 @@ export interface BuildAppOptions {
   databaseUrl?: string | null;
   /** PostgreSQL connections per process (default 10). */
   poolSize?: number;
+  /** Where uploaded bytes live (`files/` inside it); default `dataDir`. Shared by every process on PostgreSQL. */
+  filesDir?: string;
   /** How long a claimed job is held without a heartbeat before another process may take it (default 30 s). */
   jobLeaseMs?: number;
   /** Folder of the built add-in to serve at `/`; default `dist/` of the project when it exists; null for none. */
@@ -69,14 +70,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     databaseUrl: opts.databaseUrl,
     busyTimeoutMs: opts.busyTimeoutMs,
     poolSize: opts.poolSize,
+    filesDir: opts.filesDir,
     jobLeaseMs: opts.jobLeaseMs,
   });
   const { store } = storage;
-  if (!storage.sqlite) {
+  if (!storage.knowledgeIndex) {
     await store.close();
     throw new Error('the knowledge index has no PostgreSQL implementation yet');
   }
-  const knowledge = new KnowledgeBase(new SqliteKnowledgeIndex(storage.sqlite), knowledgeOptionsFromEnv());
+  const knowledge = new KnowledgeBase(storage.knowledgeIndex, knowledgeOptionsFromEnv());
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
