@@ -5,7 +5,6 @@
 import { generateKey, hashKey, KEY_PREFIX } from './keys';
 import { KnowledgeBase } from './knowledge/knowledge-base';
 import { openStorage, type StorageOptions } from './storage/open';
-import { SqliteKnowledgeIndex } from './storage/sqlite/knowledge';
 import type { OfferingRecord, Role, Store } from './storage/types';
 
 /** Where the service's state is: a data folder (SQLite), or a data folder and a database URL. */
@@ -67,8 +66,8 @@ export async function setOrgNames(target: StorageTarget, org: string, names: str
   const storage = await openStorage(typeof target === 'string' ? { dataDir: target } : { ...target, poolSize: 2 });
   try {
     const record = await storage.store.orgs.upsert(org, {});
-    if (!storage.sqlite) throw new Error('organisation names need the knowledge index, which has no PostgreSQL implementation yet');
-    return await new KnowledgeBase(new SqliteKnowledgeIndex(storage.sqlite)).setOrganisationNames(record.id, names);
+    if (!storage.knowledgeIndex) throw new Error('organisation names need the knowledge index, which this database has no implementation of yet');
+    return await new KnowledgeBase(storage.knowledgeIndex).setOrganisationNames(record.id, names);
   } finally {
     await storage.store.close();
   }
