@@ -6,6 +6,8 @@ export interface FillArgs {
   baseUrl: string | null;
   apiKey: string | null;
   overwrite: boolean;
+  /** Also write drafts (answers the planner holds back for review) into cells. */
+  writeDrafts: boolean;
   reportPath: string | null;
   /** Seconds to wait for answers; null waits as long as the service keeps making progress. */
   timeoutSeconds: number | null;
@@ -22,6 +24,7 @@ Options:
   --base URL         service address (default: $QFILL_BASE_URL)
   --key KEY          API key (default: $QFILL_API_KEY)
   --overwrite        also replace cells that already hold a value (never formulas or locked cells)
+  --write-drafts     also write drafts: low-trust answers and free text without a list answer beside it
   --report FILE      write the per-cell report as JSON
   --timeout SECONDS  give up waiting for answers after this many seconds
   -h, --help         show this help`;
@@ -38,6 +41,7 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
     baseUrl: env.QFILL_BASE_URL?.trim() || null,
     apiKey: env.QFILL_API_KEY?.trim() || null,
     overwrite: false,
+    writeDrafts: false,
     reportPath: null,
     timeoutSeconds: null,
     help: false,
@@ -87,6 +91,10 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
       case '--overwrite':
         if (inline !== undefined) throw new UsageError('--overwrite takes no value.');
         args.overwrite = true;
+        break;
+      case '--write-drafts':
+        if (inline !== undefined) throw new UsageError('--write-drafts takes no value.');
+        args.writeDrafts = true;
         break;
       case '--help':
       case '-h':
