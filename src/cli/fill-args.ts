@@ -9,6 +9,8 @@ export interface FillArgs {
   /** Also write drafts (answers the planner holds back for review) into cells. */
   writeDrafts: boolean;
   reportPath: string | null;
+  /** Replace an existing --report file even when it is not an earlier report. */
+  force: boolean;
   /** Seconds to wait for answers; null waits as long as the service keeps making progress. */
   timeoutSeconds: number | null;
   help: boolean;
@@ -25,7 +27,9 @@ Options:
   --key KEY          API key (default: $QFILL_API_KEY)
   --overwrite        also replace cells that already hold a value (never formulas or locked cells)
   --write-drafts     also write drafts: low-trust answers and free text without a list answer beside it
-  --report FILE      write the per-cell report as JSON
+  --report FILE      write the per-cell report as JSON (an existing file is replaced only when it
+                     is an earlier report, never through a symbolic link)
+  --force            replace an existing --report file even when it is not an earlier report
   --timeout SECONDS  give up waiting for answers after this many seconds
   -h, --help         show this help`;
 
@@ -43,6 +47,7 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
     overwrite: false,
     writeDrafts: false,
     reportPath: null,
+    force: false,
     timeoutSeconds: null,
     help: false,
   };
@@ -95,6 +100,10 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
       case '--write-drafts':
         if (inline !== undefined) throw new UsageError('--write-drafts takes no value.');
         args.writeDrafts = true;
+        break;
+      case '--force':
+        if (inline !== undefined) throw new UsageError('--force takes no value.');
+        args.force = true;
         break;
       case '--help':
       case '-h':

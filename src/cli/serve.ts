@@ -13,6 +13,10 @@ export interface ServeOptions {
   filesDir?: string;
   http: boolean;
   staticDir?: string | null;
+  /** Browser origins besides the service's own allowed to call the API (`--cors-origin`). */
+  corsOrigins?: readonly string[];
+  /** The origin clients use, for `next`/`previous` links (`--public-url`). */
+  publicUrl?: string | null;
   out?: (line: string) => void;
   err?: (line: string) => void;
 }
@@ -41,6 +45,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
       poolSize: opts.poolSize,
       filesDir: opts.filesDir,
       staticDir: opts.staticDir,
+      corsOrigins: opts.corsOrigins,
+      publicUrl: opts.publicUrl,
       logger: true,
       https,
     });
