@@ -61,7 +61,8 @@ export class KnowledgeBase {
       onProgress?.(80);
     }
 
-    const passageEntries = passages.map((p, i): PassageEntry => ({
+    // Computed as the index pulls them, batch by batch, so a large file never holds the event loop.
+    const passageEntries = lazyMap(passages, (p, i): PassageEntry => ({
       page_number: p.page_number,
       section_path: p.section_path,
       context_header: p.context_header,
@@ -71,7 +72,7 @@ export class KnowledgeBase {
       index_body: textForIndex(p.content),
       embedding: passageVectors[i] ?? null,
     }));
-    const qaEntries = qa.map((pair, i): QaEntry => {
+    const qaEntries = lazyMap(qa, (pair, i): QaEntry => {
       const slots = pair.slots.filter((s) => s.content.trim() !== '');
       const answer = pair.answer.trim() || slots[0]!.content;
       const answerText = qaContent(answer, slots);
@@ -89,7 +90,9 @@ export class KnowledgeBase {
         embedding: qaVectors[i] ?? null,
       };
     });
-    await this.index.replaceFile(meta, passageEntries, qaEntries);
+    const from = this.embedder ? 80 : 10;
+    const total = Math.max(1, passages.length + qa.length);
+    await this.index.replaceFile(meta, passageEntries, qaEntries, (stored) => onProgress?.(Math.floor(from + ((100 - from) * stored) / total)));
     onProgress?.(100);
     return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };
   }
@@ -128,7 +131,7 @@ export class KnowledgeBase {
       return noAnswer('No evidence in the knowledge base shares enough of this question\'s key terms; answer it manually');
     }
     const extractive = async () =>
-      extractiveAnswer({ ...q, text }, candidates, await questionFocus(this.index, stemmedTerms(text))) ??
+      extractiveAnswer({ ...q, text }, candidates, await questionFocus(this.index, text)) ??
       evidenceOnly(candidates, 'Related evidence was found but no sentence in it says what the question asks; answer it manually (the evidence is cited)');
     if (this.llm) {
       try {
@@ -147,7 +150,7 @@ export class KnowledgeBase {
     const resolved = resolveFollowUp(asked, history);
     const notFound: ChatAnswer = { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
     const dense = await this.denseRankings(orgId, resolved);
-    const focus: QuestionFocus = { ...(await questionFocus(this.index, stemmedTerms(resolved))), required: followUpSubject(asked, resolved) };
+    const focus: QuestionFocus = { ...(await questionFocus(this.index, resolved)), required: followUpSubject(asked, resolved) };
     const retrieved = relevantEvidence(await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense }));
     // A follow-up's own words name what it asks about the earlier subject: evidence without them answers the earlier turn.
     const candidates = ranked(focus.required ? retrieved.filter((c) => mentionsAny(c, focus.required!)) : retrieved, CHAT_EVIDENCE);
@@ -199,4 +202,8 @@ export class KnowledgeBase {
       return null;
     }
   }
+}
+
+function* lazyMap<T, U>(items: T[], fn: (item: T, index: number) => U): Generator<U> {
+  for (let i = 0; i < items.length; i++) yield fn(items[i]!, i);
 }
