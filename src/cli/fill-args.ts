@@ -7,6 +7,8 @@ export interface FillArgs {
   apiKey: string | null;
   overwrite: boolean;
   reportPath: string | null;
+  /** Replace an existing --report file even when it is not an earlier report. */
+  force: boolean;
   /** Seconds to wait for answers; null waits as long as the service keeps making progress. */
   timeoutSeconds: number | null;
   help: boolean;
@@ -22,7 +24,9 @@ Options:
   --base URL         service address (default: $QFILL_BASE_URL)
   --key KEY          API key (default: $QFILL_API_KEY)
   --overwrite        also replace cells that already hold a value (never formulas or locked cells)
-  --report FILE      write the per-cell report as JSON
+  --report FILE      write the per-cell report as JSON (an existing file is replaced only when it
+                     is an earlier report, never through a symbolic link)
+  --force            replace an existing --report file even when it is not an earlier report
   --timeout SECONDS  give up waiting for answers after this many seconds
   -h, --help         show this help`;
 
@@ -39,6 +43,7 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
     apiKey: env.QFILL_API_KEY?.trim() || null,
     overwrite: false,
     reportPath: null,
+    force: false,
     timeoutSeconds: null,
     help: false,
   };
@@ -87,6 +92,10 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
       case '--overwrite':
         if (inline !== undefined) throw new UsageError('--overwrite takes no value.');
         args.overwrite = true;
+        break;
+      case '--force':
+        if (inline !== undefined) throw new UsageError('--force takes no value.');
+        args.force = true;
         break;
       case '--help':
       case '-h':

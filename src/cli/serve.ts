@@ -9,8 +9,14 @@ export interface ServeOptions {
   /** PostgreSQL holding all state; null for SQLite under `dataDir`. */
   databaseUrl?: string | null;
   poolSize?: number;
+  /** Where uploaded bytes live (shared by every process on PostgreSQL); default the data folder. */
+  filesDir?: string;
   http: boolean;
   staticDir?: string | null;
+  /** Browser origins besides the service's own allowed to call the API (`--cors-origin`). */
+  corsOrigins?: readonly string[];
+  /** The origin clients use, for `next`/`previous` links (`--public-url`). */
+  publicUrl?: string | null;
   out?: (line: string) => void;
   err?: (line: string) => void;
 }
@@ -37,7 +43,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
       dataDir: opts.dataDir,
       databaseUrl: opts.databaseUrl,
       poolSize: opts.poolSize,
+      filesDir: opts.filesDir,
       staticDir: opts.staticDir,
+      corsOrigins: opts.corsOrigins,
+      publicUrl: opts.publicUrl,
       logger: true,
       https,
     });

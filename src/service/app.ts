@@ -4,7 +4,6 @@
  */
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync, statSync } from 'node:fs';
@@ -12,18 +11,20 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JOB_KINDS, type ServiceContext } from './context';
 import { installAuth } from './http/auth';
+import { corsAllows, installOrigins } from './http/origin';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/depth';
-import { badRequest, clientErrorHandler, installErrorHandlers, UPLOAD_LIMITS } from './http/errors';
+import { badRequest, clientErrorHandler, installErrorHandlers } from './http/errors';
+import { registerUploads, type UploadLimits } from './http/multipart';
 import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
 import { KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
-import { SqliteKnowledgeIndex } from './storage/sqlite/knowledge';
 import { readLimitsFromEnv } from './files/limits';
 import { ReaderSandbox, type SandboxOptions } from './sandbox';
 import { chatRoutes } from './routes/chat';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { repositoryRoutes } from './routes/repository';
+import { organisationRoutes } from './routes/organisation';
 import { openStorage } from './storage/open';
 
 export interface BuildAppOptions {
@@ -32,6 +33,8 @@ export interface BuildAppOptions {
   databaseUrl?: string | null;
   /** PostgreSQL connections per process (default 10). */
   poolSize?: number;
+  /** Where uploaded bytes live (`files/` inside it); default `dataDir`. Shared by every process on PostgreSQL. */
+  filesDir?: string;
   /** How long a claimed job is held without a heartbeat before another process may take it (default 30 s). */
   jobLeaseMs?: number;
   /** Folder of the built add-in to serve at `/`; default `dist/` of the project when it exists; null for none. */
@@ -45,6 +48,12 @@ export interface BuildAppOptions {
   busyTimeoutMs?: number;
   /** Time, memory and size limits for reading uploaded files (default: `DEFAULT_READ_LIMITS`, then the environment). */
   reading?: SandboxOptions;
+  /** Size of one upload request and uploads received at once (default `DEFAULT_UPLOAD_LIMITS`). */
+  uploads?: Partial<UploadLimits>;
+  /** The origin clients use (`https://qfill.example.com`), for `next`/`previous` links; default the listening address. */
+  publicUrl?: string | null;
+  /** Browser origins besides the service's own allowed to call the API (CORS), e.g. a hosted add-in's. */
+  corsOrigins?: readonly string[];
   /** TLS key and certificate; plain HTTP without. */
   https?: { key: Buffer; cert: Buffer } | null;
 }
@@ -66,14 +75,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     databaseUrl: opts.databaseUrl,
     busyTimeoutMs: opts.busyTimeoutMs,
     poolSize: opts.poolSize,
+    filesDir: opts.filesDir,
     jobLeaseMs: opts.jobLeaseMs,
   });
   const { store } = storage;
-  if (!storage.sqlite) {
+  if (!storage.knowledgeIndex) {
     await store.close();
     throw new Error('the knowledge index has no PostgreSQL implementation yet');
   }
-  const knowledge = new KnowledgeBase(new SqliteKnowledgeIndex(storage.sqlite), knowledgeOptionsFromEnv());
+  const knowledge = new KnowledgeBase(storage.knowledgeIndex, knowledgeOptionsFromEnv());
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
@@ -129,28 +139,26 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   });
 
   installErrorHandlers(app);
+  installOrigins(app, { publicUrl: opts.publicUrl, corsOrigins: opts.corsOrigins });
   await app.register(cors, {
-    origin: true,
-    methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
-    exposedHeaders: ['Retry-After'],
-    maxAge: 600,
+    // Only our own origin and the configured ones; any other page (or `null`, a sandboxed one) gets no CORS headers.
+    delegator: (request, callback) =>
+      callback(null, {
+        origin: corsAllows(request, request.headers.origin) ? request.headers.origin : false,
+        methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
+        exposedHeaders: ['Retry-After'],
+        maxAge: 600,
+      }),
   });
   await app.register(formbody);
-  await app.register(multipart, {
-    limits: {
-      fileSize: UPLOAD_LIMITS.fileSizeMb * 1024 * 1024,
-      files: UPLOAD_LIMITS.files,
-      fields: UPLOAD_LIMITS.fields,
-      fieldSize: 1024 * 1024,
-      parts: UPLOAD_LIMITS.files + UPLOAD_LIMITS.fields,
-    },
-  });
+  await registerUploads(app, ctx.blobs, opts.uploads);
   installAuth(app, store, store.quota);
 
   chatRoutes(app, ctx);
   questionnaireRoutes(app, ctx);
   repositoryRoutes(app, ctx);
+  organisationRoutes(app, ctx);
 
   const staticDir = opts.staticDir === undefined ? join(PROJECT_ROOT, 'dist') : opts.staticDir;
   if (staticDir && isDirectory(staticDir)) {

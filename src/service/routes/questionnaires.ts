@@ -1,6 +1,6 @@
 /** Questionnaire endpoints 4.6 - 4.11: upload, list, progress, answers, structure. */
 import type { FastifyInstance } from 'fastify';
-import { AnswersQuery, QuestionnaireListQuery, QuestionnaireUploadFields } from '../../api/schemas';
+import { AnswersQuery, LIMITS, QuestionnaireListQuery, QuestionnaireUploadFields } from '../../api/schemas';
 import { JOB_KINDS, type ServiceContext } from '../context';
 import { DetectError, type DetectedQuestionnaire } from '../detect/types';
 import { canSeeQuestionnaire } from '../domain/access';
@@ -36,6 +36,7 @@ function readAdvancedOptions(options: Record<string, unknown>): { language: stri
     if (!Array.isArray(raw) || !raw.every((v) => Number.isInteger(v) && (v as number) > 0)) {
       throw badRequest('advanced_options.offering_ids: must be an array of positive integers');
     }
+    if (raw.length > LIMITS.idListLength) throw badRequest(`advanced_options.offering_ids: at most ${LIMITS.idListLength} items`);
     offeringIds = raw as number[];
   }
   return { language, offering_ids: offeringIds };
@@ -87,18 +88,18 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     // Detect every file first: one unreadable file rejects the upload and nothing is created.
     const detected: (AcceptedUpload & { result: DetectedQuestionnaire })[] = [];
     for (const upload of files) {
-      const check = checkUpload(upload, QUESTIONNAIRE_FORMATS);
+      const check = await checkUpload(upload, QUESTIONNAIRE_FORMATS);
       if (!check.ok) throw badRequest(`files: ${check.name}: ${check.reason}`);
       let result: DetectedQuestionnaire;
       try {
-        result = await ctx.detect(upload.bytes, check.name);
+        result = await ctx.detect({ path: upload.path }, check.name);
       } catch (error) {
         if (error instanceof DetectError) throw badRequest(`files: ${check.name}: ${error.message}`);
         request.log.warn({ err: error, filename: check.name }, 'questionnaire detection crashed');
         throw badRequest(`files: ${check.name}: could not be read as a questionnaire (${error instanceof Error ? error.message : String(error)})`);
       }
       if (result.questions.length === 0) throw badRequest(`files: ${check.name}: no questions found`);
-      detected.push({ name: check.name, ext: check.ext, format: check.format, bytes: upload.bytes, result });
+      detected.push({ name: check.name, ext: check.ext, format: check.format, file: upload, result });
     }
 
     const fileIds: number[] = [];

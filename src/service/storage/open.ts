@@ -4,8 +4,10 @@
  */
 import { resolve } from 'node:path';
 import { DiskBlobStore, type BlobStore } from '../files/blobstore';
+import type { KnowledgeIndex } from './knowledge-index';
 import type { Store } from './types';
-import { openDatabase, type Db } from './sqlite/database';
+import { openDatabase } from './sqlite/database';
+import { SqliteKnowledgeIndex } from './sqlite/knowledge';
 import { createSqliteStore } from './sqlite/store';
 
 export interface StorageOptions {
@@ -29,11 +31,8 @@ export interface StorageOptions {
 export interface Storage {
   store: Store;
   blobs: BlobStore;
-  /**
-   * The SQLite connection the knowledge index shares with the store, while the knowledge module still
-   * opens its index itself; null on PostgreSQL.
-   */
-  sqlite: Db | null;
+  /** Passages and the answer library, in the same database as the store (closed with it). */
+  knowledgeIndex: KnowledgeIndex | null;
 }
 
 export async function openStorage(opts: StorageOptions): Promise<Storage> {
@@ -46,6 +45,8 @@ export async function openStorage(opts: StorageOptions): Promise<Storage> {
   return {
     store: createSqliteStore(db, { jobs: { leaseMs: opts.jobLeaseMs } }),
     blobs: new DiskBlobStore(opts.filesDir ? resolve(opts.filesDir) : dataDir),
-    sqlite: db,
+    // On the store's connection: the index's statements run synchronously, outside any open unit of
+    // work's callback (see sqlite/executor.ts), and WAL lets other processes read meanwhile.
+    knowledgeIndex: new SqliteKnowledgeIndex(db),
   };
 }

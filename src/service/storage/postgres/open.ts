@@ -10,6 +10,7 @@ export async function openPostgresStorage(opts: StorageOptions & { databaseUrl: 
   return {
     store: createPostgresStore(pool, { jobs: { leaseMs: opts.jobLeaseMs } }),
     blobs: new DiskBlobStore(resolve(opts.filesDir ?? opts.dataDir)),
-    sqlite: null,
+    // h18's PostgreSQL knowledge index (storage/postgres/knowledge) plugs in here.
+    knowledgeIndex: null,
   };
 }
