@@ -4,7 +4,7 @@
  */
 import type { Evaluation } from '../../api/schemas';
 import type { ServiceContext } from '../context';
-import { evidenceRow } from '../http/serialize';
+import { evidenceRow } from '../domain/evidence';
 import type { SearchFilters } from '../knowledge/types';
 import type { NewAnswer } from '../storage/types';
 import type { JobHandler } from './worker';

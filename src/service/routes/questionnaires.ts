@@ -8,7 +8,8 @@ import { detectLanguage } from '../domain/language';
 import { computeStructure, needsFilling } from '../domain/structure';
 import { principalOf, requireWritable } from '../http/auth';
 import { badRequest, notFound, parseOr400 } from '../http/errors';
-import { formFieldsToObject, readMultipart } from '../http/multipart';
+import { formToObject } from '../http/form';
+import { readMultipart } from '../http/multipart';
 import { pathId, singleValuedQuery } from '../http/params';
 import { questionnaire, questionWithAnswers } from '../http/serialize';
 import type { Principal, QuestionnaireRecord } from '../storage/types';
@@ -57,7 +58,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     const { files, fields } = await readMultipart(request);
     const body = parseOr400(
       QuestionnaireUploadFields,
-      formFieldsToObject(fields, { intArrays: ['reviewer_ids'], objects: ['advanced_options'], booleans: ['prefer_recent'] }),
+      formToObject(fields, { intArrays: ['reviewer_ids'], objects: ['advanced_options'], booleans: ['prefer_recent'] }),
     );
     if (files.length === 0) throw badRequest('files: no file uploaded; send one or more .xlsx or .csv files in the "files" field');
 

@@ -8,7 +8,8 @@ import { EXTENSION, RepositoryListQuery, RepositoryUploadFields } from '../../ap
 import { JOB_KINDS, type ServiceContext } from '../context';
 import { principalOf, requireRepositoryUpload, requireWritable } from '../http/auth';
 import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors';
-import { formFieldsToObject, readMultipart } from '../http/multipart';
+import { formToObject } from '../http/form';
+import { readMultipart } from '../http/multipart';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { repositoryFile } from '../http/serialize';
 import { assertOfferingsExist } from './grounding';
@@ -78,7 +79,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     const { files, fields } = await readMultipart(request);
     const body = parseOr400(
       RepositoryUploadFields,
-      formFieldsToObject(fields, { arrays: ['tags'], intArrays: ['relevant_offerings'], booleans: ['scope_includes_company'] }),
+      formToObject(fields, { arrays: ['tags'], intArrays: ['relevant_offerings'], booleans: ['scope_includes_company'] }),
     );
     if (files.length === 0) throw badRequest('files: no file uploaded; send one or more files in the "files" field');
     const offeringIds = [...new Set(body.relevant_offerings ?? [])];
