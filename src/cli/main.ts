@@ -4,7 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
-import { addTeamMember, createKey, createOffering, setOrg } from '../service/admin';
+import { addTeamMember, createKey, createOffering, setOrg, setOrgNames } from '../service/admin';
 import { originOf } from '../service/http/origin';
 
 const DEFAULT_DATA = './.qfill-data';
@@ -19,8 +19,8 @@ Commands:
       clients use (e.g. behind a proxy), for the links to further pages.
   keys create --org ORG --user USER [--role admin|repository_manager|member] [--read-only] [--name NAME] [--data DIR]
       Create an API key (creates the organization and user when missing); prints the key alone.
-  orgs set --org ORG [--license active|inactive] [--quota REQUESTS_PER_MINUTE] [--upload-requires-manager true|false] [--data DIR]
-      Change an organization's licence, quota (0 = none) or upload permission.
+  orgs set --org ORG [--license active|inactive] [--quota REQUESTS_PER_MINUTE] [--upload-requires-manager true|false] [--names "A, B"] [--data DIR]
+      Change an organization's licence, quota (0 = none), upload permission or own names (documents about anyone else are third-party evidence).
   teams add-member --org ORG --team TEAM --user USER [--data DIR]
       Add a user to a team (created when missing); prints the team id.
   offerings create --org ORG --name NAME [--type service|product|module] [--data DIR]
@@ -157,6 +157,7 @@ async function run(argv: string[]): Promise<number> {
         license: { type: 'string' },
         quota: { type: 'string' },
         'upload-requires-manager': { type: 'string' },
+        names: { type: 'string' },
       });
       const urm = oneOf(v['upload-requires-manager'], 'upload-requires-manager', ['true', 'false'] as const);
       const org = await setOrg(storageOf(v), {
@@ -165,6 +166,8 @@ async function run(argv: string[]): Promise<number> {
         quota: integer(v.quota, 'quota', 0, 1_000_000),
         uploadRequiresManager: urm === undefined ? undefined : urm === 'true',
       });
+      const names = v.names === undefined ? undefined : await setOrgNames(storageOf(v), org.name, v.names.split(','));
+      if (names) out(`organization ${org.name}: own names ${names.length ? names.join(', ') : '(none)'}`);
       out(
         `organization ${org.name}: license ${org.license}, quota ${org.quota_per_minute ?? 'none'}${org.quota_per_minute ? ' requests/minute' : ''}, upload requires manager ${org.upload_requires_manager}`,
       );

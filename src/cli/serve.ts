@@ -44,6 +44,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       databaseUrl: opts.databaseUrl,
       poolSize: opts.poolSize,
       filesDir: opts.filesDir,
+      jobLeaseMs: leaseFromEnv(),
       staticDir: opts.staticDir,
       corsOrigins: opts.corsOrigins,
       publicUrl: opts.publicUrl,
@@ -97,4 +98,10 @@ export function redactUrl(url: string): string {
   } catch {
     return 'the given database';
   }
+}
+
+/** QFILL_JOB_LEASE_SECONDS: how long a job stays with a process that stopped renewing it (default 30). */
+function leaseFromEnv(): number | undefined {
+  const seconds = Number(process.env.QFILL_JOB_LEASE_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : undefined;
 }

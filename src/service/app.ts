@@ -24,6 +24,7 @@ import { ReaderSandbox, type SandboxOptions } from './sandbox';
 import { chatRoutes } from './routes/chat';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { repositoryRoutes } from './routes/repository';
+import { organisationRoutes } from './routes/organisation';
 import { openStorage } from './storage/open';
 
 export interface BuildAppOptions {
@@ -157,6 +158,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   chatRoutes(app, ctx);
   questionnaireRoutes(app, ctx);
   repositoryRoutes(app, ctx);
+  organisationRoutes(app, ctx);
 
   const staticDir = opts.staticDir === undefined ? join(PROJECT_ROOT, 'dist') : opts.staticDir;
   if (staticDir && isDirectory(staticDir)) {

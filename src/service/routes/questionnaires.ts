@@ -143,6 +143,10 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
         });
         await tx.jobs.enqueue(JOB_KINDS.generateAnswers, { questionnaire_id: q.id });
         return { fileId: file.id, questionnaireId: q.id };
+      }).catch(async (error: unknown) => {
+        // Not recorded (e.g. the database is unreachable: 503): the bytes must not stay behind.
+        await ctx.blobs.remove(stored.stored_name);
+        throw error;
       });
       fileIds.push(created.fileId);
       questionnaireIds.push(created.questionnaireId);
