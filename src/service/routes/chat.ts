@@ -71,7 +71,7 @@ async function converse(
 }
 
 export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.post('/api/v2/chat/ask/', async (request) => {
+  app.post('/chat/ask/', async (request) => {
     const p = principalOf(request);
     const body = parseOr400(AskRequest, formBody(request, ASK_FORM));
     const session = body.session_id !== undefined ? await sessionOr404(ctx, p, body.session_id) : null;
@@ -80,7 +80,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     return { answer: result.answer, sources: result.sources.map(askSource), session_id: session ? session.id : null, ...(result.trust ? { trust: result.trust } : {}) };
   });
 
-  app.get('/api/v2/chat/sessions/', async (request) => {
+  app.get('/chat/sessions/', async (request) => {
     const p = principalOf(request);
     const q = parseOr400(SessionListQuery, singleValuedQuery(request));
     const page = pageRequest(q);
@@ -89,20 +89,20 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     return pageEnvelope(request, page, count, rows.map((s) => chatSession(s)));
   });
 
-  app.post('/api/v2/chat/sessions/', async (request) => {
+  app.post('/chat/sessions/', async (request) => {
     const p = principalOf(request);
     const body = parseOr400(CreateSessionRequest, formBody(request, SESSION_FORM));
     const session = await ctx.store.sessions.create(p.org.id, p.user.id, body);
     return chatSession(session, []);
   });
 
-  app.get('/api/v2/chat/sessions/:id/', async (request) => {
+  app.get('/chat/sessions/:id/', async (request) => {
     const p = principalOf(request);
     const session = await sessionOr404(ctx, p, pathId(request));
     return chatSession(session, await ctx.store.sessions.messages(session.id));
   });
 
-  app.post('/api/v2/chat/sessions/:id/messages/', async (request) => {
+  app.post('/chat/sessions/:id/messages/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
     const body = parseOr400(SendMessageRequest, formBody(request, MESSAGE_FORM));
