@@ -16,6 +16,7 @@ export const SKIP_REASON_TEXT: Partial<Record<SkipReason, string>> = {
   bad_coordinate: 'unreadable cell address',
   duplicate: 'another answer writes the same cell',
   no_slot: 'no answer cell for this question',
+  draft: 'a draft, kept for review (not defensible as it is)',
 };
 
 interface TabRow {
@@ -124,6 +125,7 @@ const NEXT_STEP: Partial<Record<SkipReason, string>> = {
   formula: 'The answer cells hold formulas, which are never overwritten.',
   not_allowed: "The answers did not fit the cells' drop-down lists. Pick a value for each in the review below.",
   blocked: 'The questionnaire marks these cells as not to be filled.',
+  draft: 'The answers are drafts (low trust, or free text without a list answer beside it): check them in the review below, or tick "Also write drafts into cells" and write again.',
 };
 
 /**
