@@ -145,7 +145,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     delegator: (request, callback) =>
       callback(null, {
         origin: corsAllows(request, request.headers.origin) ? request.headers.origin : false,
-        methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
         allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
         exposedHeaders: ['Retry-After'],
         maxAge: 600,

@@ -41,7 +41,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
 
   app.get('/api/v2/extensions/', async (request) => {
     principalOf(request); // authenticated like every endpoint, so it also tells a working key
-    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList] };
+    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames] };
   });
 
   app.get('/api/v2/offerings/', async (request) => {
