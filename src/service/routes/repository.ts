@@ -8,14 +8,16 @@ import { EXTENSION, RepositoryListQuery, RepositoryUploadFields } from '../../ap
 import { JOB_KINDS, type ServiceContext } from '../context';
 import { principalOf, requireRepositoryUpload, requireWritable } from '../http/auth';
 import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors';
-import { formFieldsToObject, readMultipart } from '../http/multipart';
+import { formToObject } from '../http/form';
+import { readMultipart } from '../http/multipart';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { repositoryFile } from '../http/serialize';
 import { assertOfferingsExist } from './grounding';
+import { duplicateStage, sameContentAs } from '../jobs/duplicate';
 import { checkUpload, REPOSITORY_FORMATS, storeUploadBytes } from './uploads';
 
 export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.get('/api/v2/repository/files/', async (request) => {
+  app.get('/repository/files/', async (request) => {
     const p = principalOf(request);
     const q = parseOr400(RepositoryListQuery, singleValuedQuery(request));
     const page = pageRequest(q);
@@ -31,7 +33,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     return pageEnvelope(request, page, count, rows.map(repositoryFile));
   });
 
-  app.get('/api/v2/repository/files/:id/', async (request) => {
+  app.get('/repository/files/:id/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
     const file = await ctx.store.files.get(p.org.id, id);
@@ -39,12 +41,12 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     return repositoryFile(file);
   });
 
-  app.get('/api/v2/extensions/', async (request) => {
+  app.get('/extensions/', async (request) => {
     principalOf(request); // authenticated like every endpoint, so it also tells a working key
     return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames] };
   });
 
-  app.get('/api/v2/offerings/', async (request) => {
+  app.get('/offerings/', async (request) => {
     const p = principalOf(request);
     return { results: await ctx.store.offerings.list(p.org.id) };
   });
@@ -54,7 +56,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
    * answer cites it again), then the record, then its bytes on disk. Needs the same right as an upload.
    * A file still being processed is refused (its ingestion would write its passages back); wait for it.
    */
-  app.delete('/api/v2/repository/files/:id/', async (request) => {
+  app.delete('/repository/files/:id/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
     requireWritable(p, 'delete files');
@@ -72,13 +74,13 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     return { id, deleted: true };
   });
 
-  app.post('/api/v2/repository/files/', async (request) => {
+  app.post('/repository/files/', async (request) => {
     const p = principalOf(request);
     requireRepositoryUpload(p);
     const { files, fields } = await readMultipart(request);
     const body = parseOr400(
       RepositoryUploadFields,
-      formFieldsToObject(fields, { arrays: ['tags'], intArrays: ['relevant_offerings'], booleans: ['scope_includes_company'] }),
+      formToObject(fields, { arrays: ['tags'], intArrays: ['relevant_offerings'], booleans: ['scope_includes_company'] }),
     );
     if (files.length === 0) throw badRequest('files: no file uploaded; send one or more files in the "files" field');
     const offeringIds = [...new Set(body.relevant_offerings ?? [])];
@@ -87,6 +89,8 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
 
     const failed: string[] = [];
     const fileIds: number[] = [];
+    /** Extension (issue 14): uploads whose bytes are already in the library; they add no evidence. */
+    const duplicates: { file_id: number; filename: string; duplicate_of: number; note: string }[] = [];
     for (const upload of files) {
       const check = await checkUpload(upload, REPOSITORY_FORMATS);
       if (!check.ok) {
@@ -111,9 +115,11 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
         throw error;
       });
       fileIds.push(record.id);
+      const original = await sameContentAs(ctx.store, record);
+      if (original) duplicates.push({ file_id: record.id, filename: record.original_filename, duplicate_of: original.id, note: duplicateStage(original) });
     }
     if (fileIds.length === 0) throw badRequest(`files: no file was accepted (${failed.join('; ')})`);
     ctx.wake(JOB_KINDS.ingestFile);
-    return { count: fileIds.length, failed, file_ids: fileIds };
+    return { count: fileIds.length, failed, file_ids: fileIds, ...(duplicates.length ? { duplicates } : {}) };
   });
 }
