@@ -34,12 +34,12 @@ export interface Transport {
 }
 
 export interface Call<S extends z.ZodMiniType> {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Method and path template, for messages: 'GET /chat/sessions/{id}/'. */
   endpoint: string;
   url: string;
   schema: S;
-  body?: BodyInit;
+  body?: RequestInit['body'];
   contentType?: string;
   signal?: AbortSignal;
   /** Overrides the policy's retry count (polling does its own). */
