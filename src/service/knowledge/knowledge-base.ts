@@ -12,9 +12,9 @@ import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
 import { documentSubject } from './extract/subject';
 import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
-import { splitIntoPassages } from './passages';
-import { questionFocus, ranked, retrieve, qaContent, type Candidate, type QuestionFocus } from './retrieval';
-import { stemmedTerms, textForIndex } from './text';
+import { indexEntries } from './entries';
+import { questionFocus, ranked, retrieve, type Candidate, type QuestionFocus } from './retrieval';
+import { stemmedTerms } from './text';
 import type { AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
 
 export interface KnowledgeOptions {
@@ -50,52 +50,26 @@ export class KnowledgeBase {
     doc: ExtractedDocument,
     onProgress?: (percent: number) => void,
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }> {
-    const passages = splitIntoPassages(doc);
-    const qa = doc.qa.filter((p) => p.question.trim() !== '' && p.slots.some((s) => s.content.trim() !== ''));
+    // Computed by the reader's worker thread when the document came from one (CPU-heavy: splitting, stemming).
+    const entries = doc.prepared_index ?? indexEntries(doc);
     onProgress?.(10);
 
     let passageVectors: Float32Array[] = [];
     let qaVectors: Float32Array[] = [];
     if (this.embedder) {
-      passageVectors = await this.embedder.embed(passages.map((p) => `${p.context_header}\n${p.content}`));
+      passageVectors = await this.embedder.embed(entries.passages.map((p) => `${p.context_header}\n${p.content}`));
       onProgress?.(60);
-      qaVectors = await this.embedder.embed(qa.map((p) => p.question));
+      qaVectors = await this.embedder.embed(entries.qa.map((p) => p.question));
       onProgress?.(80);
     }
 
-    const passageEntries = passages.map((p, i): PassageEntry => ({
-      page_number: p.page_number,
-      section_path: p.section_path,
-      context_header: p.context_header,
-      content: p.content,
-      stems: [...stemmedTerms(`${p.context_header}\n${p.content}`)].join(' '),
-      index_header: textForIndex(p.context_header),
-      index_body: textForIndex(p.content),
-      embedding: passageVectors[i] ?? null,
-    }));
-    const qaEntries = qa.map((pair, i): QaEntry => {
-      const slots = pair.slots.filter((s) => s.content.trim() !== '');
-      const answer = pair.answer.trim() || slots[0]!.content;
-      const answerText = qaContent(answer, slots);
-      return {
-        question: pair.question,
-        answer,
-        slots,
-        original_id: pair.original_id ?? null,
-        tab_name: pair.tab_name ?? '',
-        location: pair.location ?? '',
-        question_stems: [...stemmedTerms(pair.question)].join(' '),
-        stems: [...stemmedTerms(`${pair.question}\n${answerText}`)].join(' '),
-        index_question: textForIndex(pair.question),
-        index_answer: textForIndex(answerText),
-        embedding: qaVectors[i] ?? null,
-      };
-    });
+    const passageEntries = entries.passages.map((p, i): PassageEntry => ({ ...p, embedding: passageVectors[i] ?? null }));
+    const qaEntries = entries.qa.map((q, i): QaEntry => ({ ...q, embedding: qaVectors[i] ?? null }));
     await this.index.replaceFile(meta, passageEntries, qaEntries);
     const subject = doc.subject ?? documentSubject({ filename: meta.filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
     await this.index.setFileSubject(meta.org_id, meta.file_id, subject);
     onProgress?.(100);
-    return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };
+    return { passage_count: passageEntries.length, qa_count: qaEntries.length, total_embeddings: passageVectors.length + qaVectors.length };
   }
 
   async removeFile(orgId: number, fileId: number): Promise<void> {
