@@ -12,10 +12,11 @@ import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
 import { documentSubject } from './extract/subject';
 import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
-import { indexEntries } from './entries';
+import { pairsToIndex, passageEntry, qaEntry } from './entries';
+import { splitIntoPassages, type Passage } from './passages';
 import { questionFocus, ranked, retrieve, type Candidate, type QuestionFocus } from './retrieval';
 import { stemmedTerms } from './text';
-import type { AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
+import type { AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, SearchFilters } from './types';
 
 export interface KnowledgeOptions {
   llm?: EndpointConfig | null;
@@ -50,26 +51,35 @@ export class KnowledgeBase {
     doc: ExtractedDocument,
     onProgress?: (percent: number) => void,
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }> {
-    // Computed by the reader's worker thread when the document came from one (CPU-heavy: splitting, stemming).
-    const entries = doc.prepared_index ?? indexEntries(doc);
+    const prepared = doc.prepared_index;
+    const passages: { context_header: string; content: string }[] = prepared?.passages ?? splitIntoPassages(doc);
+    const qa: { question: string }[] = prepared?.qa ?? pairsToIndex(doc);
     onProgress?.(10);
 
     let passageVectors: Float32Array[] = [];
     let qaVectors: Float32Array[] = [];
     if (this.embedder) {
-      passageVectors = await this.embedder.embed(entries.passages.map((p) => `${p.context_header}\n${p.content}`));
+      passageVectors = await this.embedder.embed(passages.map((p) => `${p.context_header}\n${p.content}`));
       onProgress?.(60);
-      qaVectors = await this.embedder.embed(entries.qa.map((p) => p.question));
+      qaVectors = await this.embedder.embed(qa.map((p) => p.question));
       onProgress?.(80);
     }
 
-    const passageEntries = entries.passages.map((p, i): PassageEntry => ({ ...p, embedding: passageVectors[i] ?? null }));
-    const qaEntries = entries.qa.map((q, i): QaEntry => ({ ...q, embedding: qaVectors[i] ?? null }));
-    await this.index.replaceFile(meta, passageEntries, qaEntries);
+    // Built as the index pulls them, batch by batch, so a large file never holds the event loop; the
+    // reader's worker thread already did the CPU-heavy part (splitting, stemming) when it read the file.
+    const passageEntries = prepared
+      ? lazyMap(prepared.passages, (p, i): PassageEntry => ({ ...p, embedding: passageVectors[i] ?? null }))
+      : lazyMap(passages as Passage[], (p, i): PassageEntry => ({ ...passageEntry(p), embedding: passageVectors[i] ?? null }));
+    const qaEntries = prepared
+      ? lazyMap(prepared.qa, (q, i): QaEntry => ({ ...q, embedding: qaVectors[i] ?? null }))
+      : lazyMap(qa as QaPair[], (pair, i): QaEntry => ({ ...qaEntry(pair), embedding: qaVectors[i] ?? null }));
+    const from = this.embedder ? 80 : 10;
+    const total = Math.max(1, passages.length + qa.length);
+    await this.index.replaceFile(meta, passageEntries, qaEntries, (stored) => onProgress?.(Math.floor(from + ((100 - from) * stored) / total)));
     const subject = doc.subject ?? documentSubject({ filename: meta.filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
     await this.index.setFileSubject(meta.org_id, meta.file_id, subject);
     onProgress?.(100);
-    return { passage_count: passageEntries.length, qa_count: qaEntries.length, total_embeddings: passageVectors.length + qaVectors.length };
+    return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };
   }
 
   async removeFile(orgId: number, fileId: number): Promise<void> {
@@ -108,7 +118,7 @@ export class KnowledgeBase {
     }
     const own = candidates.filter((c) => !isThirdParty(c));
     const extractive = async () => {
-      const focus = await questionFocus(this.index, stemmedTerms(text));
+      const focus = await questionFocus(this.index, text);
       return (
         (own.length ? extractiveAnswer({ ...q, text }, own, focus) : null) ??
         thirdPartyDraft({ ...q, text }, candidates.filter(isThirdParty), focus) ??
@@ -152,7 +162,7 @@ export class KnowledgeBase {
     const resolved = resolveFollowUp(asked, history);
     const notFound: ChatAnswer = { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
     const dense = await this.denseRankings(orgId, resolved);
-    const focus: QuestionFocus = { ...(await questionFocus(this.index, stemmedTerms(resolved))), required: followUpSubject(asked, resolved) };
+    const focus: QuestionFocus = { ...(await questionFocus(this.index, resolved)), required: followUpSubject(asked, resolved) };
     const retrieved = relevantEvidence(await this.ownedEvidence(orgId, await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense })));
     // A follow-up's own words (or words related to them: "algorithm" for AES) name what it asks about the
     // earlier subject: evidence holding none of them answers the earlier turn, not this one.
@@ -215,4 +225,8 @@ export class KnowledgeBase {
       return null;
     }
   }
+}
+
+function* lazyMap<T, U>(items: T[], fn: (item: T, index: number) => U): Generator<U> {
+  for (let i = 0; i < items.length; i++) yield fn(items[i]!, i);
 }
