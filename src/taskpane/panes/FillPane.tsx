@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QuestionWithAnswers } from '../../api/schemas';
-import type { UndoResult, WorkbookAdapter } from '../../excel/types';
+import type { CellRef, UndoResult, WorkbookAdapter } from '../../excel/types';
 import {
   FillSession,
   SessionError,
@@ -203,6 +203,8 @@ export function FillPane(props: FillPaneProps) {
   const lastRunWrote = outcome?.kind === 'written' && !!report && report.result.written > 0;
   const undoLabel = lastRunWrote || !outcome || outcome.kind === 'already-written' || outcome.kind === 'undone' ? 'Undo fill' : 'Undo the earlier fill';
   const error = errorOf(outcome);
+  const written = useMemo(() => (report ? new Set(report.plan.writes.map((w) => w.questionId)) : null), [report]);
+  const readValues = useMemo(() => (workbook.readValues ? (refs: CellRef[]) => workbook.readValues!(refs) : undefined), [workbook]);
 
   return (
     <div>
@@ -349,7 +351,18 @@ export function FillPane(props: FillPaneProps) {
       {state.structure && <Summary structure={state.structure} questions={questions} />}
       <ErrorMessage error={navError} onDismiss={() => setNavError(null)} />
       {questions.length > 0 && (
-        <ReviewList questions={questions} selectedId={selectedId} onPick={pick} onCorrect={correct} corrected={state.corrected} />
+        <ReviewList
+          questions={questions}
+          selectedId={selectedId}
+          onPick={pick}
+          onCorrect={correct}
+          corrected={state.corrected}
+          written={written}
+          {...(readValues ? { readValues } : {})}
+        />
+      )}
+      {questions.length > 0 && client && !busy && (
+        <SaveToLibrary client={client} workbook={workbook} blocked={props.uploadBlocked} corrected={state.corrected.size} />
       )}
     </div>
   );
@@ -459,6 +472,46 @@ function ConfirmUndo(props: { edits: LaterEdit[]; onKeep: () => void; onDiscard:
         </button>
       </div>
     </div>
+  );
+}
+
+/**
+ * After review: the workbook, as it is now, goes to the library as a completed questionnaire, so the
+ * next fill reuses the reviewed answers (the service lets a newer upload of it supersede the older).
+ */
+function SaveToLibrary(props: { client: TaskpaneApi; workbook: WorkbookAdapter; blocked: string | null; corrected: number }) {
+  const [status, setStatus] = useState<{ kind: 'busy' } | { kind: 'done'; name: string } | { kind: 'error'; error: unknown } | null>(null);
+  const save = async () => {
+    setStatus({ kind: 'busy' });
+    try {
+      const file = await props.workbook.readFile();
+      const result = await props.client.uploadRepositoryFiles([{ name: file.fileName, data: file.bytes }], { tags: ['completed-questionnaire'] });
+      const failed = result.failed?.[0];
+      if (failed) throw new Error(`The library refused ${file.fileName}: ${failed}`);
+      setStatus({ kind: 'done', name: file.fileName });
+    } catch (e) {
+      setStatus({ kind: 'error', error: e });
+    }
+  };
+  return (
+    <section aria-label="Save to library">
+      <div class="qf-row">
+        <button type="button" class="qf-btn" onClick={save} disabled={!!props.blocked || status?.kind === 'busy'}>
+          {status?.kind === 'busy' ? 'Saving…' : 'Save to library'}
+        </button>
+      </div>
+      <p class="qf-small qf-muted">
+        When the review is done: adds this workbook, with its answers{props.corrected > 0 ? ` and your ${plural(props.corrected, 'correction')}` : ''}, to your
+        library as a completed questionnaire, so the next fill reuses them.
+      </p>
+      {status?.kind === 'done' && (
+        <Note kind="ok">
+          Saved {status.name} to your library. Once Library shows it Ready, the next fill reuses these answers; an older copy of the same
+          questionnaire is replaced by this one.
+        </Note>
+      )}
+      {status?.kind === 'error' && <ErrorMessage error={status.error} />}
+    </section>
   );
 }
 

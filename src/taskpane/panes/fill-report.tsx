@@ -158,6 +158,9 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
       <p role="status">
         Wrote {result.written} cell{result.written === 1 ? '' : 's'}; skipped {plan.report.skipped}
         {result.failed.length ? `; ${result.failed.length} failed` : ''}.
+        {props.earlier && result.written > 0
+          ? ` ${props.earlier} more already held the earlier fill's answers: ${result.written + props.earlier} answer cells in all.`
+          : ''}
       </p>
       {result.written === 0 && (
         <div class="qf-msg qf-msg-warn" role="status">
@@ -188,20 +191,53 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
           </ul>
         </div>
       )}
-      {plan.skipped.length > 0 && (
-        <details>
-          <summary class="qf-small">Skipped cells ({plan.skipped.length})</summary>
-          <ul class="qf-small">
-            {plan.skipped.slice(0, SKIPPED_SHOWN).map((s, i) => (
-              <li key={i}>
-                {s.tab}
-                {s.address ? `!${s.address}` : ''} ({s.originalId ?? `question ${s.questionId}`}): {s.detail || SKIP_REASON_TEXT[s.reason] || s.reason}
-              </li>
-            ))}
-            {plan.skipped.length > SKIPPED_SHOWN && <li>… and {plan.skipped.length - SKIPPED_SHOWN} more.</li>}
-          </ul>
-        </details>
-      )}
+      {plan.skipped.length > 0 && <SkippedCells plan={plan} />}
     </section>
   );
 }
+
+/**
+ * The skipped cells grouped by reason, most frequent first; cells with no answer are one line (there
+ * can be hundreds, and they are the review's drafts, not something to fix here).
+ */
+function SkippedCells(props: { plan: WritePlan }) {
+  const groups = new Map<SkipReason, WritePlan['skipped']>();
+  for (const s of props.plan.skipped) {
+    const list = groups.get(s.reason) ?? [];
+    list.push(s);
+    groups.set(s.reason, list);
+  }
+  const ordered = [...groups].sort((a, b) => b[1].length - a[1].length);
+  return (
+    <details>
+      <summary class="qf-small">Skipped cells ({props.plan.skipped.length})</summary>
+      {ordered.map(([reason, list]) =>
+        SUMMARISED.has(reason) ? (
+          <p key={reason} class="qf-small">
+            {list.length} cell{list.length === 1 ? '' : 's'}: {SKIP_REASON_TEXT[reason] ?? reason} (left empty; see the review).
+          </p>
+        ) : (
+          <div key={reason}>
+            <p class="qf-small">
+              <strong>
+                {list.length} {SKIP_REASON_TEXT[reason] ?? reason}
+              </strong>
+            </p>
+            <ul class="qf-small">
+              {list.slice(0, SKIPPED_SHOWN).map((s, i) => (
+                <li key={i}>
+                  {s.tab}
+                  {s.address ? `!${s.address}` : ''} ({s.originalId ?? `question ${s.questionId}`}): {s.detail || SKIP_REASON_TEXT[s.reason] || s.reason}
+                </li>
+              ))}
+              {list.length > SKIPPED_SHOWN && <li>… and {list.length - SKIPPED_SHOWN} more.</li>}
+            </ul>
+          </div>
+        ),
+      )}
+    </details>
+  );
+}
+
+/** Reasons shown as one count: empty cells of unanswered questions and cells the questionnaire blocks. */
+const SUMMARISED = new Set<SkipReason>(['no_value', 'blocked']);

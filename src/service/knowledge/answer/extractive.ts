@@ -277,5 +277,5 @@ export function statedClaim(question: string, candidates: Candidate[], focus: Qu
 }
 
 function describeClaim(claim: ClaimTerm[], held: Set<string>): string {
-  return claim.filter((t) => held.has(t.concept)).map((t) => t.concept).join(', ');
+  return claim.filter((t) => held.has(t.concept)).map((t) => t.word).join(', ');
 }
