@@ -18,6 +18,7 @@ import { buildApp } from '../src/service/app';
 import { detectQuestionnaire } from '../src/service/detect';
 import { openDatabase } from '../src/service/storage/sqlite/database';
 import { createSqliteStore } from '../src/service/storage/sqlite/store';
+import { SqliteKnowledgeIndex } from '../src/service/storage/sqlite/knowledge';
 import { extractDocument, KnowledgeBase, type ExtractedDocument } from '../src/service/knowledge';
 
 export interface Row {
@@ -32,7 +33,7 @@ export interface Row {
 }
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const fixturesDir = resolve(process.env.FIXTURES_DIR ?? join(root, '..', 'shared', 'fixtures'));
+export const fixturesDir = resolve(process.env.FIXTURES_DIR ?? join(root, '..', 'shared', 'fixtures'));
 
 function listFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -46,7 +47,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function time(name: string, inputs: string[], fn: (input: string) => unknown, budget = '', budgetMs?: number): Promise<Row> {
+export async function time(name: string, inputs: string[], fn: (input: string) => unknown, budget = '', budgetMs?: number): Promise<Row> {
   const samples: number[] = [];
   const started = performance.now();
   for (const input of inputs) {
@@ -81,10 +82,12 @@ function rng(seed: number): () => number {
   };
 }
 
-/** 10,000 passages of ~180 words drawn from the real corpus' vocabulary with its word frequencies. */
-function syntheticDocs(vocabulary: string[], passages: number, perDoc: number): ExtractedDocument[] {
+/**
+ * Documents of `perDoc` passages of ~180 words drawn from the real corpus' vocabulary with its word
+ * frequencies, generated one at a time (a million passages never sit in memory together).
+ */
+function* syntheticDocs(vocabulary: string[], passages: number, perDoc: number): Generator<ExtractedDocument> {
   const random = rng(42);
-  const docs: ExtractedDocument[] = [];
   for (let d = 0; d < passages / perDoc; d++) {
     const blocks = [] as { level: number; text: string }[];
     for (let p = 0; p < perDoc; p++) {
@@ -93,9 +96,8 @@ function syntheticDocs(vocabulary: string[], passages: number, perDoc: number): 
       for (let w = 0; w < 180; w++) words.push(vocabulary[Math.floor(random() * vocabulary.length)]!);
       blocks.push({ level: 0, text: `${words.join(' ')}.` });
     }
-    docs.push({ file_format: 'txt', document_type: 'documentation', qa: [], pages: [{ page_number: 1, text: '', blocks }] });
+    yield { file_format: 'txt', document_type: 'documentation', qa: [], pages: [{ page_number: 1, text: '', blocks }] };
   }
-  return docs;
 }
 
 /**
@@ -103,7 +105,7 @@ function syntheticDocs(vocabulary: string[], passages: number, perDoc: number): 
  * question answered in turn as the generate_answers job does (HTTP, job bookkeeping and answer
  * storage are not included). p50/p95 are per question.
  */
-async function questionnaireRow(kb: KnowledgeBase, orgId: number, bytes: Uint8Array, name: string): Promise<Row> {
+export async function questionnaireRow(kb: KnowledgeBase, orgId: number, bytes: Uint8Array, name: string): Promise<Row> {
   const started = performance.now();
   const detected = await detectQuestionnaire(bytes, 'questionnaire.xlsx');
   const samples: number[] = [];
@@ -191,14 +193,16 @@ export async function buildSyntheticKb(vocabulary: string[], passages = 10_000):
   };
   try {
     const orgId = (await createSqliteStore(db).orgs.upsert('bench', {})).id;
-    const kb = new KnowledgeBase(db, {});
+    const kb = new KnowledgeBase(new SqliteKnowledgeIndex(db), {});
     let count = 0;
-    for (const [i, doc] of syntheticDocs(vocabulary, passages, 100).entries()) {
+    let i = 0;
+    for (const doc of syntheticDocs(vocabulary, passages, 100)) {
       const counts = await kb.indexDocument(
         { org_id: orgId, file_id: 10_000 + i, filename: `synthetic-${i}.txt`, offering_ids: [], scope_includes_company: true, use_as_source: true },
         doc,
       );
       count += counts.passage_count;
+      i++;
     }
     return {
       dataDir,
@@ -235,7 +239,7 @@ export async function runRetrievalBench(log: (line: string) => void = () => {}):
   const db = new Database(join(dir, 'kb.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  const kb = new KnowledgeBase(db, {});
+  const kb = new KnowledgeBase(new SqliteKnowledgeIndex(db), {});
   const rows: Row[] = [];
   let synthetic: SyntheticKb | null = null;
   try {
@@ -281,6 +285,16 @@ export async function runRetrievalBench(log: (line: string) => void = () => {}):
     synthetic?.remove();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The words of the real knowledge base (../shared/fixtures/kb), repeats kept. */
+export async function corpusVocabulary(): Promise<string[]> {
+  const files = listFiles(join(fixturesDir, 'kb')).filter((f) => /\.(pdf|md|txt|html|docx|csv|xlsx)$/i.test(f));
+  const words: string[] = [];
+  for (const file of files) {
+    words.push(...documentWords(await extractDocument(new Uint8Array(readFileSync(file)), file.split('/').pop()!)));
+  }
+  return words;
 }
 
 /** The words of an extracted document, repeats kept: synthetic passages draw on their frequencies. */

@@ -8,6 +8,8 @@ import os from 'node:os';
 import { runWritebackBench, WRITEBACK_COLUMNS } from './writeback';
 import { runRetrievalBench, type Row as RetrievalRow } from './retrieval';
 import { runServiceBench, SERVICE_COLUMNS } from './service';
+import { runScaleBench, SCALE_COLUMNS } from './scale';
+import { markdownTable } from './table';
 
 interface Section {
   title: string;
@@ -15,13 +17,6 @@ interface Section {
   columns: [string, string][];
 }
 
-export function markdownTable(rows: object[], columns: [string, string][]): string {
-  const cell = (v: unknown) => (v === null || v === undefined ? '-' : typeof v === 'number' ? v.toLocaleString('en') : String(v));
-  const head = `| ${columns.map(([, label]) => label).join(' | ')} |`;
-  const rule = `| ${columns.map(() => '---').join(' | ')} |`;
-  const body = rows.map((r) => `| ${columns.map(([key]) => cell((r as Record<string, unknown>)[key])).join(' | ')} |`);
-  return [head, rule, ...body].join('\n');
-}
 
 const RETRIEVAL_COLUMNS: [keyof RetrievalRow | 'verdict', string][] = [
   ['name', 'measure'],
@@ -52,8 +47,15 @@ const SECTIONS: Section[] = [
 ];
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  const args = process.argv.slice(2);
   console.log(`Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}`);
+  // Opt-in: minutes of building synthetic knowledge bases up to a million passages.
+  if (args.includes('--scale')) {
+    console.log('\n### A knowledge base at scale (synthetic passages, in process, extractive)\n');
+    console.log(markdownTable(runScaleBench(undefined, (line) => console.error(line)), SCALE_COLUMNS as [string, string][]));
+    return;
+  }
+  const only = args;
   for (const section of SECTIONS) {
     if (only.length && !only.some((o) => section.title.toLowerCase().includes(o.toLowerCase()))) continue;
     const rows = await section.run();

@@ -20,6 +20,9 @@ import {
   RepositoryListQuery,
   RepositoryUploadFields,
   RepositoryUploadResult,
+  DeletedRepositoryFile,
+  ServiceExtensions,
+  OfferingList,
   SendMessageRequest,
   SessionListQuery,
   Structure,
@@ -86,6 +89,9 @@ const EP = {
   listRepository: 'GET /repository/files/',
   uploadRepository: 'POST /repository/files/',
   getRepositoryFile: 'GET /repository/files/{id}/',
+  deleteRepositoryFile: 'DELETE /repository/files/{id}/',
+  extensions: 'GET /extensions/',
+  listOfferings: 'GET /offerings/',
 } as const;
 
 export class ApiClient {
@@ -242,6 +248,31 @@ export class ApiClient {
 
   getRepositoryFile(id: number | string, opts: RequestOptions = {}): Promise<RepositoryFile> {
     return this.run(() => this.get(EP.getRepositoryFile, this.url(`repository/files/${digitsId(id, 'repository file')}/`), RepositoryFile, opts));
+  }
+
+  // ---- Extensions to v2 (feature-detected with getExtensions) ----------------------------------------
+
+  /** What the service offers beyond v2; a service without the extension endpoint answers 404 (ApiError). */
+  getExtensions(opts: RequestOptions = {}): Promise<ServiceExtensions> {
+    return this.run(() => this.get(EP.extensions, this.url('extensions/'), ServiceExtensions, opts, 0));
+  }
+
+  /** The organisation's offerings (extension "offerings.list"). */
+  listOfferings(opts: RequestOptions = {}): Promise<OfferingList> {
+    return this.run(() => this.get(EP.listOfferings, this.url('offerings/'), OfferingList, opts));
+  }
+
+  /** Removes a repository file, its passages and answer-library entries (extension "repository.delete"). */
+  deleteRepositoryFile(id: number | string, opts: RequestOptions = {}): Promise<DeletedRepositoryFile> {
+    return this.run(() =>
+      this.call({
+        method: 'DELETE',
+        endpoint: EP.deleteRepositoryFile,
+        url: this.url(`repository/files/${digitsId(id, 'repository file')}/`),
+        schema: DeletedRepositoryFile,
+        signal: opts.signal,
+      }),
+    );
   }
 
   // ---- Plumbing --------------------------------------------------------------------------------

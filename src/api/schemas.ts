@@ -385,6 +385,16 @@ export const Progress = z.looseObject({
   percent: int(),
 });
 
+/**
+ * Extensions to v2 (not in the spec): `GET /extensions/` lists what a service offers beyond the interface,
+ * e.g. "repository.delete" for `DELETE /repository/files/{id}/`. A v2 service without it answers 404.
+ */
+export const ServiceExtensions = z.looseObject({ extensions: z.array(z.string()) });
+export const EXTENSION = { repositoryDelete: 'repository.delete', offeringsList: 'offerings.list' } as const;
+/** Extension "offerings.list": `GET /offerings/`, the organisation's offerings, so people pick them by name. */
+export const OfferingList = z.looseObject({ results: z.array(Offering) });
+export const DeletedRepositoryFile = z.looseObject({ id: int(), deleted: z.boolean() });
+
 export const RepositoryUploadResult = z.looseObject({
   count: int(),
   failed: opt(z.array(z.string())),
@@ -480,6 +490,9 @@ export type Structure = z.infer<typeof Structure>;
 export type StructureGroup = z.infer<typeof StructureGroup>;
 export type Progress = z.infer<typeof Progress>;
 export type RepositoryUploadResult = z.infer<typeof RepositoryUploadResult>;
+export type ServiceExtensions = z.infer<typeof ServiceExtensions>;
+export type OfferingList = z.infer<typeof OfferingList>;
+export type DeletedRepositoryFile = z.infer<typeof DeletedRepositoryFile>;
 export type QuestionnaireUploadResult = z.infer<typeof QuestionnaireUploadResult>;
 export type Paginated<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 export type SessionListQuery = z.infer<typeof SessionListQuery>;

@@ -11,7 +11,7 @@ const DEFAULT_DATA = './.qfill-data';
 export const USAGE = `Usage: qfill <command> [options]
 
 Commands:
-  serve [--port 3000] [--host 127.0.0.1] [--data DIR] [--database URL] [--pool-size N] [--http] [--no-static]
+  serve [--port 3000] [--host 127.0.0.1] [--data DIR] [--database URL] [--files DIR] [--pool-size N] [--http] [--no-static]
       Run the local knowledge service (HTTPS with office-addin-dev-certs certificates unless --http).
   keys create --org ORG --user USER [--role admin|repository_manager|member] [--read-only] [--name NAME] [--data DIR]
       Create an API key (creates the organization and user when missing); prints the key alone.
@@ -21,6 +21,9 @@ Commands:
       Add a user to a team (created when missing); prints the team id.
   offerings create --org ORG --name NAME [--type service|product|module] [--data DIR]
       Create an offering; prints its id.
+  migrate --from-data DIR --database URL [--files DIR]
+      Copy a SQLite data folder (organisations, keys, files, questionnaires, answers, chats, jobs) into
+      PostgreSQL, ids kept; prints counts; running it again copies only what is new.
   fill ...
       Fill a questionnaire workbook from the command line (see qfill fill --help).
 
@@ -92,6 +95,7 @@ async function run(argv: string[]): Promise<number> {
         http: { type: 'boolean' },
         'no-static': { type: 'boolean' },
         'pool-size': { type: 'string' },
+        files: { type: 'string' },
       });
       const { serve } = await import('./serve');
       return serve({
@@ -99,6 +103,7 @@ async function run(argv: string[]): Promise<number> {
         host: v.host ?? '127.0.0.1',
         ...storageOf(v),
         poolSize: integer(v['pool-size'], 'pool-size', 1, 1000),
+        filesDir: v.files ? resolve(v.files) : undefined,
         http: v.http ?? false,
         staticDir: v['no-static'] ? null : undefined,
       });
@@ -165,6 +170,20 @@ async function run(argv: string[]): Promise<number> {
         type: oneOf(v.type, 'type', ['service', 'product', 'module'] as const),
       });
       out(String(id));
+      return 0;
+    }
+    case 'migrate': {
+      const v = parse(rest, { 'from-data': { type: 'string' }, database: { type: 'string' }, files: { type: 'string' } });
+      const target = storageOf({ database: v.database });
+      if (!target.databaseUrl) throw new UsageError('--database (or QFILL_DATABASE_URL) is required: the PostgreSQL database to copy into');
+      const { migrateDataFolder } = await import('../service/storage/migrate');
+      await migrateDataFolder({
+        fromData: required(v, 'from-data'),
+        databaseUrl: target.databaseUrl,
+        filesDir: v.files ? resolve(v.files) : undefined,
+        log: out,
+      });
+      out('done');
       return 0;
     }
     case 'fill': {

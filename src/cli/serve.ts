@@ -9,6 +9,8 @@ export interface ServeOptions {
   /** PostgreSQL holding all state; null for SQLite under `dataDir`. */
   databaseUrl?: string | null;
   poolSize?: number;
+  /** Where uploaded bytes live (shared by every process on PostgreSQL); default the data folder. */
+  filesDir?: string;
   http: boolean;
   staticDir?: string | null;
   out?: (line: string) => void;
@@ -37,6 +39,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
       dataDir: opts.dataDir,
       databaseUrl: opts.databaseUrl,
       poolSize: opts.poolSize,
+      filesDir: opts.filesDir,
       staticDir: opts.staticDir,
       logger: true,
       https,

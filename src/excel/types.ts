@@ -3,7 +3,7 @@
  * the in-memory Excel host of the workbench); task pane components receive it as a prop.
  */
 import type { QuestionWithAnswers } from '../api/schemas';
-import type { PlanOptions, WritePlan } from '../fill/types';
+import type { AnnotationGap, PlanOptions, WritePlan } from '../fill/types';
 
 export interface CellRef {
   tab: string;
@@ -24,6 +24,8 @@ export interface ApplyResult {
   syncs: number;
   /** Things the analyst should know that are not failed answers (e.g. a protected tab got no colours). */
   warnings?: string[];
+  /** Written cells left without their trust colour or source note, and why (also said in `warnings`). */
+  annotationGaps?: AnnotationGap[];
 }
 
 export interface UndoResult {

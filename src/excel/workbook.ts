@@ -2,33 +2,41 @@
  * `WorkbookAdapter` over Office.js: the only place that writes into the analyst's workbook.
  * Reads run in a constant number of syncs, writes are packed into rectangular `values` writes and
  * chunks under a payload budget, and every fill first saves an Undo snapshot of the touched cells.
+ * Its parts: ops.ts (write operations), snapshot.ts (Undo), annotations.ts (colours, notes),
+ * navigation.ts (selection), merges.ts; the cell safety rule is src/fill's `cellRefusal`.
  */
 import type { QuestionWithAnswers } from '../api/schemas';
 import {
   anchorSlotsToMerges,
+  cellRefusal,
+  describeAnnotationGaps,
   groupIntoBlocks,
-  halves,
-  parseA1,
-  parseA1Range,
   planFill,
+  refusalDetail,
   resolveTab,
   targetCells,
-  toA1,
-  toA1Range,
-  type CellBlock,
-  type CellWrite,
+  type AnnotationGap,
   type CellState,
+  type CellWrite,
   type PlanOptions,
   type WritePlan,
 } from '../fill';
-import { needsTextProtection } from '../fill/text-safety';
+import { parseA1, toA1 } from '../fill';
+import { addAnnotationOp, sourceNoteText, TRUST_FILLS, type AnnotationKind } from './annotations';
 import { runBatched, type BatchOp, type CellFailure } from './batch';
 import { cellTextForValues } from './cell-text';
+import { mergeAnchors } from './merges';
+import { getSelection, onSelectionChanged, select, splitAddress } from './navigation';
 import { detectSupport, errorMessage, officeErrorCode, type ApiFeature } from './office';
-import { loadSheetNames, readCells, type CellRead } from './read-cells';
+import { blocksByKey, fillOp, valuesOp } from './ops';
+import { loadSheetNames, readCells, type CellRead, type WorkbookRead } from './read-cells';
 import { readOpenWorkbook, type ReadFileOptions } from './read-file';
+import { addCellToSnapshot, emptySnapshot, restoreSnapshot, snapshotBlocks, snapshotHolds } from './snapshot';
 import type { AnnotateOptions, ApplyResult, CellRef, ReadProgress, UndoResult, WorkbookAdapter } from './types';
-import { defaultStorage, pack, unpack, UndoStore, type SnapshotBlock, type StorageLike, type UndoSnapshot } from './undo-store';
+import { defaultStorage, UndoStore, type StorageLike } from './undo-store';
+
+export { sourceNoteText, TRUST_FILLS } from './annotations';
+export { splitAreaAddresses } from './merges';
 
 export interface ExcelWorkbookOptions {
   /** Where Undo snapshots live. Default: localStorage (prefixed with Office's partition key). */
@@ -43,29 +51,6 @@ export interface ExcelWorkbookOptions {
 
 export const DEFAULT_PAYLOAD_BUDGET = 4 * 1024 * 1024;
 
-/** Soft fills by trust: Excel's own Good / Neutral / Bad cell-style colours. */
-export const TRUST_FILLS = { high: '#C6EFCE', medium: '#FFEB9C', low: '#FFC7CE' } as const;
-
-/** The text of the note beside a filled cell: its top sources as `filename p.N`. */
-export function sourceNoteText(write: Pick<CellWrite, 'sources' | 'trust' | 'score'>): string | null {
-  if (write.sources.length === 0) return null;
-  const lines = write.sources.map((s) => `${s.filename} p.${s.page_number}`);
-  const trust = write.trust ? `\nTrust: ${write.trust}${write.score !== null ? ` (${Math.round(write.score)}/100)` : ''}` : '';
-  return `Sources:\n${lines.join('\n')}${trust}`;
-}
-
-/** Rough request bytes of a 2D payload (what JSON serialisation of the command would weigh). */
-function gridBytes(grid: unknown[][]): number {
-  let n = 2;
-  for (const row of grid) {
-    n += 2;
-    for (const v of row) n += typeof v === 'string' ? v.length * 1.1 + 3 : 8;
-  }
-  return Math.ceil(n);
-}
-
-const OP_OVERHEAD = 160;
-
 function fnv1a(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
@@ -75,152 +60,13 @@ function fnv1a(text: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
-/**
- * How a snapshot cell goes back exactly: most through `values`; text that Excel would parse
- * (`5/20/2024`, `42`, `=x` stored as text) needs care. Files written by other tools hold such text
- * without Excel's apostrophe prefix, so where formatting is allowed it is restored through a
- * temporary `@` format (text stays text, no prefix added, format put back). Formula-like text, and
- * any such text on a protected sheet, goes back with the apostrophe (cellTextForValues): safe first.
- */
-function restorePlan(formula: string | number | boolean, valueType: string, numberFormat: string, canFormat: boolean): { input: string | number | boolean } | { viaTextFormat: string } {
-  if (valueType === 'Empty') return { input: '' };
-  if (typeof formula !== 'string' || valueType !== 'String') return { input: formula };
-  if (numberFormat === '@') return { input: cellTextForValues(formula, false, true) };
-  const numeric = formula.trim() !== '' && !Number.isNaN(Number(formula.trim()));
-  if (!needsTextProtection(formula) && !numeric) return { input: formula };
-  const formulaLike = /^[=+\-@]/.test(formula);
-  if (canFormat && !formulaLike) return { viaTextFormat: formula };
-  return { input: cellTextForValues(formula, true) };
-}
 
-function textViaFormatOp(tab: string, address: string, text: string, format: string): BatchOp {
-  return {
-    bytes: OP_OVERHEAD * 3 + text.length + format.length,
-    cells: [{ tab, address }],
-    queue: (context) => {
-      const range = context.workbook.worksheets.getItem(tab).getRange(address);
-      range.numberFormat = [['@']];
-      range.values = [[text]];
-      range.numberFormat = [[format]];
-      range.untrack();
-    },
-    split: () => null,
-  };
-}
-
-interface ValuesUnit {
-  tab: string;
-  block: CellBlock<{ address: string; input: unknown }>;
-}
-
-/** A `values` write of a block; splits in halves (rows, then columns) when too big or refused. */
-function valuesOp(unit: ValuesUnit, onWritten?: (cells: number) => void): BatchOp {
-  const grid = unit.block.cells.map((row) => row.map((c) => c.input));
-  return {
-    bytes: gridBytes(grid) + OP_OVERHEAD,
-    cells: unit.block.cells.flat().map((c) => ({ tab: unit.tab, address: c.address })),
-    queue: (context) => {
-      const range = context.workbook.worksheets.getItem(unit.tab).getRange(unit.block.address);
-      range.values = grid as Excel.Range['values'];
-      range.untrack();
-    },
-    split: () => halves(unit.block)?.map((block) => valuesOp({ tab: unit.tab, block }, onWritten)) as [BatchOp, BatchOp] | undefined ?? null,
-    after: () => onWritten?.(unit.block.rowCount * unit.block.columnCount),
-  };
-}
-
-/** One fill colour (or clearing) on a block of cells. */
-function fillOp(tab: string, block: CellBlock<{ address: string }>, colour: string | null): BatchOp {
-  return {
-    bytes: OP_OVERHEAD,
-    cells: block.cells.flat().map((c) => ({ tab, address: c.address })),
-    queue: (context) => {
-      const range = context.workbook.worksheets.getItem(tab).getRange(block.address);
-      if (colour === null) range.format.fill.clear();
-      else range.format.fill.color = colour;
-      range.untrack();
-    },
-    split: () => null,
-  };
-}
-
-function numberFormatOp(tab: string, address: string, format: string): BatchOp {
-  return {
-    bytes: OP_OVERHEAD + format.length,
-    cells: [{ tab, address }],
-    queue: (context) => {
-      const range = context.workbook.worksheets.getItem(tab).getRange(address);
-      range.numberFormat = [[format]];
-      range.untrack();
-    },
-    split: () => null,
-  };
-}
-
-/** Groups cells by a key (a colour) into rectangular blocks per key. */
-function blocksByKey<K>(cells: { address: string; key: K }[]): { key: K; block: CellBlock<{ address: string }> }[] {
-  const groups = new Map<K, { address: string }[]>();
-  for (const c of cells) {
-    let list = groups.get(c.key);
-    if (!list) groups.set(c.key, (list = []));
-    list.push({ address: c.address });
-  }
-  return [...groups].flatMap(([key, list]) => groupIntoBlocks(list).map((block) => ({ key, block })));
-}
-
-/**
- * The areas of a `RangeAreas.address` (`Sheet1!A1:B2, Sheet1!D4:E5`). A comma inside a quoted sheet
- * name (`'Q1, 2024'!A1:B2`) is part of the name, not a separator.
- */
-export function splitAreaAddresses(address: string): string[] {
-  const out: string[] = [];
-  let current = '';
-  let quoted = false;
-  for (const ch of address) {
-    if (ch === "'") quoted = !quoted; // a doubled '' inside a name toggles twice: still quoted
-    if (ch === ',' && !quoted) {
-      if (current.trim()) out.push(current.trim());
-      current = '';
-    } else current += ch;
-  }
-  if (current.trim()) out.push(current.trim());
-  return out;
-}
-
-/**
- * Per tab, every non-top-left cell of the merged areas that may hold a target, mapped to its
- * area's top-left cell: one read for all tabs. Excel lists only merges whose top-left cell lies in
- * the range asked about (office-js #3611), so the range runs from A1 to the farthest target: a
- * merge holding a target starts at or above and left of it.
- */
-async function mergeAnchors(
-  context: Excel.RequestContext,
-  targets: readonly { tab: string; addresses: readonly string[] }[],
-  onSync: () => void,
-): Promise<Map<string, Map<string, string>>> {
-  const areas = targets.map(({ tab, addresses }) => {
-    const cs = addresses.map((a) => parseA1(a)!);
-    const box = toA1Range(1, 1, Math.max(...cs.map((c) => c.row)), Math.max(...cs.map((c) => c.column)));
-    const merged = context.workbook.worksheets.getItem(tab).getRange(box).getMergedAreasOrNullObject();
-    merged.load('address');
-    return { tab, merged };
-  });
-  onSync();
-  await context.sync();
-  const anchors = new Map<string, Map<string, string>>();
-  for (const { tab, merged } of areas) {
-    if (merged.isNullObject) continue;
-    const map = new Map<string, string>();
-    for (const part of splitAreaAddresses(merged.address)) {
-      const r = parseA1Range(part);
-      if (!r) continue;
-      for (let i = 0; i < r.rowCount; i++) {
-        for (let j = 0; j < r.columnCount; j++) if (i || j) map.set(toA1(r.top + i, r.left + j), toA1(r.top, r.left));
-      }
-    }
-    anchors.set(tab, map);
-  }
-  return anchors;
+/** What the planner and the safety check see of a cell that was read (`locked` only counts on a protected sheet). */
+function cellState(read: WorkbookRead, tab: string, address: string): CellState | undefined {
+  const c = read.cells.get(tab)?.get(address);
+  if (!c) return undefined;
+  const value = c.valueType === 'Empty' ? null : c.value;
+  return { value, hasFormula: c.hasFormula, ...(c.locked !== undefined ? { locked: read.protectedSheets.has(tab) && c.locked } : {}) };
 }
 
 /** Sends a one-cell write; Excel's refusal becomes the reason it was not written. */
@@ -234,24 +80,6 @@ async function syncOneWrite(context: Excel.RequestContext, where: string): Promi
     if (code) return { written: false, reason: `Excel refused the change (${code}): ${errorMessage(e)}` };
     throw e;
   }
-}
-
-/** Sheet name and top-left cell of an address like `'My Sheet'!C5:D6`. */
-function splitAddress(address: string): { sheet: string | null; cell: string | null } {
-  const c = parseA1(address);
-  return { sheet: c?.sheet ?? null, cell: c ? toA1(c.row, c.column) : null };
-}
-
-/** Whether an Undo snapshot already holds the cell (the fill, or an earlier correction, wrote it). */
-function snapshotHolds(snapshot: UndoSnapshot, tab: string, row: number, column: number): boolean {
-  return snapshot.tabs.some(
-    (t) =>
-      t.tab === tab &&
-      t.blocks.some((b) => {
-        const r = parseA1Range(b.address);
-        return !!r && row >= r.top && row < r.top + r.rowCount && column >= r.left && column < r.left + r.columnCount;
-      }),
-  );
 }
 
 export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): WorkbookAdapter {
@@ -310,12 +138,7 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
       const view = {
         sheetNames,
         protectedSheets: [...read.protectedSheets],
-        cell: (tab: string, address: string): CellState | undefined => {
-          const c = read.cells.get(tab)?.get(address);
-          if (!c) return undefined;
-          const value = c.valueType === 'Empty' ? null : c.value;
-          return { value, hasFormula: c.hasFormula, ...(c.locked !== undefined ? { locked: read.protectedSheets.has(tab) && c.locked } : {}) };
-        },
+        cell: (tab: string, address: string) => cellState(read, tab, address),
       };
       return planFill(effective, view, planOptions);
     });
@@ -326,9 +149,13 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
     const key = await documentKey();
     const failed: CellFailure[] = [];
     const warnings: string[] = [];
+    const gaps: AnnotationGap[] = [];
     if (writePlan.writes.length === 0) return { written: 0, failed, syncs: 0 };
-    const wantNotes = !!annotate.sourceNotes && (f.notes || f.comments);
-    if (annotate.sourceNotes && !wantNotes) warnings.push('Source notes need Excel with notes (ExcelApi 1.18) or comments (1.10); none were added.');
+    const noteKind: AnnotationKind | null = f.notes ? 'note' : f.comments ? 'comment' : null;
+    const wantNotes = !!annotate.sourceNotes && noteKind !== null;
+    if (annotate.sourceNotes && !wantNotes) {
+      gaps.push({ kind: 'note', why: 'unsupported', tab: null, count: writePlan.writes.filter((w) => sourceNoteText(w) !== null).length });
+    }
 
     return run(async (context) => {
       let syncs = 0;
@@ -349,68 +176,48 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
       const read = await readCells(context, targets, { fills: !!annotate.highlight, annotations: wantNotes }, { support: f, budgetBytes: budget, onSync });
 
       // Re-check what changed since planning: formulas typed meanwhile, a sheet protected meanwhile.
+      // (A value typed meanwhile is not re-checked: the plan already decided on overwriting.)
       const kept = new Map<string, { write: CellWrite; before: CellRead }[]>();
       for (const [tab, writes] of byTab) {
         const cells = read.cells.get(tab)!;
-        const isProtected = read.protectedSheets.has(tab);
         const seen = new Set<string>();
         const list: { write: CellWrite; before: CellRead }[] = [];
         for (const write of writes) {
           const before = cells.get(write.address);
           if (!before || seen.has(write.address)) continue;
           seen.add(write.address);
-          if (before.hasFormula) {
-            failed.push({ tab, address: write.address, reason: 'The cell now holds a formula; it was left alone.' });
-          } else if (isProtected && before.locked !== false) {
-            failed.push({ tab, address: write.address, reason: 'The sheet is protected and the cell is locked.' });
-          } else list.push({ write, before });
+          const refusal = cellRefusal(cellState(read, tab, write.address), { sheetProtected: read.protectedSheets.has(tab), overwrite: true });
+          if (refusal && refusal !== 'occupied') failed.push({ tab, address: write.address, reason: refusalDetail(refusal, `${tab}!${write.address}`) });
+          else list.push({ write, before });
         }
         if (list.length > 0) kept.set(tab, list);
       }
 
       // Undo snapshot first: saved before the first write so even an interrupted fill can be undone.
-      const snapshot: UndoSnapshot = { version: 1, documentKey: key, createdAt: new Date().toISOString(), cellCount: 0, tabs: [], annotations: [] };
+      const snapshot = emptySnapshot(key);
       const valueOps: BatchOp[] = [];
-      const fillOps: BatchOp[] = [];
-      const noteOps: { op: BatchOp; tab: string; address: string; kind: 'note' | 'comment' }[] = [];
+      const fillOps: { op: BatchOp; tab: string }[] = [];
+      const noteOps: { op: BatchOp; tab: string; address: string; kind: AnnotationKind }[] = [];
       let written = 0;
       const onWritten = (n: number) => void (written += n);
       for (const [tab, list] of kept) {
         const isProtected = read.protectedSheets.has(tab);
         const highlight = !!annotate.highlight && !isProtected;
-        if (annotate.highlight && isProtected) warnings.push(`"${tab}" is protected: cells there were not coloured.`);
+        const coloured = list.filter((k) => k.write.trust).map((k) => ({ address: k.write.address, key: TRUST_FILLS[k.write.trust!] }));
+        if (annotate.highlight && isProtected) gaps.push({ kind: 'colour', why: 'protected', tab, count: coloured.length });
         const blocks = groupIntoBlocks(list.map((k) => ({ address: k.write.address, k })));
-        const snapBlocks: SnapshotBlock[] = blocks.map((b) => {
-          const grid = <T>(f: (c: CellRead) => T) => b.cells.map((row) => row.map((c) => f(c.k.before)));
-          return {
-            address: b.address,
-            formulas: pack(grid((c) => c.formula)),
-            valueTypes: pack(grid((c) => c.valueType)),
-            numberFormat: pack(grid((c) => c.numberFormat)),
-            ...(highlight ? { fills: pack(grid((c) => c.fill ?? null)) } : {}),
-          };
-        });
-        snapshot.tabs.push({ tab, blocks: snapBlocks });
+        snapshot.tabs.push({ tab, blocks: snapshotBlocks(blocks, (c) => c.k.before, highlight) });
         snapshot.cellCount += list.length;
 
         for (const b of blocks) {
           const block = { ...b, cells: b.cells.map((row) => row.map((c) => ({ address: c.address, input: cellTextForValues(c.k.write.value, c.k.write.forceText) }))) };
           valueOps.push(valuesOp({ tab, block }, onWritten));
         }
-        if (highlight) {
-          const coloured = list.filter((k) => k.write.trust).map((k) => ({ address: k.write.address, key: TRUST_FILLS[k.write.trust!] }));
-          for (const { key: colour, block } of blocksByKey(coloured)) fillOps.push(fillOp(tab, block, colour));
-        }
+        if (highlight) for (const { key: colour, block } of blocksByKey(coloured)) fillOps.push({ op: fillOp(tab, block, colour), tab });
         if (wantNotes) {
-          if (isProtected) warnings.push(`"${tab}" is protected: no source notes were added there.`);
-          else {
-            for (const { write } of list) {
-              const text = sourceNoteText(write);
-              if (!text || read.annotated.has(`${tab}!${write.address}`)) continue;
-              const kind = f.notes ? 'note' : 'comment';
-              noteOps.push({ op: annotationOp(tab, write.address, text, kind), tab, address: write.address, kind });
-            }
-          }
+          const notes = list.map(({ write }) => ({ write, text: sourceNoteText(write) })).filter((n) => n.text !== null && !read.annotated.has(`${tab}!${n.write.address}`));
+          if (isProtected) gaps.push({ kind: 'note', why: 'protected', tab, count: notes.length });
+          else for (const { write, text } of notes) noteOps.push({ op: addAnnotationOp(tab, write.address, text!, noteKind!), tab, address: write.address, kind: noteKind! });
         }
       }
       snapshot.annotations = noteOps.map(({ tab, address, kind }) => ({ tab, address, kind }));
@@ -420,32 +227,27 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
       }
 
       const beforeChunk = f.suspendCalculation ? (ctx: Excel.RequestContext) => ctx.application.suspendApiCalculationUntilNextSync() : undefined;
-      const result = await runBatched(context, [...valueOps, ...fillOps, ...noteOps.map((n) => n.op)], { budgetBytes: budget, beforeChunk, onSync });
+      const result = await runBatched(context, [...valueOps, ...fillOps.map((x) => x.op), ...noteOps.map((n) => n.op)], { budgetBytes: budget, beforeChunk, onSync });
       const valueCells = new Set(valueOps.flatMap((op) => op.cells.map((c) => `${c.tab}!${c.address}`)));
       for (const x of result.failed) if (valueCells.has(`${x.tab}!${x.address}`)) failed.push(x);
-      for (const x of result.failed) if (!valueCells.has(`${x.tab}!${x.address}`)) warnings.push(`${x.tab}!${x.address}: ${x.reason}`);
       const added = new Set(result.succeeded);
+      for (const [kind, list] of [['colour', fillOps], ['note', noteOps]] as const) {
+        const refused = new Map<string, number>();
+        for (const x of list) if (!added.has(x.op)) refused.set(x.tab, (refused.get(x.tab) ?? 0) + x.op.cells.length);
+        for (const [tab, count] of refused) gaps.push({ kind, why: 'refused', tab, count });
+      }
       const addedAnnotations = noteOps.filter((n) => added.has(n.op)).map(({ tab, address, kind }) => ({ tab, address, kind }));
       if (addedAnnotations.length !== snapshot.annotations.length && snapshot.cellCount > 0) {
         snapshot.annotations = addedAnnotations;
         store.save(snapshot);
       }
       const out: ApplyResult = { written, failed, syncs };
+      const shown = gaps.filter((g) => g.count > 0);
+      if (shown.length > 0) out.annotationGaps = shown;
+      warnings.push(...describeAnnotationGaps(shown));
       if (warnings.length > 0) out.warnings = warnings;
       return out;
     });
-  }
-
-  function annotationOp(tab: string, address: string, text: string, kind: 'note' | 'comment'): BatchOp {
-    return {
-      bytes: OP_OVERHEAD + text.length,
-      cells: [{ tab, address }],
-      queue: (context) => {
-        if (kind === 'note') context.workbook.worksheets.getItem(tab).notes.add(address, text);
-        else context.workbook.comments.add(`'${tab.replace(/'/g, "''")}'!${address}`, text);
-      },
-      split: () => null,
-    };
   }
 
   async function canUndo(): Promise<boolean> {
@@ -462,136 +264,12 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
       let syncs = 0;
       const onSync = () => void syncs++;
       const sheetNames = await loadSheetNames(context, onSync);
-      const tabs = snapshot.tabs.filter((t) => sheetNames.includes(t.tab));
-      const missing = snapshot.tabs.filter((t) => !sheetNames.includes(t.tab));
-
-      // Current number formats: restored only where they changed (formatting a protected sheet fails).
-      const targets = tabs.map((t) => ({
-        tab: t.tab,
-        addresses: t.blocks.flatMap((b) => {
-          const r = parseA1Range(b.address)!;
-          const out: string[] = [];
-          for (let i = 0; i < r.rowCount; i++) for (let j = 0; j < r.columnCount; j++) out.push(toA1(r.top + i, r.left + j));
-          return out;
-        }),
-      }));
-      const read = await readCells(context, targets, { annotations: snapshot.annotations.length > 0 }, { support: f, budgetBytes: budget, onSync });
-
-      const formatOps: BatchOp[] = [];
-      const valueOps: BatchOp[] = [];
-      const textOps: BatchOp[] = [];
-      const fillOps: BatchOp[] = [];
-      const noteOps: BatchOp[] = [];
-      let restored = 0;
-      for (const t of tabs) {
-        const current = read.cells.get(t.tab)!;
-        const fills: { address: string; key: string | null }[] = [];
-        for (const b of t.blocks) {
-          const r = parseA1Range(b.address)!;
-          const formulas = unpack(b.formulas, r.rowCount, r.columnCount);
-          const types = unpack(b.valueTypes, r.rowCount, r.columnCount);
-          const formats = unpack(b.numberFormat, r.rowCount, r.columnCount);
-          const savedFills = b.fills ? unpack(b.fills, r.rowCount, r.columnCount) : null;
-          const cells: { address: string; input: unknown }[][] = [];
-          for (let i = 0; i < r.rowCount; i++) {
-            const row: { address: string; input: unknown }[] = [];
-            for (let j = 0; j < r.columnCount; j++) {
-              const address = toA1(r.top + i, r.left + j);
-              const now = current.get(address);
-              const how = restorePlan(formulas[i]![j]!, types[i]![j]!, formats[i]![j]!, !read.protectedSheets.has(t.tab));
-              if ('viaTextFormat' in how) {
-                textOps.push(textViaFormatOp(t.tab, address, how.viaTextFormat, formats[i]![j]!));
-                row.push({ address, input: null });
-              } else {
-                if (now && now.numberFormat !== formats[i]![j]) formatOps.push(numberFormatOp(t.tab, address, formats[i]![j]!));
-                row.push({ address, input: how.input });
-              }
-              if (savedFills) fills.push({ address, key: savedFills[i]![j] ?? null });
-            }
-            cells.push(row);
-          }
-          valueOps.push(valuesOp({ tab: t.tab, block: { address: b.address, top: r.top, left: r.left, rowCount: r.rowCount, columnCount: r.columnCount, cells } }, (n) => void (restored += n)));
-        }
-        for (const { key: colour, block } of blocksByKey(fills)) fillOps.push(fillOp(t.tab, block, colour));
-      }
-      for (const a of snapshot.annotations) {
-        if (!read.annotated.has(`${a.tab}!${a.address}`)) continue;
-        noteOps.push({
-          bytes: OP_OVERHEAD,
-          cells: [{ tab: a.tab, address: a.address }],
-          queue: (ctx) => {
-            if (a.kind === 'note') ctx.workbook.worksheets.getItem(a.tab).notes.getItem(a.address).delete();
-            else ctx.workbook.comments.getItemByCell(`'${a.tab.replace(/'/g, "''")}'!${a.address}`).delete();
-          },
-          split: () => null,
-        });
-      }
-      const result = await runBatched(context, [...formatOps, ...valueOps, ...textOps, ...fillOps, ...noteOps], { budgetBytes: budget, onSync });
-      const failed = [...result.failed, ...missing.map((t) => ({ tab: t.tab, address: '', reason: `The sheet "${t.tab}" no longer exists.` }))];
+      const { restored, failed } = await restoreSnapshot(context, snapshot, sheetNames, { support: f, budgetBytes: budget, onSync });
       if (failed.length === 0) store.clear(key);
       const out: UndoResult = { restored, syncs };
       if (failed.length > 0) out.failed = failed;
       return out;
     });
-  }
-
-  async function select(ref: CellRef): Promise<void> {
-    await Excel.run(async (context) => {
-      const sheetNames = await loadSheetNames(context, () => undefined);
-      const tab = resolveTab(ref.tab, sheetNames);
-      if (!tab) throw new Error(`The workbook has no sheet named "${ref.tab}".`);
-      const c = parseA1(ref.address);
-      if (!c) throw new Error(`"${ref.address}" is not a cell address.`);
-      const sheet = context.workbook.worksheets.getItem(tab);
-      sheet.activate();
-      sheet.getRange(ref.address.includes(':') ? ref.address.replace(/\$/g, '').replace(/^.*!/, '') : toA1(c.row, c.column)).select();
-      await context.sync();
-    });
-  }
-
-  async function getSelection(): Promise<CellRef | null> {
-    try {
-      return await Excel.run(async (context) => {
-        const range = context.workbook.getSelectedRange();
-        range.load('address');
-        const sheet = range.worksheet;
-        sheet.load('name');
-        await context.sync();
-        const { cell } = splitAddress(range.address);
-        return cell ? { tab: sheet.name, address: cell } : null;
-      });
-    } catch (e) {
-      // Selecting a chart or shape leaves no range selected: that is "no selection", not an error.
-      if (officeErrorCode(e) === 'InvalidSelection') return null;
-      throw e;
-    }
-  }
-
-  async function onSelectionChanged(handler: (ref: CellRef) => void): Promise<() => void> {
-    const notify = async () => {
-      const ref = await getSelection().catch(() => null);
-      if (ref) handler(ref);
-    };
-    if (features().protection) {
-      const registration = await Excel.run(async (context) => {
-        const result = context.workbook.onSelectionChanged.add(notify);
-        await context.sync();
-        return result;
-      });
-      return () => {
-        void Excel.run(registration.context, async (context) => {
-          registration.remove();
-          await context.sync();
-        }).catch(() => undefined);
-      };
-    }
-    // ExcelApi 1.1: the Common API selection event.
-    await new Promise<void>((resolve, reject) =>
-      Office.context.document.addHandlerAsync(Office.EventType.DocumentSelectionChanged, notify, (r) =>
-        r.status === Office.AsyncResultStatus.Succeeded ? resolve() : reject(new Error(`Could not follow the selection: ${r.error?.message}`)),
-      ),
-    );
-    return () => Office.context.document.removeHandlerAsync(Office.EventType.DocumentSelectionChanged, { handler: notify });
   }
 
   async function insertIntoSelection(text: string, insertOptions: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }> {
@@ -616,15 +294,14 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
       const where = `${sheet.name}!${splitAddress(cell.address).cell}`;
       const formula = cell.formulas[0]![0];
       const value = cell.values[0]![0];
-      if (typeof formula === 'string' && formula.startsWith('=') && formula !== value) {
-        return { written: false, reason: `${where} holds a formula; it is never overwritten.` };
-      }
-      if (f.protection && sheet.protection.protected && cell.format.protection.locked !== false) {
-        return { written: false, reason: `${where} is locked on a protected sheet.` };
-      }
-      if (cell.valueTypes[0]![0] !== 'Empty' && String(value).trim() !== '' && !insertOptions.overwrite) {
-        return { written: false, reason: `${where} already holds a value; choose overwrite to replace it.` };
-      }
+      const state: CellState = {
+        value: cell.valueTypes[0]![0] === 'Empty' ? null : value,
+        hasFormula: typeof formula === 'string' && formula.startsWith('=') && formula !== value,
+        ...(f.protection ? { locked: sheet.protection.protected && cell.format.protection.locked !== false } : {}),
+      };
+      const refusal = cellRefusal(state, { sheetProtected: f.protection && sheet.protection.protected, overwrite: insertOptions.overwrite });
+      if (refusal === 'occupied') return { written: false, reason: `${where} already holds a value; choose overwrite to replace it.` };
+      if (refusal) return { written: false, reason: refusalDetail(refusal, where) };
       cell.values = [[cellTextForValues(text.trim())]];
       return syncOneWrite(context, where);
     });
@@ -645,22 +322,17 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
       const read = await readCells(context, [{ tab, addresses: [address] }], {}, { support: f, budgetBytes: budget, onSync });
       const before = read.cells.get(tab)?.get(address);
       if (!before) return { written: false, reason: `${where} could not be read.` };
-      if (before.hasFormula) return { written: false, reason: `${where} holds a formula; it is never overwritten.` };
-      if (read.protectedSheets.has(tab) && before.locked !== false) return { written: false, reason: `${where} is locked on a protected sheet.` };
       const store = undoStore();
       const snapshot = store.load(key);
+      // A cell the fill (or an earlier correction) wrote is ours to replace.
       const inSnapshot = snapshot !== null && snapshotHolds(snapshot, tab, c.row, c.column);
-      const occupied = before.valueType !== 'Empty' && String(before.value).trim() !== '';
-      if (occupied && !inSnapshot && !writeOptions.overwrite) {
-        return { written: false, reason: `${where} already holds a value that the fill did not write; choose to replace it if you mean to.` };
-      }
+      const refusal = cellRefusal(cellState(read, tab, address), { sheetProtected: read.protectedSheets.has(tab), overwrite: writeOptions.overwrite || inSnapshot });
+      if (refusal === 'occupied') return { written: false, reason: `${where} already holds a value that the fill did not write; choose to replace it if you mean to.` };
+      if (refusal) return { written: false, reason: refusalDetail(refusal, where) };
       if (!inSnapshot) {
         // Saved before the write, like a fill's snapshot: Undo fill then restores this cell too.
-        const next: UndoSnapshot = snapshot ?? { version: 1, documentKey: key, createdAt: new Date().toISOString(), cellCount: 0, tabs: [], annotations: [] };
-        let entry = next.tabs.find((t) => t.tab === tab);
-        if (!entry) next.tabs.push((entry = { tab, blocks: [] }));
-        entry.blocks.push({ address, formulas: { all: before.formula }, valueTypes: { all: before.valueType }, numberFormat: { all: before.numberFormat } });
-        next.cellCount += 1;
+        const next = snapshot ?? emptySnapshot(key);
+        addCellToSnapshot(next, tab, address, before);
         store.save(next);
       }
       const range = context.workbook.worksheets.getItem(tab).getRange(address);
@@ -701,5 +373,18 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
     return readOpenWorkbook({ ...options.readFile, onProgress });
   }
 
-  return { readFile, plan, apply, canUndo, undo, select, getSelection, onSelectionChanged, insertIntoSelection, writeCell, readValues, documentKey };
+  return {
+    readFile,
+    plan,
+    apply,
+    canUndo,
+    undo,
+    select,
+    getSelection,
+    onSelectionChanged: (handler) => onSelectionChanged(handler, features().protection),
+    insertIntoSelection,
+    writeCell,
+    readValues,
+    documentKey,
+  };
 }

@@ -3,7 +3,7 @@
  * of one per cell. A rectangle never contains a cell that was not asked for: writing it would
  * overwrite the analyst's cell with an empty string.
  */
-import { parseA1, toA1Range } from './a1';
+import { parseA1, toA1Range } from '../xlsx/a1';
 
 export interface CellBlock<T> {
   /** `C3:D40` (or `C3` for one cell), no sheet prefix. */

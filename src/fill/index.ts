@@ -1,6 +1,6 @@
 export * from './types';
-export { parseA1, parseA1Range, toA1, toA1Range, columnToLetters, lettersToColumn, normaliseAddress, quoteSheetName, MAX_COLUMN, MAX_ROW } from './a1';
-export type { CellCoordinate } from './a1';
+export { parseA1, parseA1Range, toA1, toA1Range, columnToLetters, lettersToColumn, normaliseAddress, quoteSheetName, MAX_COLUMN, MAX_ROW } from '../xlsx/a1';
+export type { CellCoordinate } from '../xlsx/a1';
 export { resolveTab } from './tabs';
 export { coerceToAllowed, matchAllowed } from './coerce';
 export { needsTextProtection } from './text-safety';
@@ -9,5 +9,7 @@ export type { CellBlock } from './blocks';
 export { planFill, targetCells, topSources, MAX_SOURCES } from './plan';
 export { pickAnswer, primarySlot, slotValue, slotKey, slotResponseFor, isListSlot } from './answer';
 export type { ChoosableAnswer } from './answer';
-export { buildReport, summarise } from './report';
+export { buildReport, summarise, describeAnnotationGaps } from './report';
+export { cellRefusal, cellHasValue, refusalDetail } from './cell-safety';
+export type { CellRefusal, CellSafetyOptions } from './cell-safety';
 export { anchorSlotsToMerges } from './merges';

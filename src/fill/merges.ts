@@ -3,7 +3,7 @@
  * inside one is written there. Both writers (Office.js and the xlsx file) move slots with this.
  */
 import type { QuestionWithAnswers } from '../api/schemas';
-import { parseA1, quoteSheetName, toA1 } from './a1';
+import { parseA1, quoteSheetName, toA1 } from '../xlsx/a1';
 import { resolveTab } from './tabs';
 
 /**

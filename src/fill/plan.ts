@@ -3,8 +3,9 @@
  * Pure: the workbook is seen only through `WorkbookView`.
  */
 import { readEvaluation, type Answer, type AnswerSlot, type QuestionWithAnswers } from '../api/schemas';
-import { parseA1, toA1 } from './a1';
+import { parseA1, toA1 } from '../xlsx/a1';
 import { isListSlot, pickAnswer, primarySlot, slotValue } from './answer';
+import { cellRefusal, refusalDetail } from './cell-safety';
 import { coerceToAllowed } from './coerce';
 import { buildReport } from './report';
 import { resolveTab } from './tabs';
@@ -29,12 +30,6 @@ export function topSources(answer: Answer, max = MAX_SOURCES): SourceRef[] {
     if (out.length >= max) break;
   }
   return out;
-}
-
-function hasValue(state: CellState | undefined): boolean {
-  if (!state) return false;
-  const v = state.value;
-  return v !== null && v !== undefined && String(v).trim() !== '';
 }
 
 function describeValue(v: CellState['value']): string {
@@ -161,17 +156,9 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
       claimed.set(key, question.id);
 
       const state = view.cell(target.tab, target.address);
-      if (state?.hasFormula) {
-        skip('formula', `${where} holds a formula; it is never overwritten.`);
-        continue;
-      }
-      // Excel locks every cell by default: on a protected sheet an unknown lock state counts as locked.
-      if (state?.locked ?? protectedSheets.has(target.tab)) {
-        skip('protected', `${where} is locked on a protected sheet.`);
-        continue;
-      }
-      if (hasValue(state) && !options.overwrite) {
-        skip('occupied', `${where} already holds "${describeValue(state!.value)}".`);
+      const refusal = cellRefusal(state, { sheetProtected: protectedSheets.has(target.tab), overwrite: options.overwrite });
+      if (refusal) {
+        skip(refusal, refusal === 'occupied' ? `${where} already holds "${describeValue(state!.value)}".` : refusalDetail(refusal, where));
         continue;
       }
       writes.push({

@@ -1,5 +1,5 @@
 /** The fill report: counts per tab and per skip reason that add up. */
-import type { CellWrite, FillReport, SkipReason, SkippedSlot, TabReport, WritePlan } from './types';
+import type { AnnotationGap, CellWrite, FillReport, SkipReason, SkippedSlot, TabReport, WritePlan } from './types';
 
 export function buildReport(writes: readonly CellWrite[], skipped: readonly SkippedSlot[], tabOrder: readonly string[] = []): FillReport {
   const tabs = new Map<string, TabReport>();
@@ -44,4 +44,21 @@ export function summarise(plan: Pick<WritePlan, 'report'>): string {
     .map(([reason, n]) => `${REASON_WORDS[reason]} ${n}`)
     .join(', ');
   return `${wrote}; skipped ${r.skipped} (${reasons}).`;
+}
+
+const GAP_WHY: Record<AnnotationGap['why'], string> = {
+  protected: 'the sheet is protected',
+  unsupported: 'this Excel cannot add them (notes need ExcelApi 1.18, comments 1.10)',
+  refused: 'Excel refused them',
+};
+
+/** One sentence per gap, with how many cells: "12 answers on "Security" have no trust colour: the sheet is protected." */
+export function describeAnnotationGaps(gaps: readonly AnnotationGap[]): string[] {
+  return gaps
+    .filter((g) => g.count > 0)
+    .map((g) => {
+      const what = g.kind === 'colour' ? 'trust colour' : 'source note';
+      const answers = `${g.count} ${g.count === 1 ? 'answer' : 'answers'}${g.tab ? ` on "${g.tab}"` : ''}`;
+      return `${answers} ${g.count === 1 ? 'has' : 'have'} no ${what}: ${GAP_WHY[g.why]}.`;
+    });
 }

@@ -106,3 +106,15 @@ export interface PlanOptions {
   /** Overwrite cells that already hold a value (never formulas or blocked slots). Default false. */
   overwrite?: boolean;
 }
+
+/**
+ * Cells that were written but could not be shown as the fill meant: no trust colour or no source
+ * note, because the sheet is protected, Excel is too old for it, or Excel refused the change.
+ */
+export interface AnnotationGap {
+  kind: 'colour' | 'note';
+  why: 'protected' | 'unsupported' | 'refused';
+  /** The sheet, or null for the whole fill (an Excel without notes has none on any sheet). */
+  tab: string | null;
+  count: number;
+}

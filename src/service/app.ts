@@ -4,7 +4,6 @@
  */
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync, statSync } from 'node:fs';
@@ -13,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { JOB_KINDS, type ServiceContext } from './context';
 import { installAuth } from './http/auth';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/depth';
-import { badRequest, clientErrorHandler, installErrorHandlers, UPLOAD_LIMITS } from './http/errors';
+import { badRequest, clientErrorHandler, installErrorHandlers } from './http/errors';
+import { registerUploads, type UploadLimits } from './http/multipart';
 import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
@@ -31,6 +31,8 @@ export interface BuildAppOptions {
   databaseUrl?: string | null;
   /** PostgreSQL connections per process (default 10). */
   poolSize?: number;
+  /** Where uploaded bytes live (`files/` inside it); default `dataDir`. Shared by every process on PostgreSQL. */
+  filesDir?: string;
   /** How long a claimed job is held without a heartbeat before another process may take it (default 30 s). */
   jobLeaseMs?: number;
   /** Folder of the built add-in to serve at `/`; default `dist/` of the project when it exists; null for none. */
@@ -44,6 +46,8 @@ export interface BuildAppOptions {
   busyTimeoutMs?: number;
   /** Time, memory and size limits for reading uploaded files (default: `DEFAULT_READ_LIMITS`, then the environment). */
   reading?: SandboxOptions;
+  /** Size of one upload request and uploads received at once (default `DEFAULT_UPLOAD_LIMITS`). */
+  uploads?: Partial<UploadLimits>;
   /** TLS key and certificate; plain HTTP without. */
   https?: { key: Buffer; cert: Buffer } | null;
 }
@@ -65,14 +69,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     databaseUrl: opts.databaseUrl,
     busyTimeoutMs: opts.busyTimeoutMs,
     poolSize: opts.poolSize,
+    filesDir: opts.filesDir,
     jobLeaseMs: opts.jobLeaseMs,
   });
   const { store } = storage;
-  if (!storage.sqlite) {
+  if (!storage.knowledgeIndex) {
     await store.close();
     throw new Error('the knowledge index has no PostgreSQL implementation yet');
   }
-  const knowledge = new KnowledgeBase(storage.sqlite, knowledgeOptionsFromEnv());
+  const knowledge = new KnowledgeBase(storage.knowledgeIndex, knowledgeOptionsFromEnv());
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
@@ -130,21 +135,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   installErrorHandlers(app);
   await app.register(cors, {
     origin: true,
-    methods: ['GET', 'POST', 'OPTIONS'],
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
     exposedHeaders: ['Retry-After'],
     maxAge: 600,
   });
   await app.register(formbody);
-  await app.register(multipart, {
-    limits: {
-      fileSize: UPLOAD_LIMITS.fileSizeMb * 1024 * 1024,
-      files: UPLOAD_LIMITS.files,
-      fields: UPLOAD_LIMITS.fields,
-      fieldSize: 1024 * 1024,
-      parts: UPLOAD_LIMITS.files + UPLOAD_LIMITS.fields,
-    },
-  });
+  await registerUploads(app, ctx.blobs, opts.uploads);
   installAuth(app, store, store.quota);
 
   chatRoutes(app, ctx);

@@ -25,8 +25,8 @@ export interface Knowledge {
     doc: ExtractedDocument,
     onProgress?: (percent: number) => void,
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }>;
-  removeFile(orgId: number, fileId: number): void;
-  search(orgId: number, query: string, filters: SearchFilters, limit?: number): Evidence[];
+  removeFile(orgId: number, fileId: number): Promise<void>;
+  search(orgId: number, query: string, filters: SearchFilters, limit?: number): Promise<Evidence[]>;
   answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult>;
   answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer>;
 }

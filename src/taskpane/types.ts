@@ -24,6 +24,9 @@ export type TaskpaneApi = Pick<
   | 'listRepositoryFiles'
   | 'uploadRepositoryFiles'
   | 'pollAnswerProgress'
+  | 'getExtensions'
+  | 'deleteRepositoryFile'
+  | 'listOfferings'
 >;
 
 /** Where the service is and how to prove who we are. */

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ExcelHost } from './host/host';
-import { toA1, columnToLetters } from '../fill/a1';
+import { toA1, columnToLetters } from '../xlsx/a1';
 import { getCell, mergeAt, readText, usedRect, type HostSheet } from './host/model';
 
 const MAX_ROWS = 2000;

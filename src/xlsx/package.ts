@@ -6,7 +6,6 @@
  * attribute, `fullCalcOnLoad="1"` on `<calcPr>`, so formulas reading the answers recalculate when
  * the file is opened). Every other zip entry is copied byte for byte, compressed bytes included.
  */
-import type { CellState } from '../fill/types';
 import { readCell } from './cell-read';
 import { XlsxError } from './errors';
 import { type CellRef, type Range, formatCell, inRange, parseCell, parseRange } from './ranges';
@@ -35,8 +34,13 @@ import { DEFAULT_ZIP_LIMITS, type ZipArchive, type ZipLimits, readEntry, readZip
 
 export type { CellStyle, DefinedName, SheetInfo } from './workbook-parts';
 
-/** A cell as read from the file: the planner's CellState plus what the report shows. */
-export interface ReadCell extends CellState {
+/** A cell as read from the file: what the planner reads of a cell (src/fill's CellState) plus what the report shows. */
+export interface ReadCell {
+  /** Displayed/cached value; null when empty. */
+  value: string | number | boolean | null;
+  hasFormula: boolean;
+  /** True when the cell is locked on a protected sheet. */
+  locked?: boolean;
   address: string;
   /** cellXfs index of the cell's style. */
   style: number;

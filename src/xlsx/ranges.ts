@@ -1,9 +1,9 @@
 /**
  * Cells and rectangles as sheet XML and formulas write them (`C5`, `$A$1:$B$9`, `C:C`, sqref lists),
- * as numbers. A1 spelling itself is src/fill/a1.ts (shared with the task pane); this adds the shapes
+ * as numbers. A1 spelling itself is ./a1.ts (shared with src/fill and the task pane); this adds the shapes
  * the package readers need on top of it.
  */
-import { lettersToColumn, parseA1Range, toA1 } from '../fill/a1';
+import { lettersToColumn, parseA1Range, toA1 } from './a1';
 
 /** A cell position, 1-based. */
 export interface CellRef {

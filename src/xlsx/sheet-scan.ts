@@ -2,7 +2,7 @@
  * Positions of rows and cells inside a worksheet part's text, found by scanning, so that reads
  * look only at the cells asked for and writes replace only those cells' characters.
  */
-import { lettersToColumn } from '../fill/a1';
+import { lettersToColumn } from './a1';
 import { type CellRef, formatCell } from './ranges';
 import { isSelfClosing, startTags, tagEnd } from './xml';
 

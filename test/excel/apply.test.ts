@@ -84,6 +84,8 @@ describe('apply: batching', () => {
     expect(result.written).toBe(10);
     expect(old.stats.calculationSuspensions).toBe(0);
     expect(result.warnings?.join(' ')).toMatch(/notes/);
+    const withSources = manyQuestions(10, ['T1']).filter((x) => x.answers[0]!.source_evidence?.length).length;
+    expect(result.annotationGaps).toEqual(withSources ? [{ kind: 'note', why: 'unsupported', tab: null, count: withSources }] : undefined);
   });
 
   it('writes an answer starting with =HYPERLINK( as text, never as a formula', async () => {
@@ -120,7 +122,8 @@ describe('apply: safety', () => {
     expect(result.written).toBe(1);
     expect(host.getCell('Locked', 'C3').value).toBe('b');
     expect(host.getCell('Locked', 'C3').fill).toBeNull();
-    expect(result.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/protected: cells there were not coloured/)]));
+    expect(result.warnings).toEqual(expect.arrayContaining(['1 answer on "Locked" has no trust colour: the sheet is protected.']));
+    expect(result.annotationGaps).toContainEqual({ kind: 'colour', why: 'protected', tab: 'Locked', count: 1 });
   });
 
   it('fails cleanly for cells that became locked or formulas between plan and apply', async () => {

@@ -10,6 +10,7 @@ import { ErrorBody } from '../../src/api/schemas';
 import { createKey, type CreateKeyOptions } from '../../src/service/admin';
 import { buildApp, type BuiltApp } from '../../src/service/app';
 import type { StorageOptions } from '../../src/service/storage/open';
+import { createTestDatabase, TEST_BACKEND, type TestDatabase } from './postgres';
 
 export const FIXTURES = join(__dirname, '..', '..', '..', 'shared', 'fixtures');
 
@@ -34,9 +35,17 @@ export interface Service {
   destroy(): Promise<void>;
 }
 
-export async function startService(opts: { dataDir?: string; startWorkers?: boolean } = {}): Promise<Service> {
+/**
+ * A service on loopback. Its backend is the test project's (SQLite, or PostgreSQL in the `postgres`
+ * project: a throwaway database, dropped by `destroy`), unless `backend` says otherwise.
+ */
+export async function startService(
+  opts: { dataDir?: string; startWorkers?: boolean; backend?: 'sqlite' | 'postgres' } = {},
+): Promise<Service> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'qfill-test-'));
-  const storage: StorageOptions = { dataDir };
+  let database: TestDatabase | null = null;
+  if ((opts.backend ?? TEST_BACKEND) === 'postgres') database = await createTestDatabase();
+  const storage: StorageOptions = { dataDir, databaseUrl: database?.url ?? null };
   let built = await buildApp({ ...storage, staticDir: null, startWorkers: opts.startWorkers });
   let base = await built.app.listen({ port: 0, host: '127.0.0.1' });
   let running = true;
@@ -62,6 +71,7 @@ export async function startService(opts: { dataDir?: string; startWorkers?: bool
     },
     async destroy() {
       await service.stop();
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,8 +30,11 @@ interface Running {
   key: string;
 }
 
+/** Small request limits: 2 MB per upload request, one upload received at a time. */
+const UPLOADS = { maxRequestMb: 2, maxInFlight: 1 };
+
 async function start(dataDir: string, opts: { startWorkers?: boolean } = {}): Promise<Running> {
-  const built = await buildApp({ dataDir, staticDir: null, reading: READING, startWorkers: opts.startWorkers });
+  const built = await buildApp({ dataDir, staticDir: null, reading: READING, uploads: UPLOADS, startWorkers: opts.startWorkers });
   const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
   return { dataDir, base, built, key: await createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' }) };
 }
@@ -122,6 +125,102 @@ describe('hostile uploads', () => {
     const res = await call(s.base, s.key, 'POST', '/api/v2/filler/questionnaires/', files(['big.csv', largeCsvQuestionnaire(1.5 * MB)]));
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^files: big\.csv: big\.csv is 1\.5 MB of text; the limit is 1 MB per CSV questionnaire/);
+  });
+});
+
+/** A multipart body sent chunk by chunk (no Content-Length), ending when `finish` is called. */
+function streamedUpload(name: string, chunk: Uint8Array, chunks: number) {
+  const boundary = 'qfill-test-boundary';
+  const enc = new TextEncoder();
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n`));
+    },
+    async pull(controller) {
+      if (sent < chunks) {
+        sent++;
+        controller.enqueue(chunk);
+        return;
+      }
+      await finished;
+      controller.enqueue(enc.encode(`\r\n--${boundary}--\r\n`));
+      controller.close();
+    },
+  });
+  return { body, finish, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+function postStream(s: Running, upload: ReturnType<typeof streamedUpload>): Promise<Response> {
+  return fetch(`${s.base}/api/v2/repository/files/`, {
+    method: 'POST',
+    headers: { 'X-API-Key': s.key, 'Content-Type': upload.contentType },
+    body: upload.body,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+function incomingFiles(dataDir: string): string[] {
+  return readdirSync(join(dataDir, 'files', 'incoming'));
+}
+
+describe('upload limits', () => {
+  let s: Running;
+
+  beforeAll(async () => {
+    s = await start(mkdtempSync(join(tmpdir(), 'qfill-uploads-')));
+  });
+
+  afterAll(async () => {
+    await s?.built.close();
+    if (s) rmSync(s.dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a request declaring more than the limit with 400 {error} before reading it', async () => {
+    const res = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['a.txt', 'x'.repeat(1.5 * MB)], ['b.txt', 'y'.repeat(1.5 * MB)]));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'body: the upload is larger than 2 MB; send fewer or smaller files per request' });
+    expect(incomingFiles(s.dataDir)).toEqual([]);
+  });
+
+  it('stops receiving a streamed request at the limit, with 400 {error}, and keeps nothing of it on disk', async () => {
+    const upload = streamedUpload('big.txt', new Uint8Array(256 * 1024).fill(0x61), 12);
+    upload.finish();
+    const res = await postStream(s, upload);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'body: the upload is larger than 2 MB; send fewer or smaller files per request' });
+    expect(incomingFiles(s.dataDir)).toEqual([]);
+  });
+
+  it('answers 429 with Retry-After while the uploads in flight are at their cap, then takes uploads again', async () => {
+    const slow = streamedUpload('slow.txt', new TextEncoder().encode(KB_TEXT), 1);
+    const first = postStream(s, slow);
+    // The first upload holds the only slot until its body ends.
+    const busy = await waitFor(
+      'the second upload refused',
+      () => call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['other.txt', KB_TEXT])),
+      (r) => r.status === 429,
+    );
+    expect(busy.body).toEqual({ error: 'too many uploads in progress (at most 1 at once); retry in a few seconds' });
+    expect(busy.headers.get('retry-after')).toBe('5');
+    // The chat is not an upload: answered meanwhile.
+    expect((await get(s, '/api/v2/chat/sessions/')).status).toBe(200);
+    slow.finish();
+    expect((await first).status).toBe(200);
+    const again = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['other.txt', KB_TEXT]));
+    expect(again.status).toBe(200);
+  });
+
+  it('removes the received bytes of files refused at upload', async () => {
+    const res = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['fake.pdf', 'not a pdf'], ['ok.txt', KB_TEXT]));
+    expect(res.status).toBe(200);
+    expect(res.body.failed).toEqual(['fake.pdf: the content is text, not a PDF']);
+    expect(incomingFiles(s.dataDir)).toEqual([]);
+    const bad = await call(s.base, s.key, 'POST', '/api/v2/filler/questionnaires/', files(['notes.csv', 'just,a,table\n1,2,3\n']));
+    expect(bad.status).toBe(400);
+    expect(incomingFiles(s.dataDir)).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import { ingestFileHandler } from '../../src/service/jobs/ingest';
 import { extractDocument, KnowledgeBase } from '../../src/service/knowledge';
 import { openDatabase } from '../../src/service/storage/sqlite/database';
 import { createSqliteStore } from '../../src/service/storage/sqlite/store';
+import { SqliteKnowledgeIndex } from '../../src/service/storage/sqlite/knowledge';
 import { client, files, KB_TEXT, questionnaireXlsx, startService, waitFor, waitForComplete, uploadKnowledge, type Service } from './helpers';
 
 let service: Service;
@@ -98,7 +99,7 @@ it('resumes a repository file cut short by a crash: it ends ready, and its progr
     const ctx = {
       store,
       blobs: new DiskBlobStore(svc.dataDir),
-      knowledge: new KnowledgeBase(data),
+      knowledge: new KnowledgeBase(new SqliteKnowledgeIndex(data)),
       extract: extractDocument,
       detect: () => Promise.reject(new Error('not used')),
       wake: () => undefined,

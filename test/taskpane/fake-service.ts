@@ -97,6 +97,10 @@ export class FakeService {
 
   // ---- state the tests set and read ----
   files: RepositoryFile[] = [];
+  /** Extensions to v2 it offers (`GET /extensions/`); null: a plain v2 service, which has no such routes (404). */
+  extensions: string[] | null = null;
+  /** The organisation's offerings, listed under the "offerings.list" extension. */
+  offerings: { id: number; name: string; type: 'service' | 'product' | 'module' }[] = [];
   /** When set, only these keys are accepted; any other gets 403 "invalid API key" (as the real service). */
   validKeys: Set<string> | null = null;
   /** Called on every file listing: lets a test move processing forward one step per poll. */
@@ -155,7 +159,7 @@ export class FakeService {
     const cors = {
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Allow-Headers': 'X-API-Key, Content-Type, Accept, Authorization',
-      'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+      'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
     };
     if (req.method === 'OPTIONS') {
       res.writeHead(204, cors).end();
@@ -203,6 +207,16 @@ export class FakeService {
     const p = r.path.replace(/^\/api\/v2/, '');
     const m = (re: RegExp) => p.match(re);
     if (r.method === 'GET' && p === '/repository/files/') return [200, this.listFiles(r.query)];
+    const has = (name: string) => this.extensions?.includes(name) === true;
+    if (r.method === 'GET' && p === '/extensions/' && this.extensions) return [200, { extensions: this.extensions }];
+    if (r.method === 'GET' && p === '/offerings/' && has('offerings.list')) return [200, { results: this.offerings }];
+    const doomed = m(/^\/repository\/files\/(\d+)\/$/);
+    if (r.method === 'DELETE' && doomed && has('repository.delete')) {
+      const id = Number(doomed[1]);
+      if (!this.files.some((f) => f.id === id)) return [404, { error: `repository file ${id} not found` }];
+      this.files = this.files.filter((f) => f.id !== id);
+      return [200, { id, deleted: true }];
+    }
     if (r.method === 'POST' && p === '/repository/files/') {
       const names = [...r.body.matchAll(/filename="([^"]*)"/g)].map((x) => x[1]!);
       for (const name of names) {

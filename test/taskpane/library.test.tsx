@@ -3,7 +3,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RepositoryFile } from '../../src/api/schemas';
-import { parseOfferings, parseTags, toggleOfferingId } from '../../src/taskpane/panes/LibraryPane';
+import { parseTags } from '../../src/taskpane/panes/LibraryPane';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
 import { type FakeService, repositoryFile } from './fake-service';
 import { renderApp, withFakeService } from './harness';
@@ -14,6 +14,8 @@ beforeEach(() => {
   fake.requests.length = 0;
   fake.files = [repositoryFile(1, 'security-overview.pdf', { tags: [{ id: 1, name: 'soc2' }] })];
   fake.onList = null;
+  fake.extensions = null;
+  fake.offerings = [];
 });
 
 const files = () => screen.getByRole('list', { name: 'Files' });
@@ -29,12 +31,19 @@ function advanceProcessing(list: RepositoryFile[]) {
 
 describe('Library', () => {
   it('uploads picked files with tags and offerings, then follows their processing until ready', async () => {
+    // A service that lists its offerings: the analyst picks them by name.
+    fake.extensions = ['offerings.list'];
+    fake.offerings = [{ id: 7, name: 'Studio', type: 'module' }, { id: 3, name: 'Canvas LMS', type: 'product' }];
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     await within(files()).findByText('security-overview.pdf');
     fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('bcp.pdf'), pdf('dr-plan.pdf')] } });
     expect(screen.getByRole('list', { name: 'Files to upload' }).textContent).toContain('bcp.pdf (6 B)');
     fireEvent.input(screen.getByLabelText('Tags (comma-separated)'), { target: { value: 'bcp, policy, bcp' } });
-    fireEvent.input(screen.getByLabelText('Offering ids (comma-separated)'), { target: { value: '3, 7' } });
+    const group = await screen.findByRole('group', { name: 'Offerings' });
+    await within(group).findByLabelText(/Canvas LMS/);
+    expect(screen.queryByLabelText(/Offering ids/)).toBeNull();
+    fireEvent.click(within(group).getByLabelText(/Canvas LMS/));
+    fireEvent.click(within(group).getByLabelText(/Studio/));
     fireEvent.click(screen.getByLabelText('Applies to the company as a whole'));
 
     let listings = 0;
@@ -72,25 +81,21 @@ describe('Library', () => {
     ];
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     const group = await screen.findByRole('group', { name: 'Offerings' });
-    expect(within(group).getAllByRole('checkbox').map((c) => c.closest('label')!.textContent)).toEqual([
-      'Canvas LMS (product, id 3)',
-      'Studio (module, id 7)',
-    ]);
-    const ids = screen.getByLabelText('Offering ids (comma-separated)') as HTMLInputElement;
-    fireEvent.input(ids, { target: { value: '12' } });
+    await waitFor(() =>
+      expect(within(group).getAllByRole('checkbox').map((c) => c.closest('label')!.textContent)).toEqual(['Canvas LMS (product)', 'Studio (module)']),
+    );
+    expect(group.textContent).not.toMatch(/id \d/);
     fireEvent.click(within(group).getByLabelText(/Studio/));
     fireEvent.click(within(group).getByLabelText(/Canvas LMS/));
-    expect(ids.value).toBe('12, 7, 3');
     fireEvent.click(within(group).getByLabelText(/Studio/));
-    expect(ids.value).toBe('12, 3');
     expect((within(group).getByLabelText(/Canvas LMS/) as HTMLInputElement).checked).toBe(true);
+    expect((within(group).getByLabelText(/Studio/) as HTMLInputElement).checked).toBe(false);
 
     fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('new.pdf')] } });
     fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
     await screen.findByText(/Uploaded 1 file/);
     const upload = fake.requestsTo('POST', /repository\/files/).at(-1)!;
-    expect([...upload.body.matchAll(/name="relevant_offerings"\r\n\r\n(\d+)/g)].map((m) => m[1])).toEqual(['12', '3']);
-    expect(toggleOfferingId('x, 3', 4, true)).toBe('x, 3, 4'); // what the analyst typed stays, even when not valid yet
+    expect([...upload.body.matchAll(/name="relevant_offerings"\r\n\r\n(\d+)/g)].map((m) => m[1])).toEqual(['3']);
   });
 
   it("keeps the file list region to the files alone, so 'Ready' counts there are the files' own", async () => {
@@ -175,16 +180,14 @@ describe('Library', () => {
     expect(storage.getItem(STORAGE_KEYS.uploadBlocked)).toBeTruthy();
   });
 
-  it('rejects offering ids that are not numbers before sending anything', async () => {
+  it('rejects a tag that is too long before sending anything', async () => {
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('a.pdf')] } });
-    fireEvent.input(screen.getByLabelText('Offering ids (comma-separated)'), { target: { value: '3, cloud' } });
+    fireEvent.input(screen.getByLabelText('Tags (comma-separated)'), { target: { value: `ok, ${'x'.repeat(51)}` } });
     fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('"cloud" is not one');
+    expect((await screen.findByRole('alert')).textContent).toMatch(/longer than 50 characters/);
     expect(fake.requestsTo('POST', /repository\/files/)).toHaveLength(0);
     expect(parseTags('a, , b ,a')).toEqual({ tags: ['a', 'b'], error: null });
-    expect(parseTags('x'.repeat(51)).error).toMatch(/longer than 50/);
-    expect(parseOfferings('0').error).toMatch(/"0"/);
   });
 
   it.each([
@@ -201,5 +204,97 @@ describe('Library', () => {
     fake.fail('GET', /repository\/files/, 'reset', 10);
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toMatch(/Could not reach the service|connection/i);
+  });
+});
+
+describe('Library management (extension to v2, feature-detected)', () => {
+  const row = (name: string) => within(files()).getByText(name).closest('li')!;
+
+  it('on a plain v2 service (no /extensions/), offers no Delete and never sends one', async () => {
+    fake.files.push(repositoryFile(2, 'northwind.pdf'));
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    await within(files()).findByText('northwind.pdf');
+    await waitFor(() => expect(fake.requestsTo('GET', /\/extensions\//)).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(within(files()).queryAllByRole('button', { name: /^Delete/ })).toHaveLength(0);
+    // Same name uploaded: no replace question (nothing could remove the old copy); both are kept.
+    fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('northwind.pdf')] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    await screen.findByText('Uploaded 1 file; processing has started.');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(fake.requests.some((r) => r.method === 'DELETE')).toBe(false);
+  });
+
+  it('deletes a file after the analyst confirms, and refreshes the list', async () => {
+    fake.extensions = ['repository.delete'];
+    fake.files.push(repositoryFile(2, 'northwind.pdf', { qa_count: 12 }));
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    const button = await within(files()).findByRole('button', { name: 'Delete northwind.pdf' });
+    fireEvent.click(button);
+    const ask = within(row('northwind.pdf')).getByRole('alertdialog', { name: 'Delete northwind.pdf?' });
+    expect(ask.textContent).toMatch(/Its passages and 12 reusable answers leave the knowledge base/);
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(fake.requests.some((r) => r.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(files()).getByRole('button', { name: 'Delete northwind.pdf' }));
+    fireEvent.click(within(row('northwind.pdf')).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('Deleted northwind.pdf.');
+    expect(fake.requestsTo('DELETE', /repository\/files\/2\/$/)).toHaveLength(1);
+    await waitFor(() => expect(within(files()).queryByText('northwind.pdf')).toBeNull());
+    expect(within(files()).getByText('security-overview.pdf')).toBeTruthy();
+  });
+
+  it("shows a refused delete in the service's words and keeps the file", async () => {
+    fake.extensions = ['repository.delete'];
+    fake.fail('DELETE', /repository\/files\/1\//, { status: 403, json: { error: 'this API key is read-only and cannot delete files' } });
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    fireEvent.click(await within(files()).findByRole('button', { name: 'Delete security-overview.pdf' }));
+    fireEvent.click(within(row('security-overview.pdf')).getByRole('button', { name: 'Delete' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/^This API key is read-only and cannot delete files\. This key is read-only/);
+    expect(within(files()).getByText('security-overview.pdf')).toBeTruthy();
+  });
+
+  it('replaces a file uploaded again under the same name once the analyst confirms: new in first, then the old one out', async () => {
+    fake.extensions = ['repository.delete'];
+    fake.files.push(repositoryFile(2, 'Northwind.pdf'));
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    await within(files()).findByText('Northwind.pdf');
+    fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('northwind.pdf')] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    const ask = await screen.findByRole('alertdialog', { name: 'Replace files with the same name?' });
+    expect(ask.textContent).toMatch(/already holds a file with this name: Northwind\.pdf/);
+    expect(fake.requestsTo('POST', /repository\/files/)).toHaveLength(0);
+    fireEvent.click(within(ask).getByRole('button', { name: 'Replace' }));
+    await screen.findByText(/Uploaded 1 file; processing has started\. Replaced Northwind\.pdf: the old copy is removed\./);
+    const order = fake.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+    expect(order).toEqual(['POST /api/v2/repository/files/', 'DELETE /api/v2/repository/files/2/']);
+  });
+
+  it('keeps both when the analyst says so', async () => {
+    fake.extensions = ['repository.delete'];
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    await within(files()).findByText('security-overview.pdf');
+    fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('security-overview.pdf')] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Keep both' }));
+    await screen.findByText('Uploaded 1 file; processing has started.');
+    expect(fake.requests.some((r) => r.method === 'DELETE')).toBe(false);
+  });
+
+  it('labels types in words and counts the reusable answers an imported questionnaire gave', async () => {
+    fake.files = [
+      repositoryFile(1, 'soc2.pdf', { document_type: 'security_certificate' }),
+      repositoryFile(2, 'hecvat-completed.xlsx', { document_type: 'qna', file_format: 'excel', qa_count: 261, passage_count: 0 }),
+      repositoryFile(3, 'old.xlsx', { document_type: 'q_a', file_format: 'excel', qa_count: 1, passage_count: 0 }),
+    ];
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    await within(files()).findByText('soc2.pdf');
+    expect(row('soc2.pdf').textContent).toMatch(/Certificate or audit report · PDF · 12 passages/);
+    expect(row('hecvat-completed.xlsx').textContent).toMatch(/Q&A · Excel · 261 reusable answers/);
+    expect(row('old.xlsx').textContent).toMatch(/Q&A · Excel · 1 reusable answer$/);
+    const types = [...(screen.getByLabelText('Filter by type') as HTMLSelectElement).options].map((o) => o.textContent);
+    expect(types.filter((t) => t === 'Q&A')).toHaveLength(1);
+    expect(types.join('|')).not.toMatch(/Qna|Q a|_/);
+    expect(types).toContain('Certificate or audit report');
   });
 });

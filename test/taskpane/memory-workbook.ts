@@ -5,6 +5,7 @@
  */
 import type { QuestionWithAnswers } from '../../src/api/schemas';
 import type { AnnotateOptions, ApplyResult, CellRef, ReadProgress, UndoResult, WorkbookAdapter } from '../../src/excel/types';
+import { cellRefusal, refusalDetail } from '../../src/fill/cell-safety';
 import { planFill } from '../../src/fill/plan';
 import type { CellState, PlanOptions, WritePlan } from '../../src/fill/types';
 
@@ -115,10 +116,10 @@ export class MemoryWorkbook implements WorkbookAdapter {
     if (!this.sheetNames.includes(ref.tab)) return { written: false, reason: `The workbook has no sheet named "${ref.tab}".` };
     const key = MemoryWorkbook.cellKey(ref.tab, ref.address);
     const before = this.cells.get(key);
-    if (before?.hasFormula) return { written: false, reason: `${key} holds a formula; it is never overwritten.` };
     const ours = this.snapshot?.has(key) ?? false;
-    const occupied = before !== undefined && before.value !== null && String(before.value).trim() !== '';
-    if (occupied && !ours && !options.overwrite) return { written: false, reason: `${key} already holds a value that the fill did not write.` };
+    const refusal = cellRefusal(before, { overwrite: options.overwrite || ours });
+    if (refusal === 'occupied') return { written: false, reason: `${key} already holds a value that the fill did not write.` };
+    if (refusal) return { written: false, reason: refusalDetail(refusal, key) };
     this.snapshot ??= new Map();
     if (!ours) this.snapshot.set(key, before);
     this.cells.set(key, { value: text.trim(), hasFormula: false });

@@ -6,7 +6,7 @@
  * and formatting. Section nesting is worked out in sections.ts from the headings met on the way.
  */
 import type { AnswerSlot } from '../../api/schemas';
-import { toA1 } from '../../fill/a1';
+import { toA1 } from '../../xlsx/a1';
 import { parseCell } from '../../xlsx/ranges';
 import { getCell, MergeIndex, type Cell, type Range, type SheetGrid } from './grid';
 import {

@@ -3,8 +3,9 @@
  * separators or collide); the original name is only stored in the database.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import type { FileSource } from './source';
 
@@ -14,30 +15,84 @@ export interface StoredBlob {
   size: number;
 }
 
+/** An upload streamed to disk, waiting to be stored (`adopt`) or dropped (`discard`). */
+export interface IncomingBlob {
+  path: string;
+  sha256: string;
+  size: number;
+}
+
 export interface BlobStore {
   put(bytes: Uint8Array, extension: string): Promise<StoredBlob>;
+  /**
+   * Writes a stream to a waiting file as it arrives (never whole in memory), hashing it on the way.
+   * `onChunk` may throw to stop (e.g. a request over its size limit); the partial file is then removed.
+   */
+  receive(chunks: AsyncIterable<Uint8Array>, onChunk?: (bytes: number) => void): Promise<IncomingBlob>;
+  /** Stores a received file under a generated name. */
+  adopt(incoming: IncomingBlob, extension: string): Promise<StoredBlob>;
+  discard(path: string): Promise<void>;
   read(name: string): Promise<Uint8Array>;
   /** Where a reader (in a worker thread) finds the stored bytes, without this thread loading them. */
   source(name: string): FileSource;
   remove(name: string): Promise<void>;
 }
 
+/** Received files older than this were left by a process that died mid-request. */
+const STALE_INCOMING_MS = 60 * 60 * 1000;
+
 export class DiskBlobStore implements BlobStore {
   private readonly dir: string;
+  private readonly incomingDir: string;
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'files');
-    mkdirSync(this.dir, { recursive: true });
+    this.incomingDir = join(this.dir, 'incoming');
+    mkdirSync(this.incomingDir, { recursive: true, mode: 0o700 });
+    this.removeStaleIncoming();
   }
 
   async put(bytes: Uint8Array, extension: string): Promise<StoredBlob> {
-    const safeExt = extension.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 10);
-    const name = `${randomBytes(16).toString('hex')}${safeExt ? `.${safeExt}` : ''}`;
+    const name = newName(extension);
     const path = join(this.dir, name);
     // Write then rename, so a crash never leaves a half-written file under a name the database knows.
     await writeFile(`${path}.part`, bytes, { flush: true });
     await rename(`${path}.part`, path);
     return { name, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength };
+  }
+
+  async receive(chunks: AsyncIterable<Uint8Array>, onChunk?: (bytes: number) => void): Promise<IncomingBlob> {
+    const path = join(this.incomingDir, `${randomBytes(16).toString('hex')}.part`);
+    const out = createWriteStream(path, { mode: 0o600 });
+    const hash = createHash('sha256');
+    let size = 0;
+    try {
+      for await (const chunk of chunks) {
+        size += chunk.byteLength;
+        onChunk?.(chunk.byteLength);
+        hash.update(chunk);
+        if (!out.write(chunk)) await once(out, 'drain');
+      }
+      out.end();
+      await once(out, 'close');
+    } catch (error) {
+      out.destroy();
+      await this.discard(path);
+      throw error;
+    }
+    return { path, sha256: hash.digest('hex'), size };
+  }
+
+  async adopt(incoming: IncomingBlob, extension: string): Promise<StoredBlob> {
+    const name = newName(extension);
+    await rename(incoming.path, join(this.dir, name));
+    return { name, sha256: incoming.sha256, size: incoming.size };
+  }
+
+  async discard(path: string): Promise<void> {
+    // Only ever a file this store received.
+    if (!path.startsWith(this.incomingDir)) return;
+    await unlink(path).catch(() => undefined);
   }
 
   async read(name: string): Promise<Uint8Array> {
@@ -56,4 +111,22 @@ export class DiskBlobStore implements BlobStore {
   async remove(name: string): Promise<void> {
     await unlink(join(this.dir, name)).catch(() => undefined);
   }
+
+  private removeStaleIncoming(): void {
+    // Another process on this data folder may be receiving right now: only old leftovers go.
+    const now = Date.now();
+    for (const name of readdirSync(this.incomingDir)) {
+      const path = join(this.incomingDir, name);
+      try {
+        if (now - statSync(path).mtimeMs > STALE_INCOMING_MS) unlinkSync(path);
+      } catch {
+        // Gone already, or not ours to remove.
+      }
+    }
+  }
+}
+
+function newName(extension: string): string {
+  const safeExt = extension.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 10);
+  return `${randomBytes(16).toString('hex')}${safeExt ? `.${safeExt}` : ''}`;
 }

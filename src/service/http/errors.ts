@@ -91,6 +91,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
         .header('retry-after', '1')
         .send({ error: 'the service is busy (its database is locked by another process); retry in a second' });
     }
+    if (code === 'QFILL_STORAGE_UNAVAILABLE') {
+      // The database is down or restarting: nothing was stored, and the same request will work once it is back.
+      return reply.code(503).header('retry-after', '5').send({ error: `service temporarily unavailable: ${error.message}` });
+    }
     const translated = translate(error as FastifyError);
     if (translated) return reply.code(translated.status).send({ error: translated.message });
     const status = (error as FastifyError).statusCode;

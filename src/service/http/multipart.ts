@@ -1,16 +1,20 @@
 /**
- * Reads a multipart upload into memory (bounded by UPLOAD_LIMITS) and turns its text fields into a
- * plain object the zod upload schemas can check: repeated fields and `name[]` become arrays, JSON
+ * Multipart uploads with bounded memory: each file part is streamed to a waiting file on disk as it
+ * arrives (`BlobStore.receive`), a request may carry at most `maxRequestMb` in total, and at most
+ * `maxInFlight` uploads are received at once (more get 429 with Retry-After). Files a request received
+ * but did not store are removed when its response is sent or the client goes away. Text fields become
+ * a plain object the zod upload schemas can check: repeated fields and `name[]` become arrays, JSON
  * arrays/objects are parsed, booleans read from the usual spellings.
  */
-import type { FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BlobStore, IncomingBlob } from '../files/blobstore';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './depth';
-import { badRequest, HttpError } from './errors';
+import { badRequest, HttpError, UPLOAD_LIMITS } from './errors';
 
-export interface UploadedFile {
+export interface UploadedFile extends IncomingBlob {
   filename: string;
   mimetype: string;
-  bytes: Buffer;
 }
 
 export interface MultipartBody {
@@ -18,13 +22,99 @@ export interface MultipartBody {
   fields: Map<string, string[]>;
 }
 
+export interface UploadLimits {
+  /** All parts of one request together. */
+  maxRequestMb: number;
+  /** Upload requests being received at once, across the process. */
+  maxInFlight: number;
+}
+
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxRequestMb: 512, maxInFlight: 8 };
+
 const FILE_FIELDS = new Set(['files', 'files[]', 'file']);
+const MB = 1024 * 1024;
+
+interface UploadState {
+  blobs: BlobStore;
+  maxRequestBytes: number;
+  received: number;
+  /** Reading stopped before the end of the body (an error part-way). */
+  unread: boolean;
+  /** Received files: removed when the request ends unless stored (moved) by then. */
+  waiting: Set<string>;
+  release(): void;
+}
+
+const states = new WeakMap<FastifyRequest, UploadState>();
+
+/** Registers @fastify/multipart and the hooks that bound what uploads may hold. */
+export async function registerUploads(app: FastifyInstance, blobs: BlobStore, limits: Partial<UploadLimits> = {}): Promise<void> {
+  const { maxRequestMb, maxInFlight } = { ...DEFAULT_UPLOAD_LIMITS, ...limits };
+  const maxRequestBytes = maxRequestMb * MB;
+  await app.register(multipart, {
+    limits: {
+      fileSize: UPLOAD_LIMITS.fileSizeMb * MB,
+      files: UPLOAD_LIMITS.files,
+      fields: UPLOAD_LIMITS.fields,
+      fieldSize: MB,
+      parts: UPLOAD_LIMITS.files + UPLOAD_LIMITS.fields,
+    },
+  });
+
+  let inFlight = 0;
+  // After authentication (onRequest): a refused key never takes an upload slot.
+  app.addHook('preHandler', async (request) => {
+    if (!request.isMultipart()) return;
+    const declared = Number(request.headers['content-length']);
+    // Refused before its body is read: the connection closes after the answer instead of reading it all.
+    if (Number.isFinite(declared) && declared > maxRequestBytes) throw tooLarge(maxRequestMb, { connection: 'close' });
+    if (inFlight >= maxInFlight) {
+      throw new HttpError(429, `too many uploads in progress (at most ${maxInFlight} at once); retry in a few seconds`, {
+        'retry-after': '5',
+        connection: 'close',
+      });
+    }
+    inFlight++;
+    let released = false;
+    states.set(request, {
+      blobs,
+      maxRequestBytes,
+      received: 0,
+      unread: false,
+      waiting: new Set(),
+      release: () => {
+        if (released) return;
+        released = true;
+        inFlight--;
+      },
+    });
+  });
+  const finish = async (request: FastifyRequest) => {
+    const state = states.get(request);
+    if (!state) return;
+    states.delete(request);
+    state.release();
+    await Promise.all([...state.waiting].map((path) => blobs.discard(path)));
+  };
+  // A request refused part-way still has body on its way: close the connection rather than read it all.
+  app.addHook('onSend', async (request, reply) => {
+    if (states.get(request)?.unread) reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', finish);
+  app.addHook('onRequestAbort', finish);
+}
+
+const tooLarge = (maxMb: number, headers: Record<string, string> = {}) =>
+  new HttpError(400, `body: the upload is larger than ${maxMb} MB; send fewer or smaller files per request`, headers);
 
 export async function readMultipart(request: FastifyRequest): Promise<MultipartBody> {
   if (!request.isMultipart()) throw badRequest('body: expected multipart/form-data with one or more "files"');
+  const state = states.get(request);
+  if (!state) throw new Error('readMultipart: uploads are not registered on this app (registerUploads)');
   try {
-    return await collectParts(request);
+    return await collectParts(request, state);
   } catch (error) {
+    state.unread = true;
     const code = (error as { code?: unknown }).code;
     if (error instanceof HttpError || (typeof code === 'string' && code.startsWith('FST_'))) throw error;
     // busboy's own errors (no boundary, truncated part headers) are a malformed request, not our fault.
@@ -32,23 +122,30 @@ export async function readMultipart(request: FastifyRequest): Promise<MultipartB
   }
 }
 
-async function collectParts(request: FastifyRequest): Promise<MultipartBody> {
+async function collectParts(request: FastifyRequest, state: UploadState): Promise<MultipartBody> {
   const files: UploadedFile[] = [];
   const fields = new Map<string, string[]>();
+  const count = (bytes: number) => {
+    state.received += bytes;
+    if (state.received > state.maxRequestBytes) throw tooLarge(state.maxRequestBytes / MB);
+  };
   for await (const part of request.parts()) {
     if (part.type === 'file') {
       if (!FILE_FIELDS.has(part.fieldname)) {
-        await part.toBuffer();
+        part.file.resume();
         throw badRequest(`${part.fieldname}: unexpected file field; send files in the "files" field`);
       }
-      const bytes = await part.toBuffer();
-      files.push({ filename: part.filename || 'upload', mimetype: part.mimetype, bytes });
+      const incoming = await state.blobs.receive(part.file, count);
+      state.waiting.add(incoming.path);
+      files.push({ ...incoming, filename: part.filename || 'upload', mimetype: part.mimetype });
     } else if (FILE_FIELDS.has(part.fieldname)) {
       throw badRequest(`${part.fieldname}: expected a file but got a text field (a part without a filename); with curl use -F files=@path`);
     } else {
+      const value = typeof part.value === 'string' ? part.value : String(part.value);
+      count(Buffer.byteLength(value));
       const name = part.fieldname.endsWith('[]') ? part.fieldname.slice(0, -2) : part.fieldname;
       const list = fields.get(name) ?? [];
-      list.push(typeof part.value === 'string' ? part.value : String(part.value));
+      list.push(value);
       fields.set(name, list);
     }
   }

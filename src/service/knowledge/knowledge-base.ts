@@ -1,17 +1,17 @@
 /**
- * The knowledge base of every organisation in one SQLite database: indexing extracted documents,
- * searching them, and answering questionnaire questions and chat messages from them, with evidence.
+ * The knowledge base of every organisation: indexing extracted documents, searching them, and answering
+ * questionnaire questions and chat messages from them, with evidence. Storage and full-text search are
+ * the knowledge index's (src/service/storage/knowledge-index.ts); this is orchestration only.
  */
-import type { Database } from 'better-sqlite3';
+import type { KnowledgeIndex, PassageEntry, QaEntry } from '../storage/knowledge-index';
 import { noAnswer } from './answer/evaluation';
 import { bestSentences, evidenceOnly, extractiveAnswer, relevantEvidence } from './answer/extractive';
 import { answerFromLibrary, findLibraryMatches, type LibraryFileFacts } from './answer/library';
 import { LlmAnswerer } from './answer/llm';
 import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
-import { Embedder, toBlob, type EndpointConfig } from './embeddings';
+import { Embedder, type EndpointConfig } from './embeddings';
 import { splitIntoPassages } from './passages';
 import { questionFocus, ranked, retrieve, qaContent, type QuestionFocus } from './retrieval';
-import { KnowledgeStore, scopeTokens } from './store';
 import { stemmedTerms, textForIndex } from './text';
 import type { AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
 
@@ -23,20 +23,21 @@ export interface KnowledgeOptions {
 export const NOT_FOUND_ANSWER = 'I could not find this in your knowledge base.';
 
 const ANSWER_EVIDENCE = 6;
+/** A completed questionnaire's own answer to one of these (lower-cased) names what its answers are about. */
+const PRODUCT_NAME_QUESTIONS = ['product name', 'product', 'solution name', 'product or service name', 'name of product'];
 const DENSE_POOL = 20;
 /** Chat searches wider than it cites: a follow-up keeps only the evidence holding its own words. */
 const CHAT_POOL = 10;
 const CHAT_EVIDENCE = 5;
 
 export class KnowledgeBase {
-  private readonly store: KnowledgeStore;
   private readonly embedder: Embedder | null;
   private readonly llm: LlmAnswerer | null;
-  private readonly factsCache = new Map<string, LibraryFileFacts & { subject: string | null }>();
-  private factsGeneration = -1;
 
-  constructor(db: Database, options: KnowledgeOptions = {}) {
-    this.store = new KnowledgeStore(db);
+  constructor(
+    private readonly index: KnowledgeIndex,
+    options: KnowledgeOptions = {},
+  ) {
     this.embedder = options.embeddings ? new Embedder(options.embeddings) : null;
     this.llm = options.llm ? new LlmAnswerer(options.llm) : null;
   }
@@ -60,65 +61,52 @@ export class KnowledgeBase {
       onProgress?.(80);
     }
 
-    const store = this.store;
-    store.db.transaction(() => {
-      store.saveFileMeta(meta);
-      store.deleteContent(meta.org_id, meta.file_id);
-      passages.forEach((p, i) => {
-        const stems = stemmedTerms(`${p.context_header}\n${p.content}`);
-        const { lastInsertRowid } = store.insertPassage.run({
-          org_id: meta.org_id,
-          file_id: meta.file_id,
-          page_number: p.page_number,
-          section_path: JSON.stringify(p.section_path),
-          context_header: p.context_header,
-          content: p.content,
-          stems: [...stems].join(' '),
-          embedding: passageVectors[i] ? toBlob(passageVectors[i]!) : null,
-        });
-        store.insertPassageFts.run(lastInsertRowid, ...scopeTokens(meta.org_id, meta.file_id), textForIndex(p.context_header), textForIndex(p.content));
-      });
-      qa.forEach((pair, i) => {
-        const slots = pair.slots.filter((s) => s.content.trim() !== '');
-        const answer = pair.answer.trim() || slots[0]!.content;
-        const answerText = qaContent(answer, slots);
-        const { lastInsertRowid } = store.insertQa.run({
-          org_id: meta.org_id,
-          file_id: meta.file_id,
-          question: pair.question,
-          answer,
-          slots: JSON.stringify(slots),
-          original_id: pair.original_id ?? null,
-          tab_name: pair.tab_name ?? '',
-          location: pair.location ?? '',
-          question_stems: [...stemmedTerms(pair.question)].join(' '),
-          stems: [...stemmedTerms(`${pair.question}\n${answerText}`)].join(' '),
-          embedding: qaVectors[i] ? toBlob(qaVectors[i]!) : null,
-        });
-        store.insertQaFts.run(lastInsertRowid, ...scopeTokens(meta.org_id, meta.file_id), textForIndex(pair.question), textForIndex(answerText));
-      });
-    })();
-    store.contentChanged();
-    this.embedder?.invalidate(meta.org_id);
+    const passageEntries = passages.map((p, i): PassageEntry => ({
+      page_number: p.page_number,
+      section_path: p.section_path,
+      context_header: p.context_header,
+      content: p.content,
+      stems: [...stemmedTerms(`${p.context_header}\n${p.content}`)].join(' '),
+      index_header: textForIndex(p.context_header),
+      index_body: textForIndex(p.content),
+      embedding: passageVectors[i] ?? null,
+    }));
+    const qaEntries = qa.map((pair, i): QaEntry => {
+      const slots = pair.slots.filter((s) => s.content.trim() !== '');
+      const answer = pair.answer.trim() || slots[0]!.content;
+      const answerText = qaContent(answer, slots);
+      return {
+        question: pair.question,
+        answer,
+        slots,
+        original_id: pair.original_id ?? null,
+        tab_name: pair.tab_name ?? '',
+        location: pair.location ?? '',
+        question_stems: [...stemmedTerms(pair.question)].join(' '),
+        stems: [...stemmedTerms(`${pair.question}\n${answerText}`)].join(' '),
+        index_question: textForIndex(pair.question),
+        index_answer: textForIndex(answerText),
+        embedding: qaVectors[i] ?? null,
+      };
+    });
+    await this.index.replaceFile(meta, passageEntries, qaEntries);
     onProgress?.(100);
     return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };
   }
 
-  removeFile(orgId: number, fileId: number): void {
-    this.store.deleteFile(orgId, fileId);
-    this.embedder?.invalidate(orgId);
+  async removeFile(orgId: number, fileId: number): Promise<void> {
+    await this.index.deleteFile(orgId, fileId);
   }
 
   /** Offerings, scope, `use_as_source` or filename changed: the content stays, its filters change. */
-  updateFileMeta(meta: FileMeta): void {
-    this.store.db.transaction(() => this.store.saveFileMeta(meta))();
-    this.factsCache.clear();
+  async updateFileMeta(meta: FileMeta): Promise<void> {
+    await this.index.updateFile(meta);
   }
 
   /** Lexical search over passages and the answer library, ranked, relevance 0..1. */
-  search(orgId: number, query: string, filters: SearchFilters, limit = 10): Evidence[] {
+  async search(orgId: number, query: string, filters: SearchFilters, limit = 10): Promise<Evidence[]> {
     const safeLimit = Math.max(1, Math.min(100, Math.floor(limit) || 10));
-    return retrieve(this.store, orgId, query, filters, { limit: safeLimit }).map((c) => c.evidence);
+    return (await retrieve(this.index, orgId, query, filters, { limit: safeLimit })).map((c) => c.evidence);
   }
 
   async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<AnswerResult> {
@@ -127,25 +115,26 @@ export class KnowledgeBase {
     const dense = await this.denseRankings(orgId, text);
 
     // 1. The answer library: past answers to the same question, disagreements settled only by a stated rule.
-    const library = retrieve(this.store, orgId, text, filters, { limit: 10, includePassages: false, dense });
-    const matches = findLibraryMatches({ ...q, text }, library, (fileId) => this.fileFacts(orgId, fileId));
+    const library = await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense });
+    const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
+    const matches = findLibraryMatches({ ...q, text }, library, (fileId) => facts.get(fileId)!);
     const reused = answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
     if (reused) return reused;
 
     // 2./3. Passages (and near-miss library answers) as evidence.
-    const passages = retrieve(this.store, orgId, text, filters, { limit: ANSWER_EVIDENCE, includeQa: false, dense });
+    const passages = await retrieve(this.index, orgId, text, filters, { limit: ANSWER_EVIDENCE, includeQa: false, dense });
     const candidates = relevantEvidence(ranked([...library, ...passages], ANSWER_EVIDENCE));
     if (candidates.length === 0) {
       return noAnswer('No evidence in the knowledge base shares enough of this question\'s key terms; answer it manually');
     }
-    const extractive = () =>
-      extractiveAnswer({ ...q, text }, candidates, questionFocus(this.store, stemmedTerms(text))) ??
+    const extractive = async () =>
+      extractiveAnswer({ ...q, text }, candidates, await questionFocus(this.index, stemmedTerms(text))) ??
       evidenceOnly(candidates, 'Related evidence was found but no sentence in it says what the question asks; answer it manually (the evidence is cited)');
     if (this.llm) {
       try {
         return await this.llm.answerQuestion({ ...q, text }, candidates);
       } catch (error) {
-        const fallback = extractive();
+        const fallback = await extractive();
         const reason = `${fallback.evaluation.reason} (the language model failed: ${(error as Error).message}; extractive fallback)`;
         return { ...fallback, evaluation: { ...fallback.evaluation, reason } };
       }
@@ -158,8 +147,8 @@ export class KnowledgeBase {
     const resolved = resolveFollowUp(asked, history);
     const notFound: ChatAnswer = { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
     const dense = await this.denseRankings(orgId, resolved);
-    const focus: QuestionFocus = { ...questionFocus(this.store, stemmedTerms(resolved)), required: followUpSubject(asked, resolved) };
-    const retrieved = relevantEvidence(retrieve(this.store, orgId, resolved, filters, { limit: CHAT_POOL, dense }));
+    const focus: QuestionFocus = { ...(await questionFocus(this.index, stemmedTerms(resolved))), required: followUpSubject(asked, resolved) };
+    const retrieved = relevantEvidence(await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense }));
     // A follow-up's own words name what it asks about the earlier subject: evidence without them answers the earlier turn.
     const candidates = ranked(focus.required ? retrieved.filter((c) => mentionsAny(c, focus.required!)) : retrieved, CHAT_EVIDENCE);
     if (candidates.length === 0) return notFound;
@@ -186,22 +175,12 @@ export class KnowledgeBase {
     };
   }
 
-  /** What the library knows about a file (its product, offerings, subject), cached until the content changes. */
-  private fileFacts(orgId: number, fileId: number): LibraryFileFacts & { subject: string | null } {
-    if (this.factsGeneration !== this.store.generation) {
-      this.factsCache.clear();
-      this.factsGeneration = this.store.generation;
-    }
-    const key = `${orgId}:${fileId}`;
-    let facts = this.factsCache.get(key);
-    if (!facts) {
-      const row = this.store.fileFacts.get(orgId, fileId);
-      facts = {
-        label: row?.label ?? null,
-        subject: row?.subject ?? null,
-        offering_ids: row?.offerings ? row.offerings.split(',').map(Number) : [],
-      };
-      this.factsCache.set(key, facts);
+  /** What the library knows about each file (its product, offerings, subject). */
+  private async fileFacts(orgId: number, fileIds: number[]): Promise<Map<number, LibraryFileFacts & { subject: string | null }>> {
+    const facts = new Map<number, LibraryFileFacts & { subject: string | null }>();
+    for (const fileId of new Set(fileIds)) {
+      const row = await this.index.fileFacts(orgId, fileId, PRODUCT_NAME_QUESTIONS);
+      facts.set(fileId, { label: row?.label ?? null, subject: row?.subject ?? null, offering_ids: row?.offering_ids ?? [] });
     }
     return facts;
   }
@@ -213,8 +192,8 @@ export class KnowledgeBase {
       const [vector] = await this.embedder.embed([query]);
       if (!vector) return null;
       return {
-        passages: this.embedder.nearest(this.store, orgId, 'p', vector, DENSE_POOL),
-        qa: this.embedder.nearest(this.store, orgId, 'q', vector, DENSE_POOL),
+        passages: await this.index.nearest('passages', orgId, vector, DENSE_POOL),
+        qa: await this.index.nearest('qa', orgId, vector, DENSE_POOL),
       };
     } catch {
       return null;

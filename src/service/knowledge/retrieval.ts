@@ -1,17 +1,13 @@
 /**
- * Lexical retrieval (FTS5 BM25 over passages and answer-library questions), optional dense retrieval
+ * Lexical retrieval (BM25 over passages and answer-library questions, through the knowledge index), optional dense retrieval
  * fused by reciprocal rank, and an honest 0..1 relevance: the share of the question's key terms a
  * piece of evidence contains, tempered by its BM25 standing among the candidates.
  */
-import type { FilterParams, IndexKind, KnowledgeStore, PassageRow, QaRow, SearchParams } from './store';
+import type { HitOf, IndexKind, IndexQuery, IndexScope, KnowledgeIndex, PassageHit, QaHit, QaSlot } from '../storage/knowledge-index';
 import { coverage, keyTerms, stem, StemList, stemmedTerms, type TermSet, type TermWeights } from './text';
 import type { Evidence, SearchFilters } from './types';
 
-export interface LibrarySlot {
-  slot_key: string;
-  header?: string;
-  content: string;
-}
+export type LibrarySlot = QaSlot;
 
 export interface Candidate {
   evidence: Evidence;
@@ -33,30 +29,26 @@ export interface RetrieveOptions {
 const POOL = 40;
 const FTS_POOL = 200;
 const MAX_TERMS = 32;
-/** Rows (summed over the kept terms) a search may make BM25 score; see matchExpression. */
+/** Rows (summed over the kept terms) a search may make BM25 score; see searchTerms. */
 const ROW_BUDGET = 1500;
 const MIN_TERMS = 2;
 const RRF_K = 60;
 const QUESTION_FORM_STEMS = new Set(['often', 'frequent', 'frequenc', 'long', 'mani', 'much', 'kind', 'type', 'typic']);
 
-export function filterParams(orgId: number, filters: SearchFilters): FilterParams {
-  const offerings = filters.offering_ids && filters.offering_ids.length > 0 ? JSON.stringify(filters.offering_ids) : null;
-  return { org: orgId, file_id: filters.file_id ?? null, offerings };
+function scopeOf(orgId: number, filters: SearchFilters): IndexScope {
+  return { org_id: orgId, file_id: filters.file_id ?? null, offering_ids: filters.offering_ids?.length ? filters.offering_ids : null };
 }
 
-export function retrieve(store: KnowledgeStore, orgId: number, query: string, filters: SearchFilters, options: RetrieveOptions): Candidate[] {
-  store.noticeExternalChanges();
+export async function retrieve(index: KnowledgeIndex, orgId: number, query: string, filters: SearchFilters, options: RetrieveOptions): Promise<Candidate[]> {
   const terms = keyTerms(query).slice(0, MAX_TERMS);
   const queryStems = stemmedTerms(query);
   const candidates: Candidate[] = [];
-  const search = { store, orgId, filters, terms, queryStems };
+  const search = { index, orgId, filters, terms, queryStems };
   if (options.includePassages !== false) {
-    const dense = options.dense?.passages ?? [];
-    candidates.push(...searchIndex(search, 'passages', dense, (p) => store.searchPassages.all(p), (p) => store.passagesByIds.all(p), passageCandidate));
+    candidates.push(...(await searchIndex(search, 'passages', options.dense?.passages ?? [], passageCandidate)));
   }
   if (options.includeQa !== false) {
-    const dense = options.dense?.qa ?? [];
-    candidates.push(...searchIndex(search, 'qa', dense, (p) => store.searchQa.all(p), (p) => store.qaByIds.all(p), qaCandidate));
+    candidates.push(...(await searchIndex(search, 'qa', options.dense?.qa ?? [], qaCandidate)));
   }
 
   return ranked(candidates, options.limit);
@@ -88,18 +80,20 @@ export interface QuestionFocus {
 /** A question's distinctive stems: its rarest third, at least two. */
 const anchorCount = (stems: number) => Math.max(2, Math.ceil(stems / 3));
 
-export function questionFocus(store: KnowledgeStore, queryStems: Set<string>): QuestionFocus {
-  store.noticeExternalChanges();
-  const total = store.totalRows('passages');
+export async function questionFocus(index: KnowledgeIndex, queryStems: Set<string>): Promise<QuestionFocus> {
+  const total = await index.totalRows('passages');
   const weights = new Map<string, number>();
   const present: { term: string; docs: number }[] = [];
+  const subject = [...queryStems].filter((term) => !QUESTION_FORM_STEMS.has(term));
+  const counts = await index.termDocs('passages', subject);
+  const docsOf = new Map(subject.map((term, i) => [term, counts[i] ?? 0]));
   for (const term of queryStems) {
     // "How often", "how long", "how many": the form of the answer, not its subject.
     if (QUESTION_FORM_STEMS.has(term)) {
       weights.set(term, 0.1);
       continue;
     }
-    const docs = Math.min(total, store.termDocs('passages', term));
+    const docs = Math.min(total, docsOf.get(term) ?? 0);
     weights.set(term, Math.log(1 + (total - docs + 0.5) / (docs + 0.5)));
     // A stem no passage has (a typo, another spelling) cannot single out a sentence.
     if (docs > 0) present.push({ term, docs });
@@ -121,36 +115,32 @@ export function ranked(candidates: Candidate[], limit: number): Candidate[] {
 }
 
 /**
- * The FTS5 MATCH expression: the org (and file) scope as column filters, AND an OR of quoted terms.
- * Terms are letters and digits only (see keyTerms), so no user text can become query syntax.
- * BM25 is computed for every row the OR matches, so the cost of a search is the number of rows its
- * terms occur in. Terms are taken rarest first (they are also the ones BM25 weighs most) until their
- * rows add up to the budget; the frequent ones left out still count in the coverage every candidate
- * is scored with afterwards, they only stop widening the pool. A small index keeps every term.
+ * The terms a search sends to the index. The index scores every row its terms occur in, so the cost of
+ * a search is the number of rows its terms occur in. Terms are taken rarest first (they are also the
+ * ones BM25 weighs most) until their rows add up to the budget; the frequent ones left out still count
+ * in the coverage every candidate is scored with afterwards, they only stop widening the pool. A small
+ * index keeps every term.
  */
-function matchExpression(terms: string[], orgId: number, filters: SearchFilters, store: KnowledgeStore, kind: IndexKind): string | null {
-  if (terms.length === 0) return null;
-  let kept = terms;
-  const orgRows = store.orgRows(kind, orgId);
-  if (orgRows > ROW_BUDGET && terms.length > MIN_TERMS) {
-    // Frequencies are counted over every organisation; the org's share of them is what its search scores.
-    const orgShare = orgRows / Math.max(orgRows, store.totalRows(kind));
-    const counted = terms.map((term) => ({ term, rows: store.termDocs(kind, stem(term)) * orgShare })).sort((a, b) => a.rows - b.rows);
-    kept = [];
-    let rows = 0;
-    for (const c of counted) {
-      if (kept.length >= MIN_TERMS && rows + c.rows > ROW_BUDGET) break;
-      kept.push(c.term);
-      rows += c.rows;
-    }
+async function searchTerms(terms: string[], orgId: number, index: KnowledgeIndex, kind: IndexKind): Promise<string[]> {
+  if (terms.length === 0) return terms;
+  const orgRows = await index.orgRows(kind, orgId);
+  if (orgRows <= ROW_BUDGET || terms.length <= MIN_TERMS) return terms;
+  // Frequencies are counted over every organisation; the org's share of them is what its search scores.
+  const orgShare = orgRows / Math.max(orgRows, await index.totalRows(kind));
+  const docs = await index.termDocs(kind, terms.map(stem));
+  const counted = terms.map((term, i) => ({ term, rows: (docs[i] ?? 0) * orgShare })).sort((a, b) => a.rows - b.rows);
+  const kept: string[] = [];
+  let rows = 0;
+  for (const c of counted) {
+    if (kept.length >= MIN_TERMS && rows + c.rows > ROW_BUDGET) break;
+    kept.push(c.term);
+    rows += c.rows;
   }
-  let scope = `org : "o${Math.trunc(orgId)}"`;
-  if (filters.file_id !== undefined && Number.isInteger(filters.file_id)) scope += ` AND file : "f${filters.file_id}"`;
-  return `${scope} AND (${kept.map((t) => `"${t}"`).join(' OR ')})`;
+  return kept;
 }
 
 interface Search {
-  store: KnowledgeStore;
+  index: KnowledgeIndex;
   orgId: number;
   filters: SearchFilters;
   terms: string[];
@@ -158,27 +148,25 @@ interface Search {
 }
 
 /** One index's candidates: its BM25 pool plus the rows only dense retrieval found, scored. */
-function searchIndex<R extends { id: number; bm: number }>(
+async function searchIndex<K extends IndexKind>(
   search: Search,
-  kind: IndexKind,
+  kind: K,
   denseIds: number[],
-  run: (params: SearchParams) => (R & { pool_size: number })[],
-  byIds: (params: FilterParams & { ids: string }) => R[],
-  build: (row: R) => Candidate,
-): Candidate[] {
-  const params = filterParams(search.orgId, search.filters);
-  const match = matchExpression(search.terms, search.orgId, search.filters, search.store, kind);
-  const rows: R[] = match ? lexical(run, { ...params, match, limit: POOL, pool: FTS_POOL }) : [];
+  build: (row: HitOf<K>) => Candidate,
+): Promise<Candidate[]> {
+  const scope = scopeOf(search.orgId, search.filters);
+  const terms = await searchTerms(search.terms, search.orgId, search.index, kind);
+  const rows: HitOf<K>[] = terms.length ? await lexical(search.index, { kind, scope, terms, limit: POOL, pool: FTS_POOL }) : [];
   const extra = missingIds(denseIds, rows);
-  if (extra.length) rows.push(...byIds({ ...params, ids: JSON.stringify(extra) }));
+  if (extra.length) rows.push(...(await search.index.byIds(kind, scope, extra)));
   return scoreRows(rows, denseIds, search.queryStems, build);
 }
 
-/** Runs a pooled FTS search; when filters discard most of a full pool, searches a larger one. */
-function lexical<R>(run: (params: SearchParams) => (R & { pool_size: number })[], params: SearchParams): R[] {
-  let rows = run(params);
-  if (rows.length < params.limit && (rows[0]?.pool_size ?? 0) >= params.pool) rows = run({ ...params, pool: params.pool * 50 });
-  return rows;
+/** Runs a pooled lexical search; when filters discard most of a full pool, searches a larger one. */
+async function lexical<K extends IndexKind>(index: KnowledgeIndex, query: IndexQuery<K>): Promise<HitOf<K>[]> {
+  let result = await index.search(query);
+  if (result.hits.length < query.limit && result.pool_size >= query.pool) result = await index.search({ ...query, pool: query.pool * 50 });
+  return result.hits;
 }
 
 function missingIds(ids: number[], rows: { id: number }[]): number[] {
@@ -210,7 +198,7 @@ function scoreRows<R extends { id: number; bm: number }>(
   });
 }
 
-function passageCandidate(row: PassageRow): Candidate {
+function passageCandidate(row: PassageHit): Candidate {
   return {
     evidence: {
       type: 'passage',
@@ -221,7 +209,7 @@ function passageCandidate(row: PassageRow): Candidate {
       page_number: row.page_number,
       content: row.content,
       context_header: row.context_header,
-      section_path: JSON.parse(row.section_path) as string[],
+      section_path: row.section_path,
       tab_name: '',
       relevance_score: 0,
       rank: 0,
@@ -231,8 +219,8 @@ function passageCandidate(row: PassageRow): Candidate {
   };
 }
 
-function qaCandidate(row: QaRow): Candidate {
-  const slots = JSON.parse(row.slots) as LibrarySlot[];
+function qaCandidate(row: QaHit): Candidate {
+  const slots = row.slots;
   return {
     evidence: {
       type: 'qna',

@@ -87,18 +87,18 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     // Detect every file first: one unreadable file rejects the upload and nothing is created.
     const detected: (AcceptedUpload & { result: DetectedQuestionnaire })[] = [];
     for (const upload of files) {
-      const check = checkUpload(upload, QUESTIONNAIRE_FORMATS);
+      const check = await checkUpload(upload, QUESTIONNAIRE_FORMATS);
       if (!check.ok) throw badRequest(`files: ${check.name}: ${check.reason}`);
       let result: DetectedQuestionnaire;
       try {
-        result = await ctx.detect(upload.bytes, check.name);
+        result = await ctx.detect({ path: upload.path }, check.name);
       } catch (error) {
         if (error instanceof DetectError) throw badRequest(`files: ${check.name}: ${error.message}`);
         request.log.warn({ err: error, filename: check.name }, 'questionnaire detection crashed');
         throw badRequest(`files: ${check.name}: could not be read as a questionnaire (${error instanceof Error ? error.message : String(error)})`);
       }
       if (result.questions.length === 0) throw badRequest(`files: ${check.name}: no questions found`);
-      detected.push({ name: check.name, ext: check.ext, format: check.format, bytes: upload.bytes, result });
+      detected.push({ name: check.name, ext: check.ext, format: check.format, file: upload, result });
     }
 
     const fileIds: number[] = [];

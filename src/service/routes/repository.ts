@@ -1,9 +1,13 @@
-/** Repository endpoints 4.12 - 4.14: upload documents into the knowledge base and follow their processing. */
+/**
+ * Repository endpoints 4.12 - 4.14: upload documents into the knowledge base and follow their processing.
+ * Extensions to v2 (README): `DELETE /repository/files/{id}/` removes a file with everything learnt from it,
+ * and `GET /extensions/` names the extensions so a client can offer them only where they exist.
+ */
 import type { FastifyInstance } from 'fastify';
-import { RepositoryListQuery, RepositoryUploadFields } from '../../api/schemas';
+import { EXTENSION, RepositoryListQuery, RepositoryUploadFields } from '../../api/schemas';
 import { JOB_KINDS, type ServiceContext } from '../context';
-import { principalOf, requireRepositoryUpload } from '../http/auth';
-import { badRequest, notFound, parseOr400 } from '../http/errors';
+import { principalOf, requireRepositoryUpload, requireWritable } from '../http/auth';
+import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors';
 import { formFieldsToObject, readMultipart } from '../http/multipart';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { repositoryFile } from '../http/serialize';
@@ -35,6 +39,39 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     return repositoryFile(file);
   });
 
+  app.get('/api/v2/extensions/', async (request) => {
+    principalOf(request); // authenticated like every endpoint, so it also tells a working key
+    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList] };
+  });
+
+  app.get('/api/v2/offerings/', async (request) => {
+    const p = principalOf(request);
+    return { results: await ctx.store.offerings.list(p.org.id) };
+  });
+
+  /**
+   * Removes a repository file: its passages and answer-library entries leave the knowledge base (so no
+   * answer cites it again), then the record, then its bytes on disk. Needs the same right as an upload.
+   * A file still being processed is refused (its ingestion would write its passages back); wait for it.
+   */
+  app.delete('/api/v2/repository/files/:id/', async (request) => {
+    const p = principalOf(request);
+    const id = pathId(request);
+    requireWritable(p, 'delete files');
+    if (p.org.upload_requires_manager && p.user.role === 'member') {
+      throw forbidden('deleting repository files requires the repository manager role in this organization');
+    }
+    const file = await ctx.store.files.get(p.org.id, id);
+    if (!file || file.purpose !== 'repository') throw notFound(`repository file ${id} not found`);
+    if (file.status === 'submitted' || file.status === 'processing') {
+      throw badRequest(`repository file ${id} (${file.original_filename}) is still being processed; delete it once it is ready or failed`);
+    }
+    await ctx.knowledge.removeFile(p.org.id, id);
+    await ctx.store.files.remove(p.org.id, id);
+    await ctx.blobs.remove(file.stored_name);
+    return { id, deleted: true };
+  });
+
   app.post('/api/v2/repository/files/', async (request) => {
     const p = principalOf(request);
     requireRepositoryUpload(p);
@@ -51,12 +88,12 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     const failed: string[] = [];
     const fileIds: number[] = [];
     for (const upload of files) {
-      const check = checkUpload(upload, REPOSITORY_FORMATS);
+      const check = await checkUpload(upload, REPOSITORY_FORMATS);
       if (!check.ok) {
         failed.push(`${check.name}: ${check.reason}`);
         continue;
       }
-      const stored = await storeUploadBytes(ctx.blobs, p, 'repository', { ...check, bytes: upload.bytes });
+      const stored = await storeUploadBytes(ctx.blobs, p, 'repository', { ...check, file: upload });
       const record = await ctx.store.unitOfWork(async (tx) => {
         const file = await tx.files.create({
           ...stored,

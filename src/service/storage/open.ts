@@ -4,8 +4,10 @@
  */
 import { resolve } from 'node:path';
 import { DiskBlobStore, type BlobStore } from '../files/blobstore';
+import type { KnowledgeIndex } from './knowledge-index';
 import type { Store } from './types';
-import { openDatabase, type Db } from './sqlite/database';
+import { openDatabase } from './sqlite/database';
+import { SqliteKnowledgeIndex } from './sqlite/knowledge';
 import { createSqliteStore } from './sqlite/store';
 
 export interface StorageOptions {
@@ -15,6 +17,11 @@ export interface StorageOptions {
   databaseUrl?: string | null;
   /** SQLite: how long a write waits for another process's lock (default 5 s). */
   busyTimeoutMs?: number;
+  /**
+   * The folder holding uploaded files' bytes (in its `files/` subfolder); default `dataDir`. With
+   * PostgreSQL and processes on several machines, a folder they all share (NFS, SMB, EFS).
+   */
+  filesDir?: string;
   /** PostgreSQL: connections per process (default 10). */
   poolSize?: number;
   /** How long a claimed job is held without a heartbeat before another worker may take it (default 30 s). */
@@ -24,11 +31,8 @@ export interface StorageOptions {
 export interface Storage {
   store: Store;
   blobs: BlobStore;
-  /**
-   * The SQLite connection the knowledge index shares with the store, while the knowledge module still
-   * opens its index itself; null on PostgreSQL.
-   */
-  sqlite: Db | null;
+  /** Passages and the answer library, in the same database as the store (closed with it). */
+  knowledgeIndex: KnowledgeIndex | null;
 }
 
 export async function openStorage(opts: StorageOptions): Promise<Storage> {
@@ -40,7 +44,9 @@ export async function openStorage(opts: StorageOptions): Promise<Storage> {
   const db = openDatabase(dataDir, { busyTimeoutMs: opts.busyTimeoutMs });
   return {
     store: createSqliteStore(db, { jobs: { leaseMs: opts.jobLeaseMs } }),
-    blobs: new DiskBlobStore(dataDir),
-    sqlite: db,
+    blobs: new DiskBlobStore(opts.filesDir ? resolve(opts.filesDir) : dataDir),
+    // On the store's connection: the index's statements run synchronously, outside any open unit of
+    // work's callback (see sqlite/executor.ts), and WAL lets other processes read meanwhile.
+    knowledgeIndex: new SqliteKnowledgeIndex(db),
   };
 }

@@ -130,6 +130,8 @@ export interface FileRepository {
   getAny(id: number): Promise<FileRecord | null>;
   list(orgId: number, q: FileListQuery): Promise<{ count: number; rows: FileRecord[] }>;
   update(id: number, change: FileProgress): Promise<void>;
+  /** Deletes the record (its tags and offerings links go with it); false when the org has no such file. */
+  remove(orgId: number, id: number): Promise<boolean>;
 }
 
 export interface OrgRepository {
@@ -161,6 +163,8 @@ export interface OfferingRepository {
   upsert(orgId: number, name: string, type: OfferingRecord['type']): Promise<OfferingRecord>;
   /** Those of `ids` that exist in the organisation. */
   getMany(orgId: number, ids: number[]): Promise<OfferingRecord[]>;
+  /** All of the organisation's offerings, by name. */
+  list(orgId: number): Promise<OfferingRecord[]>;
 }
 
 export interface SourceRecord {

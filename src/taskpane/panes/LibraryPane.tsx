@@ -1,13 +1,16 @@
 /**
- * The knowledge base: upload documents (picker or drag-and-drop) with tags and offerings, and watch
- * them being processed. The list refreshes itself while any file is submitted or processing.
+ * The knowledge base: upload documents (picker or drag-and-drop) with tags and offerings picked by name,
+ * watch them being processed, and, on a service that offers it (feature-detected through
+ * `GET /extensions/`), delete a file or replace one by uploading a file of the same name.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiError } from '../../api/errors';
 import {
   DOCUMENT_TYPES,
+  EXTENSION,
   LIMITS,
   REPOSITORY_FILE_STATUSES,
+  type DocumentType,
   type Offering,
   type RepositoryFile,
   type RepositoryListQuery,
@@ -34,8 +37,29 @@ export interface LibraryPaneProps {
 
 const PAGE_SIZE = 20;
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, ' ');
+
+/** The spec's document types in words; `qna` and `q_a` are one thing to a person. */
+const TYPE_LABELS: Record<DocumentType, string> = {
+  questionnaire: 'Questionnaire',
+  requirements_sheet: 'Requirements sheet',
+  qna: 'Q&A',
+  q_a: 'Q&A',
+  security_questionnaire: 'Security questionnaire',
+  security_certificate: 'Certificate or audit report',
+  documentation: 'Documentation',
+  data_extraction: 'Data extraction',
+  template: 'Template',
+  unknown: 'Type not known yet',
+};
+const FORMAT_LABELS: Record<string, string> = {
+  excel: 'Excel', pdf: 'PDF', doc: 'Word', docx: 'Word', txt: 'Text', html: 'Web page', xml: 'XML',
+  ppt: 'PowerPoint', pptx: 'PowerPoint', url: 'Web address', gdrive: 'Google Drive',
+};
+export const typeLabel = (t: string | undefined) => (t ? (TYPE_LABELS as Record<string, string>)[t] ?? capitalise(t) : '');
+export const formatLabel = (f: string | undefined) => (f ? FORMAT_LABELS[f] ?? f.toUpperCase() : '');
+
 const STATUS_CHOICES = choicesOf('Any status', REPOSITORY_FILE_STATUSES, capitalise);
-const TYPE_CHOICES = choicesOf('Any type', DOCUMENT_TYPES, capitalise);
+const TYPE_CHOICES = choicesOf('Any type', DOCUMENT_TYPES.filter((t) => t !== 'q_a'), typeLabel);
 const ORDERINGS: Choice<NonNullable<RepositoryListQuery['ordering']>>[] = [
   { value: '-created_at', label: 'Newest first' },
   { value: 'created_at', label: 'Oldest first' },
@@ -52,36 +76,33 @@ export function parseTags(text: string): { tags: string[]; error: string | null 
   return { tags, error: long ? `The tag "${long.slice(0, 20)}…" is longer than ${LIMITS.tagNameLength} characters.` : null };
 }
 
-/** Offering ids typed as "3, 7": positive whole numbers only. */
-export function parseOfferings(text: string): { ids: number[]; error: string | null } {
-  const parts = text.split(',').map((t) => t.trim()).filter(Boolean);
-  const bad = parts.find((p) => !/^\d+$/.test(p) || Number(p) <= 0);
-  if (bad) return { ids: [], error: `Offering ids are positive whole numbers separated by commas; "${bad}" is not one.` };
-  return { ids: [...new Set(parts.map(Number))], error: null };
-}
-
-/** The offering ids text with `id` added or removed; other entries, even invalid ones, stay as typed. */
-export function toggleOfferingId(text: string, id: number, on: boolean): string {
-  const parts = text.split(',').map((t) => t.trim()).filter(Boolean);
-  const rest = parts.filter((p) => p !== String(id));
-  return (on ? [...rest, String(id)] : rest).join(', ');
-}
-
 const busyStatus = (f: RepositoryFile) => f.status === 'submitted' || f.status === 'processing';
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
 
-function FileRow(props: { file: RepositoryFile }) {
+function FileRow(props: { file: RepositoryFile; canDelete: boolean; confirming: boolean; deleting: boolean; onAsk: () => void; onCancel: () => void; onDelete: () => void }) {
   const f = props.file;
+  const name = f.original_filename ?? f.url ?? `file ${f.id}`;
   const percent = Math.max(0, Math.min(100, f.processing_percent ?? 0));
+  const qa = f.qa_count ?? 0;
   return (
     <li>
       <div>
-        <strong>{f.original_filename ?? f.url ?? `file ${f.id}`}</strong>{' '}
+        <strong>{name}</strong>{' '}
         <span class={`qf-badge ${f.status === 'failed' ? 'qf-trust-low' : f.status === 'ready' ? 'qf-trust-high' : 'qf-muted'}`}>
-          {f.status_display || f.status}
+          {f.status_display || capitalise(f.status)}
         </span>
       </div>
       <div class="qf-small qf-muted">
-        {[f.document_type, f.file_format, f.processing_stage, f.passage_count ? `${f.passage_count} passages` : '', ...(f.tags ?? []).map((t) => `#${t.name}`)]
+        {[
+          typeLabel(f.document_type),
+          formatLabel(f.file_format),
+          f.passage_count ? plural(f.passage_count, 'passage') : '',
+          // What an imported questionnaire or Q&A sheet gave the answer library.
+          f.status === 'ready' && qa > 0 ? plural(qa, 'reusable answer') : '',
+          ...(f.relevant_offerings ?? []).map((o) => o.name),
+          ...(f.tags ?? []).map((t) => `#${t.name}`),
+        ]
           .filter(Boolean)
           .join(' · ')}
       </div>
@@ -96,35 +117,70 @@ function FileRow(props: { file: RepositoryFile }) {
       {f.status === 'failed' && (
         <div class="qf-msg qf-msg-error qf-small">Processing failed: {f.error || 'the service gave no reason.'}</div>
       )}
+      {props.canDelete && !props.confirming && !busyStatus(f) && (
+        <button type="button" class="qf-link qf-small" aria-label={`Delete ${name}`} onClick={props.onAsk}>
+          Delete
+        </button>
+      )}
+      {props.confirming && (
+        <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label={`Delete ${name}?`}>
+          Delete {name}? Its passages{qa > 0 ? ` and ${plural(qa, 'reusable answer')}` : ''} leave the knowledge base, so no answer
+          cites it again. Answers already written into workbooks stay.
+          <div class="qf-row">
+            <button type="button" class="qf-btn" onClick={props.onDelete} disabled={props.deleting}>
+              {props.deleting ? 'Deleting…' : 'Delete'}
+            </button>
+            <button type="button" class="qf-btn" onClick={props.onCancel} disabled={props.deleting}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
     </li>
   );
+}
+
+/** What the service offers beyond v2, probed once per client; null while unknown or without the probe. */
+interface Extensions {
+  canDelete: boolean;
+  listsOfferings: boolean;
 }
 
 export function LibraryPane(props: LibraryPaneProps) {
   const { client } = props;
   const [picked, setPicked] = useState<File[]>([]);
   const [tagsText, setTagsText] = useState('');
-  const [offeringsText, setOfferingsText] = useState('');
+  const [chosenOfferings, setChosenOfferings] = useState<readonly number[]>([]);
   const [companyScope, setCompanyScope] = useState(true);
   const [uploading, setUploading] = useState(false);
   const [uploadError, setUploadError] = useState<unknown>(null);
-  const [uploadNote, setUploadNote] = useState<string | null>(null);
+  const [uploadNote, setUploadNote] = useState<{ kind: 'ok' | 'warn'; text: string } | null>(null);
   const [dragOver, setDragOver] = useState(false);
+  /** Files of the library with the names of files about to be uploaded: replace them, keep both, or stop. */
+  const [replaceAsk, setReplaceAsk] = useState<RepositoryFile[] | null>(null);
 
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<(typeof REPOSITORY_FILE_STATUSES)[number] | ''>('');
-  const [docType, setDocType] = useState<(typeof DOCUMENT_TYPES)[number] | ''>('');
+  const [docType, setDocType] = useState<DocumentType | ''>('');
   const [ordering, setOrdering] = useState<NonNullable<RepositoryListQuery['ordering']>>('-created_at');
   const [page, setPage] = useState(1);
   const [list, setList] = useState<{ count: number; results: RepositoryFile[]; hasNext: boolean } | null>(null);
   const [listError, setListError] = useState<unknown>(null);
   const [reload, setReload] = useState(0);
-  /** Offerings seen on library files: the analyst picks these by name instead of knowing their ids. */
-  const [knownOfferings, setKnownOfferings] = useState<readonly Offering[]>([]);
+  const [ext, setExt] = useState<Extensions | null>(null);
+  /** Offerings the analyst picks by name: the service's list when it offers one, else those seen on library files. */
+  const [offerings, setOfferings] = useState<readonly Offering[]>([]);
+  const [confirmDelete, setConfirmDelete] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const [deleteNote, setDeleteNote] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const dropZone = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (props.connectionEpoch) setUploadError(null);
+    if (props.connectionEpoch) {
+      setUploadError(null);
+      setDeleteError(null);
+    }
   }, [props.connectionEpoch]);
   const addFilesRef = useRef<(files: FileList | File[] | null | undefined) => void>(() => {});
 
@@ -138,6 +194,31 @@ export function LibraryPane(props: LibraryPaneProps) {
   };
   const queryKey = JSON.stringify(query);
 
+  const mergeOfferings = (seen: readonly Offering[]) =>
+    setOfferings((known) => {
+      const fresh = seen.filter((o, i) => !known.some((k) => k.id === o.id) && seen.findIndex((x) => x.id === o.id) === i);
+      return fresh.length ? [...known, ...fresh].sort((a, b) => a.name.localeCompare(b.name)) : known;
+    });
+
+  // Which extensions this service has: a v2 service without them answers 404, and the pane hides them.
+  useEffect(() => {
+    setExt(null);
+    if (!client || !props.active) return;
+    const ctl = new AbortController();
+    client
+      .getExtensions({ signal: ctl.signal })
+      .then((r) => {
+        const has = (name: string) => r.extensions.includes(name);
+        setExt({ canDelete: has(EXTENSION.repositoryDelete), listsOfferings: has(EXTENSION.offeringsList) });
+        if (has(EXTENSION.offeringsList)) {
+          return client.listOfferings({ signal: ctl.signal }).then((o) => !ctl.signal.aborted && mergeOfferings(o.results));
+        }
+        return undefined;
+      })
+      .catch(() => !ctl.signal.aborted && setExt({ canDelete: false, listsOfferings: false }));
+    return () => ctl.abort();
+  }, [client, props.active, props.connectionEpoch]);
+
   useEffect(() => {
     if (!client || !props.active) return;
     const ctl = new AbortController();
@@ -148,11 +229,7 @@ export function LibraryPane(props: LibraryPaneProps) {
         if (ctl.signal.aborted) return;
         setList({ count: r.count, results: r.results, hasNext: r.next !== null });
         setListError(null);
-        const seen = r.results.flatMap((f) => f.relevant_offerings ?? []);
-        setKnownOfferings((known) => {
-          const fresh = seen.filter((o, i) => !known.some((k) => k.id === o.id) && seen.findIndex((x) => x.id === o.id) === i);
-          return fresh.length ? [...known, ...fresh].sort((a, b) => a.name.localeCompare(b.name)) : known;
-        });
+        mergeOfferings(r.results.flatMap((f) => f.relevant_offerings ?? []));
         if (r.results.some(busyStatus)) timer = setTimeout(() => void load(false), props.pollMs);
       } catch (e) {
         if (ctl.signal.aborted) return;
@@ -174,6 +251,7 @@ export function LibraryPane(props: LibraryPaneProps) {
     for (const f of Array.from(files)) if (!next.some((p) => p.name === f.name && p.size === f.size)) next.push(f);
     setPicked(next);
     setUploadNote(null);
+    setReplaceAsk(null);
   };
 
   addFilesRef.current = addFiles;
@@ -203,32 +281,65 @@ export function LibraryPane(props: LibraryPaneProps) {
     };
   }, []);
 
-  const upload = async () => {
+  /** Library files with the same names as the picked ones (the service's search, then exact names). */
+  const sameNamed = async (api: TaskpaneApi): Promise<RepositoryFile[]> => {
+    const found: RepositoryFile[] = [];
+    for (const f of picked) {
+      const r = await api.listRepositoryFiles({ search: f.name, page_size: LIMITS.pageSizeMax });
+      for (const old of r.results) if (old.original_filename && sameName(old.original_filename, f.name) && !found.some((x) => x.id === old.id)) found.push(old);
+    }
+    return found;
+  };
+
+  /** `replace`: files to delete once the new ones are in (null: not decided yet, ask when names repeat). */
+  const upload = async (replace: RepositoryFile[] | null) => {
     if (!client || picked.length === 0) return;
     const tags = parseTags(tagsText);
-    const offerings = parseOfferings(offeringsText);
-    if (tags.error || offerings.error) {
-      setUploadError(tags.error ?? offerings.error);
+    if (tags.error) {
+      setUploadError(tags.error);
       return;
     }
     setUploading(true);
     setUploadError(null);
     setUploadNote(null);
-    const fields: RepositoryUploadFields = {
-      scope_includes_company: companyScope,
-      ...(tags.tags.length ? { tags: tags.tags } : {}),
-      ...(offerings.ids.length ? { relevant_offerings: offerings.ids } : {}),
-    };
+    setReplaceAsk(null);
     try {
+      if (replace === null && ext?.canDelete) {
+        const existing = await sameNamed(client);
+        if (existing.length > 0) {
+          setReplaceAsk(existing);
+          return;
+        }
+      }
+      const fields: RepositoryUploadFields = {
+        scope_includes_company: companyScope,
+        ...(tags.tags.length ? { tags: tags.tags } : {}),
+        ...(chosenOfferings.length ? { relevant_offerings: [...chosenOfferings] } : {}),
+      };
       const result = await client.uploadRepositoryFiles(
         picked.map((f) => ({ name: f.name, data: f, ...(f.type ? { type: f.type } : {}) })),
         fields,
       );
       const failed = result.failed ?? [];
-      setUploadNote(
-        `Uploaded ${result.count} file${result.count === 1 ? '' : 's'}; processing has started.` +
+      // The new copies are in: only now do the old ones go, so a failed upload never loses a file.
+      const replaced: string[] = [];
+      const notReplaced: string[] = [];
+      for (const old of replace ?? []) {
+        try {
+          await client.deleteRepositoryFile(old.id);
+          replaced.push(old.original_filename ?? `file ${old.id}`);
+        } catch (e) {
+          notReplaced.push(`${old.original_filename ?? `file ${old.id}`} (${e instanceof Error ? e.message : String(e)})`);
+        }
+      }
+      setUploadNote({
+        kind: failed.length || notReplaced.length ? 'warn' : 'ok',
+        text:
+          `Uploaded ${plural(result.count, 'file')}; processing has started.` +
+          (replaced.length ? ` Replaced ${replaced.join(', ')}: the old ${replaced.length === 1 ? 'copy is' : 'copies are'} removed.` : '') +
+          (notReplaced.length ? ` The old copy was kept for ${notReplaced.join('; ')}.` : '') +
           (failed.length ? ` Not accepted: ${failed.join('; ')}.` : ''),
-      );
+      });
       setPicked([]);
       if (fileInput.current) fileInput.current.value = '';
       setPage(1);
@@ -241,7 +352,26 @@ export function LibraryPane(props: LibraryPaneProps) {
     }
   };
 
+  const remove = async (file: RepositoryFile) => {
+    if (!client) return;
+    setDeleting(true);
+    setDeleteError(null);
+    setDeleteNote(null);
+    try {
+      await client.deleteRepositoryFile(file.id);
+      setDeleteNote(`Deleted ${file.original_filename ?? `file ${file.id}`}.`);
+      setConfirmDelete(null);
+      setReload((n) => n + 1);
+    } catch (e) {
+      setDeleteError(e);
+    } finally {
+      setDeleting(false);
+    }
+  };
+
   const uploadDisabled = !client || uploading || picked.length === 0 || !!props.uploadBlocked;
+  const toggleOffering = (id: number, on: boolean) =>
+    setChosenOfferings((ids) => (on ? [...ids.filter((x) => x !== id), id] : ids.filter((x) => x !== id)));
 
   return (
     <div>
@@ -267,51 +397,67 @@ export function LibraryPane(props: LibraryPaneProps) {
             {picked.map((f) => (
               <li key={`${f.name}:${f.size}`}>
                 {f.name} ({formatBytes(f.size)}){' '}
-                <button type="button" class="qf-link" aria-label={`Remove ${f.name}`} onClick={() => setPicked(picked.filter((p) => p !== f))}>
+                <button type="button" class="qf-link" aria-label={`Remove ${f.name}`} onClick={() => (setPicked(picked.filter((p) => p !== f)), setReplaceAsk(null))}>
                   remove
                 </button>
               </li>
             ))}
           </ul>
         )}
-        <details class="qf-more" open={!!(tagsText || offeringsText || !companyScope)}>
+        <details class="qf-more" open={!!(tagsText || chosenOfferings.length || !companyScope)}>
           <summary>Tags, offerings and scope (optional)</summary>
           <label class="qf-field">
             <span>Tags (comma-separated)</span>
             <input class="qf-input" value={tagsText} onInput={(e) => setTagsText(e.currentTarget.value)} placeholder="soc2, policy" />
           </label>
-          {knownOfferings.length > 0 && (
-            <fieldset class="qf-fieldset">
-              <legend>Offerings</legend>
-              {knownOfferings.map((o) => (
-                <label key={o.id} class="qf-check">
-                  <input
-                    type="checkbox"
-                    checked={parseOfferings(offeringsText).ids.includes(o.id)}
-                    onChange={(e) => setOfferingsText(toggleOfferingId(offeringsText, o.id, e.currentTarget.checked))}
-                  />
-                  <span>
-                    {o.name} <span class="qf-muted qf-small">({o.type}, id {o.id})</span>
-                  </span>
-                </label>
-              ))}
-            </fieldset>
-          )}
-          <label class="qf-field">
-            <span>Offering ids (comma-separated)</span>
-            <input class="qf-input" value={offeringsText} inputMode="numeric" onInput={(e) => setOfferingsText(e.currentTarget.value)} placeholder="e.g. 3, 7" />
-          </label>
+          <fieldset class="qf-fieldset">
+            <legend>Offerings</legend>
+            {offerings.map((o) => (
+              <label key={o.id} class="qf-check">
+                <input type="checkbox" checked={chosenOfferings.includes(o.id)} onChange={(e) => toggleOffering(o.id, e.currentTarget.checked)} />
+                <span>
+                  {o.name} <span class="qf-muted qf-small">({o.type})</span>
+                </span>
+              </label>
+            ))}
+            {offerings.length === 0 && (
+              <p class="qf-muted qf-small">
+                {ext?.listsOfferings
+                  ? 'Your organisation has no offerings yet (an administrator adds them: qfill offerings create).'
+                  : 'Offerings appear here once a library file names one.'}
+              </p>
+            )}
+          </fieldset>
           <label class="qf-check">
             <input type="checkbox" checked={companyScope} onChange={(e) => setCompanyScope(e.currentTarget.checked)} />
             <span>Applies to the company as a whole</span>
           </label>
         </details>
-        <button type="button" class="qf-btn qf-btn-primary" onClick={upload} disabled={uploadDisabled}>
-          {uploading ? 'Uploading…' : `Upload${picked.length ? ` ${picked.length} file${picked.length === 1 ? '' : 's'}` : ''}`}
+        <button type="button" class="qf-btn qf-btn-primary" onClick={() => void upload(null)} disabled={uploadDisabled || replaceAsk !== null}>
+          {uploading ? 'Uploading…' : `Upload${picked.length ? ` ${plural(picked.length, 'file')}` : ''}`}
         </button>
+        {replaceAsk && (
+          <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label="Replace files with the same name?">
+            The library already holds {replaceAsk.length === 1 ? 'a file' : `${replaceAsk.length} files`} with{' '}
+            {replaceAsk.length === 1 ? 'this name' : 'these names'}: {replaceAsk.map((f) => f.original_filename).join(', ')}. Replace
+            removes the old {replaceAsk.length === 1 ? 'copy' : 'copies'} and everything learnt from {replaceAsk.length === 1 ? 'it' : 'them'} once
+            the new upload is in; keep both to answer from both.
+            <div class="qf-row">
+              <button type="button" class="qf-btn qf-btn-primary" onClick={() => void upload(replaceAsk)}>
+                Replace
+              </button>
+              <button type="button" class="qf-btn" onClick={() => void upload([])}>
+                Keep both
+              </button>
+              <button type="button" class="qf-btn" onClick={() => setReplaceAsk(null)}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        )}
         {props.uploadBlocked && <Note kind="warn">{props.uploadBlocked}</Note>}
         <ErrorMessage error={uploadError} />
-        {uploadNote && <Note kind="ok">{uploadNote}</Note>}
+        {uploadNote && <Note kind={uploadNote.kind}>{uploadNote.text}</Note>}
       </section>
 
       <div role="search" aria-label="Find files">
@@ -329,9 +475,11 @@ export function LibraryPane(props: LibraryPaneProps) {
       </div>
       <section aria-label="Library files">
         <ErrorMessage error={listError} />
+        <ErrorMessage error={deleteError} onDismiss={() => setDeleteError(null)} />
+        {deleteNote && <Note kind="ok">{deleteNote}</Note>}
         {list && (
           <p class="qf-small qf-muted" role="status">
-            {list.count} file{list.count === 1 ? '' : 's'}
+            {plural(list.count, 'file')}
           </p>
         )}
         {list && list.results.length === 0 && (
@@ -342,7 +490,18 @@ export function LibraryPane(props: LibraryPaneProps) {
           </p>
         )}
         <ul class="qf-list" aria-label="Files">
-          {list?.results.map((f) => <FileRow key={f.id} file={f} />)}
+          {list?.results.map((f) => (
+            <FileRow
+              key={f.id}
+              file={f}
+              canDelete={!!ext?.canDelete && !props.uploadBlocked}
+              confirming={confirmDelete === f.id}
+              deleting={deleting}
+              onAsk={() => (setConfirmDelete(f.id), setDeleteNote(null))}
+              onCancel={() => setConfirmDelete(null)}
+              onDelete={() => void remove(f)}
+            />
+          ))}
         </ul>
         {list && <Pager page={page} count={list.count} pageSize={PAGE_SIZE} hasNext={list.hasNext} onPage={setPage} />}
       </section>

@@ -5,7 +5,7 @@
  * carry Office codes. Methods above the host's configured ExcelApi version fail at sync with
  * `ApiNotFound`, as on an older Excel.
  */
-import { quoteSheetName, toA1 } from '../../fill/a1';
+import { quoteSheetName, toA1 } from '../../xlsx/a1';
 import { HostOfficeError, propertyNotLoaded } from './errors';
 import type { ExcelHost } from './host';
 import {

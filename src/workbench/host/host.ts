@@ -3,7 +3,7 @@
  * bench and the browser workbench install it with `installExcelHost(host)` so `src/excel` runs
  * unchanged. It counts syncs and payload bytes per sync, and can serve file bytes to getFileAsync.
  */
-import { toA1 } from '../../fill/a1';
+import { toA1 } from '../../xlsx/a1';
 import { HostOfficeError, ERROR_CODES } from './errors';
 import { HostRequestContext, type SelectionHandler } from './excel-api';
 import {

@@ -8,7 +8,7 @@
  * (not x14 cross-sheet lists), legacy notes, hidden sheets, active sheet and selection.
  */
 import ExcelJS from 'exceljs';
-import { toA1 } from '../../fill/a1';
+import { toA1 } from '../../xlsx/a1';
 import { ExcelHost, type ExcelHostOptions } from './host';
 import { cellAt, DEFAULT_FORMAT, emptyCell, parseRect, putCell, type CellValue, type HostCell, type HostSheet, type WorkbookSnapshot } from './model';
 

@@ -3,7 +3,7 @@
  * with Excel's rules for what a written value becomes. No Office.js here (see office-api.ts) and no
  * Node imports: it runs in the browser workbench too.
  */
-import { parseA1, parseA1Range, toA1, toA1Range } from '../../fill/a1';
+import { parseA1, parseA1Range, toA1, toA1Range } from '../../xlsx/a1';
 
 export type CellValue = string | number | boolean | null;
 

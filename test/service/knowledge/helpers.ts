@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { extractDocument, KnowledgeBase, type FileMeta, type KnowledgeOptions } from '../../../src/service/knowledge';
+import { SqliteKnowledgeIndex } from '../../../src/service/storage/sqlite/knowledge';
 
 export const FIXTURES = path.resolve('../shared/fixtures');
 
@@ -19,6 +20,7 @@ export function fixture(relative: string): Uint8Array {
 
 export interface TempKb {
   kb: KnowledgeBase;
+  index: SqliteKnowledgeIndex;
   db: Database.Database;
   dir: string;
   close: () => void;
@@ -28,9 +30,11 @@ export function tempKb(options?: KnowledgeOptions): TempKb {
   const dir = mkdtempSync(path.join(tmpdir(), 'qfill-kb-'));
   const db = new Database(path.join(dir, 'kb.sqlite'));
   db.pragma('journal_mode = WAL');
-  const kb = new KnowledgeBase(db, options);
+  const index = new SqliteKnowledgeIndex(db);
+  const kb = new KnowledgeBase(index, options);
   return {
     kb,
+    index,
     db,
     dir,
     close: () => {

@@ -142,7 +142,7 @@ describe('generated answers through an OpenAI-compatible endpoint', () => {
       expect(row.bytes).toBe(4 * 4);
       expect(stub.requests.some((r) => r.path === '/v1/embeddings' && (r.body.input as string[])[0]!.includes('Backup copies'))).toBe(true);
       // No term in common with the passage: only the embeddings can connect them.
-      expect(dense.kb.search(1, 'Where are snapshots stored?', {})).toEqual([]);
+      expect(await dense.kb.search(1, 'Where are snapshots stored?', {})).toEqual([]);
       const result = await dense.kb.answerQuestion(1, { text: 'Where are snapshots stored?', answer_slots: [] }, {});
       expect(result.evidence[0]).toMatchObject({ filename: 'dr.md', rank: 1 });
       // Related by meaning but no sentence shares the question's terms: cited, not answered.

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { KnowledgeBase, type ExtractedDocument } from '../../../src/service/knowledge';
-import type { KnowledgeStore } from '../../../src/service/knowledge/store';
+import { SqliteKnowledgeIndex } from '../../../src/service/storage/sqlite/knowledge';
 import { ftsQuery } from '../../../src/service/knowledge/text';
 import { addText, meta, tempKb, type TempKb } from './helpers';
 
@@ -19,23 +19,23 @@ describe('search', () => {
     await addText(t.kb, meta({ file_id: 3, filename: 'other.md' }), '# Other\n\nOur SOC 3 summary and 2 offices are listed here for marketing.');
     await addText(t.kb, meta({ file_id: 4, filename: 'crypto.md' }), '# Crypto\n\nVolumes use AES-256 encryption; keys rotate yearly.');
 
-    const mfa = t.kb.search(1, 'MFA', {});
+    const mfa = (await t.kb.search(1, 'MFA', {}));
     expect(mfa[0]).toMatchObject({ filename: 'access.md', rank: 1, type: 'passage' });
 
-    const soc2 = t.kb.search(1, 'Do you have a SOC 2 report?', {});
+    const soc2 = (await t.kb.search(1, 'Do you have a SOC 2 report?', {}));
     expect(soc2[0]!.filename).toBe('audit.md');
     // "SOC 2" must not match "SOC 3 ... 2 offices" as well as the real SOC 2 passage.
     const other = soc2.find((e) => e.filename === 'other.md');
     expect(other === undefined || other.relevance_score < soc2[0]!.relevance_score).toBe(true);
 
-    expect(t.kb.search(1, 'AES 256', {})[0]!.filename).toBe('crypto.md');
+    expect((await t.kb.search(1, 'AES 256', {}))[0]!.filename).toBe('crypto.md');
     await addText(t.kb, meta({ file_id: 5, filename: 'saml.md' }), '# Identity\n\nCustomers can enable single sign-on through SAML 2.0.');
-    expect(t.kb.search(1, 'Is SSO supported?', {})[0]!.filename).toBe('saml.md');
+    expect((await t.kb.search(1, 'Is SSO supported?', {}))[0]!.filename).toBe('saml.md');
   });
 
   it('stems words (porter) so "encrypted" finds "encryption"', async () => {
     await addText(t.kb, meta({ file_id: 1, filename: 'crypto.md' }), 'Encryption of backups is mandatory.');
-    expect(t.kb.search(1, 'are backups encrypted', {})[0]!.filename).toBe('crypto.md');
+    expect((await t.kb.search(1, 'are backups encrypted', {}))[0]!.filename).toBe('crypto.md');
   });
 
   it('never lets user text break the FTS query syntax', async () => {
@@ -45,11 +45,11 @@ describe('search', () => {
       'passwords) OR (', '{col}: x', 'col:passwords', '^passwords', "'; DROP TABLE kb_passages; --", '\u0000', '   ', '?',
     ];
     for (const query of hostile) {
-      expect(() => t.kb.search(1, query, {}), query).not.toThrow();
+      await expect(t.kb.search(1, query, {}), query).resolves.toBeDefined();
     }
-    expect(t.kb.search(1, 'NEAR(passwords hashed)', {})[0]!.filename).toBe('a.md');
-    expect(t.kb.search(1, "'; DROP TABLE kb_passages; --", {})).toEqual([]);
-    expect(t.kb.search(1, 'passwords', {})).toHaveLength(1);
+    expect((await t.kb.search(1, 'NEAR(passwords hashed)', {}))[0]!.filename).toBe('a.md');
+    expect((await t.kb.search(1, "'; DROP TABLE kb_passages; --", {}))).toEqual([]);
+    expect((await t.kb.search(1, 'passwords', {}))).toHaveLength(1);
     expect(ftsQuery('say "hi" NEAR x*')).toBe('"say" OR "hi" OR "near"');
     expect(ftsQuery('the of and ?')).toBeNull();
   });
@@ -62,39 +62,39 @@ describe('search', () => {
     await addText(t.kb, meta({ file_id: 4, filename: 'not-a-source.md', use_as_source: false }), text);
     await addText(t.kb, meta({ org_id: 2, file_id: 5, filename: 'other-org.md' }), text);
 
-    const names = (filters: Parameters<typeof t.kb.search>[2], org = 1) =>
-      t.kb.search(org, 'vulnerability scans', filters).map((e) => e.filename).sort();
+    const names = async (filters: Parameters<typeof t.kb.search>[2], org = 1) =>
+      (await t.kb.search(org, 'vulnerability scans', filters)).map((e) => e.filename).sort();
 
-    expect(names({})).toEqual(['company.md', 'product-a.md', 'product-b.md']);
-    expect(names({ file_id: 2 })).toEqual(['product-a.md']);
-    expect(names({ file_id: 5 })).toEqual([]);
-    expect(names({ offering_ids: [30] })).toEqual(['company.md', 'product-b.md']);
-    expect(names({ offering_ids: [10, 20] })).toEqual(['company.md', 'product-a.md', 'product-b.md']);
-    expect(names({ offering_ids: [99] })).toEqual(['company.md']);
-    expect(names({}, 2)).toEqual(['other-org.md']);
-    expect(names({}, 3)).toEqual([]);
+    expect(await names({})).toEqual(['company.md', 'product-a.md', 'product-b.md']);
+    expect(await names({ file_id: 2 })).toEqual(['product-a.md']);
+    expect(await names({ file_id: 5 })).toEqual([]);
+    expect(await names({ offering_ids: [30] })).toEqual(['company.md', 'product-b.md']);
+    expect(await names({ offering_ids: [10, 20] })).toEqual(['company.md', 'product-a.md', 'product-b.md']);
+    expect(await names({ offering_ids: [99] })).toEqual(['company.md']);
+    expect(await names({}, 2)).toEqual(['other-org.md']);
+    expect(await names({}, 3)).toEqual([]);
 
     // Metadata changes apply without re-indexing; removal removes.
-    t.kb.updateFileMeta(meta({ file_id: 4, filename: 'not-a-source.md', use_as_source: true }));
-    expect(names({ file_id: 4 })).toEqual(['not-a-source.md']);
-    t.kb.removeFile(1, 1);
-    expect(names({})).not.toContain('company.md');
+    await t.kb.updateFileMeta(meta({ file_id: 4, filename: 'not-a-source.md', use_as_source: true }));
+    expect(await names({ file_id: 4 })).toEqual(['not-a-source.md']);
+    await t.kb.removeFile(1, 1);
+    expect(await names({})).not.toContain('company.md');
     expect(t.db.prepare('SELECT COUNT(*) AS n FROM kb_passages WHERE file_id = 1').get()).toEqual({ n: 0 });
   });
 
   it('ranks from 1 with relevance between 0 and 1, best first, and re-indexing replaces content', async () => {
     await addText(t.kb, meta({ file_id: 1, filename: 'a.md' }), '# Logging\n\nSecurity logs are retained for one year in the SIEM.');
     await addText(t.kb, meta({ file_id: 2, filename: 'b.md' }), '# Misc\n\nOne year of coffee.');
-    const results = t.kb.search(1, 'How long are security logs retained?', {});
+    const results = (await t.kb.search(1, 'How long are security logs retained?', {}));
     expect(results.map((r) => r.rank)).toEqual(results.map((_, i) => i + 1));
     for (const r of results) expect(r.relevance_score).toBeGreaterThanOrEqual(0), expect(r.relevance_score).toBeLessThanOrEqual(1);
     expect(results[0]).toMatchObject({ filename: 'a.md', context_header: 'Logging', section_path: ['Logging'] });
     expect(results[0]!.relevance_score).toBeGreaterThan(0.7);
     // SIEM is found by its spelled-out form too.
-    expect(t.kb.search(1, 'security information and event management', {})[0]!.filename).toBe('a.md');
+    expect((await t.kb.search(1, 'security information and event management', {}))[0]!.filename).toBe('a.md');
 
     await addText(t.kb, meta({ file_id: 1, filename: 'a.md' }), 'Nothing about that any more.');
-    expect(t.kb.search(1, 'security logs retained', {}).map((r) => r.filename)).not.toContain('a.md');
+    expect((await t.kb.search(1, 'security logs retained', {})).map((r) => r.filename)).not.toContain('a.md');
   });
 });
 
@@ -116,45 +116,45 @@ describe('search on a large knowledge base', () => {
       manyPassages(2000, (i) => `The security policy number ${i} is subject to review by the policy owner and the security team.`),
     );
     await addText(t.kb, meta({ file_id: 2, filename: 'ir.md' }), '# Incident response\n\nThe incident response policy is reviewed through a tabletop exercise every year.');
-    const hits = t.kb.search(1, 'Is the incident response security policy reviewed with a tabletop exercise?', {});
+    const hits = (await t.kb.search(1, 'Is the incident response security policy reviewed with a tabletop exercise?', {}));
     expect(hits[0]).toMatchObject({ filename: 'ir.md', rank: 1 });
 
     // A question made only of common terms still gets results.
-    expect(t.kb.search(1, 'security policy review', {}).length).toBeGreaterThan(0);
+    expect((await t.kb.search(1, 'security policy review', {})).length).toBeGreaterThan(0);
 
     // New content is found at once (cached statistics are dropped on indexing) and removal removes it.
     await addText(t.kb, meta({ file_id: 3, filename: 'dlp.md' }), '# DLP\n\nA data loss prevention agent quarantines outbound spreadsheets with card numbers.');
-    expect(t.kb.search(1, 'Does the security policy quarantine outbound spreadsheets?', {})[0]!.filename).toBe('dlp.md');
-    t.kb.removeFile(1, 3);
-    expect(t.kb.search(1, 'Does the security policy quarantine outbound spreadsheets?', {}).map((e) => e.filename)).not.toContain('dlp.md');
+    expect((await t.kb.search(1, 'Does the security policy quarantine outbound spreadsheets?', {}))[0]!.filename).toBe('dlp.md');
+    await t.kb.removeFile(1, 3);
+    expect((await t.kb.search(1, 'Does the security policy quarantine outbound spreadsheets?', {})).map((e) => e.filename)).not.toContain('dlp.md');
   });
 });
 
-describe('KnowledgeStore term statistics', () => {
+describe('knowledge index term statistics', () => {
   it('are cached, and dropped on indexing, on removal and when another connection writes', async () => {
-    const store = (t.kb as unknown as { store: KnowledgeStore }).store;
+    const index = t.index;
     await addText(t.kb, meta({ file_id: 1, filename: 'a.md' }), 'Backups are encrypted with AES-256.');
-    expect(store.termDocs('passages', 'backup')).toBe(1);
-    expect(store.orgRows('passages', 1)).toBe(1);
+    expect(await index.termDocs('passages', ['backup'])).toEqual([1]);
+    expect(await index.orgRows('passages', 1)).toBe(1);
 
     await addText(t.kb, meta({ file_id: 2, filename: 'b.md' }), 'Backups are tested every quarter.');
-    expect(store.termDocs('passages', 'backup')).toBe(2);
-    expect(store.orgRows('passages', 1)).toBe(2);
+    expect(await index.termDocs('passages', ['backup'])).toEqual([2]);
+    expect(await index.orgRows('passages', 1)).toBe(2);
 
-    t.kb.removeFile(1, 2);
-    expect(store.termDocs('passages', 'backup')).toBe(1);
-    expect(store.orgRows('passages', 1)).toBe(1);
+    await t.kb.removeFile(1, 2);
+    expect(await index.termDocs('passages', ['backup'])).toEqual([1]);
+    expect(await index.orgRows('passages', 1)).toBe(1);
 
     // Another process on the same database file: seen at the next search.
     const other = new Database(path.join(t.dir, 'kb.sqlite'));
     try {
-      await addText(new KnowledgeBase(other), meta({ file_id: 3, filename: 'c.md' }), 'Backups are kept for 30 days.');
+      await addText(new KnowledgeBase(new SqliteKnowledgeIndex(other)), meta({ file_id: 3, filename: 'c.md' }), 'Backups are kept for 30 days.');
     } finally {
       other.close();
     }
-    t.kb.search(1, 'backups', {});
-    expect(store.termDocs('passages', 'backup')).toBe(2);
-    expect(t.kb.search(1, 'how long are backups kept', {})[0]!.filename).toBe('c.md');
+    await t.kb.search(1, 'backups', {});
+    expect(await index.termDocs('passages', ['backup'])).toEqual([2]);
+    expect((await t.kb.search(1, 'how long are backups kept', {}))[0]!.filename).toBe('c.md');
   });
 });
 

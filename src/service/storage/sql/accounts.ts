@@ -191,4 +191,8 @@ export class SqlOfferings implements OfferingRepository {
     const list = inList(this.sql, 'id', [...new Set(ids)]);
     return this.sql.all<OfferingRecord>(`SELECT id, name, type FROM offerings WHERE org_id = ? AND ${list.clause} ORDER BY id`, [orgId, ...list.args]);
   }
+
+  async list(orgId: number): Promise<OfferingRecord[]> {
+    return this.sql.all<OfferingRecord>('SELECT id, name, type FROM offerings WHERE org_id = ? ORDER BY LOWER(name), id', [orgId]);
+  }
 }

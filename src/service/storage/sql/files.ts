@@ -129,6 +129,10 @@ export class SqlFiles implements FileRepository {
     args.push(nowIso(), id);
     await this.sql.run(`UPDATE files SET ${sets.join(', ')} WHERE id = ?`, args);
   }
+
+  async remove(orgId: number, id: number): Promise<boolean> {
+    return (await this.sql.run('DELETE FROM files WHERE org_id = ? AND id = ?', [orgId, id])).changes > 0;
+  }
 }
 
 /** File rows with their tags and offerings. */

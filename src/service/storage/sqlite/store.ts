@@ -1,28 +1,11 @@
 /** The SQLite implementation of the storage boundary: the shared SQL repositories on one connection. */
 import type { Db } from './database';
 import type { Store, UnitOfWork } from '../types';
-import { SqlKeys, SqlOfferings, SqlOrgs, SqlTeams, SqlUsers } from '../sql/accounts';
-import { SqlFiles } from '../sql/files';
-import { SqlSessions } from '../sql/chat';
-import { SqlQuestionnaires } from '../sql/questionnaires';
+import { repositories } from '../sql/repositories';
 import { SqlJobQueue, type JobQueueOptions } from '../sql/jobs';
 import { SqlRateLimiter } from '../sql/quota';
-import type { Sql } from '../sql/executor';
 import { SqliteSql } from './executor';
 import { SqliteWorkerLease } from './lease';
-
-export function repositories(sql: Sql) {
-  return {
-    orgs: new SqlOrgs(sql),
-    users: new SqlUsers(sql),
-    keys: new SqlKeys(sql),
-    teams: new SqlTeams(sql),
-    offerings: new SqlOfferings(sql),
-    files: new SqlFiles(sql),
-    sessions: new SqlSessions(sql),
-    questionnaires: new SqlQuestionnaires(sql),
-  };
-}
 
 export interface SqliteStoreOptions {
   jobs?: JobQueueOptions;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnToLetters, lettersToColumn, normaliseAddress, parseA1, parseA1Range, toA1, toA1Range, quoteSheetName } from '../../src/fill';
+import { columnToLetters, lettersToColumn, normaliseAddress, parseA1, parseA1Range, toA1, toA1Range, quoteSheetName } from '../../src/xlsx/a1';
 
 describe('A1 helpers', () => {
   it('converts columns both ways at the edges', () => {

@@ -1,0 +1,156 @@
+/**
+ * The knowledge index boundary: where a file's passages and answer-library (Q&A) entries are stored and
+ * searched. `src/service/knowledge` orchestrates (splitting, tokenising, ranking, answering) and talks
+ * only to this interface; each backend (./sqlite/knowledge, ./postgres/knowledge) owns its SQL and its
+ * full-text syntax. Every method is async so a networked backend fits; every read is scoped to one
+ * organisation and never returns another's rows.
+ */
+
+/** Which index: document passages or the answer library. */
+export type IndexKind = 'passages' | 'qa';
+
+/** What scopes a file's content in searches (kept beside the content, changeable without re-indexing). */
+export interface IndexedFile {
+  org_id: number;
+  file_id: number;
+  filename: string;
+  offering_ids: number[];
+  scope_includes_company: boolean;
+  use_as_source: boolean;
+}
+
+export interface PassageEntry {
+  page_number: number;
+  section_path: string[];
+  context_header: string;
+  content: string;
+  /** The passage's stemmed key terms, space-separated (what coverage is computed on). */
+  stems: string;
+  /** Normalised text for the full-text index (acronyms added), heading trail and body. */
+  index_header: string;
+  index_body: string;
+  embedding: Float32Array | null;
+}
+
+export interface QaSlot {
+  slot_key: string;
+  header?: string;
+  content: string;
+}
+
+export interface QaEntry {
+  question: string;
+  answer: string;
+  slots: QaSlot[];
+  original_id: string | null;
+  tab_name: string;
+  location: string;
+  /** Stemmed key terms, space-separated: of the question alone, and of question and answer. */
+  question_stems: string;
+  stems: string;
+  /** Normalised text for the full-text index: the question and the readable answer. */
+  index_question: string;
+  index_answer: string;
+  embedding: Float32Array | null;
+}
+
+export interface PassageHit {
+  id: number;
+  file_id: number;
+  filename: string;
+  page_number: number;
+  section_path: string[];
+  context_header: string;
+  content: string;
+  stems: string;
+  /** BM25 (higher is better); 0 for rows fetched by id. */
+  bm: number;
+}
+
+export interface QaHit {
+  id: number;
+  file_id: number;
+  filename: string;
+  question: string;
+  answer: string;
+  slots: QaSlot[];
+  original_id: string | null;
+  tab_name: string;
+  location: string;
+  question_stems: string;
+  stems: string;
+  bm: number;
+}
+
+export type HitOf<K extends IndexKind> = K extends 'passages' ? PassageHit : QaHit;
+
+/** Which of an organisation's files a search may return. */
+export interface IndexScope {
+  org_id: number;
+  /** One file only. */
+  file_id?: number | null;
+  /** Files of these offerings, or covering the whole company. */
+  offering_ids?: number[] | null;
+}
+
+/** A lexical search: rows holding any of `terms`, best BM25 first, within the scope. */
+export interface IndexQuery<K extends IndexKind = IndexKind> {
+  kind: K;
+  scope: IndexScope;
+  /** Unstemmed key terms (letters and digits only); the backend stems them as it stems the text. */
+  terms: string[];
+  /** Rows returned at most. */
+  limit: number;
+  /** Best-ranked rows considered before the scope's mutable filters (offerings, use_as_source) apply. */
+  pool: number;
+}
+
+export interface IndexSearchResult<K extends IndexKind = IndexKind> {
+  hits: HitOf<K>[];
+  /** Rows in the ranked pool before filtering: equal to `pool` means filters may have hidden more. */
+  pool_size: number;
+}
+
+/** What the index knows about a file beyond its scope (whose statement it is, what it is about). */
+export interface FileFacts {
+  /** The organisation the file's statements are about, when not necessarily the uploader's. */
+  subject: string | null;
+  /** The file's own answer to a "product name" question, if it has one. */
+  label: string | null;
+  offering_ids: number[];
+}
+
+export interface KnowledgeIndex {
+  /**
+   * Replaces the file's content (and its scope) with `passages` and `qa`, atomically for searches:
+   * a failure leaves nothing of the new content behind. `onProgress` gets the share (0..1) stored.
+   */
+  replaceFile(file: IndexedFile, passages: PassageEntry[], qa: QaEntry[], onProgress?: (share: number) => void): Promise<void>;
+  /** The file's scope changed (offerings, company scope, use_as_source, name); its content stays. */
+  updateFile(file: IndexedFile): Promise<void>;
+  /** Removes the file's content and scope. */
+  deleteFile(orgId: number, fileId: number): Promise<void>;
+
+  search<K extends IndexKind>(query: IndexQuery<K>): Promise<IndexSearchResult<K>>;
+  /** The rows with these ids that the scope allows (dense retrieval's extra candidates). */
+  byIds<K extends IndexKind>(kind: K, scope: IndexScope, ids: number[]): Promise<HitOf<K>[]>;
+  /** Ids of the organisation's rows whose embeddings are nearest (cosine) to `vector`, best first. */
+  nearest(kind: IndexKind, orgId: number, vector: Float32Array, k: number): Promise<number[]>;
+
+  /** For each stemmed term, the rows (all organisations) holding it: BM25's document frequency. */
+  termDocs(kind: IndexKind, stemmedTerms: string[]): Promise<number[]>;
+  /** Rows (all organisations). */
+  totalRows(kind: IndexKind): Promise<number>;
+  /** Rows of one organisation. */
+  orgRows(kind: IndexKind, orgId: number): Promise<number>;
+
+  /**
+   * The file's facts, or null for a file not in the index; `label` is its answer (80 characters at
+   * most) to the first of `labelQuestions` (lower-cased question texts) it answers.
+   */
+  fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null>;
+  setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void>;
+  /** The organisation's own names, as set (null when never set). */
+  orgNames(orgId: number): Promise<string | null>;
+  setOrgNames(orgId: number, names: string): Promise<void>;
+}

@@ -1,0 +1,432 @@
+/**
+ * The knowledge index on SQLite: FTS5 (BM25, porter stemming) over passages and answer-library
+ * entries, scope filters joined from `kb_files`, embeddings as Float32 BLOBs.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import type {
+  FileFacts,
+  HitOf,
+  IndexedFile,
+  IndexKind,
+  IndexQuery,
+  IndexScope,
+  IndexSearchResult,
+  KnowledgeIndex,
+  PassageEntry,
+  PassageHit,
+  QaEntry,
+  QaHit,
+  QaSlot,
+} from '../../knowledge-index';
+import { migrateKnowledgeIndex } from './schema';
+
+interface PassageRow {
+  id: number;
+  file_id: number;
+  filename: string;
+  page_number: number;
+  section_path: string;
+  context_header: string;
+  content: string;
+  stems: string;
+  bm: number;
+}
+
+interface QaRow {
+  id: number;
+  file_id: number;
+  filename: string;
+  question: string;
+  answer: string;
+  slots: string;
+  original_id: string | null;
+  tab_name: string;
+  location: string;
+  question_stems: string;
+  stems: string;
+  bm: number;
+}
+
+interface EmbeddingRow {
+  id: number;
+  embedding: Buffer;
+}
+
+interface FilterParams {
+  org: number;
+  file_id: number | null;
+  offerings: string | null;
+}
+
+interface SearchParams extends FilterParams {
+  match: string;
+  limit: number;
+  pool: number;
+}
+
+/** The file filter shared by every search: org, use_as_source, file_id, offerings-or-company scope. */
+const FILE_FILTER = `
+  f.use_as_source = 1
+  AND (@file_id IS NULL OR f.file_id = @file_id)
+  AND (@offerings IS NULL OR f.scope_includes_company = 1 OR EXISTS (
+    SELECT 1 FROM kb_file_offerings o
+    WHERE o.org_id = f.org_id AND o.file_id = f.file_id AND o.offering_id IN (SELECT value FROM json_each(@offerings))
+  ))`;
+
+/**
+ * A pooled BM25 search of one index. FTS first (org and file are index columns, so another org's text
+ * never fills the pool), BM25 over the pool only, then the mutable filters (offerings, use_as_source) on
+ * the pool's rows. CROSS JOIN pins that order: left to itself the planner walks every row of the org by
+ * the `_by_file` index and probes the pool for each, which costs milliseconds on a large org.
+ * `weights` are the BM25 weights of the two text columns (the scope columns weigh 0).
+ */
+function searchSql(fts: string, weights: string, table: string, alias: string, columns: string): string {
+  const bm25 = `bm25(${fts}, 0, 0, ${weights})`;
+  return `
+      WITH hits AS (
+        SELECT rowid AS id, -${bm25} AS bm FROM ${fts}
+        WHERE ${fts} MATCH @match ORDER BY ${bm25} LIMIT @pool
+      )
+      SELECT ${columns}, hits.bm AS bm, (SELECT COUNT(*) FROM hits) AS pool_size
+      FROM hits
+      CROSS JOIN ${table} ${alias} ON ${alias}.id = hits.id
+      CROSS JOIN kb_files f ON f.org_id = ${alias}.org_id AND f.file_id = ${alias}.file_id
+      WHERE ${alias}.org_id = @org AND ${FILE_FILTER}
+      ORDER BY hits.bm DESC
+      LIMIT @limit`;
+}
+
+/** FTS column values that scope a row: `o<org>` and `f<file>` tokens, searchable with column filters. */
+function scopeTokens(orgId: number, fileId: number): [string, string] {
+  return [`o${orgId}`, `f${fileId}`];
+}
+
+function filterParams(scope: IndexScope): FilterParams {
+  const offerings = scope.offering_ids && scope.offering_ids.length > 0 ? JSON.stringify(scope.offering_ids) : null;
+  return { org: scope.org_id, file_id: scope.file_id ?? null, offerings };
+}
+
+/**
+ * The FTS5 MATCH expression: the org (and file) scope as column filters, AND an OR of quoted terms.
+ * Terms are letters and digits only (the query's contract), and anything else is dropped here too, so
+ * no user text can become query syntax.
+ */
+function matchExpression(query: IndexQuery): string | null {
+  const terms = query.terms.filter((t) => /^[\p{L}\p{N}]+$/u.test(t));
+  if (terms.length === 0) return null;
+  let scope = `org : "o${Math.trunc(query.scope.org_id)}"`;
+  const fileId = query.scope.file_id;
+  if (fileId !== undefined && fileId !== null && Number.isInteger(fileId)) scope += ` AND file : "f${fileId}"`;
+  return `${scope} AND (${terms.map((t) => `"${t}"`).join(' OR ')})`;
+}
+
+function passageHit(row: PassageRow): PassageHit {
+  return { ...row, section_path: JSON.parse(row.section_path) as string[] };
+}
+
+function qaHit(row: QaRow): QaHit {
+  return { ...row, slots: JSON.parse(row.slots) as QaSlot[] };
+}
+
+function toBlob(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+function fromBlob(blob: Buffer): Float32Array {
+  const copy = new Uint8Array(blob.byteLength);
+  copy.set(blob);
+  return new Float32Array(copy.buffer);
+}
+
+export class SqliteKnowledgeIndex implements KnowledgeIndex {
+  private readonly insertPassage: Statement;
+  private readonly insertPassageFts: Statement;
+  private readonly insertQa: Statement;
+  private readonly insertQaFts: Statement;
+  private readonly upsertFile: Statement;
+  private readonly deleteOfferings: Statement;
+  private readonly insertOffering: Statement;
+  private readonly searchPassages: Statement<[SearchParams], PassageRow & { pool_size: number }>;
+  private readonly searchQa: Statement<[SearchParams], QaRow & { pool_size: number }>;
+  private readonly passageTermDocs: Statement<[string], number>;
+  private readonly qaTermDocs: Statement<[string], number>;
+  private readonly passageTotal: Statement<[], number>;
+  private readonly qaTotal: Statement<[], number>;
+  private readonly passageOrgTotal: Statement<[number], number>;
+  private readonly qaOrgTotal: Statement<[number], number>;
+  private readonly passagesByIds: Statement<[FilterParams & { ids: string }], PassageRow>;
+  private readonly qaByIds: Statement<[FilterParams & { ids: string }], QaRow>;
+  private readonly passageEmbeddings: Statement<[{ org: number }], EmbeddingRow>;
+  private readonly qaEmbeddings: Statement<[{ org: number }], EmbeddingRow>;
+
+  /**
+   * Document frequencies read from fts5vocab, which counts by walking the term's whole doclist (a
+   * frequent term costs milliseconds); questions repeat their vocabulary, so they are cached until the
+   * content changes, here (see `contentChanged`) or through another connection (`noticeExternalChanges`).
+   */
+  private readonly termDocsCache = { passages: new Map<string, number>(), qa: new Map<string, number>() };
+  private readonly totalsCache: Partial<Record<IndexKind, number>> = {};
+  private readonly orgRowsCache = new Map<string, number>();
+  private readonly vectorCache = new Map<string, { ids: number[]; vectors: Float32Array[] }>();
+  private readonly factsCache = new Map<string, FileFacts | null>();
+  private readonly fileFactsRow: Statement<[{ org: number; file: number; questions: string }], { subject: string | null; label: string | null; offerings: string | null }>;
+  private readonly setSubject: Statement<[string | null, number, number]>;
+  private readonly getOrgNames: Statement<[number], string>;
+  private readonly putOrgNames: Statement<[number, string]>;
+  private readonly dataVersion: Statement<[], number>;
+  private seenDataVersion: number;
+
+  constructor(readonly db: Database) {
+    migrateKnowledgeIndex(db);
+    this.insertPassage = db.prepare(`
+      INSERT INTO kb_passages (org_id, file_id, page_number, section_path, context_header, content, stems, embedding)
+      VALUES (@org_id, @file_id, @page_number, @section_path, @context_header, @content, @stems, @embedding)`);
+    this.insertPassageFts = db.prepare('INSERT INTO kb_passages_fts (rowid, org, file, header, body) VALUES (?, ?, ?, ?, ?)');
+    this.insertQa = db.prepare(`
+      INSERT INTO kb_qa (org_id, file_id, question, answer, slots, original_id, tab_name, location, question_stems, stems, embedding)
+      VALUES (@org_id, @file_id, @question, @answer, @slots, @original_id, @tab_name, @location, @question_stems, @stems, @embedding)`);
+    this.insertQaFts = db.prepare('INSERT INTO kb_qa_fts (rowid, org, file, question, answer) VALUES (?, ?, ?, ?, ?)');
+    this.upsertFile = db.prepare(`
+      INSERT INTO kb_files (org_id, file_id, filename, scope_includes_company, use_as_source)
+      VALUES (@org_id, @file_id, @filename, @scope, @use_as_source)
+      ON CONFLICT (org_id, file_id) DO UPDATE SET filename = excluded.filename,
+        scope_includes_company = excluded.scope_includes_company, use_as_source = excluded.use_as_source`);
+    this.deleteOfferings = db.prepare('DELETE FROM kb_file_offerings WHERE org_id = ? AND file_id = ?');
+    this.insertOffering = db.prepare('INSERT OR IGNORE INTO kb_file_offerings (org_id, file_id, offering_id) VALUES (?, ?, ?)');
+
+    const passageColumns = `p.id, p.file_id, f.filename, p.page_number, p.section_path, p.context_header, p.content, p.stems`;
+    const qaColumns = `q.id, q.file_id, f.filename, q.question, q.answer, q.slots, q.original_id, q.tab_name, q.location, q.question_stems, q.stems`;
+    // Passages weigh their body over the heading trail; library entries their question over the answer.
+    this.searchPassages = db.prepare(searchSql('kb_passages_fts', '0.5, 1.0', 'kb_passages', 'p', passageColumns));
+    this.searchQa = db.prepare(searchSql('kb_qa_fts', '1.0, 0.3', 'kb_qa', 'q', qaColumns));
+    this.passageTermDocs = db.prepare<[string], number>('SELECT doc FROM kb_passages_vocab WHERE term = ?').pluck();
+    this.qaTermDocs = db.prepare<[string], number>('SELECT doc FROM kb_qa_vocab WHERE term = ?').pluck();
+    this.passageTotal = db.prepare<[], number>('SELECT COUNT(*) FROM kb_passages').pluck();
+    this.qaTotal = db.prepare<[], number>('SELECT COUNT(*) FROM kb_qa').pluck();
+    this.passageOrgTotal = db.prepare<[number], number>('SELECT COUNT(*) FROM kb_passages WHERE org_id = ?').pluck();
+    this.qaOrgTotal = db.prepare<[number], number>('SELECT COUNT(*) FROM kb_qa WHERE org_id = ?').pluck();
+    this.passagesByIds = db.prepare(`
+      SELECT ${passageColumns}, 0 AS bm FROM kb_passages p
+      JOIN kb_files f ON f.org_id = p.org_id AND f.file_id = p.file_id
+      WHERE p.id IN (SELECT value FROM json_each(@ids)) AND p.org_id = @org AND ${FILE_FILTER}`);
+    this.qaByIds = db.prepare(`
+      SELECT ${qaColumns}, 0 AS bm FROM kb_qa q
+      JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
+      WHERE q.id IN (SELECT value FROM json_each(@ids)) AND q.org_id = @org AND ${FILE_FILTER}`);
+    this.passageEmbeddings = db.prepare('SELECT id, embedding FROM kb_passages WHERE org_id = @org AND embedding IS NOT NULL');
+    this.qaEmbeddings = db.prepare('SELECT id, embedding FROM kb_qa WHERE org_id = @org AND embedding IS NOT NULL');
+    this.fileFactsRow = db.prepare(`
+      SELECT f.subject AS subject,
+        (SELECT q.answer FROM kb_qa q WHERE q.org_id = f.org_id AND q.file_id = f.file_id
+           AND lower(trim(q.question)) IN (SELECT value FROM json_each(@questions))
+           AND length(q.answer) <= 80 ORDER BY q.id LIMIT 1) AS label,
+        (SELECT group_concat(o.offering_id) FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id) AS offerings
+      FROM kb_files f WHERE f.org_id = @org AND f.file_id = @file`);
+    this.setSubject = db.prepare('UPDATE kb_files SET subject = ? WHERE org_id = ? AND file_id = ?');
+    this.getOrgNames = db.prepare<[number], string>('SELECT names FROM kb_org_names WHERE org_id = ?').pluck();
+    this.putOrgNames = db.prepare(
+      'INSERT INTO kb_org_names (org_id, names) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET names = excluded.names',
+    );
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.seenDataVersion = this.dataVersion.get() ?? 0;
+  }
+
+  async replaceFile(file: IndexedFile, passages: PassageEntry[], qa: QaEntry[], onProgress?: (share: number) => void): Promise<void> {
+    this.db.transaction(() => {
+      this.saveFile(file);
+      this.deleteContent(file.org_id, file.file_id);
+      const [org, scopeFile] = scopeTokens(file.org_id, file.file_id);
+      for (const p of passages) {
+        const { lastInsertRowid } = this.insertPassage.run({
+          org_id: file.org_id,
+          file_id: file.file_id,
+          page_number: p.page_number,
+          section_path: JSON.stringify(p.section_path),
+          context_header: p.context_header,
+          content: p.content,
+          stems: p.stems,
+          embedding: p.embedding ? toBlob(p.embedding) : null,
+        });
+        this.insertPassageFts.run(lastInsertRowid, org, scopeFile, p.index_header, p.index_body);
+      }
+      for (const entry of qa) {
+        const { lastInsertRowid } = this.insertQa.run({
+          org_id: file.org_id,
+          file_id: file.file_id,
+          question: entry.question,
+          answer: entry.answer,
+          slots: JSON.stringify(entry.slots),
+          original_id: entry.original_id,
+          tab_name: entry.tab_name,
+          location: entry.location,
+          question_stems: entry.question_stems,
+          stems: entry.stems,
+          embedding: entry.embedding ? toBlob(entry.embedding) : null,
+        });
+        this.insertQaFts.run(lastInsertRowid, org, scopeFile, entry.index_question, entry.index_answer);
+      }
+    })();
+    this.contentChanged();
+    onProgress?.(1);
+  }
+
+  async updateFile(file: IndexedFile): Promise<void> {
+    this.db.transaction(() => this.saveFile(file))();
+    this.factsCache.clear();
+  }
+
+  async deleteFile(orgId: number, fileId: number): Promise<void> {
+    this.db.transaction(() => {
+      this.deleteContent(orgId, fileId);
+      this.deleteOfferings.run(orgId, fileId);
+      this.db.prepare('DELETE FROM kb_files WHERE org_id = ? AND file_id = ?').run(orgId, fileId);
+    })();
+  }
+
+  async search<K extends IndexKind>(query: IndexQuery<K>): Promise<IndexSearchResult<K>> {
+    this.noticeExternalChanges();
+    const match = matchExpression(query);
+    if (!match) return { hits: [], pool_size: 0 };
+    const params: SearchParams = { ...filterParams(query.scope), match, limit: query.limit, pool: query.pool };
+    if (query.kind === 'passages') {
+      const rows = this.searchPassages.all(params);
+      return { hits: rows.map(passageHit) as HitOf<K>[], pool_size: rows[0]?.pool_size ?? 0 };
+    }
+    const rows = this.searchQa.all(params);
+    return { hits: rows.map(qaHit) as HitOf<K>[], pool_size: rows[0]?.pool_size ?? 0 };
+  }
+
+  async byIds<K extends IndexKind>(kind: K, scope: IndexScope, ids: number[]): Promise<HitOf<K>[]> {
+    if (ids.length === 0) return [];
+    const params = { ...filterParams(scope), ids: JSON.stringify(ids) };
+    if (kind === 'passages') return this.passagesByIds.all(params).map(passageHit) as HitOf<K>[];
+    return this.qaByIds.all(params).map(qaHit) as HitOf<K>[];
+  }
+
+  /** Cosine over the org's vectors, held in memory per org until its content changes. */
+  async nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number): Promise<number[]> {
+    this.noticeExternalChanges();
+    const key = `${kind}:${orgId}`;
+    let matrix = this.vectorCache.get(key);
+    if (!matrix) {
+      const rows = (kind === 'passages' ? this.passageEmbeddings : this.qaEmbeddings).all({ org: orgId });
+      matrix = { ids: rows.map((r) => r.id), vectors: rows.map((r) => fromBlob(r.embedding)) };
+      this.vectorCache.set(key, matrix);
+    }
+    const scored: [number, number][] = [];
+    for (let i = 0; i < matrix.ids.length; i++) {
+      const vector = matrix.vectors[i]!;
+      if (vector.length !== query.length) continue;
+      let dot = 0;
+      for (let j = 0; j < vector.length; j++) dot += vector[j]! * query[j]!;
+      scored.push([matrix.ids[i]!, dot]);
+    }
+    scored.sort((a, b) => b[1] - a[1]);
+    return scored.slice(0, k).map(([id]) => id);
+  }
+
+  async termDocs(kind: IndexKind, terms: string[]): Promise<number[]> {
+    this.noticeExternalChanges();
+    const cache = this.termDocsCache[kind];
+    return terms.map((term) => {
+      let docs = cache.get(term);
+      if (docs === undefined) {
+        docs = (kind === 'passages' ? this.passageTermDocs : this.qaTermDocs).get(term) ?? 0;
+        // Bounded: an adversarial stream of unique terms must not grow memory.
+        if (cache.size > 100_000) cache.clear();
+        cache.set(term, docs);
+      }
+      return docs;
+    });
+  }
+
+  async totalRows(kind: IndexKind): Promise<number> {
+    this.noticeExternalChanges();
+    return (this.totalsCache[kind] ??= (kind === 'passages' ? this.passageTotal : this.qaTotal).get() ?? 0);
+  }
+
+  async orgRows(kind: IndexKind, orgId: number): Promise<number> {
+    this.noticeExternalChanges();
+    const key = `${kind}:${orgId}`;
+    let rows = this.orgRowsCache.get(key);
+    if (rows === undefined) {
+      rows = (kind === 'passages' ? this.passageOrgTotal : this.qaOrgTotal).get(orgId) ?? 0;
+      this.orgRowsCache.set(key, rows);
+    }
+    return rows;
+  }
+
+  /** Cached until the content or a file's scope changes. */
+  async fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null> {
+    this.noticeExternalChanges();
+    const key = `${orgId}:${fileId}:${labelQuestions.join('|')}`;
+    if (this.factsCache.has(key)) return this.factsCache.get(key)!;
+    const row = this.fileFactsRow.get({ org: orgId, file: fileId, questions: JSON.stringify(labelQuestions) });
+    const facts = row
+      ? { subject: row.subject, label: row.label, offering_ids: row.offerings ? row.offerings.split(',').map(Number) : [] }
+      : null;
+    // Bounded: one entry per file asked about.
+    if (this.factsCache.size > 10_000) this.factsCache.clear();
+    this.factsCache.set(key, facts);
+    return facts;
+  }
+
+  async setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void> {
+    this.setSubject.run(subject, orgId, fileId);
+    this.factsCache.clear();
+  }
+
+  async orgNames(orgId: number): Promise<string | null> {
+    return this.getOrgNames.get(orgId) ?? null;
+  }
+
+  async setOrgNames(orgId: number, names: string): Promise<void> {
+    this.putOrgNames.run(orgId, names);
+  }
+
+  /** Forgets everything derived from the indexed content. Called after every write to it. */
+  private contentChanged(): void {
+    this.factsCache.clear();
+    this.termDocsCache.passages.clear();
+    this.termDocsCache.qa.clear();
+    delete this.totalsCache.passages;
+    delete this.totalsCache.qa;
+    this.orgRowsCache.clear();
+    this.vectorCache.clear();
+  }
+
+  /**
+   * Drops the caches when another connection (another process on the same file) has committed since
+   * the last call. Our own commits bump nothing here (data_version counts other connections' commits).
+   */
+  private noticeExternalChanges(): void {
+    const version = this.dataVersion.get() ?? 0;
+    if (version !== this.seenDataVersion) {
+      this.contentChanged();
+      this.seenDataVersion = version;
+    }
+  }
+
+  private saveFile(file: IndexedFile): void {
+    this.upsertFile.run({
+      org_id: file.org_id,
+      file_id: file.file_id,
+      filename: file.filename,
+      scope: file.scope_includes_company ? 1 : 0,
+      use_as_source: file.use_as_source ? 1 : 0,
+    });
+    this.deleteOfferings.run(file.org_id, file.file_id);
+    for (const offering of new Set(file.offering_ids)) this.insertOffering.run(file.org_id, file.file_id, offering);
+  }
+
+  /** Removes a file's content (passages, Q&A and their index rows); keeps nothing behind. */
+  private deleteContent(orgId: number, fileId: number): void {
+    this.db.prepare(
+      'DELETE FROM kb_passages_fts WHERE rowid IN (SELECT id FROM kb_passages WHERE org_id = ? AND file_id = ?)',
+    ).run(orgId, fileId);
+    this.db.prepare('DELETE FROM kb_passages WHERE org_id = ? AND file_id = ?').run(orgId, fileId);
+    this.db.prepare('DELETE FROM kb_qa_fts WHERE rowid IN (SELECT id FROM kb_qa WHERE org_id = ? AND file_id = ?)').run(orgId, fileId);
+    this.db.prepare('DELETE FROM kb_qa WHERE org_id = ? AND file_id = ?').run(orgId, fileId);
+    this.contentChanged();
+  }
+}

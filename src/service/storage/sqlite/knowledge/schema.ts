@@ -1,0 +1,76 @@
+/**
+ * The knowledge index's SQLite tables: passages and answer-library entries, each with an FTS5 table
+ * (porter + unicode61; `org` and `file` columns hold scope tokens) and its fts5vocab view, and the
+ * files' search scope. Versioned in its own table, migrated when the index is opened.
+ */
+import type { Database } from 'better-sqlite3';
+
+const SCHEMA_VERSION = 2;
+
+const MIGRATIONS: Record<number, string> = {
+  1: `
+    CREATE TABLE IF NOT EXISTS kb_files (
+      org_id INTEGER NOT NULL,
+      file_id INTEGER NOT NULL,
+      filename TEXT NOT NULL,
+      scope_includes_company INTEGER NOT NULL DEFAULT 0,
+      use_as_source INTEGER NOT NULL DEFAULT 1,
+      PRIMARY KEY (org_id, file_id)
+    );
+    CREATE TABLE IF NOT EXISTS kb_file_offerings (
+      org_id INTEGER NOT NULL,
+      file_id INTEGER NOT NULL,
+      offering_id INTEGER NOT NULL,
+      PRIMARY KEY (org_id, file_id, offering_id)
+    );
+    CREATE TABLE IF NOT EXISTS kb_passages (
+      id INTEGER PRIMARY KEY,
+      org_id INTEGER NOT NULL,
+      file_id INTEGER NOT NULL,
+      page_number INTEGER NOT NULL,
+      section_path TEXT NOT NULL,
+      context_header TEXT NOT NULL,
+      content TEXT NOT NULL,
+      stems TEXT NOT NULL,
+      embedding BLOB
+    );
+    CREATE INDEX IF NOT EXISTS kb_passages_by_file ON kb_passages (org_id, file_id);
+    CREATE VIRTUAL TABLE IF NOT EXISTS kb_passages_fts USING fts5 (org, file, header, body, tokenize = 'porter unicode61');
+    CREATE VIRTUAL TABLE IF NOT EXISTS kb_passages_vocab USING fts5vocab (kb_passages_fts, 'row');
+    CREATE TABLE IF NOT EXISTS kb_qa (
+      id INTEGER PRIMARY KEY,
+      org_id INTEGER NOT NULL,
+      file_id INTEGER NOT NULL,
+      question TEXT NOT NULL,
+      answer TEXT NOT NULL,
+      slots TEXT NOT NULL,
+      original_id TEXT,
+      tab_name TEXT NOT NULL,
+      location TEXT NOT NULL,
+      question_stems TEXT NOT NULL,
+      stems TEXT NOT NULL,
+      embedding BLOB
+    );
+    CREATE INDEX IF NOT EXISTS kb_qa_by_file ON kb_qa (org_id, file_id);
+    CREATE VIRTUAL TABLE IF NOT EXISTS kb_qa_fts USING fts5 (org, file, question, answer, tokenize = 'porter unicode61');
+    CREATE VIRTUAL TABLE IF NOT EXISTS kb_qa_vocab USING fts5vocab (kb_qa_fts, 'row');
+  `,
+  // Whose statement a file is (issue 14): the organisation it is about when that is not necessarily
+  // the uploader (e.g. "Amazon Web Services" for an AWS SOC 3), and each organisation's own names.
+  2: `
+    ALTER TABLE kb_files ADD COLUMN subject TEXT;
+    CREATE TABLE IF NOT EXISTS kb_org_names (org_id INTEGER PRIMARY KEY, names TEXT NOT NULL);
+  `,
+};
+
+export function migrateKnowledgeIndex(db: Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS kb_schema_version (version INTEGER NOT NULL)');
+  const row = db.prepare('SELECT MAX(version) AS version FROM kb_schema_version').get() as { version: number | null };
+  const current = row.version ?? 0;
+  for (let v = current + 1; v <= SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.prepare('INSERT INTO kb_schema_version (version) VALUES (?)').run(v);
+    })();
+  }
+}
