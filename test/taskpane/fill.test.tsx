@@ -59,13 +59,8 @@ describe('Fill', () => {
     expect(workbook.applied).toEqual([{ highlight: true, sourceNotes: true }]);
     expect(JSON.parse(storage.getItem(`${STORAGE_KEYS.fillPrefix}doc-1`)!).writtenAt).toBeTypeOf('string');
 
-    // The summary from the structure: per tab questions, answered, review, score, trust.
-    const summary = screen.getByRole('region', { name: 'Summary' });
-    expect(summary.textContent).toContain('3 questions, average score 70/100. Trust: 1 high, 1 medium, 1 low; 1 need review.');
-    const security = within(summary).getByRole('rowheader', { name: 'Security' }).closest('tr')!;
-    expect([...security.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['2', '2', '0', '78', '1/1/0']);
-    const privacy = within(summary).getByRole('rowheader', { name: 'Privacy' }).closest('tr')!;
-    expect([...privacy.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['1', '1', '1', '30', '0/0/1']);
+    // Where the review stands: every question answered in a cell, one of them needing a look.
+    expect(screen.getByLabelText('Where the review stands').textContent).toBe('3 answered · 0 drafts · 0 untouched — 1 needs review');
 
     const undo = screen.getByRole('button', { name: 'Undo fill' }) as HTMLButtonElement;
     await waitFor(() => expect(undo.disabled).toBe(false)); // enabled once the fill has finished

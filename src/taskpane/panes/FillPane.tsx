@@ -7,15 +7,13 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QuestionWithAnswers } from '../../api/schemas';
 import type { CellRef, UndoResult, WorkbookAdapter } from '../../excel/types';
 import {
-  FillSession,
+  createFillSession, type FillSession,
   SessionError,
   STEP_ORDER,
   initialState,
   type FillOptions,
   type FillState,
-  type LaterEdit,
   type Outcome,
-  type Replacement,
   type StepKey,
 } from '../../fill/session';
 import { ConnectFirst, ErrorMessage, Note } from '../components/Message';
@@ -25,7 +23,7 @@ import { explainQuestionnaireUploadError, isForbidden } from '../errors';
 import { fillLinkStore } from '../fill-link';
 import { findQuestionAt, targetCell } from '../review';
 import type { StorageLike, TaskpaneApi } from '../types';
-import { Summary, WriteReport } from './fill-report';
+import { WriteReport } from './fill-report';
 import type { CorrectFn } from './Correction';
 import { ReviewList } from './ReviewList';
 import type { ApiError } from '../../api/errors';
@@ -78,7 +76,7 @@ function useFillSession(props: FillPaneProps): [FillSession | null, FillState] {
   const session = useMemo(
     () =>
       client
-        ? new FillSession(
+        ? createFillSession(
             {
               api: client,
               workbook,
@@ -230,7 +228,7 @@ export function FillPane(props: FillPaneProps) {
         <div class="qf-msg qf-msg-warn" role="group" aria-label="Interrupted fill">
           <p>
             A fill of this workbook was interrupted{state.interruptedAt ? ` (started ${when(state.interruptedAt)})` : ''}. Nothing is written until
-            you choose: continue it (its answers are written into the empty answer cells), or discard it.
+            you choose: continue it, or discard it.
           </p>
           <div class="qf-row">
             <button type="button" class="qf-btn qf-btn-primary" onClick={() => void session.continueInterrupted()}>
@@ -310,15 +308,33 @@ export function FillPane(props: FillPaneProps) {
       )}
       <ErrorMessage error={error} />
       {state.phase === 'confirm-overwrite' && state.replacements && session && (
-        <ConfirmOverwrite replacements={state.replacements} onChoose={(choice) => void session.confirmOverwrite(choice)} />
+        <Confirm
+          label="Confirm overwrite"
+          title={`Overwrite will replace ${plural(state.replacements.length, 'existing value')} in this workbook. Undo fill can put them back.`}
+          items={state.replacements.map((x) => ({
+            key: `${x.tab}!${x.address}`,
+            text: `${x.tab}!${x.address}${x.originalId ? ` (${x.originalId})` : ''}: “${clip(x.current)}” → “${clip(x.next)}”`,
+          }))}
+          choices={[
+            [`Replace ${plural(state.replacements.length, 'value')}`, () => void session.confirmOverwrite('replace')],
+            ['Keep them, fill only empty cells', () => void session.confirmOverwrite('keep')],
+            ['Cancel', () => void session.confirmOverwrite('cancel')],
+          ]}
+        />
       )}
       {report && <WriteReport plan={report.plan} result={report.result} earlier={report.earlier} earlierAt={report.earlierAt} />}
       {state.phase === 'confirm-undo' && state.laterEdits && session && (
-        <ConfirmUndo
-          edits={state.laterEdits}
-          onKeep={() => void session.undo(true)}
-          onDiscard={() => void session.undo(false)}
-          onCancel={() => session.cancelUndo()}
+        <Confirm
+          label="Confirm undo"
+          title={`${plural(state.laterEdits.length, 'cell was', 'cells were')} changed after the fill: Undo fill would put ${
+            state.laterEdits.length === 1 ? 'it' : 'them'
+          } back as before the fill, losing ${state.laterEdits.length === 1 ? 'that edit' : 'those edits'}.`}
+          items={state.laterEdits.map((x) => ({ key: `${x.tab}!${x.address}`, text: `${x.tab}!${x.address}: “${clip(x.value)}”` }))}
+          choices={[
+            [`Undo, keeping my ${plural(state.laterEdits.length, 'edit')}`, () => void session.undo(true)],
+            ['Undo everything', () => void session.undo(false)],
+            ['Cancel', () => session.cancelUndo()],
+          ]}
         />
       )}
       <div class="qf-row">
@@ -348,7 +364,6 @@ export function FillPane(props: FillPaneProps) {
           </ul>
         </Note>
       )}
-      {state.structure && <Summary structure={state.structure} questions={questions} />}
       <ErrorMessage error={navError} onDismiss={() => setNavError(null)} />
       {questions.length > 0 && (
         <ReviewList
@@ -362,7 +377,7 @@ export function FillPane(props: FillPaneProps) {
         />
       )}
       {questions.length > 0 && client && !busy && (
-        <SaveToLibrary client={client} workbook={workbook} blocked={props.uploadBlocked} corrected={state.corrected.size} />
+        <SaveToLibrary client={client} workbook={workbook} blocked={props.uploadBlocked} />
       )}
     </div>
   );
@@ -393,7 +408,7 @@ function OutcomeNote(props: { outcome: Outcome | null }) {
           Stopped.{' '}
           {o.resumable
             ? 'The service keeps what it generated so far: choose "Check again" to pick this fill up, or fill the workbook again.'
-            : 'Nothing was written. Fill the workbook again when you are ready.'}
+            : 'Nothing was written.'}
         </Note>
       );
     case 'already-written':
@@ -401,9 +416,9 @@ function OutcomeNote(props: { outcome: Outcome | null }) {
     case 'no-questions':
       return <Note>The service found no questions in this workbook. Is it a questionnaire (a sheet of questions with answer columns)?</Note>;
     case 'discarded':
-      return <Note>The interrupted fill was discarded; nothing was written. Fill the workbook again when you are ready.</Note>;
+      return <Note>The interrupted fill was discarded; nothing was written.</Note>;
     case 'overwrite-declined':
-      return <Note>Nothing was written: no existing value was replaced. Untick "Overwrite" to fill only the empty cells.</Note>;
+      return <Note>Nothing was written: no existing value was replaced.</Note>;
     case 'undone':
       return <Note kind={o.result?.failed?.length ? 'warn' : 'ok'}>{describeUndo(o.result, o.kept)}</Note>;
     default:
@@ -411,65 +426,25 @@ function OutcomeNote(props: { outcome: Outcome | null }) {
   }
 }
 
-function ConfirmOverwrite(props: { replacements: Replacement[]; onChoose: (choice: 'replace' | 'keep' | 'cancel') => void }) {
-  const r = props.replacements;
+/** A question before something is destroyed: what would be lost (the first few), and the choices. */
+function Confirm(props: { label: string; title: string; items: { key: string; text: string }[]; choices: [string, () => void][] }) {
   return (
-    <div class="qf-msg qf-msg-warn" role="group" aria-label="Confirm overwrite">
+    <div class="qf-msg qf-msg-warn" role="group" aria-label={props.label}>
       <p>
-        <strong>Overwrite will replace {plural(r.length, 'existing value')} in this workbook.</strong> Undo fill can put them back.
+        <strong>{props.title}</strong>
       </p>
       <ul class="qf-small">
-        {r.slice(0, PREVIEW).map((x) => (
-          <li key={`${x.tab}!${x.address}`}>
-            {x.tab}!{x.address}
-            {x.originalId ? ` (${x.originalId})` : ''}: “{clip(x.current)}” → “{clip(x.next)}”
-          </li>
+        {props.items.slice(0, PREVIEW).map((x) => (
+          <li key={x.key}>{x.text}</li>
         ))}
-        {r.length > PREVIEW && <li>… and {r.length - PREVIEW} more.</li>}
+        {props.items.length > PREVIEW && <li>… and {props.items.length - PREVIEW} more.</li>}
       </ul>
       <div class="qf-row">
-        <button type="button" class="qf-btn qf-btn-primary" onClick={() => props.onChoose('replace')}>
-          Replace {plural(r.length, 'value')}
-        </button>
-        <button type="button" class="qf-btn" onClick={() => props.onChoose('keep')}>
-          Keep them, fill only empty cells
-        </button>
-        <button type="button" class="qf-btn" onClick={() => props.onChoose('cancel')}>
-          Cancel
-        </button>
-      </div>
-    </div>
-  );
-}
-
-function ConfirmUndo(props: { edits: LaterEdit[]; onKeep: () => void; onDiscard: () => void; onCancel: () => void }) {
-  const e = props.edits;
-  return (
-    <div class="qf-msg qf-msg-warn" role="group" aria-label="Confirm undo">
-      <p>
-        <strong>
-          {plural(e.length, 'cell was', 'cells were')} changed after the fill. Undo fill would put {e.length === 1 ? 'it' : 'them'} back as
-          they were before the fill, losing {e.length === 1 ? 'that edit' : 'those edits'}.
-        </strong>
-      </p>
-      <ul class="qf-small">
-        {e.slice(0, PREVIEW).map((x) => (
-          <li key={`${x.tab}!${x.address}`}>
-            {x.tab}!{x.address}: “{clip(x.value)}”
-          </li>
+        {props.choices.map(([label, onClick], i) => (
+          <button key={label} type="button" class={i === 0 ? 'qf-btn qf-btn-primary' : 'qf-btn'} onClick={onClick}>
+            {label}
+          </button>
         ))}
-        {e.length > PREVIEW && <li>… and {e.length - PREVIEW} more.</li>}
-      </ul>
-      <div class="qf-row">
-        <button type="button" class="qf-btn qf-btn-primary" onClick={props.onKeep}>
-          Undo, keeping my {plural(e.length, 'edit')}
-        </button>
-        <button type="button" class="qf-btn" onClick={props.onDiscard}>
-          Undo everything
-        </button>
-        <button type="button" class="qf-btn" onClick={props.onCancel}>
-          Cancel
-        </button>
       </div>
     </div>
   );
@@ -479,7 +454,7 @@ function ConfirmUndo(props: { edits: LaterEdit[]; onKeep: () => void; onDiscard:
  * After review: the workbook, as it is now, goes to the library as a completed questionnaire, so the
  * next fill reuses the reviewed answers (the service lets a newer upload of it supersede the older).
  */
-function SaveToLibrary(props: { client: TaskpaneApi; workbook: WorkbookAdapter; blocked: string | null; corrected: number }) {
+function SaveToLibrary(props: { client: TaskpaneApi; workbook: WorkbookAdapter; blocked: string | null }) {
   const [status, setStatus] = useState<{ kind: 'busy' } | { kind: 'done'; name: string } | { kind: 'error'; error: unknown } | null>(null);
   const save = async () => {
     setStatus({ kind: 'busy' });
@@ -500,14 +475,9 @@ function SaveToLibrary(props: { client: TaskpaneApi; workbook: WorkbookAdapter; 
           {status?.kind === 'busy' ? 'Saving…' : 'Save to library'}
         </button>
       </div>
-      <p class="qf-small qf-muted">
-        When the review is done: adds this workbook, with its answers{props.corrected > 0 ? ` and your ${plural(props.corrected, 'correction')}` : ''}, to your
-        library as a completed questionnaire, so the next fill reuses them.
-      </p>
       {status?.kind === 'done' && (
         <Note kind="ok">
-          Saved {status.name} to your library. Once Library shows it Ready, the next fill reuses these answers; an older copy of the same
-          questionnaire is replaced by this one.
+          Saved {status.name} to your library. Once Library shows it Ready, the next fill reuses these answers.
         </Note>
       )}
       {status?.kind === 'error' && <ErrorMessage error={status.error} />}

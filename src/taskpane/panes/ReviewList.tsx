@@ -29,7 +29,6 @@ import {
   sectionOf,
   type Alternative,
   type ReviewFilter,
-  type ReviewState,
 } from '../review';
 
 const PAGE = 100;
@@ -42,12 +41,6 @@ const TRUST_CHOICES: Choice<ReviewFilter['trust']>[] = [
   { value: 'none', label: 'No score' },
 ];
 
-const STATE_CHOICES: Choice<ReviewState | ''>[] = [
-  { value: '', label: 'Any state' },
-  { value: 'answered', label: 'Answered' },
-  { value: 'draft', label: 'Drafts' },
-  { value: 'untouched', label: 'Untouched' },
-];
 
 /** A reason as a sentence: ends with a full stop, so the next sentence does not run on. */
 const sentence = (text: string) => (/[.!?]$/.test(text.trim()) || !text.trim() ? text.trim() : `${text.trim()}.`);
@@ -199,11 +192,9 @@ export function ReviewList(props: {
   readValues?: (refs: CellRef[]) => Promise<string[]>;
 }) {
   const [filter, setFilter] = useState<ReviewFilter>(EMPTY_FILTER);
-  const [state, setState] = useState<ReviewState | ''>('');
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [shown, setShown] = useState(PAGE);
   const [current, setCurrent] = useState<{ id: number; values: Record<string, string> } | null>(null);
-  const [noneLeft, setNoneLeft] = useState(false);
   const written = props.written ?? null;
   const tabs = useMemo(() => distinct(props.questions.map((q) => q.tab_name)), [props.questions]);
   const sections = useMemo(
@@ -211,8 +202,8 @@ export function ReviewList(props: {
     [props.questions, filter.tab],
   );
   const visible = useMemo(
-    () => filterQuestions(props.questions, filter).filter((q) => !state || reviewState(q, written, props.corrected) === state),
-    [props.questions, filter, state, written, props.corrected],
+    () => filterQuestions(props.questions, filter),
+    [props.questions, filter],
   );
   const counts = useMemo(() => reviewCounts(props.questions, written, props.corrected), [props.questions, written, props.corrected]);
   const selected = props.questions.find((q) => q.id === props.selectedId) ?? null;
@@ -246,7 +237,6 @@ export function ReviewList(props: {
 
   const next = () => {
     const q = nextNeedingReview(props.questions, props.selectedId, props.corrected);
-    setNoneLeft(q === null);
     if (!q) return;
     // A filter hiding the question would leave it unseen in the list: the card shows it anyway.
     focusCard.current = true;
@@ -281,14 +271,12 @@ export function ReviewList(props: {
           Next needing review (Alt+N)
         </button>
       </div>
-      {noneLeft && counts.needsReview === 0 && <p class="qf-small qf-muted" role="status">Every question needing review has been corrected.</p>}
       <div class="qf-filters">
         <Select label="Filter by tab" value={filter.tab} choices={choicesOf('All tabs', tabs)} onChange={(tab) => set({ tab, section: '' })} />
         {sections.length > 1 && (
           <Select label="Filter by section" value={filter.section} choices={choicesOf('All sections', sections)} onChange={(section) => set({ section })} />
         )}
         <Select label="Filter by trust" value={filter.trust} choices={TRUST_CHOICES} onChange={(trust) => set({ trust })} />
-        <Select label="Filter by state" value={state} choices={STATE_CHOICES} onChange={(s) => (setState(s), setShown(PAGE))} />
         <label class="qf-check">
           <input type="checkbox" checked={filter.needsReviewOnly} onChange={(e) => set({ needsReviewOnly: e.currentTarget.checked })} />
           <span>Needs review</span>

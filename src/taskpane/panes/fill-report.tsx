@@ -1,8 +1,6 @@
-/** What the Fill pane shows after generation (the summary) and after writing (the report). */
-import type { QuestionWithAnswers, Structure } from '../../api/schemas';
+/** What the Fill pane shows after writing: the report, and why nothing was written when nothing was. */
 import type { ApplyResult } from '../../excel/types';
 import type { SkipReason, WritePlan } from '../../fill/types';
-import { chosenAnswer, evaluationOf, needsReview } from '../review';
 
 // Partial: src/fill may add reasons; an unknown one is shown by its id.
 export const SKIP_REASON_TEXT: Partial<Record<SkipReason, string>> = {
@@ -17,99 +15,6 @@ export const SKIP_REASON_TEXT: Partial<Record<SkipReason, string>> = {
   duplicate: 'another answer writes the same cell',
   no_slot: 'no answer cell for this question',
 };
-
-interface TabRow {
-  tab: string;
-  questions: number;
-  answered: number;
-  review: number;
-  avgScore: number | null;
-  high: number;
-  medium: number;
-  low: number;
-}
-
-export function tabRows(structure: Structure, questions: readonly QuestionWithAnswers[]): TabRow[] {
-  const rows = new Map<string, TabRow>();
-  for (const t of structure.tabs) {
-    rows.set(t.tab_name, { tab: t.tab_name, questions: t.question_count, answered: 0, review: 0, avgScore: null, high: 0, medium: 0, low: 0 });
-  }
-  const scores = new Map<string, number[]>();
-  for (const q of questions) {
-    let row = rows.get(q.tab_name);
-    if (!row) {
-      row = { tab: q.tab_name, questions: 0, answered: 0, review: 0, avgScore: null, high: 0, medium: 0, low: 0 };
-      rows.set(q.tab_name, row);
-    }
-    if (!structure.tabs.some((t) => t.tab_name === q.tab_name)) row.questions++;
-    if (chosenAnswer(q)?.text.trim()) row.answered++;
-    if (needsReview(q)) row.review++;
-    const ev = evaluationOf(q);
-    if (ev) {
-      row[ev.trust]++;
-      const list = scores.get(q.tab_name) ?? [];
-      list.push(ev.score);
-      scores.set(q.tab_name, list);
-    }
-  }
-  for (const [tab, list] of scores) {
-    rows.get(tab)!.avgScore = Math.round(list.reduce((a, b) => a + b, 0) / list.length);
-  }
-  return [...rows.values()];
-}
-
-export function Summary(props: { structure: Structure; questions: readonly QuestionWithAnswers[] }) {
-  const rows = tabRows(props.structure, props.questions);
-  const qf = props.structure.quick_filter_counts;
-  return (
-    <section aria-label="Summary">
-      <h3>Summary</h3>
-      <p>
-        {props.structure.total_question_count} questions, average score {props.structure.avg_score}/100. Trust: {qf.trustHigh ?? 0}{' '}
-        high, {qf.trustMedium ?? 0} medium, {qf.trustLow ?? 0} low; {qf.needsReview ?? 0} need review.
-      </p>
-      <div class="qf-scroll">
-      <table class="qf-table">
-        <caption class="qf-sr">Answers per tab</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tab</th>
-            <th scope="col" class="qf-num" title="Questions">
-              Qs
-            </th>
-            <th scope="col" class="qf-num" title="Answered">
-              Ans.
-            </th>
-            <th scope="col" class="qf-num" title="Need review">
-              Rev.
-            </th>
-            <th scope="col" class="qf-num" title="Average score">
-              Score
-            </th>
-            <th scope="col" class="qf-num" title="Trust: high / medium / low">
-              H/M/L
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.tab}>
-              <th scope="row">{r.tab}</th>
-              <td class="qf-num">{r.questions}</td>
-              <td class="qf-num">{r.answered}</td>
-              <td class="qf-num">{r.review}</td>
-              <td class="qf-num">{r.avgScore ?? '—'}</td>
-              <td class="qf-num">
-                {r.high}/{r.medium}/{r.low}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      </div>
-    </section>
-  );
-}
 
 const SKIPPED_SHOWN = 200;
 
