@@ -8,6 +8,7 @@ import os from 'node:os';
 import { runWritebackBench, WRITEBACK_COLUMNS } from './writeback';
 import { runRetrievalBench, type Row as RetrievalRow } from './retrieval';
 import { runServiceBench, SERVICE_COLUMNS } from './service';
+import { ATTACK_COLUMNS, runAttackBench } from './attack';
 import { runScaleBench, SCALE_COLUMNS } from './scale';
 import { markdownTable } from './table';
 
@@ -43,6 +44,7 @@ const SECTIONS: Section[] = [
     columns: RETRIEVAL_COLUMNS as [string, string][],
   },
   { title: 'The local service end to end (real HTTP on loopback)', run: () => runServiceBench(), columns: SERVICE_COLUMNS as [string, string][] },
+  { title: 'Under attack (hostile uploads, a qfill serve process)', run: () => runAttackBench((line) => console.error(line)), columns: ATTACK_COLUMNS as [string, string][] },
   { title: 'Bundles (production build)', run: bundleRows, columns: [['name', 'bundle'], ['raw', 'minified'], ['gz', 'gzipped'], ['budget', 'budget']] },
 ];
 

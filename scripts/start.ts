@@ -41,7 +41,9 @@ async function main(): Promise<void> {
   console.log('');
   console.log(`Questionnaire Filler is running at ${url}`);
   console.log(`  Workbench (task pane beside an in-memory workbook): ${url}/workbench.html`);
-  console.log(`  Demo API key (organisation "${demo.org}"): ${demo.key}`);
+  console.log(`  Your API key (organisation "${demo.ownOrg}", for your own documents; its library starts empty): ${demo.ownKey}`);
+  console.log(`  Demo API key (organisation "${demo.org}", the fictional Northwind's sample documents, to try the demo questionnaire): ${demo.key}`);
+  console.log('  The two never mix: the demo documents answer only with the demo key. Switch keys in Settings.');
   console.log(`  Demo questionnaire: ${demo.questionnairePath}`);
   if (caPath) console.log(trustInstructions(caPath).replace(/^/gm, '  '));
   console.log(sideload());

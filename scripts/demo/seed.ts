@@ -1,5 +1,7 @@
-// First-run demo data for `npm start`: an organisation with an API key, a small knowledge base written for
-// this project, and the demo questionnaire workbook on disk. Idempotent: a second run reuses all of it.
+// First-run data for `npm start`: two organisations, each with its own API key. "demo" holds a small
+// knowledge base written for this project (the fictional Northwind) and the demo questionnaire on disk;
+// "local" is the analyst's own, with an empty library, so the demo's documents never answer real
+// questionnaires. Idempotent: a second run reuses all of it (and adds the "local" key to older data folders).
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,10 +11,16 @@ import { buildDemoQuestionnaire } from '../../src/workbench/demo-questionnaire';
 
 const KB_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'kb');
 export const DEMO_ORG = 'demo';
+/** The analyst's own organisation on this machine. */
+export const LOCAL_ORG = 'local';
 
 export interface DemoInfo {
+  /** The demo organisation and its key: the Northwind sample documents. */
   org: string;
   key: string;
+  /** The analyst's own organisation and its key: an empty library for their own documents. */
+  ownOrg: string;
+  ownKey: string;
   questionnairePath: string;
   seededNow: boolean;
 }
@@ -20,6 +28,7 @@ export interface DemoInfo {
 interface DemoRecord {
   key: string;
   kbUploaded: boolean;
+  ownKey?: string;
 }
 
 /**
@@ -31,6 +40,7 @@ export async function seedDemo(options: { dataDir: string; baseUrl: string; fetc
   const record: DemoRecord = existsSync(recordPath)
     ? (JSON.parse(readFileSync(recordPath, 'utf8')) as DemoRecord)
     : { key: await createKey(options.dataDir, { org: DEMO_ORG, user: 'analyst', role: 'admin', name: 'demo' }), kbUploaded: false };
+  record.ownKey ??= await createKey(options.dataDir, { org: LOCAL_ORG, user: 'analyst', role: 'admin', name: 'analyst' });
   const seededNow = !record.kbUploaded;
   writeFileSync(recordPath, JSON.stringify(record, null, 2), { mode: 0o600 });
 
@@ -49,5 +59,5 @@ export async function seedDemo(options: { dataDir: string; baseUrl: string; fetc
   const questionnairePath = path.join(demoDir, 'demo-questionnaire.xlsx');
   if (!existsSync(questionnairePath)) writeFileSync(questionnairePath, await buildDemoQuestionnaire());
 
-  return { org: DEMO_ORG, key: record.key, questionnairePath, seededNow };
+  return { org: DEMO_ORG, key: record.key, ownOrg: LOCAL_ORG, ownKey: record.ownKey, questionnairePath, seededNow };
 }

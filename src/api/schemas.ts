@@ -21,6 +21,8 @@ const maxStr = (n: number) => z.string().check(z.maxLength(n));
 const nonEmpty = (n: number, what: string) => z.string().check(z.trim(), z.minLength(1, `${what} must not be empty`), z.maxLength(n));
 const positiveInt = () => z.int().check(z.positive());
 const queryPositiveInt = () => z.pipe(z.coerce.number(), z.int().check(z.positive()));
+/** A list of ids or names, at most LIMITS.idListLength long. */
+const list = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.maxLength(LIMITS.idListLength, `at most ${LIMITS.idListLength} items`));
 
 // ---- Section 8: limits -------------------------------------------------------------------------
 export const LIMITS = {
@@ -39,6 +41,8 @@ export const LIMITS = {
   sourceProviderLength: 50,
   /** Not in the spec (its "not shown"); a question longer than a message makes no sense. */
   questionLength: 4000,
+  /** Not in the spec: the most ids (offerings, reviewers) or tags one request may list. */
+  idListLength: 1000,
 } as const;
 
 // ---- Enums -------------------------------------------------------------------------------------
@@ -82,7 +86,7 @@ export const AskRequest = z.strictObject({
   question: nonEmpty(LIMITS.questionLength, 'question'),
   session_id: opt(positiveInt()),
   file_id: opt(positiveInt()),
-  offering_ids: opt(z.array(positiveInt())),
+  offering_ids: opt(list(positiveInt())),
 });
 
 /** Spec shows filename/page_number/content; the rest mirrors a chat source (2.5). */
@@ -149,7 +153,7 @@ export const SendMessageRequest = z.strictObject({
   message: nonEmpty(LIMITS.messageLength, 'message'),
   file_id: optNul(positiveInt()),
   context: opt(maxStr(LIMITS.contextLength)),
-  offering_ids: opt(z.array(positiveInt())),
+  offering_ids: opt(list(positiveInt())),
 });
 
 // ---- 2.7 / 2.8 Repository ----------------------------------------------------------------------
@@ -449,7 +453,7 @@ export const QuestionnaireUploadFields = z.strictObject({
   document_type: opt(DocumentType),
   visibility: opt(Visibility),
   team_id: opt(queryPositiveInt()),
-  reviewer_ids: opt(z.array(queryPositiveInt())),
+  reviewer_ids: opt(list(queryPositiveInt())),
   advanced_options: opt(z.record(z.string(), z.unknown())),
   /**
    * Not in the spec (issue 14): when past answers in the library disagree, take the most recently
@@ -460,9 +464,9 @@ export const QuestionnaireUploadFields = z.strictObject({
 
 /** Non-file fields of POST /repository/files/ (4.13), after multipart parsing. */
 export const RepositoryUploadFields = z.strictObject({
-  tags: opt(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(LIMITS.tagNameLength)))),
+  tags: opt(list(z.string().check(z.trim(), z.minLength(1), z.maxLength(LIMITS.tagNameLength)))),
   analysis_type: opt(maxStr(50)),
-  relevant_offerings: opt(z.array(queryPositiveInt())),
+  relevant_offerings: opt(list(queryPositiveInt())),
   scope_includes_company: opt(z.boolean()),
 });
 

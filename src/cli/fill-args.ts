@@ -6,7 +6,11 @@ export interface FillArgs {
   baseUrl: string | null;
   apiKey: string | null;
   overwrite: boolean;
+  /** Also write drafts (answers the planner holds back for review) into cells. */
+  writeDrafts: boolean;
   reportPath: string | null;
+  /** Replace an existing --report file even when it is not an earlier report. */
+  force: boolean;
   /** Seconds to wait for answers; null waits as long as the service keeps making progress. */
   timeoutSeconds: number | null;
   help: boolean;
@@ -22,7 +26,10 @@ Options:
   --base URL         service address (default: $QFILL_BASE_URL)
   --key KEY          API key (default: $QFILL_API_KEY)
   --overwrite        also replace cells that already hold a value (never formulas or locked cells)
-  --report FILE      write the per-cell report as JSON
+  --write-drafts     also write drafts: low-trust answers and free text without a list answer beside it
+  --report FILE      write the per-cell report as JSON (an existing file is replaced only when it
+                     is an earlier report, never through a symbolic link)
+  --force            replace an existing --report file even when it is not an earlier report
   --timeout SECONDS  give up waiting for answers after this many seconds
   -h, --help         show this help`;
 
@@ -38,7 +45,9 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
     baseUrl: env.QFILL_BASE_URL?.trim() || null,
     apiKey: env.QFILL_API_KEY?.trim() || null,
     overwrite: false,
+    writeDrafts: false,
     reportPath: null,
+    force: false,
     timeoutSeconds: null,
     help: false,
   };
@@ -87,6 +96,14 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
       case '--overwrite':
         if (inline !== undefined) throw new UsageError('--overwrite takes no value.');
         args.overwrite = true;
+        break;
+      case '--write-drafts':
+        if (inline !== undefined) throw new UsageError('--write-drafts takes no value.');
+        args.writeDrafts = true;
+        break;
+      case '--force':
+        if (inline !== undefined) throw new UsageError('--force takes no value.');
+        args.force = true;
         break;
       case '--help':
       case '-h':

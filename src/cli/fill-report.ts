@@ -14,7 +14,7 @@ export interface CellReport {
   question_id: number;
   original_id: string | null;
   slot: string;
-  /** The text written (written cells only). */
+  /** The text written, or for a draft the text held back for review; null otherwise. */
   value: string | null;
   score: number | null;
   trust: TrustLevel | null;
@@ -100,7 +100,7 @@ export function buildFillReport(plan: WritePlan, questions: readonly QuestionWit
       question_id: s.questionId,
       original_id: s.originalId,
       slot: s.slotRole,
-      value: null,
+      value: s.value ?? null,
       ...evidenceOf(s.questionId),
     });
   }

@@ -4,7 +4,7 @@
  * `src/xlsx`. Exit codes: 0 done, 1 service or output failure, 2 bad arguments or bad input file.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { ApiClient, ApiError, describeError } from '../api';
 import { devCaFetch } from './trusted-fetch';
@@ -13,6 +13,7 @@ import { planFill } from '../fill';
 import { createFillSession, type FillSession, SessionError, type WorkbookPort } from '../fill/session';
 import { XlsxPackage, isXlsxError } from '../xlsx';
 import { FILL_USAGE, UsageError, parseFillArgs, type FillArgs } from './fill-args';
+import { checkReportTarget, FileRefused, readQuestionnaire, writeReport } from './fill-files';
 import { createProgressDisplay, type ProgressStream } from './fill-progress';
 import { buildFillReport, summaryLines } from './fill-report';
 import { anchorSlotsInPackage, workbookView } from './fill-view';
@@ -75,15 +76,9 @@ export async function runFill(argv: string[], io: Partial<FillIo> = {}): Promise
 
 function readInput(path: string): Uint8Array {
   try {
-    const st = statSync(path);
-    if (st.isDirectory()) throw new FillFailure(`${path} is a folder, not an .xlsx file.`, 2);
-    return new Uint8Array(readFileSync(path));
+    return readQuestionnaire(path);
   } catch (e) {
-    if (e instanceof FillFailure) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new FillFailure(`${path} does not exist.`, 2);
-    if (code === 'EACCES' || code === 'EPERM') throw new FillFailure(`${path} cannot be read (permission denied).`, 2);
-    throw new FillFailure(`${path} cannot be read: ${(e as Error).message}`, 2);
+    throw e instanceof FileRefused ? new FillFailure(e.message, 2) : e;
   }
 }
 
@@ -111,12 +106,17 @@ function checkOutput(input: string, output: string): void {
 }
 
 /** The JSON report must not land on the questionnaire or on the filled workbook. */
-function checkReport(input: string, output: string, report: string): void {
+function checkReport(input: string, output: string, report: string, force: boolean): void {
   if (sameFile(input, report)) throw new FillFailure(`--report must differ from the input: ${report} is the questionnaire itself, which is never modified.`, 2);
   if (sameFile(output, report)) throw new FillFailure(`--report must differ from --out: both name ${report}.`, 2);
   const b = resolve(report);
   if (existsSync(b) && statSync(b).isDirectory()) throw new FillFailure(`--report ${report} is a folder; name a file.`, 2);
   if (!existsSync(dirname(b))) throw new FillFailure(`The folder of --report (${dirname(b)}) does not exist.`, 2);
+  try {
+    checkReportTarget(b, force);
+  } catch (e) {
+    throw e instanceof FileRefused ? new FillFailure(e.message, 2) : e;
+  }
 }
 
 /**
@@ -163,7 +163,7 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
   }
   const inputBytes = readInput(args.input);
   checkOutput(args.input, args.out);
-  if (args.reportPath) checkReport(args.input, args.out, args.reportPath);
+  if (args.reportPath) checkReport(args.input, args.out, args.reportPath, args.force);
   const name = basename(args.input);
   // Validate the file before anything leaves the machine: bad input gets its own message and code 2.
   const pkg = XlsxPackage.open(inputBytes, name);
@@ -195,7 +195,7 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
       return { written: plan.writes.length, failed: [] };
     },
   };
-  const session = createFillSession({ api: client, workbook: port }, { overwrite: args.overwrite });
+  const session = createFillSession({ api: client, workbook: port }, { overwrite: args.overwrite, writeDrafts: args.writeDrafts });
   let shown: Progress | null = null;
   const off = session.subscribe((s) => {
     if (s.progress && s.progress !== shown) progress.update((shown = s.progress));
@@ -233,7 +233,7 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
   });
   if (args.reportPath) {
     try {
-      writeFileSync(resolve(args.reportPath), `${JSON.stringify(report, null, 2)}\n`);
+      writeReport(resolve(args.reportPath), `${JSON.stringify(report, null, 2)}\n`, args.force);
     } catch (e) {
       throw new FillFailure(`Wrote ${args.out}, but cannot write the report ${args.reportPath}: ${(e as Error).message}`, 1);
     }

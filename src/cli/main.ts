@@ -4,7 +4,8 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
-import { addTeamMember, createKey, createOffering, setOrg } from '../service/admin';
+import { addTeamMember, createKey, createOffering, setOrg, setOrgNames } from '../service/admin';
+import { originOf } from '../service/http/origin';
 
 const DEFAULT_DATA = './.qfill-data';
 
@@ -12,11 +13,14 @@ export const USAGE = `Usage: qfill <command> [options]
 
 Commands:
   serve [--port 3000] [--host 127.0.0.1] [--data DIR] [--database URL] [--files DIR] [--pool-size N] [--http] [--no-static]
+        [--cors-origin ORIGIN]... [--public-url URL]
       Run the local knowledge service (HTTPS with office-addin-dev-certs certificates unless --http).
+      --cors-origin (repeatable) lets a page of that origin call the API; --public-url is the address
+      clients use (e.g. behind a proxy), for the links to further pages.
   keys create --org ORG --user USER [--role admin|repository_manager|member] [--read-only] [--name NAME] [--data DIR]
       Create an API key (creates the organization and user when missing); prints the key alone.
-  orgs set --org ORG [--license active|inactive] [--quota REQUESTS_PER_MINUTE] [--upload-requires-manager true|false] [--data DIR]
-      Change an organization's licence, quota (0 = none) or upload permission.
+  orgs set --org ORG [--license active|inactive] [--quota REQUESTS_PER_MINUTE] [--upload-requires-manager true|false] [--names "A, B"] [--data DIR]
+      Change an organization's licence, quota (0 = none), upload permission or own names (documents about anyone else are third-party evidence).
   teams add-member --org ORG --team TEAM --user USER [--data DIR]
       Add a user to a team (created when missing); prints the team id.
   offerings create --org ORG --name NAME [--type service|product|module] [--data DIR]
@@ -63,6 +67,15 @@ function integer(value: unknown, name: string, min: number, max: number): number
   return Number(value);
 }
 
+/** An origin flag's value as `scheme://host[:port]`. */
+function originOption(value: string, name: string): string {
+  try {
+    return originOf(value, `--${name}`);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 const dataOption = { data: { type: 'string' }, database: { type: 'string' } } as const;
 
 /** Where the state is: `--database` (or QFILL_DATABASE_URL) for PostgreSQL, else SQLite under `--data`. */
@@ -96,7 +109,11 @@ async function run(argv: string[]): Promise<number> {
         'no-static': { type: 'boolean' },
         'pool-size': { type: 'string' },
         files: { type: 'string' },
+        'cors-origin': { type: 'string', multiple: true },
+        'public-url': { type: 'string' },
       });
+      const corsOrigins = (v['cors-origin'] ?? []).map((o) => originOption(o, 'cors-origin'));
+      const publicUrl = v['public-url'] === undefined ? null : originOption(v['public-url'], 'public-url');
       const { serve } = await import('./serve');
       return serve({
         port: integer(v.port, 'port', 0, 65535) ?? 3000,
@@ -106,6 +123,8 @@ async function run(argv: string[]): Promise<number> {
         filesDir: v.files ? resolve(v.files) : undefined,
         http: v.http ?? false,
         staticDir: v['no-static'] ? null : undefined,
+        corsOrigins,
+        publicUrl,
       });
     }
     case 'keys': {
@@ -138,6 +157,7 @@ async function run(argv: string[]): Promise<number> {
         license: { type: 'string' },
         quota: { type: 'string' },
         'upload-requires-manager': { type: 'string' },
+        names: { type: 'string' },
       });
       const urm = oneOf(v['upload-requires-manager'], 'upload-requires-manager', ['true', 'false'] as const);
       const org = await setOrg(storageOf(v), {
@@ -146,6 +166,8 @@ async function run(argv: string[]): Promise<number> {
         quota: integer(v.quota, 'quota', 0, 1_000_000),
         uploadRequiresManager: urm === undefined ? undefined : urm === 'true',
       });
+      const names = v.names === undefined ? undefined : await setOrgNames(storageOf(v), org.name, v.names.split(','));
+      if (names) out(`organization ${org.name}: own names ${names.length ? names.join(', ') : '(none)'}`);
       out(
         `organization ${org.name}: license ${org.license}, quota ${org.quota_per_minute ?? 'none'}${org.quota_per_minute ? ' requests/minute' : ''}, upload requires manager ${org.upload_requires_manager}`,
       );

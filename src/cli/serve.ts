@@ -13,6 +13,10 @@ export interface ServeOptions {
   filesDir?: string;
   http: boolean;
   staticDir?: string | null;
+  /** Browser origins besides the service's own allowed to call the API (`--cors-origin`). */
+  corsOrigins?: readonly string[];
+  /** The origin clients use, for `next`/`previous` links (`--public-url`). */
+  publicUrl?: string | null;
   out?: (line: string) => void;
   err?: (line: string) => void;
 }
@@ -40,7 +44,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
       databaseUrl: opts.databaseUrl,
       poolSize: opts.poolSize,
       filesDir: opts.filesDir,
+      jobLeaseMs: leaseFromEnv(),
       staticDir: opts.staticDir,
+      corsOrigins: opts.corsOrigins,
+      publicUrl: opts.publicUrl,
       logger: true,
       https,
     });
@@ -91,4 +98,10 @@ export function redactUrl(url: string): string {
   } catch {
     return 'the given database';
   }
+}
+
+/** QFILL_JOB_LEASE_SECONDS: how long a job stays with a process that stopped renewing it (default 30). */
+function leaseFromEnv(): number | undefined {
+  const seconds = Number(process.env.QFILL_JOB_LEASE_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : undefined;
 }

@@ -2,7 +2,7 @@
  * Planning a fill: which value goes into which cell, and why every other slot was left alone.
  * Pure: the workbook is seen only through `WorkbookView`.
  */
-import { readEvaluation, type Answer, type AnswerSlot, type QuestionWithAnswers } from '../api/schemas';
+import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type QuestionWithAnswers } from '../api/schemas';
 import { parseA1, toA1 } from '../xlsx/a1';
 import { isListSlot, pickAnswer, primarySlot, slotValue } from './answer';
 import { cellRefusal, refusalDetail } from './cell-safety';
@@ -77,8 +77,8 @@ export function targetCells(questions: readonly QuestionWithAnswers[], sheetName
 
 /**
  * The write plan for a set of answered questions. Every slot ends up either in `writes` or in
- * `skipped` with a reason, and the report's counts add up to the number of slots (plus one per
- * question without slots).
+ * `skipped` with a reason (`draft` for a value the fill holds back for review), and the report's
+ * counts add up to the number of slots (plus one per question without slots).
  */
 export function planFill(questions: readonly QuestionWithAnswers[], view: WorkbookView, options: PlanOptions = {}): WritePlan {
   const writes: CellWrite[] = [];
@@ -110,6 +110,7 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
     const answer = pickAnswer(question);
     const primary = primarySlot(slots);
     const evaluation = answer ? readEvaluation(answer.evaluation) : null;
+    const candidates: { write: CellWrite; list: boolean; where: string }[] = [];
 
     for (const slot of slots) {
       const target = slotTarget(question, slot, resolve);
@@ -161,7 +162,7 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
         skip(refusal, refusal === 'occupied' ? `${where} already holds "${describeValue(state!.value)}".` : refusalDetail(refusal, where));
         continue;
       }
-      writes.push({
+      const write: CellWrite = {
         tab: target.tab,
         address: target.address,
         value,
@@ -173,10 +174,50 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
         trust: evaluation?.trust ?? null,
         sources: answer ? topSources(answer) : [],
         forceText: needsTextProtection(value),
+      };
+      candidates.push({ write, list: isListSlot(slot), where });
+    }
+    placeCandidates(question, slots, answer, evaluation, candidates, options, writes, skipped);
+  }
+  return { writes, skipped, report: buildReport(writes, skipped, tabOrder) };
+}
+
+/**
+ * What a fill writes by default is what an analyst could defend: a list answer of medium or high trust
+ * (or approved), and free text beside a list answer it writes, or for a question without a list slot
+ * at medium or high trust. The rest are drafts: left for review, written only with `writeDrafts`.
+ */
+function placeCandidates(
+  question: QuestionWithAnswers,
+  slots: readonly AnswerSlot[],
+  answer: Answer | null,
+  evaluation: Evaluation | null,
+  candidates: readonly { write: CellWrite; list: boolean; where: string }[],
+  options: PlanOptions,
+  writes: CellWrite[],
+  skipped: SkippedSlot[],
+): void {
+  const defensible = answer?.status === 'approved' || evaluation?.trust === 'medium' || evaluation?.trust === 'high';
+  const trustWords = evaluation ? `${evaluation.trust}-trust` : 'unrated';
+  const writesList = defensible && candidates.some((c) => c.list);
+  const hasListSlot = slots.some((s) => !s.is_blocked && isListSlot(s));
+  for (const { write, list, where } of candidates) {
+    const why = list || !hasListSlot ? (defensible ? null : `a ${trustWords} answer`) : writesList ? null : 'free text without a list answer written beside it';
+    if (why === null) writes.push(write);
+    else if (options.writeDrafts) writes.push({ ...write, draft: true });
+    else {
+      skipped.push({
+        tab: write.tab,
+        address: write.address,
+        questionId: question.id,
+        originalId: question.original_id ?? null,
+        slotRole: write.slotRole,
+        reason: 'draft',
+        detail: `${where}: ${why} is a draft, left for review ("${describeValue(write.value)}").`,
+        value: write.value,
       });
     }
   }
-  return { writes, skipped, report: buildReport(writes, skipped, tabOrder) };
 }
 
 function label(question: QuestionWithAnswers): string {

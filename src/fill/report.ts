@@ -31,6 +31,7 @@ const REASON_WORDS: Record<SkipReason, string> = {
   bad_coordinate: 'bad cell address',
   duplicate: 'duplicate cell',
   no_slot: 'no answer cell',
+  draft: 'drafts for review',
 };
 
 /** One sentence for people: "Wrote 250 answers on 2 tabs; skipped 11 (already filled 8, formula cells 3)." */

@@ -15,7 +15,8 @@ export type SkipReason =
   | 'protected' // the sheet is protected and the cell is locked
   | 'bad_coordinate' // the slot's coordinate is not an A1 cell address
   | 'duplicate' // another slot (earlier in the list) already writes this cell
-  | 'no_slot'; // the question has no answer slot, so there is no cell to write
+  | 'no_slot' // the question has no answer slot, so there is no cell to write
+  | 'draft'; // a value an analyst could not defend as it is (low trust, free text alone): left for review
 
 export const SKIP_REASONS: readonly SkipReason[] = [
   'blocked',
@@ -28,6 +29,7 @@ export const SKIP_REASONS: readonly SkipReason[] = [
   'bad_coordinate',
   'duplicate',
   'no_slot',
+  'draft',
 ];
 
 export interface SourceRef {
@@ -51,6 +53,8 @@ export interface CellWrite {
   sources: SourceRef[];
   /** True when `value` would be read by Excel as a formula or a number and must be forced to text. */
   forceText: boolean;
+  /** A draft written only because the analyst asked for drafts too (`writeDrafts`). */
+  draft?: boolean;
 }
 
 export interface SkippedSlot {
@@ -62,6 +66,8 @@ export interface SkippedSlot {
   reason: SkipReason;
   /** A sentence for a person: what was there or what was wrong. */
   detail: string;
+  /** For a `draft`: the value the fill held back, for the review to show. */
+  value?: string;
 }
 
 export interface TabReport {
@@ -105,6 +111,8 @@ export interface WorkbookView {
 export interface PlanOptions {
   /** Overwrite cells that already hold a value (never formulas or blocked slots). Default false. */
   overwrite?: boolean;
+  /** "Also write drafts into cells": write what the fill would otherwise leave for review. Default false. */
+  writeDrafts?: boolean;
 }
 
 /**

@@ -3,6 +3,7 @@
  * organisations, users, API keys, teams and offerings, used by the CLI and by tests.
  */
 import { generateKey, hashKey, KEY_PREFIX } from './keys';
+import { KnowledgeBase } from './knowledge/knowledge-base';
 import { openStorage, type StorageOptions } from './storage/open';
 import type { OfferingRecord, Role, Store } from './storage/types';
 
@@ -58,6 +59,18 @@ export function setOrg(target: StorageTarget, opts: SetOrgOptions) {
       upload_requires_manager: opts.uploadRequiresManager,
     }),
   );
+}
+
+/** The organisation's own names (issue 14: evidence about anyone else is a third party's); returns them cleaned. */
+export async function setOrgNames(target: StorageTarget, org: string, names: string[]): Promise<string[]> {
+  const storage = await openStorage(typeof target === 'string' ? { dataDir: target } : { ...target, poolSize: 2 });
+  try {
+    const record = await storage.store.orgs.upsert(org, {});
+    if (!storage.knowledgeIndex) throw new Error('organisation names need the knowledge index, which this database has no implementation of yet');
+    return await new KnowledgeBase(storage.knowledgeIndex).setOrganisationNames(record.id, names);
+  } finally {
+    await storage.store.close();
+  }
 }
 
 /** Creates the team (and user) when missing and adds the user to it; returns the team id. */

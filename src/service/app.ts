@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JOB_KINDS, type ServiceContext } from './context';
 import { installAuth } from './http/auth';
+import { corsAllows, installOrigins } from './http/origin';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/depth';
 import { badRequest, clientErrorHandler, installErrorHandlers } from './http/errors';
 import { registerUploads, type UploadLimits } from './http/multipart';
@@ -23,6 +24,7 @@ import { ReaderSandbox, type SandboxOptions } from './sandbox';
 import { chatRoutes } from './routes/chat';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { repositoryRoutes } from './routes/repository';
+import { organisationRoutes } from './routes/organisation';
 import { openStorage } from './storage/open';
 
 export interface BuildAppOptions {
@@ -48,6 +50,10 @@ export interface BuildAppOptions {
   reading?: SandboxOptions;
   /** Size of one upload request and uploads received at once (default `DEFAULT_UPLOAD_LIMITS`). */
   uploads?: Partial<UploadLimits>;
+  /** The origin clients use (`https://qfill.example.com`), for `next`/`previous` links; default the listening address. */
+  publicUrl?: string | null;
+  /** Browser origins besides the service's own allowed to call the API (CORS), e.g. a hosted add-in's. */
+  corsOrigins?: readonly string[];
   /** TLS key and certificate; plain HTTP without. */
   https?: { key: Buffer; cert: Buffer } | null;
 }
@@ -133,12 +139,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   });
 
   installErrorHandlers(app);
+  installOrigins(app, { publicUrl: opts.publicUrl, corsOrigins: opts.corsOrigins });
   await app.register(cors, {
-    origin: true,
-    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
-    exposedHeaders: ['Retry-After'],
-    maxAge: 600,
+    // Only our own origin and the configured ones; any other page (or `null`, a sandboxed one) gets no CORS headers.
+    delegator: (request, callback) =>
+      callback(null, {
+        origin: corsAllows(request, request.headers.origin) ? request.headers.origin : false,
+        methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
+        exposedHeaders: ['Retry-After'],
+        maxAge: 600,
+      }),
   });
   await app.register(formbody);
   await registerUploads(app, ctx.blobs, opts.uploads);
@@ -147,6 +158,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   chatRoutes(app, ctx);
   questionnaireRoutes(app, ctx);
   repositoryRoutes(app, ctx);
+  organisationRoutes(app, ctx);
 
   const staticDir = opts.staticDir === undefined ? join(PROJECT_ROOT, 'dist') : opts.staticDir;
   if (staticDir && isDirectory(staticDir)) {

@@ -29,6 +29,9 @@ export interface Knowledge {
   search(orgId: number, query: string, filters: SearchFilters, limit?: number): Promise<Evidence[]>;
   answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult>;
   answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer>;
+  /** The organisation's own names: evidence about anyone else is a third party's (issue 14). */
+  organisationNames(orgId: number): Promise<string[]>;
+  setOrganisationNames(orgId: number, names: string[]): Promise<string[]>;
 }
 
 export interface ServiceContext {

@@ -137,7 +137,12 @@ export function App(props: AppProps) {
   );
 
   return (
-    <div class="qf-root" data-theme={props.theme.dark ? 'dark' : 'light'} style={style}>
+    <div
+      class="qf-root"
+      data-theme={props.theme.dark ? 'dark' : 'light'}
+      data-office-theme={props.theme.kind ?? (props.theme.dark ? 'dark' : 'light')}
+      style={style}
+    >
       <TabBar tabs={TABS} selected={tab} onSelect={setTab} />
       {retrying !== null && (
         <div class="qf-panel" style={{ flex: '0 0 auto', paddingBottom: 0 }}>

@@ -6,13 +6,13 @@
 import { mountTaskpane } from './app';
 import { browserLocalStorage, partitionedStorage } from './storage';
 import { injectStyles } from './styles';
-import { readTheme } from './theme';
+import { readTheme, watchTheme } from './theme';
 import type { AppProps, ClientHooks, ConnectionSettings, StorageLike, TaskpaneApi } from './types';
 import type { WorkbookAdapter } from '../excel/types';
 
 export const NOT_IN_EXCEL =
   'This page is the Questionnaire Filler task pane and only works inside Excel. Open it from Excel ' +
-  '(Home tab, Questionnaire Filler), or, to try it without Excel, open the workbench page that `npm start` prints.';
+  '(Home tab, Questionnaire group, Fill Questionnaire), or, to try it without Excel, open the workbench page that `npm start` prints.';
 
 /** A static message in place of the pane, styled like it; text only. */
 export function showMessage(root: HTMLElement, title: string, body: string): void {
@@ -77,8 +77,7 @@ export function bootTaskpane(win: BootWindow, deps: BootDeps): void {
       defaultBaseUrl: win.location.origin,
     };
     mountTaskpane(root, props);
-    // Follow the system theme when Office gives none (Office reloads the pane on its own theme change).
-    const media = typeof win.matchMedia === 'function' ? win.matchMedia('(prefers-color-scheme: dark)') : null;
-    media?.addEventListener?.('change', () => mountTaskpane(root, { ...props, theme: readTheme(win) }));
+    // Follow Office's theme as it changes (where the host tells us) and the system's when Office gives none.
+    watchTheme(win as Parameters<typeof watchTheme>[0], () => mountTaskpane(root, { ...props, theme: readTheme(win) }));
   });
 }

@@ -24,6 +24,11 @@ export const TASKPANE_CSS = `
   --qf-trust-high: #9fd89f; --qf-trust-medium: #fde300; --qf-trust-low: #ff99a4;
   color-scheme: dark;
 }
+/* Office's Colorful theme: the tab bar takes Excel's colour, as Office's own title bar does. */
+.qf-root[data-office-theme="colorful"] .qf-tabs { background: #107c41; border-bottom-color: #0b5a2f; }
+.qf-root[data-office-theme="colorful"] .qf-tab { color: #e6f2eb; }
+.qf-root[data-office-theme="colorful"] .qf-tab[aria-selected="true"] { color: #ffffff; border-bottom-color: #ffffff; }
+.qf-root[data-office-theme="colorful"] .qf-tab:hover { background: #0e6b38; color: #ffffff; }
 .qf-root *, .qf-root *::before, .qf-root *::after { box-sizing: border-box; }
 .qf-root h2 { font-size: 15px; font-weight: 600; margin: 4px 0 8px; }
 .qf-root h3 { font-size: 13px; font-weight: 600; margin: 12px 0 4px; }

@@ -1,13 +1,21 @@
-/** Office's theme when Office gives one, else the system's light/dark preference. Read once by the entry. */
+/**
+ * Office's theme when Office gives one (`Office.context.officeTheme`: White, Colorful, Dark Gray, Black, with
+ * its colours), else the system's light/dark preference. Read by the entry at start and on every change.
+ */
 import type { Theme } from './types';
 
-interface OfficeThemeLike {
+export interface OfficeThemeLike {
   bodyBackgroundColor?: string;
   bodyForegroundColor?: string;
   controlBackgroundColor?: string;
   controlForegroundColor?: string;
   isDarkTheme?: boolean;
+  /** `Office.ThemeId` (newer hosts): a number of that enum, or its name. */
+  themeId?: unknown;
 }
+
+/** The enum `Office.ThemeId` as the host defines it (values are numbers in the typings, names in some hosts). */
+export type ThemeIdEnum = Partial<Record<'Black' | 'Colorful' | 'DarkGray' | 'White', unknown>>;
 
 /** Relative luminance of a #rrggbb colour, 0 (black) to 1 (white); null when it cannot be read. */
 function luminance(hex: string | undefined): number | null {
@@ -17,12 +25,19 @@ function luminance(hex: string | undefined): number | null {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-export function themeFromOffice(officeTheme: OfficeThemeLike | null | undefined, prefersDark: boolean): Theme {
-  if (!officeTheme) return { dark: prefersDark };
+function isColorful(themeId: unknown, ids: ThemeIdEnum | undefined): boolean {
+  if (themeId === undefined || themeId === null) return false;
+  if (ids && 'Colorful' in ids) return themeId === ids.Colorful;
+  return themeId === 'Colorful';
+}
+
+export function themeFromOffice(officeTheme: OfficeThemeLike | null | undefined, prefersDark: boolean, ids?: ThemeIdEnum): Theme {
+  if (!officeTheme) return { dark: prefersDark, kind: prefersDark ? 'dark' : 'light' };
   const lum = luminance(officeTheme.bodyBackgroundColor);
   const dark = typeof officeTheme.isDarkTheme === 'boolean' ? officeTheme.isDarkTheme : lum !== null ? lum < 0.5 : prefersDark;
   return {
     dark,
+    kind: dark ? 'dark' : isColorful(officeTheme.themeId, ids) ? 'colorful' : 'light',
     colors: {
       background: officeTheme.bodyBackgroundColor,
       foreground: officeTheme.bodyForegroundColor,
@@ -32,8 +47,10 @@ export function themeFromOffice(officeTheme: OfficeThemeLike | null | undefined,
   };
 }
 
+export type ThemeWindow = Window & { Office?: { context?: { officeTheme?: OfficeThemeLike }; ThemeId?: ThemeIdEnum } };
+
 /** Reads `Office.context.officeTheme` when present (it is not in every host), else `prefers-color-scheme`. */
-export function readTheme(win: Window & { Office?: { context?: { officeTheme?: OfficeThemeLike } } }): Theme {
+export function readTheme(win: ThemeWindow): Theme {
   const prefersDark = typeof win.matchMedia === 'function' && win.matchMedia('(prefers-color-scheme: dark)').matches;
   let officeTheme: OfficeThemeLike | undefined;
   try {
@@ -41,5 +58,41 @@ export function readTheme(win: Window & { Office?: { context?: { officeTheme?: O
   } catch {
     officeTheme = undefined; // some hosts throw on access instead of returning undefined
   }
-  return themeFromOffice(officeTheme, prefersDark);
+  return themeFromOffice(officeTheme, prefersDark, win.Office?.ThemeId);
+}
+
+/**
+ * Calls `onChange` whenever the theme may have changed: Office's OfficeThemeChanged event where the host
+ * has it (feature-detected), and the system's colour scheme. Returns a function that stops listening.
+ */
+export function watchTheme(
+  win: ThemeWindow & { Office?: { EventType?: { OfficeThemeChanged?: unknown }; context?: { document?: { addHandlerAsync?: unknown; removeHandlerAsync?: unknown } } } },
+  onChange: () => void,
+): () => void {
+  const stops: (() => void)[] = [];
+  const media = typeof win.matchMedia === 'function' ? win.matchMedia('(prefers-color-scheme: dark)') : null;
+  if (media?.addEventListener) {
+    media.addEventListener('change', onChange);
+    stops.push(() => media.removeEventListener('change', onChange));
+  }
+  const office = win.Office;
+  const event = office?.EventType?.OfficeThemeChanged;
+  const doc = office?.context?.document as
+    | { addHandlerAsync?: (type: unknown, handler: () => void, cb?: (r: unknown) => void) => void; removeHandlerAsync?: (type: unknown, opts: unknown) => void }
+    | undefined;
+  if (event !== undefined && typeof doc?.addHandlerAsync === 'function') {
+    try {
+      doc.addHandlerAsync(event, onChange, () => undefined);
+      stops.push(() => {
+        try {
+          doc.removeHandlerAsync?.(event, { handler: onChange });
+        } catch {
+          /* the host went away */
+        }
+      });
+    } catch {
+      /* hosts without the event throw instead of reporting it unsupported: Office reloads the pane on a theme change there */
+    }
+  }
+  return () => stops.forEach((stop) => stop());
 }

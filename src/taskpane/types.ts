@@ -48,6 +48,8 @@ export type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 /** Colours follow Office's theme when Office gives one, else the system's light/dark preference. */
 export interface Theme {
   dark: boolean;
+  /** Office's theme family: White and the system's light are 'light'; Dark Gray and Black are 'dark'. */
+  kind?: 'light' | 'dark' | 'colorful';
   /** Office's own colours (Office.context.officeTheme), applied as CSS variables when present. */
   colors?: {
     background?: string;

@@ -63,6 +63,8 @@ export function Grid(props: { host: ExcelHost }) {
       const classes = ['wb-cell'];
       if (address === selected) classes.push('wb-selected');
       if (cell.formula) classes.push('wb-formula');
+      // A filled cell keeps its fill in a dark workbench, as Excel shows it, so its text stays dark on it.
+      if (cell.fill) classes.push('wb-filled');
       cells.push(
         <td
           data-cell={address}

@@ -10,14 +10,36 @@ import { createExcelWorkbook } from '../excel';
 import { App } from '../taskpane/app';
 import { injectStyles } from '../taskpane/styles';
 import { browserLocalStorage, partitionedStorage } from '../taskpane/storage';
-import { readTheme } from '../taskpane/theme';
-import type { AppProps, ClientHooks, ConnectionSettings, TaskpaneApi } from '../taskpane/types';
+import { themeFromOffice, type OfficeThemeLike } from '../taskpane/theme';
+import type { AppProps, ClientHooks, ConnectionSettings, TaskpaneApi, Theme } from '../taskpane/types';
 import { ExcelHost } from './host/host';
 import { installExcelHost } from './host/install';
 import { hostToXlsx, loadXlsxIntoHost } from './host/load-xlsx';
 import { buildDemoQuestionnaire } from './demo-questionnaire';
 import { Grid } from './grid';
 import { WORKBENCH_CSS } from './styles';
+
+/**
+ * Office's themes as `Office.context.officeTheme` reports them, so the workbench can show the pane (and
+ * itself) in each; "system" gives no Office theme, as a host without one, and the pane follows the system.
+ */
+const THEME_IDS = { Black: 0, Colorful: 1, DarkGray: 2, White: 3 };
+export const SIMULATED_THEMES: Record<string, { label: string; office: OfficeThemeLike | null }> = {
+  system: { label: 'System', office: null },
+  white: { label: 'White', office: { bodyBackgroundColor: '#ffffff', bodyForegroundColor: '#262626', controlBackgroundColor: '#ffffff', controlForegroundColor: '#262626', themeId: THEME_IDS.White } },
+  colorful: { label: 'Colorful', office: { bodyBackgroundColor: '#f3f2f1', bodyForegroundColor: '#262626', controlBackgroundColor: '#ffffff', controlForegroundColor: '#262626', themeId: THEME_IDS.Colorful } },
+  darkGray: { label: 'Dark Gray', office: { bodyBackgroundColor: '#444444', bodyForegroundColor: '#ffffff', controlBackgroundColor: '#666666', controlForegroundColor: '#ffffff', themeId: THEME_IDS.DarkGray } },
+  black: { label: 'Black', office: { bodyBackgroundColor: '#262626', bodyForegroundColor: '#ffffff', controlBackgroundColor: '#363636', controlForegroundColor: '#ffffff', themeId: THEME_IDS.Black } },
+};
+const THEME_KEY = 'qfill.workbench.officeTheme';
+
+function prefersDark(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
+}
+
+function simulatedTheme(choice: string, systemDark: boolean): Theme {
+  return themeFromOffice(SIMULATED_THEMES[choice]?.office ?? null, systemDark, THEME_IDS);
+}
 
 function createClient(settings: ConnectionSettings, hooks?: ClientHooks): TaskpaneApi {
   return new ApiClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, ...hooks });
@@ -43,7 +65,7 @@ function openHost(host: ExcelHost): OpenWorkbook {
       createClient,
       workbook: createExcelWorkbook({ storage }),
       storage,
-      theme: readTheme(window as Window & { Office?: { context?: { officeTheme?: object } } }),
+      theme: simulatedTheme('system', prefersDark()),
       defaultBaseUrl: window.location.origin,
     },
   };
@@ -84,6 +106,23 @@ function Workbench() {
   const [open, setOpen] = useState<OpenWorkbook | null>(null);
   const [status, setStatus] = useState('Loading the demo questionnaire…');
   const [error, setError] = useState<string | null>(null);
+  const [themeChoice, setThemeChoice] = useState(() => {
+    const saved = localStorage.getItem(THEME_KEY) ?? 'system';
+    return saved in SIMULATED_THEMES ? saved : 'system';
+  });
+  const [systemDark, setSystemDark] = useState(prefersDark);
+  useEffect(() => {
+    const media = typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+    const onChange = () => setSystemDark(prefersDark());
+    media?.addEventListener?.('change', onChange);
+    return () => media?.removeEventListener?.('change', onChange);
+  }, []);
+  // As Office does: the theme changes while the pane stays open (no reload, nothing typed is lost).
+  const theme = simulatedTheme(themeChoice, systemDark);
+  const chooseTheme = (choice: string) => {
+    localStorage.setItem(THEME_KEY, choice);
+    setThemeChoice(choice);
+  };
 
   const load = async (bytes: Uint8Array, name: string) => {
     setError(null);
@@ -112,7 +151,7 @@ function Workbench() {
   };
 
   return (
-    <div class="wb-root">
+    <div class="wb-root" data-theme={theme.dark ? 'dark' : 'light'} data-office-theme={theme.kind}>
       <header class="wb-toolbar">
         <strong>Workbench</strong>
         <label class="wb-button">
@@ -130,6 +169,16 @@ function Workbench() {
         >
           Download .xlsx
         </button>
+        <label class="wb-theme">
+          Office theme{' '}
+          <select data-testid="office-theme" value={themeChoice} onChange={(e) => chooseTheme(e.currentTarget.value)}>
+            {Object.entries(SIMULATED_THEMES).map(([value, t]) => (
+              <option key={value} value={value}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </label>
         <span class="wb-status" data-testid="workbook-name">{status}</span>
         {open ? <SyncCount host={open.host} /> : null}
       </header>
@@ -141,7 +190,7 @@ function Workbench() {
       <main class="wb-main">
         <section class="wb-workbook" aria-label="Workbook">{open ? <Grid host={open.host} /> : null}</section>
         <aside class="wb-pane" aria-label="Task pane">
-          {open ? <App key={open.generation} {...open.props} /> : null}
+          {open ? <App key={open.generation} {...open.props} theme={theme} /> : null}
         </aside>
       </main>
     </div>

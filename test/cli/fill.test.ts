@@ -52,8 +52,10 @@ describe.each(FIXTURES)('qfill fill $file', (fx) => {
     const input = join(dir, fx.file);
     const blank = blankFixture(fx);
     writeFileSync(input, blank);
-    const { run, out, report } = await fillFile(input);
+    // Drafts too: this is about the writer (a CAIQ answered from another vendor's HECVAT is mostly drafts).
+    const { run, out, report } = await fillFile(input, ['--write-drafts']);
     expect(run.stderr).toContain('Answers ');
+    expect(report!.by_reason.draft ?? 0).toBe(0);
     expect(run.code, run.stderr).toBe(0);
     expect(sha(readFileSync(input))).toBe(sha(blank)); // the input is never modified
     expect(report).not.toBeNull();
@@ -102,6 +104,25 @@ describe.each(FIXTURES)('qfill fill $file', (fx) => {
       const row = Number(/\d+$/.exec(w.address!)![0]);
       const col = w.address!.replace(/\d+$/, '').split('').reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
       expect(csv[row - 1]?.[col - 1], `${w.tab}!${w.address}`).toBe(shown(w.value));
+    }
+  });
+});
+
+describe('qfill fill writes only what can be defended by default', () => {
+  it('reports drafts with the text held back and writes none of them', async () => {
+    const fx = FIXTURES.find((f) => f.file.startsWith('caiq'))!;
+    const input = join(dir, `default-${fx.file}`);
+    writeFileSync(input, blankFixture(fx));
+    const { run, out, report } = await fillFile(input);
+    expect(run.code, run.stderr).toBe(0);
+    const drafts = report!.tabs.flatMap((t) => t.cells.filter((c) => c.reason === 'draft').map((c) => ({ tab: t.tab, ...c })));
+    expect(drafts.length).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/drafts for review \d+/);
+    const after = XlsxPackage.open(readFileSync(out));
+    for (const d of drafts.slice(0, 50)) {
+      expect(d.value, `${d.tab}!${d.address}`).toBeTruthy();
+      if (d.trust === 'high' || d.trust === 'medium') expect(d.detail).toMatch(/free text without a list answer written beside it/);
+      expect(after.readCells(d.tab, [d.address!]).get(d.address!)?.value ?? null, `${d.tab}!${d.address}`).toBeNull();
     }
   });
 });

@@ -217,7 +217,8 @@ describe('apply: annotations', () => {
     const none = q('S', 'C4', 'c');
     none.answers[0]!.evaluation = undefined;
     none.answers[0]!.source_evidence = [];
-    await wb.apply(await wb.plan([q('S', 'C2', 'a'), low, none], {}), { highlight: true, sourceNotes: true });
+    // Drafts written on request still get their (low) trust colour.
+    await wb.apply(await wb.plan([q('S', 'C2', 'a'), low, none], { writeDrafts: true }), { highlight: true, sourceNotes: true });
     const after = host.snapshot().sheets[0]!;
     expect(after.cells.C2!.fill).toBe(TRUST_FILLS.high);
     expect(after.cells.C3!.fill).toBe(TRUST_FILLS.low);

@@ -3,6 +3,9 @@ import type { CellState, WorkbookView } from '../../src/fill';
 
 let nextId = 1;
 
+/** A defensible answer unless the test says otherwise: tests of other rules are not held back as drafts. */
+export const HIGH_TRUST = { score: 90, trust: 'high', reason: 'test' } as const;
+
 export function question(partial: Partial<QuestionWithAnswers> & { tab_name?: string }): QuestionWithAnswers {
   const id = partial.id ?? nextId++;
   return {
@@ -10,8 +13,8 @@ export function question(partial: Partial<QuestionWithAnswers> & { tab_name?: st
     original_id: `Q-${id}`,
     original_question_text: `Question ${id}?`,
     tab_name: 'Sheet1',
-    answers: [],
     ...partial,
+    answers: (partial.answers ?? []).map((a) => ('evaluation' in a ? a : { ...a, evaluation: HIGH_TRUST })),
   } as QuestionWithAnswers;
 }
 

@@ -70,11 +70,11 @@ describe('planFill: choosing the answer and slot values', () => {
     });
     const q = question({
       answer_slots: [answerSlot('C3')],
-      answers: [{ id: 1, text: 'Yes', evaluation: { score: 42, trust: 'low', reason: 'weak' }, source_evidence: [ev(3, 'b.pdf', 2), ev(1, 'a.pdf', 1), ev(2, 'a.pdf', 1), ev(4, 'c.pdf', 9), ev(5, 'd.pdf', 1)] }],
+      answers: [{ id: 1, text: 'Yes', evaluation: { score: 62, trust: 'medium', reason: 'some' }, source_evidence: [ev(3, 'b.pdf', 2), ev(1, 'a.pdf', 1), ev(2, 'a.pdf', 1), ev(4, 'c.pdf', 9), ev(5, 'd.pdf', 1)] }],
     });
     const [w] = planFill([q], view(['Sheet1'])).writes;
-    expect(w).toMatchObject({ trust: 'low', score: 42, sources: [{ filename: 'a.pdf', page_number: 1 }, { filename: 'b.pdf', page_number: 2 }, { filename: 'c.pdf', page_number: 9 }] });
-    const [plain] = planFill([question({ answer_slots: [answerSlot('C4')], answers: [{ text: 'x', evaluation: 'opaque' }] })], view(['Sheet1'])).writes;
+    expect(w).toMatchObject({ trust: 'medium', score: 62, sources: [{ filename: 'a.pdf', page_number: 1 }, { filename: 'b.pdf', page_number: 2 }, { filename: 'c.pdf', page_number: 9 }] });
+    const [plain] = planFill([question({ answer_slots: [answerSlot('C4')], answers: [{ text: 'x', evaluation: 'opaque', status: 'approved' }] })], view(['Sheet1'])).writes;
     expect(plain).toMatchObject({ trust: null, score: null, sources: [] });
   });
 });
@@ -100,13 +100,14 @@ describe('planFill: every skip reason', () => {
     question({ id: 11, answer_slots: [], answers: [{ text: 'x' }] }),
     question({ id: 12, tab_name: 'Locked', answer_slots: [answerSlot('C4')], answers: [{ text: 'unlocked cell' }] }),
     question({ id: 13, answer_slots: [answerSlot('C9')], answers: [{ text: '   ' }] }),
+    question({ id: 14, answer_slots: [answerSlot('C10')], answers: [{ text: 'weak', evaluation: { score: 20, trust: 'low', reason: 'thin' } }] }),
   ];
 
   it('gives each slot its reason and never writes blocked, formula, locked or occupied cells', () => {
     const plan = planFill(questions, view(['Sheet1', 'Locked'], cells, ['Locked']));
     const reasons = Object.fromEntries(plan.skipped.map((s) => [s.questionId, s.reason]));
     expect(reasons).toEqual({
-      1: 'blocked', 2: 'occupied', 3: 'formula', 4: 'missing_tab', 5: 'no_value', 6: 'not_allowed', 7: 'protected', 8: 'bad_coordinate', 10: 'duplicate', 11: 'no_slot', 13: 'no_value',
+      1: 'blocked', 2: 'occupied', 3: 'formula', 4: 'missing_tab', 5: 'no_value', 6: 'not_allowed', 7: 'protected', 8: 'bad_coordinate', 10: 'duplicate', 11: 'no_slot', 13: 'no_value', 14: 'draft',
     });
     expect(plan.writes.map((w) => [w.tab, w.address, w.value])).toEqual([['Sheet1', 'C8', 'first'], ['Locked', 'C4', 'unlocked cell']]);
     const covered = new Set([...plan.skipped.map((s) => s.reason)]);
@@ -114,7 +115,7 @@ describe('planFill: every skip reason', () => {
     for (const s of plan.skipped) expect(s.detail.length).toBeGreaterThan(10);
     expect(plan.skipped.find((s) => s.reason === 'not_allowed')!.detail).toContain('"Maybe" is not one of Yes, No, NA');
     expect(plan.skipped.find((s) => s.reason === 'occupied')!.detail).toContain('Typed by the analyst');
-    expectReportAddsUp(plan, 13);
+    expectReportAddsUp(plan, 14);
   });
 
   it('overwrites occupied cells only when asked, still never formulas or locked cells', () => {
@@ -133,7 +134,7 @@ describe('planFill: every skip reason', () => {
     const plan = planFill(questions, view(['Sheet1', 'Locked'], cells, ['Locked']));
     expect(plan.report.tabs.map((t) => t.tab)).toEqual(['Sheet1', 'Nope', 'Locked']);
     expect(plan.report.tabs.find((t) => t.tab === 'Locked')).toEqual({ tab: 'Locked', written: 1, skipped: 1, byReason: { protected: 1 } });
-    expect(summarise(plan)).toMatch(/^Wrote 2 answers on 2 tabs; skipped 11 \(/);
+    expect(summarise(plan)).toMatch(/^Wrote 2 answers on 2 tabs; skipped 12 \(/);
   });
 });
 
@@ -174,5 +175,46 @@ describe('targetCells', () => {
       { tab: 'Sheet1', addresses: ['C3', 'D3'] },
       { tab: 'Two', addresses: ['B2'] },
     ]);
+  });
+});
+
+describe('planFill: only what an analyst could defend is written by default', () => {
+  const ev = (trust: 'low' | 'medium' | 'high') => ({ score: trust === 'low' ? 30 : 70, trust, reason: 'test' });
+  const comment = (coordinate: string) => ({ role: 'comment', header: 'Comment', coordinate });
+  const qa = (id: number, row: number, text: string, comment_: string, evaluation: unknown, list = true) =>
+    question({
+      id,
+      answer_slots: list ? [answerSlot(`C${row}`, ynna), comment(`D${row}`)] : [comment(`D${row}`)],
+      answers: [{ id, text, evaluation, slot_responses: [{ slot_key: 'comment', content: comment_ }] } as never],
+    });
+  const questions = [
+    qa(1, 2, 'Yes', 'We encrypt.', ev('high')), // list + comment beside it: both written
+    qa(2, 3, 'No', 'We do not.', ev('low')), // low trust list answer: both drafts
+    qa(3, 4, 'Maybe', 'Depends.', ev('high')), // list value not allowed: the comment alone is a draft
+    qa(4, 5, '', 'Free text only.', ev('medium'), false), // no list slot, medium trust: written
+    qa(5, 6, '', 'Free text, weak.', ev('low'), false), // no list slot, low trust: draft
+    qa(6, 7, 'Yes', 'Unrated.', 'opaque'), // no trust given: drafts
+    question({ id: 7, answer_slots: [answerSlot('C8', ynna)], answers: [{ id: 7, text: 'Yes', evaluation: 'opaque', status: 'approved' }] }), // approved: written
+  ];
+
+  it('writes list answers of medium or high trust and free text beside them or alone at medium trust; the rest are drafts', () => {
+    const plan = planFill(questions, view(['Sheet1']));
+    expect(plan.writes.map((w) => w.address)).toEqual(['C2', 'D2', 'D5', 'C8']);
+    const drafts = plan.skipped.filter((s) => s.reason === 'draft');
+    expect(drafts.map((d) => [d.address, d.value])).toEqual([
+      ['C3', 'No'], ['D3', 'We do not.'], ['D4', 'Depends.'], ['D6', 'Free text, weak.'], ['C7', 'Yes'], ['D7', 'Unrated.'],
+    ]);
+    expect(drafts.find((d) => d.address === 'D4')!.detail).toMatch(/free text without a list answer written beside it is a draft/);
+    expect(drafts.find((d) => d.address === 'C3')!.detail).toMatch(/a low-trust answer is a draft/);
+    expect(plan.report.byReason.draft).toBe(6);
+    expect(summarise(plan)).toMatch(/drafts for review 6/);
+    expectReportAddsUp(plan, 11);
+  });
+
+  it('writes drafts too when asked, marked as drafts', () => {
+    const plan = planFill(questions, view(['Sheet1']), { writeDrafts: true });
+    expect(plan.skipped.filter((s) => s.reason === 'draft')).toEqual([]);
+    expect(plan.writes.filter((w) => w.draft).map((w) => w.address)).toEqual(['C3', 'D3', 'D4', 'D6', 'C7', 'D7']);
+    expect(plan.writes.filter((w) => !w.draft).map((w) => w.address)).toEqual(['C2', 'D2', 'D5', 'C8']);
   });
 });

@@ -10,11 +10,13 @@ import { DIST_DIR } from '../build-output';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'qfill-start-'));
 let firstKey = '';
+let firstOwnKey = '';
 
 interface Started {
   child: ChildProcess;
   url: string;
   key: string;
+  ownKey: string;
   output: () => string;
 }
 
@@ -35,8 +37,9 @@ async function start(): Promise<Started> {
   }
   const url = /running at (\S+)/.exec(out)?.[1];
   const key = /Demo API key[^:]*: (qf_\S+)/.exec(out)?.[1];
-  if (!url || !key) throw new Error(`npm start printed no URL or key:\n${out}`);
-  return { child, url, key, output: () => out };
+  const ownKey = /Your API key[^:]*: (qf_\S+)/.exec(out)?.[1];
+  if (!url || !key || !ownKey) throw new Error(`npm start printed no URL or keys:\n${out}`);
+  return { child, url, key, ownKey, output: () => out };
 }
 
 async function stop(s: Started): Promise<number | null> {
@@ -51,6 +54,7 @@ describe('npm start', () => {
   it('serves the workbench and the API on one origin with a seeded demo, and stops on Ctrl-C', async () => {
     const s = await start();
     firstKey = s.key;
+    firstOwnKey = s.ownKey;
     try {
       expect(s.output()).toMatch(/workbench\.html/);
       const page = await fetch(`${s.url}/workbench.html`);
@@ -63,6 +67,18 @@ describe('npm start', () => {
       const body = (await files.json()) as { count: number };
       expect(body.count).toBe(2);
       expect(existsSync(path.join(dataDir, 'demo', 'demo-questionnaire.xlsx'))).toBe(true);
+      // The analyst's own key is another organisation: an empty library, and the demo documents never answer for it.
+      expect(s.ownKey).not.toBe(s.key);
+      const own = await fetch(`${s.url}/api/v2/repository/files/`, { headers: { 'X-API-Key': s.ownKey } });
+      expect(own.status).toBe(200);
+      expect(((await own.json()) as { count: number }).count).toBe(0);
+      const asked = await fetch(`${s.url}/api/v2/chat/ask/`, {
+        method: 'POST',
+        headers: { 'X-API-Key': s.ownKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ question: 'Does Northwind encrypt data at rest?' }),
+      });
+      expect(asked.status).toBe(200);
+      expect(JSON.stringify(await asked.json())).not.toMatch(/northwind-/i);
     } finally {
       expect(await stop(s)).toBe(0);
     }
@@ -72,6 +88,7 @@ describe('npm start', () => {
     const s = await start();
     expect(firstKey).toMatch(/^qf_/);
     expect(s.key).toBe(firstKey);
+    expect(s.ownKey).toBe(firstOwnKey);
     try {
       const res = await fetch(`${s.url}/api/v2/repository/files/`, { headers: { 'X-API-Key': s.key } });
       expect(res.status).toBe(200);

@@ -2,7 +2,7 @@
  * Small generated files that used to stall or exhaust the service (issue 13): used by the hostile
  * availability tests and by `npm run bench` ("under attack").
  */
-import { zipSync } from 'fflate';
+import { strFromU8, strToU8, zipSync } from 'fflate';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -29,6 +29,12 @@ const stream = (content: string) => `<< /Length ${content.length} >>\nstream\n${
 /** One page whose content nests `depth` graphics states (`q … Q`) around a line of text. */
 export function nestedGraphicsPdf(depth: number): Uint8Array {
   const content = `${'q '.repeat(depth)}BT /F1 11 Tf 50 750 Td (Encryption at rest) Tj ET ${'Q '.repeat(depth)}`;
+  return pdfFromObjects(['', '<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [4 0 R] /Count 1 >>', FONT, PAGE(5), stream(content)]);
+}
+
+/** An ordinary one-page PDF. */
+export function onePagePdf(text: string): Uint8Array {
+  const content = `BT /F1 11 Tf 50 750 Td (${text.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`;
   return pdfFromObjects(['', '<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [4 0 R] /Count 1 >>', FONT, PAGE(5), stream(content)]);
 }
 
@@ -74,4 +80,29 @@ export function largeCsvQuestionnaire(bytes: number): Uint8Array {
 /** Markdown with a heading followed by a long run of spaces (a backtracking heading rule's worst case). */
 export function spacedHeadingMarkdown(spaces: number): Uint8Array {
   return enc(`# a${' '.repeat(spaces)}b\n\nSome text about backups.\n`);
+}
+
+/** A one-page PDF padded to `bytes` with an unreferenced stream (a large scan-like file that reads fast). */
+export function paddedPdf(bytes: number): Uint8Array {
+  const pdf = onePagePdf('Backups are taken daily and kept for 30 days in a separate region.');
+  const padding = `999 0 obj\n<< /Length ${bytes} >>\nstream\n`;
+  const out = new Uint8Array(pdf.byteLength + padding.length + bytes + 20);
+  // The padding goes before the cross-reference table's trailer would be looked for: readers find
+  // `startxref` at the end, so put the padding first, after the header line.
+  const header = 9; // "%PDF-1.4\n"
+  out.set(pdf.subarray(0, header), 0);
+  out.set(strToU8(padding), header);
+  let at = header + padding.length;
+  for (let i = 0; i < bytes; i += 64) out.fill(0x20 + (i % 90), at + i, Math.min(at + bytes, at + i + 64));
+  at += bytes;
+  out.set(strToU8('\nendstream\n'), at);
+  at += 11;
+  // Offsets in the cross-reference table move by the inserted length; rebuild them.
+  const shift = at - header;
+  const rest = strFromU8(pdf.subarray(header)).replace(/^(\d{10}) 00000 n $/gm, (_, o: string) => `${String(Number(o) + shift).padStart(10, '0')} 00000 n `);
+  const restBytes = strToU8(rest.replace(/startxref\n(\d+)/, (_, o: string) => `startxref\n${Number(o) + shift}`));
+  const result = new Uint8Array(at + restBytes.byteLength);
+  result.set(out.subarray(0, at), 0);
+  result.set(restBytes, at);
+  return result;
 }

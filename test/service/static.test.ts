@@ -16,7 +16,7 @@ beforeAll(async () => {
   writeFileSync(join(distDir, 'taskpane.html'), '<!doctype html><title>Task pane</title>');
   writeFileSync(join(distDir, 'taskpane.js'), 'console.log("pane")');
   key = await createKey(dataDir, { org: 'acme', user: 'alice' });
-  built = await buildApp({ dataDir, staticDir: distDir, startWorkers: false });
+  built = await buildApp({ dataDir, staticDir: distDir, startWorkers: false, corsOrigins: ['https://addin.example.com'] });
   base = await built.app.listen({ port: 0, host: '127.0.0.1' });
 });
 
@@ -49,7 +49,7 @@ it('keeps JSON errors for missing files and API paths', async () => {
   expect(traversal.status).toBe(404);
 });
 
-it('answers CORS preflights without a key and allows the API key header', async () => {
+it('answers CORS preflights of a configured origin without a key and allows the API key header', async () => {
   const res = await fetch(`${base}/api/v2/chat/ask/`, {
     method: 'OPTIONS',
     headers: {

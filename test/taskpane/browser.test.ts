@@ -158,6 +158,39 @@ describe('the production task pane bundle under Office', () => {
     }
   });
 
+  it('the workbench simulates Office themes: the pane and the workbench itself go dark, colourful or light without a reload', async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 700 }, colorScheme: 'light' });
+    try {
+      await page.goto(`${origin}/workbench.html`);
+      await page.getByTestId('workbook-name').filter({ hasText: 'demo-questionnaire.xlsx' }).waitFor({ timeout: 30_000 });
+      await page.getByLabel('Service address (base URL)').fill('typed, not saved');
+      const style = (selector: string, prop: string) =>
+        page.locator(selector).first().evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), prop);
+      const data = (selector: string, name: string) => page.locator(selector).first().getAttribute(`data-${name}`);
+      const look = async () => ({
+        pane: `${await data('.qf-root', 'theme')}/${await data('.qf-root', 'office-theme')}`,
+        paneBg: await style('.qf-root', 'background-color'),
+        tabs: await style('.qf-tabs', 'background-color'),
+        workbench: await data('.wb-root', 'theme'),
+        grid: await style('.wb-root', 'background-color'),
+      });
+      expect(await look()).toMatchObject({ pane: 'light/light', workbench: 'light', grid: 'rgb(255, 255, 255)' });
+      await page.getByTestId('office-theme').selectOption('black');
+      expect(await look()).toMatchObject({ pane: 'dark/dark', paneBg: 'rgb(38, 38, 38)', workbench: 'dark', grid: 'rgb(31, 31, 31)' });
+      await page.getByTestId('office-theme').selectOption('colorful');
+      expect(await look()).toMatchObject({ pane: 'light/colorful', paneBg: 'rgb(243, 242, 241)', tabs: 'rgb(16, 124, 65)', workbench: 'light' });
+      // The pane was re-themed, not restarted: what was typed is still there.
+      expect(await page.getByLabel('Service address (base URL)').inputValue()).toBe('typed, not saved');
+      // The choice survives a reload, as Office keeps its theme.
+      await page.reload();
+      await page.getByTestId('workbook-name').filter({ hasText: 'demo-questionnaire.xlsx' }).waitFor({ timeout: 30_000 });
+      expect((await look()).pane).toBe('light/colorful');
+      await page.getByTestId('office-theme').selectOption('system');
+    } finally {
+      await page.close();
+    }
+  });
+
   it("follows Office's light theme when the system is dark, and keeps the key under the partition key, never in the document", async () => {
     const page = await productionPane(
       { bodyBackgroundColor: '#ffffff', bodyForegroundColor: '#000000', controlBackgroundColor: '#ffffff', controlForegroundColor: '#000000' },

@@ -52,10 +52,11 @@ describe('Fill', () => {
     expect(screen.getByText(/^2 of 3 answers, about \d+ s left$/)).toBeTruthy();
 
     fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
-    await screen.findByText(/Wrote 3 cells; skipped 0\./);
+    // The low-trust answer is a draft: shown in the review, not written (no "Also write drafts").
+    await screen.findByText(/Wrote 2 cells; skipped 1\./);
     expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.');
     expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
-    expect(workbook.value('Privacy', 'C2')).toBe('No.');
+    expect(workbook.value('Privacy', 'C2')).toBeUndefined();
     expect(workbook.applied).toEqual([{ highlight: true, sourceNotes: true }]);
     expect(JSON.parse(storage.getItem(`${STORAGE_KEYS.fillPrefix}doc-1`)!).writtenAt).toBeTypeOf('string');
 
@@ -65,12 +66,20 @@ describe('Fill', () => {
     const undo = screen.getByRole('button', { name: 'Undo fill' }) as HTMLButtonElement;
     await waitFor(() => expect(undo.disabled).toBe(false)); // enabled once the fill has finished
     fireEvent.click(undo);
-    await screen.findByText('Undone: 3 cells restored.');
+    await screen.findByText('Undone: 2 cells restored.');
     expect(workbook.value('Security', 'C2')).toBeUndefined();
     expect(screen.queryByRole('button', { name: 'Undo fill' })).toBeNull();
     // The answers are still known: they can be written again.
     fireEvent.click(screen.getByRole('button', { name: 'Write answers into the workbook' }));
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/);
+    expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.');
+  });
+
+  it('writes drafts too when the analyst asks for them', async () => {
+    const { workbook } = renderApp({ baseUrl: fake.origin });
+    fireEvent.click(screen.getByLabelText(/Also write drafts into cells/));
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 3 cells; skipped 0\./);
     expect(workbook.value('Privacy', 'C2')).toBe('No.');
   });
 
@@ -78,7 +87,7 @@ describe('Fill', () => {
     fake.warnings = ['Sheet "Lookups" was skipped: it has no answer column.'];
     renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/);
     const note = screen.getByText(/The service noted about this workbook/);
     expect(note.textContent).toContain('Sheet "Lookups" was skipped: it has no answer column.');
     const asked = fake.requestsTo('GET', /\/filler\/questionnaires\/7\/$/);
@@ -89,7 +98,7 @@ describe('Fill', () => {
     fake.fail('GET', /\/filler\/questionnaires\/7\/$/, { status: 500, json: { error: 'boom' } }, 5);
     renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/);
     expect(screen.queryByText(/The service noted/)).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -100,7 +109,7 @@ describe('Fill', () => {
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(screen.getByLabelText(/Highlight answers by trust/));
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 2 cells; skipped 1\./);
+    await screen.findByText(/Wrote 1 cell; skipped 2\./);
     expect(screen.getByText(/1 skipped: cell already filled \(overwrite is off\)/)).toBeTruthy();
     expect(workbook.value('Security', 'C3')).toBe('Typed by the analyst');
     expect(workbook.applied.at(-1)).toEqual({ highlight: false, sourceNotes: true });
@@ -118,7 +127,7 @@ describe('Fill', () => {
     fireEvent.click(fillButton());
     confirm = await screen.findByRole('group', { name: 'Confirm overwrite' });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Replace 1 value' }));
-    await screen.findByText(/Wrote 3 cells; skipped 0\./);
+    await screen.findByText(/Wrote 2 cells; skipped 1\./);
     expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
     expect(screen.queryByRole('group', { name: 'Confirm overwrite' })).toBeNull();
   });
@@ -126,7 +135,7 @@ describe('Fill', () => {
   it('review: clicking a question selects its cell; selecting a cell in the sheet shows its question', async () => {
     const { workbook } = renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/);
     const list = screen.getByRole('list', { name: 'Questions' });
     fireEvent.click(within(list).getByText(/Is MFA enforced for administrators\?/));
     await waitFor(() => expect(workbook.selects.at(-1)).toEqual({ tab: 'Security', address: 'C3' }));
@@ -194,7 +203,7 @@ describe('Fill', () => {
     const bar = await screen.findByRole('progressbar', { name: 'Answers generated' });
     expect(bar.getAttribute('aria-valuetext')).toBe('2 of 3 answers');
     fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/);
     expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.');
     expect(fake.requestsTo('POST', /questionnaires/).length).toBe(uploadsBefore);
     cleanup();
@@ -210,7 +219,7 @@ describe('Fill', () => {
     // Filling again: the cells hold the earlier fill's answers, and the report says so (not "no answers").
     fireEvent.click(fillButton());
     await screen.findByText(/Wrote 0 cells; skipped 3\./);
-    expect(screen.getByText(/3 answer cells already hold the answers of the earlier fill of this workbook .*: there was nothing new to write\./)).toBeTruthy();
+    expect(screen.getByText(/2 answer cells already hold the answers of the earlier fill of this workbook .*: there was nothing new to write\./)).toBeTruthy();
     expect(screen.queryByText(/knowledge base had no answers/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Undo the earlier fill' })).toBeTruthy();
   });
@@ -293,7 +302,7 @@ describe('Fill', () => {
     fake.questions[0]!.answers[0]!.source_evidence![0]!.content = '<iframe src="javascript:alert(1)"></iframe>';
     const { container } = renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/);
     fireEvent.click(within(screen.getByRole('list', { name: 'Questions' })).getByText(/<script>/));
     const card = await screen.findByRole('article', { name: 'Selected question' });
     expect(card.textContent).toContain(evil);

@@ -53,7 +53,7 @@ describe('correcting an answer from the review', () => {
     expect(confirm.textContent).toContain('1 cell was changed after the fill');
     expect(confirm.textContent).toContain('Security!C3: “Yes, with hardware keys for every administrator.”');
     fireEvent.click(within(confirm).getByRole('button', { name: 'Undo everything' }));
-    await screen.findByText('Undone: 3 cells restored.');
+    await screen.findByText('Undone: 2 cells restored.'); // the low-trust answer was a draft, never written
     expect(workbook.value('Security', 'C3')).toBeUndefined(); // empty, as before the fill
     expect(within(card()).getByTestId('answer-text').textContent).toBe('Yes, for all administrative access.');
     expect(within(questionList()).getByText(/Is MFA enforced/).closest('button')!.textContent).not.toContain('corrected');
@@ -148,15 +148,17 @@ describe('no dead ends', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Write again with these options' }));
     // Nothing is replaced before the analyst has seen what and said so.
     const confirm = await screen.findByRole('group', { name: 'Confirm overwrite' });
-    expect(confirm.textContent).toContain('Overwrite will replace 3 existing values');
+    // The low-trust answer for Privacy!C2 is a draft: overwriting never puts a draft over a value.
+    expect(confirm.textContent).toContain('Overwrite will replace 2 existing values');
     expect(confirm.textContent).toContain('Security!C2 (SEC-01): “Already answered” → “Yes, AES-256.”');
+    expect(workbook.value('Security', 'C2')).toBe('Already answered');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Replace 2 values' }));
+    await screen.findByText(/Wrote 2 cells; skipped 1\./);
+    expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.');
     expect(workbook.value('Privacy', 'C2')).toBe('Already answered');
-    fireEvent.click(within(confirm).getByRole('button', { name: 'Replace 3 values' }));
-    await screen.findByText(/Wrote 3 cells; skipped 0\./);
-    expect(workbook.value('Privacy', 'C2')).toBe('No.');
     fireEvent.click(await screen.findByRole('button', { name: 'Undo fill' }));
-    await screen.findByText('Undone: 3 cells restored.');
-    expect(workbook.value('Privacy', 'C2')).toBe('Already answered');
+    await screen.findByText('Undone: 2 cells restored.');
+    expect(workbook.value('Security', 'C2')).toBe('Already answered');
   });
 
   it('explains a fill where the knowledge base had no answers', async () => {
@@ -187,7 +189,7 @@ describe('no dead ends', () => {
 
     fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
     fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
-    await screen.findByText(/Wrote 3 cells; skipped 0\./);
+    await screen.findByText(/Wrote 2 cells; skipped 1\./);
     expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.');
   });
 });

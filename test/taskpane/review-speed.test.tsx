@@ -135,7 +135,7 @@ describe('review at speed', () => {
     fireEvent.click(fillButton());
     await screen.findByText(/Wrote 2 cells; skipped 3\./);
     const skipped = screen.getByText('Skipped cells (3)').closest('details')!;
-    expect(skipped.textContent).toContain('2 cells: no answer for this cell (left empty; see the review).');
+    expect(skipped.textContent).toContain('2 cells: no answer for this cell (left as they were; see the review).');
     expect(skipped.textContent).toContain('1 cell already filled (overwrite is off)');
     expect([...skipped.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['Security!C2 (SEC-01): Security!C2 already holds "Typed".']);
   });

@@ -119,7 +119,7 @@ describe('small parts of the task pane', () => {
   });
 
   it('follows Office theme colours, else the system preference', () => {
-    expect(themeFromOffice(undefined, true)).toEqual({ dark: true });
+    expect(themeFromOffice(undefined, true)).toEqual({ dark: true, kind: 'dark' });
     expect(themeFromOffice({ bodyBackgroundColor: '#1f1f1f', bodyForegroundColor: '#ffffff' }, false).dark).toBe(true);
     expect(themeFromOffice({ bodyBackgroundColor: '#ffffff' }, true).dark).toBe(false);
     expect(themeFromOffice({ bodyBackgroundColor: '#ffffff', isDarkTheme: true }, false).dark).toBe(true);

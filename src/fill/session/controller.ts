@@ -375,8 +375,7 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
   }
 
   function planOptions(overwrite: boolean): PlanOptions {
-    // `writeDrafts` is the planner's switch for answers it would otherwise leave to the review.
-    return { overwrite, ...(st.options.writeDrafts ? { writeDrafts: true } : {}) } as PlanOptions;
+    return { overwrite, writeDrafts: st.options.writeDrafts };
   }
 
   async function write(questions: QuestionWithAnswers[], link: FillLink, ctl: AbortController, resumed: boolean): Promise<void> {

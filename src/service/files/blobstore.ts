@@ -3,7 +3,7 @@
  * separators or collide); the original name is only stored in the database.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, createWriteStream, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -48,7 +48,9 @@ export class DiskBlobStore implements BlobStore {
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'files');
     this.incomingDir = join(this.dir, 'incoming');
+    // Uploaded documents are readable by this user only (folders 700, files 600), also in an older data folder.
     mkdirSync(this.incomingDir, { recursive: true, mode: 0o700 });
+    chmodSync(this.dir, 0o700);
     this.removeStaleIncoming();
   }
 
@@ -56,7 +58,7 @@ export class DiskBlobStore implements BlobStore {
     const name = newName(extension);
     const path = join(this.dir, name);
     // Write then rename, so a crash never leaves a half-written file under a name the database knows.
-    await writeFile(`${path}.part`, bytes, { flush: true });
+    await writeFile(`${path}.part`, bytes, { flush: true, mode: 0o600 });
     await rename(`${path}.part`, path);
     return { name, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength };
   }

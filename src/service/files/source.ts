@@ -8,7 +8,9 @@ export type FileSource = Uint8Array | { path: string };
 
 export async function sourceBytes(source: FileSource): Promise<Uint8Array> {
   if (source instanceof Uint8Array) return source;
-  return new Uint8Array(await readFile(source.path));
+  // A view, not a copy: a reader holds one file of up to 50 MB once, not twice.
+  const bytes = await readFile(source.path);
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export async function sourceSize(source: FileSource): Promise<number> {

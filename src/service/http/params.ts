@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { LIMITS } from '../../api/schemas';
 import { badRequest, notFound } from './errors';
+import { linkOrigin } from './origin';
 
 /** `{id}` path segments are digits only (section 4). */
 export function pathId(request: FastifyRequest, name = 'id'): number {
@@ -27,9 +28,10 @@ export function pageRequest(q: { page?: number; page_size?: number }): PageReque
 export function pageEnvelope<T>(request: FastifyRequest, p: PageRequest, count: number, results: T[]) {
   const lastPage = Math.max(1, Math.ceil(count / p.pageSize));
   if (p.page > lastPage) throw notFound(`page: page ${p.page} does not exist; there ${lastPage === 1 ? 'is 1 page' : `are ${lastPage} pages`}`);
-  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  // Only the path and query come from the request; the origin is ours (never the Host header as sent).
+  const asked = new URL(request.url, 'http://path.invalid');
   const link = (page: number) => {
-    const u = new URL(url);
+    const u = new URL(`${asked.pathname}${asked.search}`, linkOrigin(request));
     u.searchParams.set('page', String(page));
     return u.toString();
   };

@@ -11,6 +11,7 @@ import type {
 } from '../../api/schemas';
 import { permissionsFor, roleFor } from '../domain/access';
 import type { Evidence } from '../knowledge/types';
+import { THIRD_PARTY_LABEL } from '../knowledge/answer/ownership';
 import type {
   AnswerRecord,
   EvidenceRecord,
@@ -133,7 +134,14 @@ export function askSource(e: Evidence): AskSource {
     context_header: e.context_header,
     source_url: '',
     file_id: e.file_id,
+    ...(e.third_party ? { third_party: e.third_party } : {}),
   };
+}
+
+/** Extension `third_party` (issue 14): read back from the label knowledge/answer/ownership.ts puts on the heading trail. */
+function thirdPartyFromHeader(header: string): string | null {
+  if (!header.startsWith(THIRD_PARTY_LABEL)) return null;
+  return header.slice(THIRD_PARTY_LABEL.length).split(' · ')[0]!.trim() || null;
 }
 
 /** The fields an answer's evidence keeps unchanged from retrieval through storage to the response. */
@@ -174,6 +182,8 @@ function sourceEvidence(e: EvidenceRecord): SourceEvidence {
   if (e.qna_id !== null) out.qna_id = e.qna_id;
   if (e.question_text !== null) out.question_text = e.question_text;
   if (e.source_location !== null) out.source_location = e.source_location;
+  const party = thirdPartyFromHeader(e.context_header);
+  if (party) out.third_party = party;
   return out;
 }
 

@@ -5,6 +5,7 @@
 import type { Evaluation } from '../../api/schemas';
 import type { ServiceContext } from '../context';
 import { evidenceRow } from '../http/serialize';
+import { WorkbookConsistency } from '../knowledge/answer/consistency';
 import type { SearchFilters } from '../knowledge/types';
 import type { NewAnswer } from '../storage/types';
 import type { JobHandler } from './worker';
@@ -20,17 +21,36 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
     // The analyst's choice at upload (`prefer_recent`): settles disagreeing past answers by recency.
     const options = { prefer_recent: q.advanced_options.prefer_recent === true };
 
+    // One workbook, one answer: repeats get the answer given, contradictions are flagged (a resumed
+    // fill checks against what it stored before).
+    const consistency = new WorkbookConsistency();
+    const where = (x: { tab_name: string; question_coordinate?: string | null; row?: number | null }) =>
+      `${x.tab_name}!${x.question_coordinate ?? `row ${x.row ?? '?'}`}`;
+    for (const done of await repo.questions(q.id, { withEvidence: false })) {
+      const stored = done.answers[0];
+      const evaluation = stored?.evaluation;
+      if (!stored || !evaluation) continue;
+      const asked = { text: done.text, original_id: done.original_id, answer_slots: done.answer_slots, where: where(done) };
+      const result = { text: stored.text, slot_responses: stored.slot_responses, score: evaluation.score, evaluation, flagged_for_review: done.flagged_for_review, evidence: [], method: 'none' as const };
+      consistency.record(asked, result, false);
+    }
+
     for (const questionId of await repo.unansweredQuestionIds(q.id)) {
       if (jobCtx.shouldStop()) return 'interrupted';
       const question = await repo.question(questionId);
       if (!question) continue;
       let answer: NewAnswer;
       try {
-        const result = await ctx.knowledge.answerQuestion(
-          q.org_id,
-          { text: question.text, original_id: question.original_id, answer_slots: question.answer_slots, tab_name: question.tab_name },
-          filters,
-          options,
+        const asked = { text: question.text, original_id: question.original_id, answer_slots: question.answer_slots, where: where(question) };
+        const result = consistency.record(
+          asked,
+          consistency.repeatOf(asked) ??
+            (await ctx.knowledge.answerQuestion(
+              q.org_id,
+              { text: question.text, original_id: question.original_id, answer_slots: question.answer_slots, tab_name: question.tab_name },
+              filters,
+              options,
+            )),
         );
         answer = {
           text: result.text,

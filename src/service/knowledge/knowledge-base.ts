@@ -5,13 +5,15 @@
  */
 import type { KnowledgeIndex, PassageEntry, QaEntry } from '../storage/knowledge-index';
 import { noAnswer } from './answer/evaluation';
-import { bestSentences, evidenceOnly, extractiveAnswer, relevantEvidence } from './answer/extractive';
+import { bestSentences, evidenceOnly, extractiveAnswer, guardThirdParty, relevantEvidence, thirdPartyDraft } from './answer/extractive';
 import { answerFromLibrary, findLibraryMatches, type LibraryFileFacts } from './answer/library';
 import { LlmAnswerer } from './answer/llm';
+import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
+import { documentSubject } from './extract/subject';
 import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
 import { splitIntoPassages } from './passages';
-import { questionFocus, ranked, retrieve, qaContent, type QuestionFocus } from './retrieval';
+import { questionFocus, ranked, retrieve, qaContent, type Candidate, type QuestionFocus } from './retrieval';
 import { stemmedTerms, textForIndex } from './text';
 import type { AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
 
@@ -90,6 +92,8 @@ export class KnowledgeBase {
       };
     });
     await this.index.replaceFile(meta, passageEntries, qaEntries);
+    const subject = doc.subject ?? documentSubject({ filename: meta.filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
+    await this.index.setFileSubject(meta.org_id, meta.file_id, subject);
     onProgress?.(100);
     return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };
   }
@@ -121,25 +125,52 @@ export class KnowledgeBase {
     const reused = answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
     if (reused) return reused;
 
-    // 2./3. Passages (and near-miss library answers) as evidence.
-    const passages = await retrieve(this.index, orgId, text, filters, { limit: ANSWER_EVIDENCE, includeQa: false, dense });
-    const candidates = relevantEvidence(ranked([...library, ...passages], ANSWER_EVIDENCE));
+    // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
+    const passages = await retrieve(this.index, orgId, text, filters, { limit: ANSWER_EVIDENCE * 2, includeQa: false, dense });
+    const usable = await this.ownedEvidence(orgId, [...library, ...passages]);
+    const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {
       return noAnswer('No evidence in the knowledge base shares enough of this question\'s key terms; answer it manually');
     }
-    const extractive = async () =>
-      extractiveAnswer({ ...q, text }, candidates, await questionFocus(this.index, stemmedTerms(text))) ??
-      evidenceOnly(candidates, 'Related evidence was found but no sentence in it says what the question asks; answer it manually (the evidence is cited)');
+    const own = candidates.filter((c) => !isThirdParty(c));
+    const extractive = async () => {
+      const focus = await questionFocus(this.index, stemmedTerms(text));
+      return (
+        (own.length ? extractiveAnswer({ ...q, text }, own, focus) : null) ??
+        thirdPartyDraft({ ...q, text }, candidates.filter(isThirdParty), focus) ??
+        evidenceOnly(candidates, 'Related evidence was found but no sentence in it says what the question asks; answer it manually (the evidence is cited)')
+      );
+    };
     if (this.llm) {
       try {
-        return await this.llm.answerQuestion({ ...q, text }, candidates);
+        return guardThirdParty(await this.llm.answerQuestion({ ...q, text }, candidates));
       } catch (error) {
-        const fallback = await extractive();
+        const fallback = guardThirdParty(await extractive());
         const reason = `${fallback.evaluation.reason} (the language model failed: ${(error as Error).message}; extractive fallback)`;
         return { ...fallback, evaluation: { ...fallback.evaluation, reason } };
       }
     }
-    return extractive();
+    return guardThirdParty(await extractive());
+  }
+
+  /** The organisation's own names, which decide whose statement a document is. */
+  async organisationNames(orgId: number): Promise<string[]> {
+    const raw = await this.index.orgNames(orgId);
+    return raw ? (JSON.parse(raw) as string[]) : [];
+  }
+
+  async setOrganisationNames(orgId: number, names: string[]): Promise<string[]> {
+    const clean = [...new Set(names.map((n) => n.trim()).filter((n) => n !== ''))];
+    await this.index.setOrgNames(orgId, JSON.stringify(clean));
+    return clean;
+  }
+
+  /** Candidates without boilerplate and matrix rows, third-party ones labelled. */
+  private async ownedEvidence(orgId: number, candidates: Candidate[]): Promise<Candidate[]> {
+    const names = await this.organisationNames(orgId);
+    const kept = candidates.filter((c) => notAnAnswer(c) === null);
+    const facts = await this.fileFacts(orgId, kept.filter((c) => c.evidence.type === 'passage').map((c) => c.evidence.file_id));
+    return labelOwners(kept, (fileId) => facts.get(fileId)?.subject ?? null, names);
   }
 
   async answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer> {
@@ -148,8 +179,9 @@ export class KnowledgeBase {
     const notFound: ChatAnswer = { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
     const dense = await this.denseRankings(orgId, resolved);
     const focus: QuestionFocus = { ...(await questionFocus(this.index, stemmedTerms(resolved))), required: followUpSubject(asked, resolved) };
-    const retrieved = relevantEvidence(await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense }));
-    // A follow-up's own words name what it asks about the earlier subject: evidence without them answers the earlier turn.
+    const retrieved = relevantEvidence(await this.ownedEvidence(orgId, await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense })));
+    // A follow-up's own words (or words related to them: "algorithm" for AES) name what it asks about the
+    // earlier subject: evidence holding none of them answers the earlier turn, not this one.
     const candidates = ranked(focus.required ? retrieved.filter((c) => mentionsAny(c, focus.required!)) : retrieved, CHAT_EVIDENCE);
     if (candidates.length === 0) return notFound;
 
@@ -158,20 +190,30 @@ export class KnowledgeBase {
         const { answer, cited } = await this.llm.answerChat(asked, history, candidates);
         if (answer) {
           const sources = (cited.length ? cited : candidates).map((c, i) => ({ ...c.evidence, rank: i + 1 }));
-          return { answer, sources, resolved_query: resolved };
+          const trust = sources.every((s) => s.third_party) ? 'low' : 'medium';
+          return { answer, sources, resolved_query: resolved, trust };
         }
       } catch {
         // Extractive below is the answer when the model is unreachable or replies badly.
       }
     }
     // The same bar as a questionnaire comment: only sentences that speak to the question are quoted.
-    const sentences = bestSentences(resolved, candidates, 3, focus);
+    const sentences = bestSentences(resolved, candidates, 6, focus);
     if (sentences.length === 0) return notFound;
-    const used = [...new Set(sentences.map((s) => s.candidate))];
+    // One coherent source: the best sentence's document answers; other documents' sentences (another
+    // product, another company) are not spliced into its claims.
+    const fileId = sentences[0]!.candidate.evidence.file_id;
+    const quoted = sentences.filter((s) => s.candidate.evidence.file_id === fileId).slice(0, 3);
+    const used = [...new Set(quoted.map((s) => s.candidate))];
+    const party = used[0]!.evidence.third_party;
+    const text = quoted.map((s) => s.text).join(' ');
+    const top = quoted[0]!.coverage;
+    const trust = party ? 'low' : top >= 0.7 ? 'high' : top >= 0.45 ? 'medium' : 'low';
     return {
-      answer: sentences.map((s) => s.text).join(' '),
+      answer: party ? `According to ${party} (a third party, not your organisation): ${text}` : text,
       sources: used.map((c, i) => ({ ...c.evidence, rank: i + 1 })),
       resolved_query: resolved,
+      trust,
     };
   }
 

@@ -5,6 +5,7 @@
  * canonical tokens, and spelled-out phrases gain their acronym so "MFA" finds "multi-factor authentication".
  */
 import { porterStem } from './porter';
+import { RELATED, SYNONYMS } from './vocabulary';
 
 /** Numbered standards and algorithms joined into one token: `SOC 2` -> `soc2`, `AES-256` -> `aes256`. */
 const JOINED_PATTERNS: [RegExp, string][] = [
@@ -23,48 +24,7 @@ const JOINED_PATTERNS: [RegExp, string][] = [
   [/\b24\s*[x×\/]\s*7\b/gi, '24x7'],
 ];
 
-/**
- * Canonical acronym -> phrases that mean the same. Each phrase is matched on word boundaries,
- * case-insensitively, with optional hyphens/spaces between its words.
- */
-export const SYNONYMS: Record<string, string[]> = {
-  mfa: ['multi factor authentication', 'multifactor authentication', 'two factor authentication', '2factor authentication', 'multi factor', 'two factor', '2fa', 'two step verification'],
-  sso: ['single sign on', 'single signon'],
-  dr: ['disaster recovery'],
-  bcp: ['business continuity plan', 'business continuity planning', 'business continuity'],
-  siem: ['security information and event management', 'security information event management'],
-  dlp: ['data loss prevention', 'data leakage prevention'],
-  pii: ['personally identifiable information', 'personal data', 'personal information'],
-  ids: ['intrusion detection system', 'intrusion detection'],
-  ips: ['intrusion prevention system', 'intrusion prevention'],
-  waf: ['web application firewall'],
-  ddos: ['distributed denial of service'],
-  vpn: ['virtual private network'],
-  rbac: ['role based access control', 'role based access'],
-  iam: ['identity and access management'],
-  sdlc: ['software development life cycle', 'software development lifecycle', 'system development life cycle'],
-  rto: ['recovery time objective'],
-  rpo: ['recovery point objective'],
-  bia: ['business impact analysis'],
-  ferpa: ['family educational rights and privacy act'],
-  gdpr: ['general data protection regulation'],
-  hipaa: ['health insurance portability and accountability act'],
-  saml: ['security assertion markup language'],
-  ldap: ['lightweight directory access protocol'],
-  ciso: ['chief information security officer'],
-  edr: ['endpoint detection and response'],
-  soar: ['security orchestration automation and response'],
-  kms: ['key management service', 'key management system'],
-  hsm: ['hardware security module'],
-  pentest: ['penetration test', 'penetration testing', 'pen test', 'pen testing', 'pentesting'],
-  vpc: ['virtual private cloud'],
-  tls: ['transport layer security'],
-  ssl: ['secure sockets layer'],
-  ir: ['incident response'],
-  av: ['anti virus', 'antivirus', 'anti malware', 'antimalware'],
-  byod: ['bring your own device'],
-  mdm: ['mobile device management'],
-};
+export { SYNONYMS } from './vocabulary';
 
 /** All phrases in one alternation (longest first), so a text is scanned once, not once per phrase. */
 const PHRASE_TO_ACRONYM = new Map<string, string>();
@@ -243,4 +203,27 @@ export function splitSentences(text: string): string[] {
     const parts = cleaned.split(/(?<=[.!?])\s+(?=[A-Z0-9"“(•])|\s+(?=•\s)|(?<=:)\s+(?=[A-Z][a-z]+ [a-z]+ [a-z]+)/u);
     return parts.map((s) => s.replace(/^[^\p{L}\p{N}"“(]+/u, '').trim()).filter((s) => s.length > 0);
   });
+}
+
+/** Stem -> the stems of every RELATED group it belongs to (itself included). */
+const RELATED_STEMS = new Map<string, Set<string>>();
+for (const group of RELATED) {
+  const stems = new Set(group.map((w) => stem(normalizeText(w))));
+  for (const s of stems) RELATED_STEMS.set(s, new Set([...(RELATED_STEMS.get(s) ?? []), ...stems]));
+}
+
+/** A stem with the stems of the words related to it (vocabulary.ts RELATED), itself first. */
+export function relatedStems(stemmed: string): Set<string> {
+  return new Set([stemmed, ...(RELATED_STEMS.get(stemmed) ?? [])]);
+}
+
+/**
+ * Share of `wanted` stems present in `candidate`, each counting as present when it or a word related to
+ * it is ("algorithm" is held by a sentence about AES-256).
+ */
+export function relatedCoverage(wanted: Set<string>, candidate: TermSet): number {
+  if (wanted.size === 0) return 0;
+  let held = 0;
+  for (const s of wanted) if ([...relatedStems(s)].some((r) => candidate.has(r))) held++;
+  return held / wanted.size;
 }

@@ -1,5 +1,5 @@
 /** The knowledge module's boundary: what ingestion produces and what answering returns. */
-import type { AnswerSlot, DocumentType, Evaluation, FileFormat } from '../../api/schemas';
+import type { AnswerSlot, DocumentType, Evaluation, FileFormat, TrustLevel } from '../../api/schemas';
 
 export interface ExtractedPage {
   page_number: number;
@@ -37,6 +37,8 @@ export interface ExtractedDocument {
   qa: QaPair[];
   /** A title from the document's own metadata (e.g. YAML front matter `name:`), if any. */
   title?: string;
+  /** The organisation the document is about, when its text names one (see extract/subject.ts). */
+  subject?: string;
 }
 
 /** A file that cannot be ingested; `message` is the reason shown to the user. */
@@ -72,6 +74,8 @@ export interface Evidence {
   tab_name: string;
   question_text?: string;
   source_location?: string;
+  /** The other organisation this evidence speaks for (its file's subject is not one of ours), if any. */
+  third_party?: string;
   /** 0..1, higher is better. */
   relevance_score: number;
   /** 1 = best. */
@@ -112,4 +116,6 @@ export interface ChatAnswer {
   sources: Evidence[];
   /** The query actually searched (follow-ups expanded with earlier turns). */
   resolved_query: string;
+  /** How far the quoted source states what was asked; low for a third party's document. Absent when nothing was found. */
+  trust?: TrustLevel;
 }

@@ -67,6 +67,7 @@ async function converse(
             source_count: result.sources.length,
             // How well the best source matched (0..1); 0 when nothing was found.
             confidence: result.sources.reduce((best, s) => Math.max(best, s.relevance_score), 0),
+            ...(result.trust ? { trust: result.trust } : {}),
           },
           sources: result.sources.map(sourceFromEvidence),
         },
@@ -83,7 +84,8 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     const body = parseOr400(AskRequest, bodyOf(request, ASK_FORM));
     const session = body.session_id !== undefined ? await sessionOr404(ctx, p, body.session_id) : null;
     const result = await converse(ctx, p, session, { ...body, question: body.question });
-    return { answer: result.answer, sources: result.sources.map(askSource), session_id: session ? session.id : null };
+    // `trust` is an extension (issue 14): how far the quoted source states what was asked.
+    return { answer: result.answer, sources: result.sources.map(askSource), session_id: session ? session.id : null, ...(result.trust ? { trust: result.trust } : {}) };
   });
 
   app.get('/api/v2/chat/sessions/', async (request) => {

@@ -1,6 +1,6 @@
 /** Questionnaire endpoints 4.6 - 4.11: upload, list, progress, answers, structure. */
 import type { FastifyInstance } from 'fastify';
-import { AnswersQuery, QuestionnaireListQuery, QuestionnaireUploadFields } from '../../api/schemas';
+import { AnswersQuery, LIMITS, QuestionnaireListQuery, QuestionnaireUploadFields } from '../../api/schemas';
 import { JOB_KINDS, type ServiceContext } from '../context';
 import { DetectError, type DetectedQuestionnaire } from '../detect/types';
 import { canSeeQuestionnaire } from '../domain/access';
@@ -36,6 +36,7 @@ function readAdvancedOptions(options: Record<string, unknown>): { language: stri
     if (!Array.isArray(raw) || !raw.every((v) => Number.isInteger(v) && (v as number) > 0)) {
       throw badRequest('advanced_options.offering_ids: must be an array of positive integers');
     }
+    if (raw.length > LIMITS.idListLength) throw badRequest(`advanced_options.offering_ids: at most ${LIMITS.idListLength} items`);
     offeringIds = raw as number[];
   }
   return { language, offering_ids: offeringIds };
@@ -141,6 +142,10 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
         });
         await tx.jobs.enqueue(JOB_KINDS.generateAnswers, { questionnaire_id: q.id });
         return { fileId: file.id, questionnaireId: q.id };
+      }).catch(async (error: unknown) => {
+        // Not recorded (e.g. the database is unreachable: 503): the bytes must not stay behind.
+        await ctx.blobs.remove(stored.stored_name);
+        throw error;
       });
       fileIds.push(created.fileId);
       questionnaireIds.push(created.questionnaireId);

@@ -105,6 +105,10 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
         });
         await tx.jobs.enqueue(JOB_KINDS.ingestFile, { file_id: file.id });
         return file;
+      }).catch(async (error: unknown) => {
+        // Not recorded (e.g. the database is unreachable: 503): the bytes must not stay behind.
+        await ctx.blobs.remove(stored.stored_name);
+        throw error;
       });
       fileIds.push(record.id);
     }

@@ -28,10 +28,11 @@ export const QUESTIONNAIRE_FORMATS: Record<string, FileFormat> = {
 
 /**
  * The name without any directory a client may have sent along, in NFC (macOS sends decomposed
- * accents; search compares composed ones) and without control characters.
+ * accents; search compares composed ones), without control characters and without bidirectional
+ * controls (`invoice\u202Etxt.exe.md` would show as "invoicedm.exe.txt").
  */
 export function baseName(filename: string): string {
-  const parts = filename.normalize('NFC').replace(/[\u0000-\u001f\u007f]/g, '').split(/[\\/]/);
+  const parts = filename.normalize('NFC').replace(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').split(/[\\/]/);
   return (parts[parts.length - 1] ?? '').trim() || 'upload';
 }
 

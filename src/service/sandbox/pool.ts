@@ -4,6 +4,8 @@
  * no file can hold the request thread or take the process's memory. `close` terminates every worker at
  * once, whatever it is doing.
  */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TaskName } from './tasks';
 import type { TaskInput } from './tasks';
@@ -52,7 +54,9 @@ interface Slot {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
-const BOOTSTRAP = new URL('./bootstrap.mjs', import.meta.url);
+// A path, not a URL object: under a DOM-like test environment the global URL is not Node's, and Worker
+// refuses it ("The URL must be of scheme file").
+const BOOTSTRAP = join(dirname(fileURLToPath(import.meta.url)), 'bootstrap.mjs');
 
 export class WorkerPool {
   private readonly slots = new Set<Slot>();

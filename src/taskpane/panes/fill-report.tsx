@@ -14,6 +14,7 @@ export const SKIP_REASON_TEXT: Partial<Record<SkipReason, string>> = {
   bad_coordinate: 'unreadable cell address',
   duplicate: 'another answer writes the same cell',
   no_slot: 'no answer cell for this question',
+  draft: 'a draft, kept for review (not defensible as it is)',
 };
 
 const SKIPPED_SHOWN = 200;
@@ -29,6 +30,7 @@ const NEXT_STEP: Partial<Record<SkipReason, string>> = {
   formula: 'The answer cells hold formulas, which are never overwritten.',
   not_allowed: "The answers did not fit the cells' drop-down lists. Pick a value for each in the review below.",
   blocked: 'The questionnaire marks these cells as not to be filled.',
+  draft: 'The answers are drafts (low trust, or free text without a list answer beside it): check them in the review below, or tick "Also write drafts into cells" and write again.',
 };
 
 /**
@@ -119,7 +121,7 @@ function SkippedCells(props: { plan: WritePlan }) {
       {ordered.map(([reason, list]) =>
         SUMMARISED.has(reason) ? (
           <p key={reason} class="qf-small">
-            {list.length} cell{list.length === 1 ? '' : 's'}: {SKIP_REASON_TEXT[reason] ?? reason} (left empty; see the review).
+            {list.length} cell{list.length === 1 ? '' : 's'}: {SKIP_REASON_TEXT[reason] ?? reason} (left as they were; see the review).
           </p>
         ) : (
           <div key={reason}>
@@ -145,4 +147,4 @@ function SkippedCells(props: { plan: WritePlan }) {
 }
 
 /** Reasons shown as one count: empty cells of unanswered questions and cells the questionnaire blocks. */
-const SUMMARISED = new Set<SkipReason>(['no_value', 'blocked']);
+const SUMMARISED = new Set<SkipReason>(['no_value', 'blocked', 'draft']);

@@ -75,6 +75,32 @@ describe('answerChat', () => {
     expect(chat).toMatchObject({ answer: NOT_FOUND_ANSWER, sources: [] });
   });
 
+  it('answers "Which algorithm is that?" after "Is data encrypted at rest?" from the AES passage, though it never says "algorithm"', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 3, filename: 'Encryption Standard.md' }),
+      '# Encryption\n\nCustomer data is encrypted at rest using AES-256 on every storage volume and backup.\n\n' +
+        '## Key management\n\nKeys are managed in a hardware security module and rotated yearly.',
+    );
+    const history = [
+      { sender: 'user' as const, content: 'Is data encrypted at rest?' },
+      { sender: 'assistant' as const, content: 'Customer data is encrypted at rest using AES-256 on every storage volume and backup.' },
+    ];
+    const chat = await t.kb.answerChat(1, 'Which algorithm is that?', history, {});
+    expect(chat.resolved_query).toMatch(/encrypt.*Which algorithm is that\?$/);
+    expect(chat.answer).toContain('AES-256');
+    expect(chat.sources[0]!.filename).toBe('Encryption Standard.md');
+    expect(chat.trust).toBeDefined();
+  });
+
+  it('quotes one coherent source, not sentences of two documents spliced together', async () => {
+    await addText(t.kb, meta({ file_id: 3, filename: 'Northwind Overview.md' }), '# Incident response\n\nNorthwind notifies customers of incidents within 72 hours of confirmation.');
+    await addText(t.kb, meta({ file_id: 4, filename: 'Acme Overview.md' }), '# Incident response\n\nAcme notifies affected customers of security incidents within 24 hours.');
+    const chat = await t.kb.answerChat(1, 'How quickly do you notify customers of security incidents?', [], {});
+    expect(new Set(chat.sources.map((s) => s.file_id)).size).toBe(1);
+    expect(chat.answer.includes('Northwind') && chat.answer.includes('Acme')).toBe(false);
+  });
+
   it('tells follow-ups from self-contained questions', () => {
     expect(isFollowUp('and how often is it reviewed?')).toBe(true);
     expect(isFollowUp('What about privileged accounts?')).toBe(true);

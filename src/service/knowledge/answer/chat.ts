@@ -3,7 +3,7 @@
  * follow-up carries the subject terms of the earlier user turns it depends on into the query.
  */
 import { subjectStems, type Candidate } from '../retrieval';
-import { keyTerms } from '../text';
+import { keyTerms, relatedCoverage } from '../text';
 import type { ChatTurn } from '../types';
 
 const PRONOUNS = /\b(it|its|it's|they|them|their|theirs|this|that|these|those|there|he|she|his|her|one|ones|same)\b/i;
@@ -40,6 +40,7 @@ export function followUpSubject(asked: string, resolved: string): Set<string> | 
   return own.size > 0 ? own : undefined;
 }
 
+/** Whether the evidence holds any of the stems, or a word related to one (vocabulary.ts). */
 export function mentionsAny(candidate: Candidate, stems: Set<string>): boolean {
-  return [...stems].some((s) => candidate.stems.has(s));
+  return relatedCoverage(stems, candidate.stems) > 0;
 }

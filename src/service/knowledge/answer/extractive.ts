@@ -6,7 +6,7 @@
  * ("Product Name") get no quoted sentence at all.
  */
 import type { Candidate, QuestionFocus } from '../retrieval';
-import { coverage, NEGATIONS, setCosine, splitSentences, stemmedTerms } from '../text';
+import { coverage, NEGATIONS, relatedCoverage, setCosine, splitSentences, stemmedTerms } from '../text';
 import type { AnswerResult, Evidence, QuestionInput } from '../types';
 import { claimCoverage, evidenceConcepts, questionClaim, statesPlainly, type ClaimTerm } from './claim';
 import { describeSource, evaluation } from './evaluation';
@@ -71,7 +71,7 @@ export function bestSentences(query: string, candidates: Candidate[], max = 3, f
 
 function speaksTo(focus: QuestionFocus, queryStems: Set<string>, own: Set<string>, withHeader: Set<string>, plainCoverage: number): boolean {
   // A follow-up's earlier subject is in the evidence's relevance already; the sentence must speak to its new words.
-  if (focus.required) return coverage(focus.required, withHeader) >= FOLLOW_UP_MIN_OWN;
+  if (focus.required) return relatedCoverage(focus.required, withHeader) >= FOLLOW_UP_MIN_OWN;
   if (plainCoverage >= QUOTE_MIN_PLAIN) return true;
   const anchored = focus.anchors.size === 0 || [...focus.anchors].some((a) => withHeader.has(a));
   if (!anchored) return false;
@@ -278,4 +278,46 @@ export function statedClaim(question: string, candidates: Candidate[], focus: Qu
 
 function describeClaim(claim: ClaimTerm[], held: Set<string>): string {
   return claim.filter((t) => held.has(t.concept)).map((t) => t.word).join(', ');
+}
+
+/** A third party's evidence (labelled by answer/ownership.ts) given as a draft: never a list answer about us. */
+export function thirdPartyDraft(question: QuestionInput, thirdParty: Candidate[], focus?: QuestionFocus): AnswerResult | null {
+  if (thirdParty.length === 0) return null;
+  const textOnly = { ...question, answer_slots: question.answer_slots.filter((s) => !isListSlot(s)) };
+  const draft = extractiveAnswer(textOnly, thirdParty, focus);
+  if (!draft || draft.slot_responses.length === 0) return null;
+  const parties = [...new Set(thirdParty.map((c) => c.evidence.third_party))].join(', ');
+  const score = Math.min(draft.score, 40);
+  const reason =
+    `Only another organisation's document speaks to this (third party: ${parties}); it can support a statement about that ` +
+    `organisation (e.g. "our hosting provider is certified"), not an answer about yours, so the list answer was left for review. ${draft.evaluation.reason}`;
+  return { ...draft, text: question.answer_slots.some(isListSlot) ? '' : draft.text, score, evaluation: evaluation(score, reason, 'extractive'), flagged_for_review: true };
+}
+
+/**
+ * The last word on any answer built from evidence: a list value resting only on third-party evidence is
+ * removed (and the answer flagged), and the third parties cited are named in `evaluation.third_party`.
+ */
+export function guardThirdParty(result: AnswerResult): AnswerResult {
+  const parties = [...new Set(result.evidence.map((e) => e.third_party).filter((p): p is string => !!p))];
+  if (parties.length === 0) return result;
+  const evaluationOut = { ...result.evaluation, third_party: parties };
+  const onlyThirdParty = result.evidence.length > 0 && result.evidence.every((e) => e.third_party);
+  const listValues = new Set(['yes', 'no']);
+  const listed = result.slot_responses.filter((r) => listValues.has(r.content.trim().toLowerCase()));
+  if (!onlyThirdParty || listed.length === 0) return { ...result, evaluation: evaluationOut };
+  const score = Math.min(result.score, 40);
+  return {
+    ...result,
+    text: listed.some((r) => r.content === result.text) ? '' : result.text,
+    slot_responses: result.slot_responses.filter((r) => !listed.includes(r)),
+    score,
+    flagged_for_review: true,
+    evaluation: {
+      ...evaluationOut,
+      score,
+      trust: evaluation(score, '', result.method).trust,
+      reason: `${result.evaluation.reason}; every source is another organisation's (${parties.join(', ')}), so no Yes/No is given about yours`,
+    },
+  };
 }

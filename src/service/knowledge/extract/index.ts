@@ -5,7 +5,7 @@
  */
 import { isXlsxError, sniffSpreadsheet } from '../../../xlsx';
 import { readZip } from '../../../xlsx/zip';
-import { sourceBytes, type FileSource } from '../../files/source';
+import { sourceBytes, sourceSize, type FileSource } from '../../files/source';
 import { DEFAULT_READ_LIMITS, megabytes, type ReadLimits } from '../../files/limits';
 import { decodeText } from '../../detect/csv';
 import { ExtractError } from '../types';
@@ -40,6 +40,9 @@ export async function extractDocument(
 ): Promise<ExtractedDocument> {
   const limit = { ...DEFAULT_READ_LIMITS, ...limits };
   if (!(source instanceof Uint8Array) && typeof source?.path !== 'string') throw new ExtractError(`${filename}: expected file bytes`);
+  // A text file too large to decode is refused before it is even loaded.
+  const declaredKind = EXTENSIONS[/\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase() ?? ''];
+  if (declaredKind && TEXT_KINDS.has(declaredKind)) tooMuchText(filename, await sourceSize(source), limit);
   const bytes = await sourceBytes(source);
   if (bytes.byteLength === 0) throw new ExtractError(`${filename} is empty`);
   const kind = kindOf(bytes, filename);
@@ -61,11 +64,7 @@ export async function extractDocument(
 
 /** Refuses, before anything is decoded or inflated, what would expand past the limits. */
 function checkExpandedSize(kind: Kind, bytes: Uint8Array, filename: string, limit: ReadLimits): void {
-  if ((kind === 'txt' || kind === 'md' || kind === 'html' || kind === 'csv') && bytes.byteLength > limit.maxTextFileBytes) {
-    throw new ExtractError(
-      `${filename} is ${megabytes(bytes.byteLength)} of text; the limit is ${megabytes(limit.maxTextFileBytes)} per text file (split it into smaller files)`,
-    );
-  }
+  if (TEXT_KINDS.has(kind)) tooMuchText(filename, bytes.byteLength, limit);
   if (kind === 'docx') {
     try {
       readZip(
@@ -84,6 +83,15 @@ function checkExpandedSize(kind: Kind, bytes: Uint8Array, filename: string, limi
       throw error;
     }
   }
+}
+
+const TEXT_KINDS: ReadonlySet<Kind> = new Set(['txt', 'md', 'html', 'csv']);
+
+function tooMuchText(filename: string, size: number, limit: ReadLimits): void {
+  if (size <= limit.maxTextFileBytes) return;
+  throw new ExtractError(
+    `${filename} is ${megabytes(size)} of text; the limit is ${megabytes(limit.maxTextFileBytes)} per text file (split it into smaller files)`,
+  );
 }
 
 function textChars(doc: ExtractedDocument): number {

@@ -3,7 +3,7 @@
  * Everything SQLite-specific about the schema lives in this folder.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS } from './migrations';
 
@@ -14,7 +14,12 @@ export function databasePath(dataDir: string): string {
 }
 
 export function openDatabase(dataDir: string, opts: { busyTimeoutMs?: number } = {}): Db {
-  mkdirSync(dataDir, { recursive: true });
+  // The data is the organisations' documents and keys: only this user may read it. SQLite gives the
+  // -wal and -shm files the database file's permissions, so creating that file 600 covers all three.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  closeSync(openSync(databasePath(dataDir), 'a', 0o600));
+  // A database from before this rule is tightened too (the folder itself may be one the user chose).
+  chmodSync(databasePath(dataDir), 0o600);
   const db = new Database(databasePath(dataDir));
   // First: another process (the CLI creating a key while the server runs, a second service) may hold
   // the write lock briefly, even while we switch to WAL or migrate.

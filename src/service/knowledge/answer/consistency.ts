@@ -1,0 +1,88 @@
+/**
+ * One workbook, one answer. A question asked again in the same workbook (HECVAT 4 repeats its GNRL rows
+ * on every tab) gets the answer already given to it; a question that says nearly the same thing but
+ * received a different list answer is flagged, naming the other one, so the analyst settles it once.
+ */
+import type { AnswerSlot } from '../../../api/schemas';
+import { setCosine, stemmedTerms } from '../text';
+import type { AnswerResult } from '../types';
+import { evaluation } from './evaluation';
+import { isListSlot, primarySlot, writableSlots } from './slots';
+
+/** Questions this close in stemmed terms ask the same thing; their list answers must agree. */
+const SAME_QUESTION_COSINE = 0.9;
+/** A contradicted answer is at most low trust: a draft until a person chooses. */
+const CONTRADICTED_MAX_SCORE = 45;
+
+export interface AskedQuestion {
+  text: string;
+  original_id?: string | null;
+  answer_slots: AnswerSlot[];
+  /** Where it is asked, for the reason ("Security!C12"). */
+  where: string;
+}
+
+interface Given {
+  text: string;
+  stems: Set<string>;
+  shape: string;
+  listValue: string | null;
+  where: string;
+  result: AnswerResult;
+}
+
+const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** The slots' roles and lists: a repeat's answer is copied only onto the same shape of answer cells. */
+function shapeOf(slots: AnswerSlot[]): string {
+  return JSON.stringify(writableSlots(slots).map((s) => [s.role, s.allowed_values ?? null]));
+}
+
+function listValueOf(q: { answer_slots: AnswerSlot[] }, result: AnswerResult): string | null {
+  const primary = primarySlot(writableSlots(q.answer_slots));
+  if (!primary || !isListSlot(primary)) return null;
+  const value = result.slot_responses.find((r) => r.slot_key === primary.role)?.content.trim();
+  return value ? value : null;
+}
+
+export class WorkbookConsistency {
+  private readonly given: Given[] = [];
+
+  /** The answer already given to this very question in this workbook, copied, or null. */
+  repeatOf(q: AskedQuestion): AnswerResult | null {
+    const text = normalise(q.text);
+    const shape = shapeOf(q.answer_slots);
+    const earlier = this.given.find((g) => g.text === text && g.shape === shape);
+    if (!earlier) return null;
+    const r = earlier.result;
+    const reason = `${r.evaluation.reason} (the same question is asked at ${earlier.where}: one workbook, one answer)`;
+    return { ...r, slot_responses: r.slot_responses.map((s) => ({ ...s })), evaluation: { ...r.evaluation, reason } };
+  }
+
+  /**
+   * Records an answer; flags it when a question asking the same thing got another list answer.
+   * `copyable: false` for answers known only from storage (a resumed fill): checked against, never copied.
+   */
+  record(q: AskedQuestion, result: AnswerResult, copyable = true): AnswerResult {
+    const stems = stemmedTerms(q.text);
+    const listValue = listValueOf(q, result);
+    let out = result;
+    if (listValue !== null) {
+      const other = this.given.find(
+        (g) => g.listValue !== null && g.listValue.toLowerCase() !== listValue.toLowerCase() && setCosine(g.stems, stems) >= SAME_QUESTION_COSINE,
+      );
+      if (other) {
+        const score = Math.min(result.score, CONTRADICTED_MAX_SCORE);
+        const reason = `${result.evaluation.reason}; this contradicts the answer ${other.listValue} to the same question at ${other.where}, so check both`;
+        out = {
+          ...result,
+          score,
+          flagged_for_review: true,
+          evaluation: { ...result.evaluation, ...evaluation(score, reason, result.method), contradicts: { where: other.where, value: other.listValue } },
+        };
+      }
+    }
+    this.given.push({ text: copyable ? normalise(q.text) : '', stems, shape: shapeOf(q.answer_slots), listValue, where: q.where, result: out });
+    return out;
+  }
+}

@@ -1,0 +1,74 @@
+/** One workbook, one answer (issue 14): repeats get the same answer, contradictions within a fill are flagged. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkbookConsistency } from '../../../../src/service/knowledge/answer/consistency';
+import { evaluation } from '../../../../src/service/knowledge/answer/evaluation';
+import type { AnswerResult } from '../../../../src/service/knowledge/types';
+import { client, files, questionnaireXlsx, startService, uploadKnowledge, waitForComplete, type Service } from '../../helpers';
+import { YES_NO_SLOTS } from '../helpers';
+
+const answer = (value: string, score = 90): AnswerResult => ({
+  text: value,
+  slot_responses: [{ slot_key: 'answer', content: value }],
+  score,
+  evaluation: evaluation(score, 'Extracted from policy.md', 'extractive'),
+  flagged_for_review: false,
+  evidence: [],
+  method: 'extractive',
+});
+
+describe('WorkbookConsistency', () => {
+  it('copies the answer to a repeated question and flags a question asking the same thing answered otherwise', () => {
+    const c = new WorkbookConsistency();
+    const first = { text: 'Do you encrypt customer data at rest?', answer_slots: YES_NO_SLOTS, where: 'General!B5' };
+    expect(c.repeatOf(first)).toBeNull();
+    c.record(first, answer('Yes'));
+    const repeat = c.repeatOf({ ...first, text: ' do you encrypt  customer data at rest? ', where: 'Security!B5' });
+    expect(repeat?.slot_responses).toEqual([{ slot_key: 'answer', content: 'Yes' }]);
+    expect(repeat?.evaluation.reason).toContain('the same question is asked at General!B5');
+
+    const reworded = { text: 'Do you encrypt your customer data at rest?', answer_slots: YES_NO_SLOTS, where: 'Privacy!B9' };
+    expect(c.repeatOf(reworded)).toBeNull();
+    const contradicted = c.record(reworded, answer('No'));
+    expect(contradicted.flagged_for_review).toBe(true);
+    expect(contradicted.evaluation.trust).toBe('low');
+    expect(contradicted.evaluation.reason).toContain('contradicts the answer Yes to the same question at General!B5');
+    expect(contradicted.evaluation.contradicts).toEqual({ where: 'General!B5', value: 'Yes' });
+
+    // A different question with a different answer is no contradiction.
+    const other = c.record({ text: 'Do you store cardholder data?', answer_slots: YES_NO_SLOTS, where: 'PCI!B2' }, answer('No'));
+    expect(other.flagged_for_review).toBe(false);
+  });
+
+  it('answers stored before a restart are checked against but not copied', () => {
+    const c = new WorkbookConsistency();
+    const q = { text: 'Do you encrypt customer data at rest?', answer_slots: YES_NO_SLOTS, where: 'General!B5' };
+    c.record(q, answer('Yes'), false);
+    expect(c.repeatOf({ ...q, where: 'Security!B5' })).toBeNull();
+    expect(c.record({ ...q, where: 'Security!B5' }, answer('No')).flagged_for_review).toBe(true);
+  });
+});
+
+describe('one workbook, one answer over HTTP', () => {
+  let service: Service;
+  beforeAll(async () => {
+    service = await startService();
+  });
+  afterAll(async () => service.destroy());
+
+  it('gives a question repeated on two tabs the same answer, saying where else it is asked', async () => {
+    const api = client(service, await service.key({ org: 'acme', user: 'alice' }));
+    await uploadKnowledge(api);
+    const general = { name: 'General', sections: [{ questions: [['GNRL-1', 'Is customer data encrypted at rest?'] as [string, string]] }] };
+    const security = { name: 'Security', sections: [{ questions: [['GNRL-1', 'Is customer data encrypted at rest?'] as [string, string]] }] };
+    const up = await api.post('/api/v2/filler/questionnaires/', files(['repeat.xlsx', await questionnaireXlsx([general, security])]));
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const id = up.body.questionnaire_ids[0];
+    await waitForComplete(api, id);
+    const answers = (await api.get(`/api/v2/filler/questionnaires/${id}/answers/`)).body as any[];
+    expect(answers).toHaveLength(2);
+    const [a, b] = answers.map((x) => x.answers[0]);
+    expect(b.slot_responses).toEqual(a.slot_responses);
+    expect(a.slot_responses.some((r: { content: string }) => /AES-256/.test(r.content))).toBe(true);
+    expect(b.evaluation.reason).toMatch(/the same question is asked at General!/);
+  });
+});

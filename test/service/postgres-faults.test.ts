@@ -1,0 +1,71 @@
+/**
+ * PostgreSQL faults: unreachable at start (one clear line, exit 1), and lost while serving (503 with
+ * {"error"}, nothing half-stored, and the service answers again by itself once the database is back).
+ * The database "goes away" behind a TCP proxy we cut, so the real server stays up for everyone else.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { createKey } from '../../src/service/admin';
+import { buildApp, type BuiltApp } from '../../src/service/app';
+import { call, expectError, files, KB_TEXT, waitFor, waitForFile } from './helpers';
+import { createTestDatabase, type TestDatabase } from './postgres';
+
+const ROOT = join(__dirname, '..', '..');
+const dataDir = mkdtempSync(join(tmpdir(), 'qfill-pg-faults-'));
+let db: TestDatabase | undefined;
+let built: BuiltApp | undefined;
+let proxy: Proxy | undefined;
+
+afterAll(async () => {
+  await built?.close();
+  await proxy?.down();
+  await db?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A TCP relay to the real server that can be cut and restored on the same port. */
+class Proxy {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async up(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  async down(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    if (this.server) await new Promise((resolve) => this.server!.close(resolve));
+    this.server = null;
+  }
+}
+
+it('exits 1 with one clear line when the database is unreachable at start', async () => {
+  const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--data', dataDir, '--database', 'postgres://postgres@127.0.0.1:1/qfill'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  expect(code).toBe(1);
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^qfill: cannot open the service's storage: cannot connect to PostgreSQL at 127\.0\.0\.1:1\/qfill: /);
+}, 60_000);
