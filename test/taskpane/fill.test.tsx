@@ -60,8 +60,8 @@ describe('Fill', () => {
     expect(workbook.applied).toEqual([{ highlight: true, sourceNotes: true }]);
     expect(JSON.parse(storage.getItem(`${STORAGE_KEYS.fillPrefix}doc-1`)!).writtenAt).toBeTypeOf('string');
 
-    // Where the review stands: every question answered in a cell, one of them needing a look.
-    expect(screen.getByLabelText('Where the review stands').textContent).toBe('3 answered · 0 drafts · 0 untouched — 1 needs review');
+    // Where the review stands: two answers in cells, the low-trust one a draft needing a look.
+    expect(screen.getByLabelText('Where the review stands').textContent).toBe('2 answered · 1 draft · 0 untouched — 1 needs review');
 
     const undo = screen.getByRole('button', { name: 'Undo fill' }) as HTMLButtonElement;
     await waitFor(() => expect(undo.disabled).toBe(false)); // enabled once the fill has finished
@@ -130,6 +130,18 @@ describe('Fill', () => {
     await screen.findByText(/Wrote 2 cells; skipped 1\./);
     expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
     expect(screen.queryByRole('group', { name: 'Confirm overwrite' })).toBeNull();
+  });
+
+  it('keeps drafts in the review unless "Also write drafts into cells" is ticked, and counts earlier and new writes together', async () => {
+    const { workbook } = renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 2 cells; skipped 1\./);
+    expect(workbook.value('Privacy', 'C2')).toBeUndefined(); // low trust: a draft, not a cell value
+
+    fireEvent.click(screen.getByLabelText(/Also write drafts into cells/));
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 1 cell; skipped 2\. 2 more already held the earlier fill's answers: 3 answer cells in all\./);
+    expect(workbook.value('Privacy', 'C2')).toBe('No.');
   });
 
   it('review: clicking a question selects its cell; selecting a cell in the sheet shows its question', async () => {

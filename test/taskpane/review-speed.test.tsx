@@ -75,9 +75,9 @@ describe('review at speed', () => {
     const workbook = new MemoryWorkbook();
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/);
     const headline = screen.getByLabelText('Where the review stands');
-    expect(headline.textContent).toBe('3 answered · 1 draft · 1 untouched — 3 need review');
+    expect(headline.textContent).toBe('2 answered · 2 drafts · 1 untouched — 3 need review');
 
     const next = screen.getByRole('button', { name: 'Next needing review (Alt+N)' });
     expect(next.getAttribute('aria-keyshortcuts')).toBe('Alt+N');
@@ -99,7 +99,7 @@ describe('review at speed', () => {
     const workbook = new MemoryWorkbook();
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/);
     fireEvent.click(within(screen.getByRole('list', { name: 'Questions' })).getByText(/annual penetration tests/));
     const sides = await within(card()).findByRole('group', { name: 'Past answers disagree' });
     expect(sides.textContent).toContain('Past answers disagree: Canvas Catalog: No · Canvas Studio: Yes.');
@@ -107,7 +107,7 @@ describe('review at speed', () => {
     fireEvent.click(within(sides).getByRole('button', { name: 'Use “Yes” (Canvas Studio)' }));
     await within(sides).findByText(/Written: “Yes” from Canvas Studio/);
     expect(workbook.value('Security', 'C4')).toBe('Yes');
-    await waitFor(() => expect(screen.getByLabelText('Where the review stands').textContent).toMatch(/^4 answered .* 2 need review$/));
+    await waitFor(() => expect(screen.getByLabelText('Where the review stands').textContent).toMatch(/^3 answered .* 2 need review$/));
   });
 
   it('shows what the cell holds beside the suggestion when it holds something else', async () => {
@@ -115,7 +115,7 @@ describe('review at speed', () => {
     workbook.set('Security', 'C3', 'Only for some admins');
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 2 cells/);
+    await screen.findByText(/Wrote 1 cell/);
     fireEvent.click(within(screen.getByRole('list', { name: 'Questions' })).getByText(/Is MFA enforced/));
     const now = await within(card()).findByTestId('cell-now');
     expect(now.textContent).toBe('Security!C3 already holds something else: “Only for some admins” (the suggestion is “Yes, for all administrative access.”).');
@@ -133,9 +133,10 @@ describe('review at speed', () => {
     workbook.set('Security', 'C2', 'Typed');
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 2 cells; skipped 3\./);
-    const skipped = screen.getByText('Skipped cells (3)').closest('details')!;
+    await screen.findByText(/Wrote 1 cell; skipped 4\./);
+    const skipped = screen.getByText('Skipped cells (4)').closest('details')!;
     expect(skipped.textContent).toContain('2 cells: no answer for this cell (left as they were; see the review).');
+    expect(skipped.textContent).toContain('1 cell: a draft, kept for review (not defensible as it is) (left as they were; see the review).');
     expect(skipped.textContent).toContain('1 cell already filled (overwrite is off)');
     expect([...skipped.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['Security!C2 (SEC-01): Security!C2 already holds "Typed".']);
   });
@@ -143,7 +144,7 @@ describe('review at speed', () => {
   it('saves the reviewed workbook to the library as a completed questionnaire', async () => {
     renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/);
     const before = fake.requestsTo('POST', /\/repository\/files\/$/).length;
     fireEvent.click(await screen.findByRole("button", { name: "Save to library" }));
     await screen.findByText(/Saved questionnaire\.xlsx to your library\. Once Library shows it Ready, the next fill reuses these answers/);
