@@ -2,7 +2,15 @@ import pg from 'pg';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 /** The service suites that run a second time on PostgreSQL (test/service/postgres.ts makes the databases). */
-const POSTGRES_SUITES: string[] = [];
+const POSTGRES_SUITES: string[] = [
+  'test/service/chat.test.ts',
+  'test/service/errors.test.ts',
+  'test/service/organisation.test.ts',
+  'test/service/questionnaires.test.ts',
+  'test/service/repository.test.ts',
+  'test/service/repository-delete.test.ts',
+  'test/service/knowledge/chat.test.ts',
+];
 
 /**
  * QFILL_TEST_DATABASE_URL names a PostgreSQL server tests may create databases on (`.ci/run` sets it).

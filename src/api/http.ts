@@ -39,7 +39,7 @@ export interface Call<S extends z.ZodMiniType> {
   endpoint: string;
   url: string;
   schema: S;
-  body?: BodyInit;
+  body?: RequestInit['body'];
   contentType?: string;
   signal?: AbortSignal;
   /** Overrides the policy's retry count (polling does its own). */

@@ -38,7 +38,7 @@ describe('organisation names', () => {
 
   it('qfill orgs set --names sets them for a running service', async () => {
     const key = await service.key({ org: 'initech', user: 'peter', role: 'admin' });
-    const r = spawnSync(process.execPath, ['bin/qfill.js', 'orgs', 'set', '--data', service.dataDir, '--org', 'initech', '--names', 'Initech, TPS'], {
+    const r = spawnSync(process.execPath, ['bin/qfill.js', 'orgs', 'set', '--data', service.dataDir, ...(service.storage.databaseUrl ? ['--database', service.storage.databaseUrl] : []), '--org', 'initech', '--names', 'Initech, TPS'], {
       cwd: join(__dirname, '..', '..'),
       encoding: 'utf8',
       timeout: 60_000,

@@ -69,3 +69,37 @@ it('exits 1 with one clear line when the database is unreachable at start', asyn
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(/^qfill: cannot open the service's storage: cannot connect to PostgreSQL at 127\.0\.0\.1:1\/qfill: /);
 }, 60_000);
+it('answers 503 while the database is gone, stores nothing half-way, and recovers by itself', async () => {
+  db = await createTestDatabase();
+  const real = new URL(db.url);
+  proxy = new Proxy({ host: real.hostname, port: Number(real.port || 5432) });
+  await proxy.up();
+  const viaProxy = new URL(db.url);
+  viaProxy.port = String(proxy.port);
+  built = await buildApp({ dataDir, databaseUrl: viaProxy.toString(), staticDir: null, poolSize: 3 });
+  const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const key = await createKey({ dataDir, databaseUrl: db.url }, { org: 'acme', user: 'alice', role: 'admin' });
+  const api = {
+    get: (path: string) => call(base, key, 'GET', path),
+    post: (path: string, body?: unknown) => call(base, key, 'POST', path, body),
+  };
+  const first = await api.post('/api/v2/repository/files/', files(['before.txt', KB_TEXT]));
+  expect(first.status).toBe(200);
+  expect((await waitForFile(api, first.body.file_ids[0])).body.status).toBe('ready');
+
+  await proxy.down();
+  const list = await api.get('/api/v2/repository/files/');
+  expectError(list, 503, /database is unreachable/);
+  const upload = await api.post('/api/v2/repository/files/', files(['during.txt', KB_TEXT]));
+  expectError(upload, 503);
+  expectError(await api.post('/api/v2/chat/ask/', { question: 'Is data encrypted at rest?' }), 503);
+  // The refused upload left no bytes behind.
+  expect(readdirSync(join(dataDir, 'files')).filter((n) => /^[a-f0-9]{32}/.test(n))).toHaveLength(1);
+
+  await proxy.up();
+  await waitFor('the service to answer again', () => api.get('/api/v2/repository/files/'), (r) => r.status === 200, 30_000);
+  const again = await api.post('/api/v2/repository/files/', files(['after.txt', KB_TEXT]));
+  expect(again.status).toBe(200);
+  expect((await waitForFile(api, again.body.file_ids[0])).body.status).toBe('ready');
+  expect((await api.get('/api/v2/repository/files/')).body.count).toBe(2);
+}, 120_000);

@@ -11,6 +11,7 @@ import type { ServiceContext } from '../context';
 import { ExtractError } from '../knowledge/types';
 import { SandboxError } from '../sandbox';
 import type { JobHandler } from './worker';
+import { duplicateStage, sameContentAs } from './duplicate';
 
 /** Claims of one job (each claim counts, including one cut short by a crash) before its file fails. */
 export const MAX_INGEST_ATTEMPTS = 2;
@@ -39,6 +40,12 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
       // Nothing will ever read a failed upload again; it must not fill the disk.
       void ctx.blobs.remove(file.stored_name);
     };
+    // Bytes already in the library add no second copy of their evidence (issue 14).
+    const original = file.purpose === 'repository' ? await sameContentAs(ctx.store, file) : null;
+    if (original) {
+      await files.update(fileId, { status: 'ready', processing_stage: duplicateStage(original), processing_percent: 100, error: null, passage_count: 0, qa_count: 0 });
+      return 'done';
+    }
     // Each claim counts an attempt; a file that keeps killing the process must not be retried forever.
     if (job.attempts > MAX_ATTEMPTS) {
       await fail(`processing was interrupted ${job.attempts - 1} times (the service stopped or crashed while reading it); upload the file again to retry`);

@@ -63,7 +63,8 @@ export class KnowledgeBase {
       onProgress?.(80);
     }
 
-    const passageEntries = passages.map((p, i): PassageEntry => ({
+    // Computed as the index pulls them, batch by batch, so a large file never holds the event loop.
+    const passageEntries = lazyMap(passages, (p, i): PassageEntry => ({
       page_number: p.page_number,
       section_path: p.section_path,
       context_header: p.context_header,
@@ -73,7 +74,7 @@ export class KnowledgeBase {
       index_body: textForIndex(p.content),
       embedding: passageVectors[i] ?? null,
     }));
-    const qaEntries = qa.map((pair, i): QaEntry => {
+    const qaEntries = lazyMap(qa, (pair, i): QaEntry => {
       const slots = pair.slots.filter((s) => s.content.trim() !== '');
       const answer = pair.answer.trim() || slots[0]!.content;
       const answerText = qaContent(answer, slots);
@@ -91,7 +92,9 @@ export class KnowledgeBase {
         embedding: qaVectors[i] ?? null,
       };
     });
-    await this.index.replaceFile(meta, passageEntries, qaEntries);
+    const from = this.embedder ? 80 : 10;
+    const total = Math.max(1, passages.length + qa.length);
+    await this.index.replaceFile(meta, passageEntries, qaEntries, (stored) => onProgress?.(Math.floor(from + ((100 - from) * stored) / total)));
     const subject = doc.subject ?? documentSubject({ filename: meta.filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
     await this.index.setFileSubject(meta.org_id, meta.file_id, subject);
     onProgress?.(100);
@@ -134,7 +137,7 @@ export class KnowledgeBase {
     }
     const own = candidates.filter((c) => !isThirdParty(c));
     const extractive = async () => {
-      const focus = await questionFocus(this.index, stemmedTerms(text));
+      const focus = await questionFocus(this.index, text);
       return (
         (own.length ? extractiveAnswer({ ...q, text }, own, focus) : null) ??
         thirdPartyDraft({ ...q, text }, candidates.filter(isThirdParty), focus) ??
@@ -178,7 +181,7 @@ export class KnowledgeBase {
     const resolved = resolveFollowUp(asked, history);
     const notFound: ChatAnswer = { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
     const dense = await this.denseRankings(orgId, resolved);
-    const focus: QuestionFocus = { ...(await questionFocus(this.index, stemmedTerms(resolved))), required: followUpSubject(asked, resolved) };
+    const focus: QuestionFocus = { ...(await questionFocus(this.index, resolved)), required: followUpSubject(asked, resolved) };
     const retrieved = relevantEvidence(await this.ownedEvidence(orgId, await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense })));
     // A follow-up's own words (or words related to them: "algorithm" for AES) name what it asks about the
     // earlier subject: evidence holding none of them answers the earlier turn, not this one.
@@ -241,4 +244,8 @@ export class KnowledgeBase {
       return null;
     }
   }
+}
+
+function* lazyMap<T, U>(items: T[], fn: (item: T, index: number) => U): Generator<U> {
+  for (let i = 0; i < items.length; i++) yield fn(items[i]!, i);
 }

@@ -105,7 +105,21 @@ function dedupeOverlapOnly(passages: Passage[]): Passage[] {
   return passages.filter((p, i) => i === 0 || !passages[i - 1]!.content.endsWith(p.content));
 }
 
+/** Runs of non-whitespace (what `/\S+/g` matches), counted without building the array of them. */
 export function countWords(text: string): number {
-  const m = text.match(/\S+/g);
-  return m ? m.length : 0;
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+
+/** JavaScript's `\s`: ASCII whitespace and Unicode space separators, line/paragraph separators, BOM. */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }

@@ -29,8 +29,15 @@ export interface RetrieveOptions {
 const POOL = 40;
 const FTS_POOL = 200;
 const MAX_TERMS = 32;
-/** Rows (summed over the kept terms) a search may make BM25 score; see searchTerms. */
+/** Rows (summed over the kept terms) a search may make BM25 score; see searchPlan. */
 const ROW_BUDGET = 1500;
+/**
+ * On an organisation's index of more than LARGE_INDEX_ROWS rows, when the kept terms occur in more
+ * than SCORE_BUDGET rows, a search asks for rows holding up to MAX_TOGETHER of the rarest terms together.
+ */
+const LARGE_INDEX_ROWS = 50_000;
+const SCORE_BUDGET = 2000;
+const MAX_TOGETHER = 4;
 const MIN_TERMS = 2;
 const RRF_K = 60;
 const QUESTION_FORM_STEMS = new Set(['often', 'frequent', 'frequenc', 'long', 'mani', 'much', 'kind', 'type', 'typic']);
@@ -80,12 +87,16 @@ export interface QuestionFocus {
 /** A question's distinctive stems: its rarest third, at least two. */
 const anchorCount = (stems: number) => Math.max(2, Math.ceil(stems / 3));
 
-export async function questionFocus(index: KnowledgeIndex, queryStems: Set<string>): Promise<QuestionFocus> {
+export async function questionFocus(index: KnowledgeIndex, text: string): Promise<QuestionFocus> {
+  // The question's stems (as stemmedTerms gives them, in order), each with the first word it came from.
+  const wordOf = new Map<string, string>();
+  for (const word of keyTerms(text)) if (!wordOf.has(stem(word))) wordOf.set(stem(word), word);
+  const queryStems = [...wordOf.keys()];
   const total = await index.totalRows('passages');
   const weights = new Map<string, number>();
   const present: { term: string; docs: number }[] = [];
-  const subject = [...queryStems].filter((term) => !QUESTION_FORM_STEMS.has(term));
-  const counts = await index.termDocs('passages', subject);
+  const subject = queryStems.filter((term) => !QUESTION_FORM_STEMS.has(term));
+  const counts = await index.termDocs('passages', subject.map((s) => ({ stem: s, word: wordOf.get(s)! })));
   const docsOf = new Map(subject.map((term, i) => [term, counts[i] ?? 0]));
   for (const term of queryStems) {
     // "How often", "how long", "how many": the form of the answer, not its subject.
@@ -101,7 +112,7 @@ export async function questionFocus(index: KnowledgeIndex, queryStems: Set<strin
   present.sort((a, b) => a.docs - b.docs);
   return {
     weights: (term) => weights.get(term) ?? 1,
-    anchors: new Set(present.slice(0, anchorCount(queryStems.size)).map((p) => p.term)),
+    anchors: new Set(present.slice(0, anchorCount(queryStems.length)).map((p) => p.term)),
   };
 }
 
@@ -115,19 +126,31 @@ export function ranked(candidates: Candidate[], limit: number): Candidate[] {
 }
 
 /**
- * The terms a search sends to the index. The index scores every row its terms occur in, so the cost of
- * a search is the number of rows its terms occur in. Terms are taken rarest first (they are also the
+ * What a search asks the index for. The index scores every row its terms occur in, so the cost of a
+ * search is the number of rows its terms occur in. Terms are taken rarest first (they are also the
  * ones BM25 weighs most) until their rows add up to the budget; the frequent ones left out still count
  * in the coverage every candidate is scored with afterwards, they only stop widening the pool. A small
  * index keeps every term.
+ *
+ * On a large index even the two rarest terms of a question can occur in tens of thousands of rows;
+ * scoring them all would make every answer cost in proportion to the corpus. Past SCORE_BUDGET rows
+ * the search asks for rows holding the rarest terms together (the rows BM25 would rank first anyway),
+ * adding terms until the expected intersection is small; `fallback` is the plan when that finds nothing.
  */
-async function searchTerms(terms: string[], orgId: number, index: KnowledgeIndex, kind: IndexKind): Promise<string[]> {
-  if (terms.length === 0) return terms;
+interface SearchPlan {
+  terms: string[];
+  match: 'any' | 'all';
+  fallback?: SearchPlan;
+}
+
+async function searchPlan(terms: string[], orgId: number, index: KnowledgeIndex, kind: IndexKind): Promise<SearchPlan> {
+  const plan: SearchPlan = { terms, match: 'any' };
+  if (terms.length === 0) return plan;
   const orgRows = await index.orgRows(kind, orgId);
-  if (orgRows <= ROW_BUDGET || terms.length <= MIN_TERMS) return terms;
+  if (orgRows <= ROW_BUDGET || terms.length <= MIN_TERMS) return plan;
   // Frequencies are counted over every organisation; the org's share of them is what its search scores.
   const orgShare = orgRows / Math.max(orgRows, await index.totalRows(kind));
-  const docs = await index.termDocs(kind, terms.map(stem));
+  const docs = await index.termDocs(kind, terms.map((word) => ({ stem: stem(word), word })));
   const counted = terms.map((term, i) => ({ term, rows: (docs[i] ?? 0) * orgShare })).sort((a, b) => a.rows - b.rows);
   const kept: string[] = [];
   let rows = 0;
@@ -136,7 +159,18 @@ async function searchTerms(terms: string[], orgId: number, index: KnowledgeIndex
     kept.push(c.term);
     rows += c.rows;
   }
-  return kept;
+  if (orgRows <= LARGE_INDEX_ROWS || rows <= SCORE_BUDGET) return { terms: kept, match: 'any' };
+  // Together: expected rows = orgRows x the product of each term's share; stop once it is small.
+  const together: string[] = [];
+  let expected = orgRows;
+  for (const c of counted.filter((c) => c.rows > 0)) {
+    if (together.length >= MAX_TOGETHER || (together.length >= MIN_TERMS && expected <= FTS_POOL)) break;
+    together.push(c.term);
+    expected *= c.rows / orgRows;
+  }
+  const rarest = counted.find((c) => c.rows > 0) ?? counted[0]!;
+  const fallback: SearchPlan | undefined = rarest.rows <= SCORE_BUDGET ? { terms: [rarest.term], match: 'any' } : undefined;
+  return together.length >= MIN_TERMS ? { terms: together, match: 'all', fallback } : (fallback ?? { terms: kept, match: 'any' });
 }
 
 interface Search {
@@ -155,8 +189,13 @@ async function searchIndex<K extends IndexKind>(
   build: (row: HitOf<K>) => Candidate,
 ): Promise<Candidate[]> {
   const scope = scopeOf(search.orgId, search.filters);
-  const terms = await searchTerms(search.terms, search.orgId, search.index, kind);
-  const rows: HitOf<K>[] = terms.length ? await lexical(search.index, { kind, scope, terms, limit: POOL, pool: FTS_POOL }) : [];
+  let plan: SearchPlan | undefined = await searchPlan(search.terms, search.orgId, search.index, kind);
+  const rows: HitOf<K>[] = [];
+  // A plan that finds too few rows is topped up by its fallback.
+  while (plan && plan.terms.length && rows.length < POOL) {
+    rows.push(...missingRows(rows, await lexical(search.index, { kind, scope, terms: plan.terms, match: plan.match, limit: POOL, pool: FTS_POOL })));
+    plan = plan.fallback;
+  }
   const extra = missingIds(denseIds, rows);
   if (extra.length) rows.push(...(await search.index.byIds(kind, scope, extra)));
   return scoreRows(rows, denseIds, search.queryStems, build);
@@ -167,6 +206,11 @@ async function lexical<K extends IndexKind>(index: KnowledgeIndex, query: IndexQ
   let result = await index.search(query);
   if (result.hits.length < query.limit && result.pool_size >= query.pool) result = await index.search({ ...query, pool: query.pool * 50 });
   return result.hits;
+}
+
+function missingRows<R extends { id: number }>(have: R[], rows: R[]): R[] {
+  const ids = new Set(have.map((r) => r.id));
+  return rows.filter((r) => !ids.has(r.id));
 }
 
 function missingIds(ids: number[], rows: { id: number }[]): number[] {

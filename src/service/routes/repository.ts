@@ -12,6 +12,7 @@ import { formFieldsToObject, readMultipart } from '../http/multipart';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { repositoryFile } from '../http/serialize';
 import { assertOfferingsExist } from './grounding';
+import { duplicateStage, sameContentAs } from '../jobs/duplicate';
 import { checkUpload, REPOSITORY_FORMATS, storeUploadBytes } from './uploads';
 
 export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
@@ -87,6 +88,8 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
 
     const failed: string[] = [];
     const fileIds: number[] = [];
+    /** Extension (issue 14): uploads whose bytes are already in the library; they add no evidence. */
+    const duplicates: { file_id: number; filename: string; duplicate_of: number; note: string }[] = [];
     for (const upload of files) {
       const check = await checkUpload(upload, REPOSITORY_FORMATS);
       if (!check.ok) {
@@ -111,9 +114,11 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
         throw error;
       });
       fileIds.push(record.id);
+      const original = await sameContentAs(ctx.store, record);
+      if (original) duplicates.push({ file_id: record.id, filename: record.original_filename, duplicate_of: original.id, note: duplicateStage(original) });
     }
     if (fileIds.length === 0) throw badRequest(`files: no file was accepted (${failed.join('; ')})`);
     ctx.wake(JOB_KINDS.ingestFile);
-    return { count: fileIds.length, failed, file_ids: fileIds };
+    return { count: fileIds.length, failed, file_ids: fileIds, ...(duplicates.length ? { duplicates } : {}) };
   });
 }

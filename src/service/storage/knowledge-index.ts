@@ -93,12 +93,18 @@ export interface IndexScope {
   offering_ids?: number[] | null;
 }
 
-/** A lexical search: rows holding any of `terms`, best BM25 first, within the scope. */
+/** A lexical search within the scope (see `match`). */
 export interface IndexQuery<K extends IndexKind = IndexKind> {
   kind: K;
   scope: IndexScope;
   /** Unstemmed key terms (letters and digits only); the backend stems them as it stems the text. */
   terms: string[];
+  /**
+   * 'any' (default): rows holding any of the terms, best BM25 first. 'all': rows holding every term,
+   * newest first, not ranked (`bm` 1): the plan for a large index, where scoring every match would
+   * cost in proportion to the corpus; the search stops after `pool` rows.
+   */
+  match?: 'any' | 'all';
   /** Rows returned at most. */
   limit: number;
   /** Best-ranked rows considered before the scope's mutable filters (offerings, use_as_source) apply. */
@@ -109,6 +115,11 @@ export interface IndexSearchResult<K extends IndexKind = IndexKind> {
   hits: HitOf<K>[];
   /** Rows in the ranked pool before filtering: equal to `pool` means filters may have hidden more. */
   pool_size: number;
+}
+
+export interface TermRef {
+  stem: string;
+  word: string;
 }
 
 /** What the index knows about a file beyond its scope (whose statement it is, what it is about). */
@@ -122,10 +133,12 @@ export interface FileFacts {
 
 export interface KnowledgeIndex {
   /**
-   * Replaces the file's content (and its scope) with `passages` and `qa`, atomically for searches:
-   * a failure leaves nothing of the new content behind. `onProgress` gets the share (0..1) stored.
+   * Replaces the file's content (and its scope) with `passages` and `qa`: searches see the old content
+   * or nothing of the file until the new content is complete, and a failure leaves none of it behind.
+   * Entries are pulled as they are written (they may be computed on demand); a large file is written in
+   * batches without holding the event loop. `onProgress` gets the number of entries stored so far.
    */
-  replaceFile(file: IndexedFile, passages: PassageEntry[], qa: QaEntry[], onProgress?: (share: number) => void): Promise<void>;
+  replaceFile(file: IndexedFile, passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>, onProgress?: (stored: number) => void): Promise<void>;
   /** The file's scope changed (offerings, company scope, use_as_source, name); its content stays. */
   updateFile(file: IndexedFile): Promise<void>;
   /** Removes the file's content and scope. */
@@ -137,8 +150,11 @@ export interface KnowledgeIndex {
   /** Ids of the organisation's rows whose embeddings are nearest (cosine) to `vector`, best first. */
   nearest(kind: IndexKind, orgId: number, vector: Float32Array, k: number): Promise<number[]>;
 
-  /** For each stemmed term, the rows (all organisations) holding it: BM25's document frequency. */
-  termDocs(kind: IndexKind, stemmedTerms: string[]): Promise<number[]>;
+  /**
+   * For each term, the rows (all organisations) holding its stem: BM25's document frequency. `word` is
+   * a word of the query with that stem (letters and digits), for a backend that counts by searching.
+   */
+  termDocs(kind: IndexKind, terms: TermRef[]): Promise<number[]>;
   /** Rows (all organisations). */
   totalRows(kind: IndexKind): Promise<number>;
   /** Rows of one organisation. */

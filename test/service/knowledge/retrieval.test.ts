@@ -134,15 +134,15 @@ describe('knowledge index term statistics', () => {
   it('are cached, and dropped on indexing, on removal and when another connection writes', async () => {
     const index = t.index;
     await addText(t.kb, meta({ file_id: 1, filename: 'a.md' }), 'Backups are encrypted with AES-256.');
-    expect(await index.termDocs('passages', ['backup'])).toEqual([1]);
+    expect(await index.termDocs('passages', [{ stem: 'backup', word: 'backups' }])).toEqual([1]);
     expect(await index.orgRows('passages', 1)).toBe(1);
 
     await addText(t.kb, meta({ file_id: 2, filename: 'b.md' }), 'Backups are tested every quarter.');
-    expect(await index.termDocs('passages', ['backup'])).toEqual([2]);
+    expect(await index.termDocs('passages', [{ stem: 'backup', word: 'backups' }])).toEqual([2]);
     expect(await index.orgRows('passages', 1)).toBe(2);
 
     await t.kb.removeFile(1, 2);
-    expect(await index.termDocs('passages', ['backup'])).toEqual([1]);
+    expect(await index.termDocs('passages', [{ stem: 'backup', word: 'backups' }])).toEqual([1]);
     expect(await index.orgRows('passages', 1)).toBe(1);
 
     // Another process on the same database file: seen at the next search.
@@ -153,7 +153,7 @@ describe('knowledge index term statistics', () => {
       other.close();
     }
     await t.kb.search(1, 'backups', {});
-    expect(await index.termDocs('passages', ['backup'])).toEqual([2]);
+    expect(await index.termDocs('passages', [{ stem: 'backup', word: 'backups' }])).toEqual([2]);
     expect((await t.kb.search(1, 'how long are backups kept', {}))[0]!.filename).toBe('c.md');
   });
 });

@@ -8,7 +8,7 @@ type FileRow = Omit<FileRecord, 'tags' | 'offerings' | 'scope_includes_company' 
   use_as_source: number;
 };
 
-const SELECT_FILE = `SELECT f.id, f.org_id, f.user_id, f.purpose, f.original_filename, f.stored_name, f.size, f.file_format,
+const SELECT_FILE = `SELECT f.id, f.org_id, f.user_id, f.purpose, f.original_filename, f.stored_name, f.size, f.sha256, f.file_format,
   f.document_type, f.status, f.processing_stage, f.processing_percent, f.error, f.analysis_type,
   f.scope_includes_company, f.use_as_source, f.passage_count, f.qa_count, f.data_count, f.total_embeddings,
   f.created_at, f.updated_at,

@@ -31,6 +31,18 @@ export function openDatabase(dataDir: string, opts: { busyTimeoutMs?: number } =
   return db;
 }
 
+/**
+ * A SQLite file holding only the knowledge index (no service tables), opened like the service's own:
+ * WAL, a busy timeout so processes sharing it wait for each other's writes.
+ */
+export function openIndexFile(path: string, opts: { busyTimeoutMs?: number } = {}): Db {
+  const db = new Database(path);
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
 export function migrate(db: Db): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,

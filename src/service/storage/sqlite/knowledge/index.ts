@@ -17,8 +17,9 @@ import type {
   QaEntry,
   QaHit,
   QaSlot,
+  TermRef,
 } from '../../knowledge-index';
-import { migrateKnowledgeIndex } from './schema';
+import { MAX_ORG_ID, migrateKnowledgeIndex, ORG_ROWID_SPAN } from './schema';
 
 interface PassageRow {
   id: number;
@@ -54,6 +55,9 @@ interface EmbeddingRow {
 
 interface FilterParams {
   org: number;
+  /** The organisation's rowid range. */
+  lo: number;
+  hi: number;
   file_id: number | null;
   offerings: string | null;
 }
@@ -74,19 +78,20 @@ const FILE_FILTER = `
   ))`;
 
 /**
- * A pooled BM25 search of one index. FTS first (org and file are index columns, so another org's text
- * never fills the pool), BM25 over the pool only, then the mutable filters (offerings, use_as_source) on
+ * A pooled BM25 search of one index. FTS first (scoped to the org's rowid range and, for one file, its
+ * `file` column, so another org's text never fills the pool), BM25 over the pool only, then the mutable filters (offerings, use_as_source) on
  * the pool's rows. CROSS JOIN pins that order: left to itself the planner walks every row of the org by
  * the `_by_file` index and probes the pool for each, which costs milliseconds on a large org.
  * `weights` are the BM25 weights of the two text columns (the scope columns weigh 0).
  */
-function searchSql(fts: string, weights: string, table: string, alias: string, columns: string): string {
+function searchSql(fts: string, weights: string, table: string, alias: string, columns: string, ranked: boolean): string {
   const bm25 = `bm25(${fts}, 0, 0, ${weights})`;
+  // Unranked ('all' terms): newest first, and FTS5 stops after the pool instead of scoring every match.
+  const pool = ranked
+    ? `SELECT rowid AS id, -${bm25} AS bm FROM ${fts} WHERE ${fts} MATCH @match AND rowid BETWEEN @lo AND @hi ORDER BY ${bm25} LIMIT @pool`
+    : `SELECT rowid AS id, 1.0 AS bm FROM ${fts} WHERE ${fts} MATCH @match AND rowid BETWEEN @lo AND @hi ORDER BY rowid DESC LIMIT @pool`;
   return `
-      WITH hits AS (
-        SELECT rowid AS id, -${bm25} AS bm FROM ${fts}
-        WHERE ${fts} MATCH @match ORDER BY ${bm25} LIMIT @pool
-      )
+      WITH hits AS (${pool})
       SELECT ${columns}, hits.bm AS bm, (SELECT COUNT(*) FROM hits) AS pool_size
       FROM hits
       CROSS JOIN ${table} ${alias} ON ${alias}.id = hits.id
@@ -101,23 +106,28 @@ function scopeTokens(orgId: number, fileId: number): [string, string] {
   return [`o${orgId}`, `f${fileId}`];
 }
 
+/** The organisation's rowid range (see ORG_ROWID_SPAN); an impossible range for an id out of bounds. */
+function orgRange(orgId: number): { lo: number; hi: number } {
+  if (!Number.isInteger(orgId) || orgId < 0 || orgId > MAX_ORG_ID) return { lo: 1, hi: 0 };
+  return { lo: orgId * ORG_ROWID_SPAN, hi: (orgId + 1) * ORG_ROWID_SPAN - 1 };
+}
+
 function filterParams(scope: IndexScope): FilterParams {
   const offerings = scope.offering_ids && scope.offering_ids.length > 0 ? JSON.stringify(scope.offering_ids) : null;
-  return { org: scope.org_id, file_id: scope.file_id ?? null, offerings };
+  return { org: scope.org_id, ...orgRange(scope.org_id), file_id: scope.file_id ?? null, offerings };
 }
 
 /**
- * The FTS5 MATCH expression: the org (and file) scope as column filters, AND an OR of quoted terms.
+ * The FTS5 MATCH expression: the file scope as a column filter, AND an OR (or AND) of quoted terms.
  * Terms are letters and digits only (the query's contract), and anything else is dropped here too, so
  * no user text can become query syntax.
  */
 function matchExpression(query: IndexQuery): string | null {
   const terms = query.terms.filter((t) => /^[\p{L}\p{N}]+$/u.test(t));
   if (terms.length === 0) return null;
-  let scope = `org : "o${Math.trunc(query.scope.org_id)}"`;
+  const any = `(${terms.map((t) => `"${t}"`).join(query.match === 'all' ? ' AND ' : ' OR ')})`;
   const fileId = query.scope.file_id;
-  if (fileId !== undefined && fileId !== null && Number.isInteger(fileId)) scope += ` AND file : "f${fileId}"`;
-  return `${scope} AND (${terms.map((t) => `"${t}"`).join(' OR ')})`;
+  return fileId !== undefined && fileId !== null && Number.isInteger(fileId) ? `file : "f${fileId}" AND ${any}` : any;
 }
 
 function passageHit(row: PassageRow): PassageHit {
@@ -138,6 +148,20 @@ function fromBlob(blob: Buffer): Float32Array {
   return new Float32Array(copy.buffer);
 }
 
+/** Rows written per transaction: small enough that the event loop is never held for long. */
+const WRITE_BATCH = 500;
+/** Up to this many rows, term counts are exact (see countTermDocs). */
+const EXACT_STATS_ROWS = 50_000;
+const TERM_COUNT_CAP = 2_000;
+const WINDOW_ROWS = 20_000;
+/** A term count made at another row count is kept while the index changed by less than this share. */
+const STATS_TOLERANCE = 0.05;
+
+interface Batch {
+  passages: PassageEntry[];
+  qa: QaEntry[];
+}
+
 export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly insertPassage: Statement;
   private readonly insertPassageFts: Statement;
@@ -145,26 +169,36 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly insertQaFts: Statement;
   private readonly upsertFile: Statement;
   private readonly deleteOfferings: Statement;
+  private readonly deleteFileRow: Statement<[number, number]>;
   private readonly insertOffering: Statement;
   private readonly searchPassages: Statement<[SearchParams], PassageRow & { pool_size: number }>;
   private readonly searchQa: Statement<[SearchParams], QaRow & { pool_size: number }>;
+  private readonly allPassages: Statement<[SearchParams], PassageRow & { pool_size: number }>;
+  private readonly allQa: Statement<[SearchParams], QaRow & { pool_size: number }>;
   private readonly passageTermDocs: Statement<[string], number>;
   private readonly qaTermDocs: Statement<[string], number>;
-  private readonly passageTotal: Statement<[], number>;
-  private readonly qaTotal: Statement<[], number>;
-  private readonly passageOrgTotal: Statement<[number], number>;
-  private readonly qaOrgTotal: Statement<[number], number>;
+  private readonly kindTotal: Statement<[IndexKind], number>;
+  private readonly kindOrgTotal: Statement<[IndexKind, number], number>;
+  private readonly addCount: Statement<[number, IndexKind, number]>;
+  private readonly maxPassageId: Statement<[number, number], number | null>;
+  private readonly maxQaId: Statement<[number, number], number | null>;
+  private readonly passageCapped: Statement<[string, number], number>;
+  private readonly qaCapped: Statement<[string, number], number>;
+  private readonly passageWindow: Statement<[string, number, number], number>;
+  private readonly qaWindow: Statement<[string, number, number], number>;
+  private readonly largestOrg: Statement<[IndexKind], { org_id: number; rows: number }>;
   private readonly passagesByIds: Statement<[FilterParams & { ids: string }], PassageRow>;
   private readonly qaByIds: Statement<[FilterParams & { ids: string }], QaRow>;
   private readonly passageEmbeddings: Statement<[{ org: number }], EmbeddingRow>;
   private readonly qaEmbeddings: Statement<[{ org: number }], EmbeddingRow>;
 
   /**
-   * Document frequencies read from fts5vocab, which counts by walking the term's whole doclist (a
-   * frequent term costs milliseconds); questions repeat their vocabulary, so they are cached until the
-   * content changes, here (see `contentChanged`) or through another connection (`noticeExternalChanges`).
+   * Document frequencies, cached (bounded) until the content changes, here (see `contentChanged`) or
+   * through another connection (`noticeExternalChanges`); on a large index an entry survives changes
+   * that move the row count by less than STATS_TOLERANCE (one more file does not change a frequency
+   * that matters). See `countTermDocs` for how they are counted.
    */
-  private readonly termDocsCache = { passages: new Map<string, number>(), qa: new Map<string, number>() };
+  private readonly termDocsCache = { passages: new Map<string, { docs: number; total: number }>(), qa: new Map<string, { docs: number; total: number }>() };
   private readonly totalsCache: Partial<Record<IndexKind, number>> = {};
   private readonly orgRowsCache = new Map<string, number>();
   private readonly vectorCache = new Map<string, { ids: number[]; vectors: Float32Array[] }>();
@@ -179,12 +213,12 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   constructor(readonly db: Database) {
     migrateKnowledgeIndex(db);
     this.insertPassage = db.prepare(`
-      INSERT INTO kb_passages (org_id, file_id, page_number, section_path, context_header, content, stems, embedding)
-      VALUES (@org_id, @file_id, @page_number, @section_path, @context_header, @content, @stems, @embedding)`);
+      INSERT INTO kb_passages (id, org_id, file_id, page_number, section_path, context_header, content, stems, embedding)
+      VALUES (@id, @org_id, @file_id, @page_number, @section_path, @context_header, @content, @stems, @embedding)`);
     this.insertPassageFts = db.prepare('INSERT INTO kb_passages_fts (rowid, org, file, header, body) VALUES (?, ?, ?, ?, ?)');
     this.insertQa = db.prepare(`
-      INSERT INTO kb_qa (org_id, file_id, question, answer, slots, original_id, tab_name, location, question_stems, stems, embedding)
-      VALUES (@org_id, @file_id, @question, @answer, @slots, @original_id, @tab_name, @location, @question_stems, @stems, @embedding)`);
+      INSERT INTO kb_qa (id, org_id, file_id, question, answer, slots, original_id, tab_name, location, question_stems, stems, embedding)
+      VALUES (@id, @org_id, @file_id, @question, @answer, @slots, @original_id, @tab_name, @location, @question_stems, @stems, @embedding)`);
     this.insertQaFts = db.prepare('INSERT INTO kb_qa_fts (rowid, org, file, question, answer) VALUES (?, ?, ?, ?, ?)');
     this.upsertFile = db.prepare(`
       INSERT INTO kb_files (org_id, file_id, filename, scope_includes_company, use_as_source)
@@ -192,19 +226,36 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       ON CONFLICT (org_id, file_id) DO UPDATE SET filename = excluded.filename,
         scope_includes_company = excluded.scope_includes_company, use_as_source = excluded.use_as_source`);
     this.deleteOfferings = db.prepare('DELETE FROM kb_file_offerings WHERE org_id = ? AND file_id = ?');
+    this.deleteFileRow = db.prepare('DELETE FROM kb_files WHERE org_id = ? AND file_id = ?');
     this.insertOffering = db.prepare('INSERT OR IGNORE INTO kb_file_offerings (org_id, file_id, offering_id) VALUES (?, ?, ?)');
 
     const passageColumns = `p.id, p.file_id, f.filename, p.page_number, p.section_path, p.context_header, p.content, p.stems`;
     const qaColumns = `q.id, q.file_id, f.filename, q.question, q.answer, q.slots, q.original_id, q.tab_name, q.location, q.question_stems, q.stems`;
     // Passages weigh their body over the heading trail; library entries their question over the answer.
-    this.searchPassages = db.prepare(searchSql('kb_passages_fts', '0.5, 1.0', 'kb_passages', 'p', passageColumns));
-    this.searchQa = db.prepare(searchSql('kb_qa_fts', '1.0, 0.3', 'kb_qa', 'q', qaColumns));
+    this.searchPassages = db.prepare(searchSql('kb_passages_fts', '0.5, 1.0', 'kb_passages', 'p', passageColumns, true));
+    this.searchQa = db.prepare(searchSql('kb_qa_fts', '1.0, 0.3', 'kb_qa', 'q', qaColumns, true));
+    this.allPassages = db.prepare(searchSql('kb_passages_fts', '0.5, 1.0', 'kb_passages', 'p', passageColumns, false));
+    this.allQa = db.prepare(searchSql('kb_qa_fts', '1.0, 0.3', 'kb_qa', 'q', qaColumns, false));
     this.passageTermDocs = db.prepare<[string], number>('SELECT doc FROM kb_passages_vocab WHERE term = ?').pluck();
     this.qaTermDocs = db.prepare<[string], number>('SELECT doc FROM kb_qa_vocab WHERE term = ?').pluck();
-    this.passageTotal = db.prepare<[], number>('SELECT COUNT(*) FROM kb_passages').pluck();
-    this.qaTotal = db.prepare<[], number>('SELECT COUNT(*) FROM kb_qa').pluck();
-    this.passageOrgTotal = db.prepare<[number], number>('SELECT COUNT(*) FROM kb_passages WHERE org_id = ?').pluck();
-    this.qaOrgTotal = db.prepare<[number], number>('SELECT COUNT(*) FROM kb_qa WHERE org_id = ?').pluck();
+    this.kindTotal = db.prepare<[IndexKind], number>('SELECT COALESCE(SUM(rows), 0) FROM kb_counts WHERE kind = ?').pluck();
+    this.kindOrgTotal = db.prepare<[IndexKind, number], number>('SELECT rows FROM kb_counts WHERE kind = ? AND org_id = ?').pluck();
+    this.addCount = db.prepare(
+      'INSERT INTO kb_counts (org_id, kind, rows) VALUES (?, ?, ?) ON CONFLICT (org_id, kind) DO UPDATE SET rows = rows + excluded.rows',
+    );
+    this.maxPassageId = db.prepare<[number, number], number | null>('SELECT MAX(id) FROM kb_passages WHERE id BETWEEN ? AND ?').pluck();
+    this.maxQaId = db.prepare<[number, number], number | null>('SELECT MAX(id) FROM kb_qa WHERE id BETWEEN ? AND ?').pluck();
+    this.passageCapped = db.prepare<[string, number], number>(
+      'SELECT COUNT(*) FROM (SELECT 1 FROM kb_passages_fts WHERE kb_passages_fts MATCH ? LIMIT ?)',
+    ).pluck();
+    this.qaCapped = db.prepare<[string, number], number>('SELECT COUNT(*) FROM (SELECT 1 FROM kb_qa_fts WHERE kb_qa_fts MATCH ? LIMIT ?)').pluck();
+    this.passageWindow = db.prepare<[string, number, number], number>(
+      'SELECT COUNT(*) FROM kb_passages_fts WHERE kb_passages_fts MATCH ? AND rowid BETWEEN ? AND ?',
+    ).pluck();
+    this.qaWindow = db.prepare<[string, number, number], number>('SELECT COUNT(*) FROM kb_qa_fts WHERE kb_qa_fts MATCH ? AND rowid BETWEEN ? AND ?').pluck();
+    this.largestOrg = db.prepare<[IndexKind], { org_id: number; rows: number }>(
+      'SELECT org_id, rows FROM kb_counts WHERE kind = ? ORDER BY rows DESC LIMIT 1',
+    );
     this.passagesByIds = db.prepare(`
       SELECT ${passageColumns}, 0 AS bm FROM kb_passages p
       JOIN kb_files f ON f.org_id = p.org_id AND f.file_id = p.file_id
@@ -231,43 +282,119 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     this.seenDataVersion = this.dataVersion.get() ?? 0;
   }
 
-  async replaceFile(file: IndexedFile, passages: PassageEntry[], qa: QaEntry[], onProgress?: (share: number) => void): Promise<void> {
-    this.db.transaction(() => {
-      this.saveFile(file);
-      this.deleteContent(file.org_id, file.file_id);
-      const [org, scopeFile] = scopeTokens(file.org_id, file.file_id);
-      for (const p of passages) {
-        const { lastInsertRowid } = this.insertPassage.run({
-          org_id: file.org_id,
-          file_id: file.file_id,
-          page_number: p.page_number,
-          section_path: JSON.stringify(p.section_path),
-          context_header: p.context_header,
-          content: p.content,
-          stems: p.stems,
-          embedding: p.embedding ? toBlob(p.embedding) : null,
-        });
-        this.insertPassageFts.run(lastInsertRowid, org, scopeFile, p.index_header, p.index_body);
+  /**
+   * A file that fits in one batch is replaced in one transaction. A larger one is written in batches,
+   * one transaction each with the event loop free in between (requests are served while a large upload
+   * is indexed): its old content and its scope row go first, so nothing of it is searchable until the
+   * last batch puts the scope row back; a failure removes what was written.
+   */
+  async replaceFile(
+    file: IndexedFile,
+    passages: Iterable<PassageEntry>,
+    qa: Iterable<QaEntry>,
+    onProgress?: (stored: number) => void,
+  ): Promise<void> {
+    const rows = this.entryBatches(passages, qa);
+    const first = rows.next();
+    const second = first.done ? first : rows.next();
+    if (second.done) {
+      this.db.transaction(() => {
+        this.saveFile(file);
+        this.deleteContent(file.org_id, file.file_id);
+        if (!first.done) this.insertBatch(file, first.value);
+      })();
+      this.contentChanged();
+      onProgress?.(first.done ? 0 : first.value.passages.length + first.value.qa.length);
+      return;
+    }
+    let stored = 0;
+    try {
+      this.db.transaction(() => {
+        this.deleteContent(file.org_id, file.file_id);
+        this.deleteOfferings.run(file.org_id, file.file_id);
+        this.deleteFileRow.run(file.org_id, file.file_id);
+      })();
+      for (let batch: IteratorResult<Batch> = first; !batch.done; batch = batch === first ? second : rows.next()) {
+        const { passages: p, qa: q } = batch.value;
+        this.db.transaction(() => this.insertBatch(file, batch.value as Batch))();
+        stored += p.length + q.length;
+        onProgress?.(stored);
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      for (const entry of qa) {
-        const { lastInsertRowid } = this.insertQa.run({
-          org_id: file.org_id,
-          file_id: file.file_id,
-          question: entry.question,
-          answer: entry.answer,
-          slots: JSON.stringify(entry.slots),
-          original_id: entry.original_id,
-          tab_name: entry.tab_name,
-          location: entry.location,
-          question_stems: entry.question_stems,
-          stems: entry.stems,
-          embedding: entry.embedding ? toBlob(entry.embedding) : null,
-        });
-        this.insertQaFts.run(lastInsertRowid, org, scopeFile, entry.index_question, entry.index_answer);
+      this.db.transaction(() => this.saveFile(file))();
+    } catch (error) {
+      this.db.transaction(() => this.deleteContent(file.org_id, file.file_id))();
+      throw error;
+    } finally {
+      this.contentChanged();
+    }
+  }
+
+  /** Entries in batches of WRITE_BATCH rows, pulled lazily (the caller may compute them on demand). */
+  private *entryBatches(passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>): Generator<Batch> {
+    let batch: Batch = { passages: [], qa: [] };
+    for (const p of passages) {
+      batch.passages.push(p);
+      if (batch.passages.length >= WRITE_BATCH) {
+        yield batch;
+        batch = { passages: [], qa: [] };
       }
-    })();
-    this.contentChanged();
-    onProgress?.(1);
+    }
+    for (const entry of qa) {
+      batch.qa.push(entry);
+      if (batch.passages.length + batch.qa.length >= WRITE_BATCH) {
+        yield batch;
+        batch = { passages: [], qa: [] };
+      }
+    }
+    if (batch.passages.length + batch.qa.length > 0) yield batch;
+  }
+
+  /** Inserts rows with ids in the organisation's range, and counts them. Inside a transaction. */
+  private insertBatch(file: IndexedFile, batch: Batch): void {
+    if (!Number.isInteger(file.org_id) || file.org_id < 1 || file.org_id > MAX_ORG_ID) {
+      throw new Error(`organisation id ${file.org_id} is outside the knowledge index's range (1..${MAX_ORG_ID})`);
+    }
+    const { lo, hi } = orgRange(file.org_id);
+    const [org, scopeFile] = scopeTokens(file.org_id, file.file_id);
+    let id = this.maxPassageId.get(lo, hi) ?? lo;
+    for (const p of batch.passages) {
+      id++;
+      this.insertPassage.run({
+        id,
+        org_id: file.org_id,
+        file_id: file.file_id,
+        page_number: p.page_number,
+        section_path: JSON.stringify(p.section_path),
+        context_header: p.context_header,
+        content: p.content,
+        stems: p.stems,
+        embedding: p.embedding ? toBlob(p.embedding) : null,
+      });
+      this.insertPassageFts.run(id, org, scopeFile, p.index_header, p.index_body);
+    }
+    id = this.maxQaId.get(lo, hi) ?? lo;
+    for (const entry of batch.qa) {
+      id++;
+      this.insertQa.run({
+        id,
+        org_id: file.org_id,
+        file_id: file.file_id,
+        question: entry.question,
+        answer: entry.answer,
+        slots: JSON.stringify(entry.slots),
+        original_id: entry.original_id,
+        tab_name: entry.tab_name,
+        location: entry.location,
+        question_stems: entry.question_stems,
+        stems: entry.stems,
+        embedding: entry.embedding ? toBlob(entry.embedding) : null,
+      });
+      this.insertQaFts.run(id, org, scopeFile, entry.index_question, entry.index_answer);
+    }
+    if (batch.passages.length) this.addCount.run(file.org_id, 'passages', batch.passages.length);
+    if (batch.qa.length) this.addCount.run(file.org_id, 'qa', batch.qa.length);
+    if (id > hi) throw new Error(`organisation ${file.org_id} has more rows than its id range holds`);
   }
 
   async updateFile(file: IndexedFile): Promise<void> {
@@ -279,8 +406,9 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     this.db.transaction(() => {
       this.deleteContent(orgId, fileId);
       this.deleteOfferings.run(orgId, fileId);
-      this.db.prepare('DELETE FROM kb_files WHERE org_id = ? AND file_id = ?').run(orgId, fileId);
+      this.deleteFileRow.run(orgId, fileId);
     })();
+    this.contentChanged();
   }
 
   async search<K extends IndexKind>(query: IndexQuery<K>): Promise<IndexSearchResult<K>> {
@@ -288,11 +416,12 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     const match = matchExpression(query);
     if (!match) return { hits: [], pool_size: 0 };
     const params: SearchParams = { ...filterParams(query.scope), match, limit: query.limit, pool: query.pool };
+    const all = query.match === 'all';
     if (query.kind === 'passages') {
-      const rows = this.searchPassages.all(params);
+      const rows = (all ? this.allPassages : this.searchPassages).all(params);
       return { hits: rows.map(passageHit) as HitOf<K>[], pool_size: rows[0]?.pool_size ?? 0 };
     }
-    const rows = this.searchQa.all(params);
+    const rows = (all ? this.allQa : this.searchQa).all(params);
     return { hits: rows.map(qaHit) as HitOf<K>[], pool_size: rows[0]?.pool_size ?? 0 };
   }
 
@@ -325,24 +454,48 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     return scored.slice(0, k).map(([id]) => id);
   }
 
-  async termDocs(kind: IndexKind, terms: string[]): Promise<number[]> {
+  async termDocs(kind: IndexKind, terms: TermRef[]): Promise<number[]> {
     this.noticeExternalChanges();
     const cache = this.termDocsCache[kind];
-    return terms.map((term) => {
-      let docs = cache.get(term);
-      if (docs === undefined) {
-        docs = (kind === 'passages' ? this.passageTermDocs : this.qaTermDocs).get(term) ?? 0;
-        // Bounded: an adversarial stream of unique terms must not grow memory.
-        if (cache.size > 100_000) cache.clear();
-        cache.set(term, docs);
+    const total = await this.totalRows(kind);
+    return terms.map(({ stem: term, word }) => {
+      const cached = cache.get(term);
+      if (cached && (total <= EXACT_STATS_ROWS || (total > EXACT_STATS_ROWS && Math.abs(cached.total - total) < total * STATS_TOLERANCE))) {
+        return cached.docs;
       }
+      const docs = this.countTermDocs(kind, term, word, total);
+      // Bounded: an adversarial stream of unique terms must not grow memory.
+      if (cache.size > 100_000) cache.clear();
+      cache.set(term, { docs, total });
       return docs;
     });
   }
 
+  /**
+   * Exact from fts5vocab on an index of up to EXACT_STATS_ROWS rows (it walks the term's whole doclist).
+   * Beyond, a term in fewer than TERM_COUNT_CAP rows is counted exactly (a capped walk), and a frequent
+   * one is estimated from a window of WINDOW_ROWS consecutive rows of the largest organisation: only
+   * rare terms need exact counts (they choose what a search touches), a frequent term's weight is
+   * small and changes little with a few per cent of error. No walk exceeds a few thousand postings.
+   */
+  private countTermDocs(kind: IndexKind, term: string, word: string, total: number): number {
+    if (total <= EXACT_STATS_ROWS) return (kind === 'passages' ? this.passageTermDocs : this.qaTermDocs).get(term) ?? 0;
+    // MATCH stems its input as the text was stemmed, so it is given the word, never the stem.
+    if (!/^[\p{L}\p{N}]+$/u.test(word)) return 0;
+    const phrase = `"${word}"`;
+    const capped = (kind === 'passages' ? this.passageCapped : this.qaCapped).get(phrase, TERM_COUNT_CAP) ?? 0;
+    if (capped < TERM_COUNT_CAP) return capped;
+    const largest = this.largestOrg.get(kind);
+    if (!largest || largest.rows <= 0) return capped;
+    const { lo } = orgRange(largest.org_id);
+    const window = Math.min(WINDOW_ROWS, largest.rows);
+    const hits = (kind === 'passages' ? this.passageWindow : this.qaWindow).get(phrase, lo, lo + window) ?? 0;
+    return Math.max(capped, Math.min(total, Math.round((hits / window) * total)));
+  }
+
   async totalRows(kind: IndexKind): Promise<number> {
     this.noticeExternalChanges();
-    return (this.totalsCache[kind] ??= (kind === 'passages' ? this.passageTotal : this.qaTotal).get() ?? 0);
+    return (this.totalsCache[kind] ??= this.kindTotal.get(kind) ?? 0);
   }
 
   async orgRows(kind: IndexKind, orgId: number): Promise<number> {
@@ -350,7 +503,8 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     const key = `${kind}:${orgId}`;
     let rows = this.orgRowsCache.get(key);
     if (rows === undefined) {
-      rows = (kind === 'passages' ? this.passageOrgTotal : this.qaOrgTotal).get(orgId) ?? 0;
+      rows = this.kindOrgTotal.get(kind, orgId) ?? 0;
+      if (this.orgRowsCache.size > 10_000) this.orgRowsCache.clear();
       this.orgRowsCache.set(key, rows);
     }
     return rows;
@@ -387,8 +541,10 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   /** Forgets everything derived from the indexed content. Called after every write to it. */
   private contentChanged(): void {
     this.factsCache.clear();
-    this.termDocsCache.passages.clear();
-    this.termDocsCache.qa.clear();
+    // On a large index term counts stay: each entry knows the row count it was made at (see termDocs).
+    for (const kind of ['passages', 'qa'] as const) {
+      if ((this.totalsCache[kind] ?? 0) <= EXACT_STATS_ROWS) this.termDocsCache[kind].clear();
+    }
     delete this.totalsCache.passages;
     delete this.totalsCache.qa;
     this.orgRowsCache.clear();
@@ -419,14 +575,16 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     for (const offering of new Set(file.offering_ids)) this.insertOffering.run(file.org_id, file.file_id, offering);
   }
 
-  /** Removes a file's content (passages, Q&A and their index rows); keeps nothing behind. */
+  /** Removes a file's content (passages, Q&A and their index rows) and uncounts it; keeps nothing behind. */
   private deleteContent(orgId: number, fileId: number): void {
     this.db.prepare(
       'DELETE FROM kb_passages_fts WHERE rowid IN (SELECT id FROM kb_passages WHERE org_id = ? AND file_id = ?)',
     ).run(orgId, fileId);
-    this.db.prepare('DELETE FROM kb_passages WHERE org_id = ? AND file_id = ?').run(orgId, fileId);
+    const passages = this.db.prepare('DELETE FROM kb_passages WHERE org_id = ? AND file_id = ?').run(orgId, fileId).changes;
     this.db.prepare('DELETE FROM kb_qa_fts WHERE rowid IN (SELECT id FROM kb_qa WHERE org_id = ? AND file_id = ?)').run(orgId, fileId);
-    this.db.prepare('DELETE FROM kb_qa WHERE org_id = ? AND file_id = ?').run(orgId, fileId);
+    const qa = this.db.prepare('DELETE FROM kb_qa WHERE org_id = ? AND file_id = ?').run(orgId, fileId).changes;
+    if (passages) this.addCount.run(orgId, 'passages', -passages);
+    if (qa) this.addCount.run(orgId, 'qa', -qa);
     this.contentChanged();
   }
 }

@@ -5,7 +5,11 @@
  */
 import type { Database } from 'better-sqlite3';
 
-const SCHEMA_VERSION = 2;
+/** Row ids of organisation `o` lie in [o * span, (o + 1) * span): 2^32 rows each, o < 2^21 (safe integers). */
+export const ORG_ROWID_SPAN = 4294967296;
+export const MAX_ORG_ID = 2 ** 21 - 1;
+
+const SCHEMA_VERSION = 3;
 
 const MIGRATIONS: Record<number, string> = {
   1: `
@@ -60,6 +64,23 @@ const MIGRATIONS: Record<number, string> = {
   2: `
     ALTER TABLE kb_files ADD COLUMN subject TEXT;
     CREATE TABLE IF NOT EXISTS kb_org_names (org_id INTEGER PRIMARY KEY, names TEXT NOT NULL);
+  `,
+  // A million passages (issue 18). Each organisation's rows get ids in their own range (org * 2^32 + n),
+  // so a search is scoped by a rowid range FTS5 seeks to, instead of an `org : "oN"` phrase whose whole
+  // doclist (every row of the org) BM25 walked to count it on every query. Row counts are kept, not counted.
+  3: `
+    UPDATE kb_passages SET id = org_id * ${ORG_ROWID_SPAN} + id WHERE id < ${ORG_ROWID_SPAN};
+    UPDATE kb_passages_fts SET rowid = rowid + CAST(substr(org, 2) AS INTEGER) * ${ORG_ROWID_SPAN} WHERE rowid < ${ORG_ROWID_SPAN};
+    UPDATE kb_qa SET id = org_id * ${ORG_ROWID_SPAN} + id WHERE id < ${ORG_ROWID_SPAN};
+    UPDATE kb_qa_fts SET rowid = rowid + CAST(substr(org, 2) AS INTEGER) * ${ORG_ROWID_SPAN} WHERE rowid < ${ORG_ROWID_SPAN};
+    CREATE TABLE IF NOT EXISTS kb_counts (
+      org_id INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      rows INTEGER NOT NULL,
+      PRIMARY KEY (org_id, kind)
+    );
+    INSERT OR REPLACE INTO kb_counts (org_id, kind, rows) SELECT org_id, 'passages', COUNT(*) FROM kb_passages GROUP BY org_id;
+    INSERT OR REPLACE INTO kb_counts (org_id, kind, rows) SELECT org_id, 'qa', COUNT(*) FROM kb_qa GROUP BY org_id;
   `,
 };
 
