@@ -164,35 +164,20 @@ export interface Alternative {
   chosen: boolean;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The sides of a conflict the service surfaced for this question; [] when none (or a service that sends none). */
 export function alternativesOf(q: QuestionWithAnswers): Alternative[] {
-  const ev = chosenAnswer(q)?.evaluation;
-  const list = isRecord(ev) && Array.isArray(ev.alternatives) ? ev.alternatives : [];
-  return list.flatMap((a): Alternative[] => {
-    if (!isRecord(a) || typeof a.value !== 'string' || !a.value.trim()) return [];
-    const responses = Array.isArray(a.slot_responses)
-      ? a.slot_responses.filter((r): r is { slot_key: string; content: string } => isRecord(r) && typeof r.slot_key === 'string' && typeof r.content === 'string')
-      : [];
-    return [
-      {
-        value: a.value,
-        slot_key: typeof a.slot_key === 'string' ? a.slot_key : '',
-        slot_responses: responses,
-        source_file: typeof a.source_file === 'string' ? a.source_file : '',
-        questionnaire: typeof a.questionnaire === 'string' ? a.questionnaire : '',
-        chosen: a.chosen === true,
-      },
-    ];
-  });
+  const list = (chosenAnswer(q)?.evaluation as { alternatives?: unknown } | null | undefined)?.alternatives;
+  return Array.isArray(list)
+    ? list
+        .filter((a): a is Alternative => typeof a?.value === 'string' && a.value.trim() !== '')
+        .map((a) => ({ ...a, slot_responses: Array.isArray(a.slot_responses) ? a.slot_responses : [] }))
+    : [];
 }
 
 /** "Canvas Catalog: No · Canvas Studio: Yes", when the service summarised the disagreement. */
 export function conflictSides(q: QuestionWithAnswers): string | null {
-  const ev = chosenAnswer(q)?.evaluation;
-  const c = isRecord(ev) && isRecord(ev.conflict) ? ev.conflict : null;
-  return c && typeof c.sides === 'string' && c.sides.trim() ? c.sides : null;
+  const sides = (chosenAnswer(q)?.evaluation as { conflict?: { sides?: unknown } } | null | undefined)?.conflict?.sides;
+  return typeof sides === 'string' && sides.trim() ? sides : null;
 }
 
 /**

@@ -232,7 +232,7 @@ describe('Fill', () => {
     fireEvent.click(fillButton());
     await screen.findByText(/Wrote 0 cells; skipped 3\./);
     expect(screen.getByText(/2 answer cells already hold the answers of the earlier fill of this workbook .*: there was nothing new to write\./)).toBeTruthy();
-    expect(screen.queryByText(/knowledge base had no answers/)).toBeNull();
+    expect(screen.queryByText(/Nothing in your library answered/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Undo the earlier fill' })).toBeTruthy();
   });
 

@@ -134,11 +134,13 @@ describe('review at speed', () => {
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(fillButton());
     await screen.findByText(/Wrote 1 cell; skipped 4\./);
-    const skipped = screen.getByText('Skipped cells (4)').closest('details')!;
-    expect(skipped.textContent).toContain('2 cells: no answer for this cell (left as they were; see the review).');
-    expect(skipped.textContent).toContain('1 cell: a draft, kept for review (not defensible as it is) (left as they were; see the review).');
-    expect(skipped.textContent).toContain('1 cell already filled (overwrite is off)');
-    expect([...skipped.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['Security!C2 (SEC-01): Security!C2 already holds "Typed".']);
+    const skipped = screen.getByRole('list', { name: 'Skipped cells' });
+    expect([...skipped.children].map((li) => (li.querySelector('summary') ?? li).textContent)).toEqual([
+      '2 skipped: no answer for this cell (see the review)',
+      '1 skipped: cell already filled (overwrite is off)',
+      '1 skipped: a draft, kept for review (not defensible as it is) (see the review)',
+    ]);
+    expect([...skipped.querySelectorAll('details li')].map((li) => li.textContent)).toEqual(['Security!C2 (SEC-01): Security!C2 already holds "Typed".']);
   });
 
   it('saves the reviewed workbook to the library as a completed questionnaire', async () => {
@@ -147,7 +149,7 @@ describe('review at speed', () => {
     await screen.findByText(/Wrote 2 cells/);
     const before = fake.requestsTo('POST', /\/repository\/files\/$/).length;
     fireEvent.click(await screen.findByRole("button", { name: "Save to library" }));
-    await screen.findByText(/Saved questionnaire\.xlsx to your library\. Once Library shows it Ready, the next fill reuses these answers/);
+    await screen.findByText(/Saved questionnaire\.xlsx to your library: once it is Ready there, the next fill reuses these answers/);
     const uploads = fake.requestsTo('POST', /\/repository\/files\/$/).slice(before);
     expect(uploads).toHaveLength(1);
     expect(uploads[0]!.body).toContain('filename="questionnaire.xlsx"');

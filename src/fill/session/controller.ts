@@ -599,11 +599,6 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
     update({ outcome: null });
   }
 
-  /** Shows other answers in the review (e.g. the analyst picked one side of a conflict) without writing. */
-  function replaceQuestion(q: QuestionWithAnswers): void {
-    update({ questions: st.questions.map((x) => (x.id === q.id ? q : x)) });
-  }
-
   function dispose(): void {
     current?.abort();
     current = null;
@@ -613,9 +608,6 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
   return {
     get state(): FillState {
       return st;
-    },
-    get running(): boolean {
-      return current !== null;
     },
     subscribe,
     setOptions,
@@ -631,7 +623,6 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
     undo,
     correct,
     forgetFailure,
-    replaceQuestion,
     dispose,
   };
 }

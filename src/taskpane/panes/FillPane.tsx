@@ -210,8 +210,8 @@ export function FillPane(props: FillPaneProps) {
       {!client && <ConnectFirst onOpenSettings={props.onOpenSettings} />}
       {client && !started && questions.length === 0 && state.phase !== 'interrupted' && (
         <p class="qf-muted">
-          Answers this workbook's questions from the documents in your library and writes them into the empty answer cells, with
-          their sources. Cells you filled are kept, formulas are never touched, and Undo fill puts everything back.
+          Answers this workbook's questions from your library into its empty answer cells, with sources. Your values and formulas are
+          kept; Undo fill puts everything back.
         </p>
       )}
       {client && library && library.ready === 0 && !running && questions.length === 0 && (
@@ -302,8 +302,8 @@ export function FillPane(props: FillPaneProps) {
       )}
       {state.stalled && running && (
         <Note kind="warn">
-          The service has reported no progress for {formatDuration(stallMs / 1000)}. It may be busy with other work or stuck. Keep
-          waiting, or choose Stop and pick the fill up later.
+          The service has reported no progress for {formatDuration(stallMs / 1000)}. It may be busy with other work or stuck: wait,
+          or Stop and pick the fill up later.
         </Note>
       )}
       <ErrorMessage error={error} />
@@ -412,9 +412,9 @@ function OutcomeNote(props: { outcome: Outcome | null }) {
         </Note>
       );
     case 'already-written':
-      return <Note>Answers were written into this workbook on {when(o.writtenAt)}. Review them below.</Note>;
+      return <Note>Answers were written into this workbook on {when(o.writtenAt)}.</Note>;
     case 'no-questions':
-      return <Note>The service found no questions in this workbook. Is it a questionnaire (a sheet of questions with answer columns)?</Note>;
+      return <Note>The service found no questions in this workbook (a sheet of questions with answer columns).</Note>;
     case 'discarded':
       return <Note>The interrupted fill was discarded; nothing was written.</Note>;
     case 'overwrite-declined':
@@ -477,7 +477,7 @@ function SaveToLibrary(props: { client: TaskpaneApi; workbook: WorkbookAdapter; 
       </div>
       {status?.kind === 'done' && (
         <Note kind="ok">
-          Saved {status.name} to your library. Once Library shows it Ready, the next fill reuses these answers.
+          Saved {status.name} to your library: once it is Ready there, the next fill reuses these answers.
         </Note>
       )}
       {status?.kind === 'error' && <ErrorMessage error={status.error} />}

@@ -75,7 +75,7 @@ function ConflictChoices(props: { question: QuestionWithAnswers; alternatives: A
       const text = response?.content ?? (t.slot.role === alt.slot_key ? alt.value : null);
       return text === null || text === undefined ? [] : [{ t, text }];
     });
-    if (writes.length === 0) return { written: false, reason: 'This choice has nothing for the answer cells of this question.' };
+    if (writes.length === 0) return { written: false, reason: 'This choice has nothing for these answer cells.' };
     for (const { t, text } of writes) {
       const r = await props.onCorrect!(q, t, text, overwrite);
       if (!r.written) return r;
@@ -85,7 +85,7 @@ function ConflictChoices(props: { question: QuestionWithAnswers; alternatives: A
   return (
     <div class="qf-msg qf-msg-warn" role="group" aria-label="Past answers disagree">
       <p>
-        <strong>Past answers disagree:</strong> {sides}. Choose one to write it, or correct the answer below.
+        <strong>Past answers disagree:</strong> {sides}.
       </p>
       {props.onCorrect &&
         props.alternatives.map((alt, i) => (
@@ -93,7 +93,7 @@ function ConflictChoices(props: { question: QuestionWithAnswers; alternatives: A
             key={`${q.id}:${i}`}
             write={choose(alt)}
             label={`Use “${alt.value}” (${alt.questionnaire || alt.source_file})`}
-            doneText={`Written: “${alt.value}” from ${alt.questionnaire || alt.source_file}. Undo fill puts back what was there before.`}
+            doneText={`Written: “${alt.value}” from ${alt.questionnaire || alt.source_file}.`}
           />
         ))}
     </div>

@@ -21,16 +21,15 @@ const SKIPPED_SHOWN = 200;
 
 /** What to do about each reason a fill wrote nothing, most frequent first. */
 const NEXT_STEP: Partial<Record<SkipReason, string>> = {
-  occupied:
-    'The answer cells already hold values. To replace them, tick "Overwrite cells that already hold a value" and choose "Write again with these options"; formulas are never touched and Undo fill puts everything back.',
-  no_value: 'The knowledge base had no answers for these questions. Add documents in the Library tab, then fill again.',
-  no_slot: 'The service found no answer cells for these questions. Check that the answer column has a header such as "Answer" or "Response".',
-  protected: 'The answer cells are locked on protected sheets. Unprotect the sheets (Review › Unprotect Sheet), then write again.',
-  missing_tab: 'The sheets the questions were found on are no longer in this workbook (renamed or deleted). Fill the workbook again.',
+  occupied: 'The answer cells already hold values. To replace them, tick "Overwrite…" and write again (you confirm first; Undo fill puts them back).',
+  no_value: 'Nothing in your library answered these questions: add documents in Library, then fill again.',
+  no_slot: 'The service found no answer cells (a column headed "Answer" or "Response").',
+  protected: 'The answer cells are locked on protected sheets: unprotect them, then write again.',
+  missing_tab: 'The sheets of these questions are gone (renamed or deleted): fill again.',
   formula: 'The answer cells hold formulas, which are never overwritten.',
-  not_allowed: "The answers did not fit the cells' drop-down lists. Pick a value for each in the review below.",
+  not_allowed: "The answers do not fit the cells' drop-down lists: pick values in the review.",
   blocked: 'The questionnaire marks these cells as not to be filled.',
-  draft: 'The answers are drafts (low trust, or free text without a list answer beside it): check them in the review below, or tick "Also write drafts into cells" and write again.',
+  draft: 'The answers are drafts: check them in the review, or tick "Also write drafts into cells" and write again.',
 };
 
 /**
@@ -58,7 +57,7 @@ export function nothingWrittenAdvice(plan: WritePlan, result: Pick<ApplyResult, 
 
 export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 'written' | 'failed'>; earlier?: number; earlierAt?: string | null }) {
   const { plan, result } = props;
-  const reasons = Object.entries(plan.report.byReason).filter(([, n]) => n) as [SkipReason, number][];
+  const reasons = (Object.entries(plan.report.byReason) as [SkipReason, number][]).filter(([, n]) => n).sort((a, b) => b[1] - a[1]);
   return (
     <section aria-label="Fill report">
       <h3>Report</h3>
@@ -78,12 +77,32 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
         </div>
       )}
       {reasons.length > 0 && (
-        <ul class="qf-small">
-          {reasons.map(([reason, n]) => (
-            <li key={reason}>
-              {n} skipped: {SKIP_REASON_TEXT[reason] ?? reason}
-            </li>
-          ))}
+        <ul class="qf-small" aria-label="Skipped cells">
+          {reasons.map(([reason, n]) => {
+            const text = `${n} skipped: ${SKIP_REASON_TEXT[reason] ?? reason}`;
+            const list = plan.skipped.filter((s) => s.reason === reason);
+            // Cells with no answer or held back as drafts can be hundreds: one line, the review lists them.
+            return (
+              <li key={reason}>
+                {SUMMARISED.has(reason) ? (
+                  `${text} (see the review)`
+                ) : (
+                  <details>
+                    <summary>{text}</summary>
+                    <ul>
+                      {list.slice(0, SKIPPED_SHOWN).map((s, i) => (
+                        <li key={i}>
+                          {s.tab}
+                          {s.address ? `!${s.address}` : ''} ({s.originalId ?? `question ${s.questionId}`}): {s.detail || SKIP_REASON_TEXT[s.reason] || s.reason}
+                        </li>
+                      ))}
+                      {list.length > SKIPPED_SHOWN && <li>… and {list.length - SKIPPED_SHOWN} more.</li>}
+                    </ul>
+                  </details>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
       {result.failed.length > 0 && (
@@ -98,51 +117,7 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
           </ul>
         </div>
       )}
-      {plan.skipped.length > 0 && <SkippedCells plan={plan} />}
     </section>
-  );
-}
-
-/**
- * The skipped cells grouped by reason, most frequent first; cells with no answer are one line (there
- * can be hundreds, and they are the review's drafts, not something to fix here).
- */
-function SkippedCells(props: { plan: WritePlan }) {
-  const groups = new Map<SkipReason, WritePlan['skipped']>();
-  for (const s of props.plan.skipped) {
-    const list = groups.get(s.reason) ?? [];
-    list.push(s);
-    groups.set(s.reason, list);
-  }
-  const ordered = [...groups].sort((a, b) => b[1].length - a[1].length);
-  return (
-    <details>
-      <summary class="qf-small">Skipped cells ({props.plan.skipped.length})</summary>
-      {ordered.map(([reason, list]) =>
-        SUMMARISED.has(reason) ? (
-          <p key={reason} class="qf-small">
-            {list.length} cell{list.length === 1 ? '' : 's'}: {SKIP_REASON_TEXT[reason] ?? reason} (left as they were; see the review).
-          </p>
-        ) : (
-          <div key={reason}>
-            <p class="qf-small">
-              <strong>
-                {list.length} {SKIP_REASON_TEXT[reason] ?? reason}
-              </strong>
-            </p>
-            <ul class="qf-small">
-              {list.slice(0, SKIPPED_SHOWN).map((s, i) => (
-                <li key={i}>
-                  {s.tab}
-                  {s.address ? `!${s.address}` : ''} ({s.originalId ?? `question ${s.questionId}`}): {s.detail || SKIP_REASON_TEXT[s.reason] || s.reason}
-                </li>
-              ))}
-              {list.length > SKIPPED_SHOWN && <li>… and {list.length - SKIPPED_SHOWN} more.</li>}
-            </ul>
-          </div>
-        ),
-      )}
-    </details>
   );
 }
 
