@@ -37,7 +37,10 @@ export interface Service {
 
 /**
  * A service on loopback. Its backend is the test project's (SQLite, or PostgreSQL in the `postgres`
- * project: a throwaway database, dropped by `destroy`), unless `backend` says otherwise.
+ * project: a throwaway database, dropped by `destroy`), unless `backend` says otherwise. On PostgreSQL
+ * it is two service instances on the one database, as behind a load balancer: `base` alternates between
+ * them, so consecutive requests of a test (upload, then read; ask, then list) go to different instances,
+ * and both work the job queue.
  */
 export async function startService(
   opts: { dataDir?: string; startWorkers?: boolean; backend?: 'sqlite' | 'postgres' } = {},
@@ -46,27 +49,41 @@ export async function startService(
   let database: TestDatabase | null = null;
   if ((opts.backend ?? TEST_BACKEND) === 'postgres') database = await createTestDatabase();
   const storage: StorageOptions = { dataDir, databaseUrl: database?.url ?? null };
-  let built = await buildApp({ ...storage, staticDir: null, startWorkers: opts.startWorkers });
-  let base = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const instances = database ? 2 : 1;
+  let apps: BuiltApp[] = [];
+  let bases: string[] = [];
+  let turn = 0;
+  const start = async (startWorkers?: boolean) => {
+    apps = [];
+    bases = [];
+    for (let i = 0; i < instances; i++) {
+      const app = await buildApp({ ...storage, staticDir: null, startWorkers, poolSize: database ? 4 : undefined });
+      apps.push(app);
+      bases.push(await app.app.listen({ port: 0, host: '127.0.0.1' }));
+    }
+  };
+  const closeAll = async () => {
+    for (const app of apps) await app.close();
+  };
+  await start(opts.startWorkers);
   let running = true;
   const service: Service = {
     dataDir,
     storage,
     get base() {
-      return base;
+      return bases[turn++ % bases.length]!;
     },
     get built() {
-      return built;
+      return apps[0]!;
     },
     key: (k) => createKey(storage, { user: 'user', ...k }),
     async restart(o = {}) {
-      if (running) await built.close();
-      built = await buildApp({ ...storage, staticDir: null, startWorkers: o.startWorkers });
-      base = await built.app.listen({ port: 0, host: '127.0.0.1' });
+      if (running) await closeAll();
+      await start(o.startWorkers);
       running = true;
     },
     async stop() {
-      if (running) await built.close();
+      if (running) await closeAll();
       running = false;
     },
     async destroy() {

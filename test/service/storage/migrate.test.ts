@@ -3,7 +3,8 @@ import { afterAll, expect, it } from 'vitest';
 import { hashKey } from '../../../src/service/keys';
 import { migrateDataFolder } from '../../../src/service/storage/migrate';
 import { openStorage } from '../../../src/service/storage/open';
-import { client, files, questionnaireXlsx, SECURITY_SHEET, startService, uploadKnowledge, waitForComplete, type Service } from '../helpers';
+import { buildApp } from '../../../src/service/app';
+import { call, client, files, questionnaireXlsx, SECURITY_SHEET, startService, uploadKnowledge, waitForComplete, type Service } from '../helpers';
 import { createTestDatabase, type TestDatabase } from '../postgres';
 
 let service: Service | undefined;
@@ -37,6 +38,21 @@ it('copies every table with ids kept, prints counts, and copies nothing twice', 
 
   const again = await migrateDataFolder({ fromData: service.dataDir, databaseUrl: db.url });
   expect(again.every((c) => c.copied === 0)).toBe(true);
+
+  expect(copied.kb_passages).toBeGreaterThan(0);
+
+  // The same key works on a service on PostgreSQL, with the same knowledge and answers.
+  const pgService = await buildApp({ dataDir: service.dataDir, databaseUrl: db.url, staticDir: null, startWorkers: false });
+  try {
+    const base = await pgService.app.listen({ port: 0, host: '127.0.0.1' });
+    const ask = await call(base, key, 'POST', '/api/v2/chat/ask/', { question: 'Is customer data encrypted at rest?' });
+    expect(ask.status).toBe(200);
+    expect(ask.body.answer).toMatch(/AES-256/);
+    const answers = await call(base, key, 'GET', `/api/v2/filler/questionnaires/${qid}/answers/`);
+    expect(answers.body).toEqual(before);
+  } finally {
+    await pgService.close();
+  }
 
   const { store } = await openStorage({ dataDir: service.dataDir, databaseUrl: db.url });
   try {
