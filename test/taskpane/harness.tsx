@@ -11,8 +11,8 @@ import { MemoryWorkbook, memoryStorage } from './memory-workbook';
 
 export const API_KEY = 'qf_test_key_123';
 
-// Two cores shared by a whole team's test runs: a findBy* that waits only 1 s fails on load, not on behaviour.
-configure({ asyncUtilTimeout: 5000 });
+// findBy* waits 1 s by default; a busy two-core machine (CI) can take longer to run a whole fill.
+configure({ asyncUtilTimeout: 8000 });
 
 /**
  * happy-dom's FormData drops the file name of a Blob appended with one (it names it "blob"); browsers

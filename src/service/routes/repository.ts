@@ -43,7 +43,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
 
   app.get('/extensions/', async (request) => {
     principalOf(request); // authenticated like every endpoint, so it also tells a working key
-    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList] };
+    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames] };
   });
 
   app.get('/offerings/', async (request) => {
