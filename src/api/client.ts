@@ -23,6 +23,7 @@ import {
   DeletedRepositoryFile,
   ServiceExtensions,
   OfferingList,
+  OrganisationNames,
   SendMessageRequest,
   SessionListQuery,
   Structure,
@@ -92,6 +93,8 @@ const EP = {
   deleteRepositoryFile: 'DELETE /repository/files/{id}/',
   extensions: 'GET /extensions/',
   listOfferings: 'GET /offerings/',
+  getOrganisationNames: 'GET /organisation/names/',
+  setOrganisationNames: 'PUT /organisation/names/',
 } as const;
 
 export class ApiClient {
@@ -260,6 +263,20 @@ export class ApiClient {
   /** The organisation's offerings (extension "offerings.list"). */
   listOfferings(opts: RequestOptions = {}): Promise<OfferingList> {
     return this.run(() => this.get(EP.listOfferings, this.url('offerings/'), OfferingList, opts));
+  }
+
+  /** The organisation's own names (extension "organisation.names"): evidence about anyone else is a third party's. */
+  getOrganisationNames(opts: RequestOptions = {}): Promise<OrganisationNames> {
+    return this.run(() => this.get(EP.getOrganisationNames, this.url('organisation/names/'), OrganisationNames, opts));
+  }
+
+  setOrganisationNames(names: string[], opts: RequestOptions = {}): Promise<OrganisationNames> {
+    return this.run(() =>
+      this.call({
+        method: 'PUT', endpoint: EP.setOrganisationNames, url: this.url('organisation/names/'), schema: OrganisationNames,
+        signal: opts.signal, body: JSON.stringify({ names }), contentType: 'application/json',
+      }),
+    );
   }
 
   /** Removes a repository file, its passages and answer-library entries (extension "repository.delete"). */

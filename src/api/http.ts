@@ -34,7 +34,7 @@ export interface Transport {
 }
 
 export interface Call<S extends z.ZodMiniType> {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Method and path template, for messages: 'GET /chat/sessions/{id}/'. */
   endpoint: string;
   url: string;

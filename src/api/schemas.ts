@@ -7,10 +7,47 @@
  * request schemas are strict so a typo in a field name is a 400, not a silently ignored option.
  */
 import { z } from 'zod/mini';
-import en from 'zod/v4/locales/en.js';
 
-// zod/mini ships without messages; English ones name what is wrong ("Invalid option: expected one of …").
-z.config(en());
+/** The received type as zod's English messages name it. */
+function typeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  return typeof v;
+}
+
+const UNITS: Record<string, string> = { string: 'characters', array: 'items', set: 'items', file: 'bytes', map: 'entries' };
+const quoted = (v: unknown) => (typeof v === 'string' ? `"${v}"` : String(v));
+
+/**
+ * zod/mini ships without messages. These are zod's English ones for the issues our schemas raise
+ * ("Invalid option: expected one of …"), without its whole locale module in the task pane bundle.
+ */
+function message(issue: z.core.$ZodRawIssue): string {
+  const i = issue as z.core.$ZodRawIssue & Record<string, any>;
+  switch (i.code) {
+    case 'invalid_type':
+      return `Invalid input: expected ${i.expected}, received ${typeOf(i.input)}`;
+    case 'invalid_value':
+      return i.values.length === 1 ? `Invalid input: expected ${quoted(i.values[0])}` : `Invalid option: expected one of ${i.values.map(quoted).join('|')}`;
+    case 'too_big':
+    case 'too_small': {
+      const big = i.code === 'too_big';
+      const adj = i.exact ? 'exactly ' : i.inclusive ? (big ? '<=' : '>=') : big ? '<' : '>';
+      const unit = UNITS[i.origin as string];
+      return `Too ${big ? 'big' : 'small'}: expected ${i.origin ?? 'value'} to ${unit ? 'have' : 'be'} ${adj}${big ? i.maximum : i.minimum}${unit ? ` ${unit}` : ''}`;
+    }
+    case 'invalid_format':
+      return i.format === 'regex' ? `Invalid string: must match pattern ${i.pattern}` : `Invalid ${i.format}`;
+    case 'unrecognized_keys':
+      return `Unrecognized key${i.keys.length > 1 ? 's' : ''}: ${i.keys.map(quoted).join(', ')}`;
+    case 'invalid_element':
+      return `Invalid value in ${i.origin}`;
+    default:
+      return 'Invalid input';
+  }
+}
+z.config({ localeError: message });
 
 // zod/mini keeps the task pane bundle small (the full zod alone would take a third of its budget);
 // these helpers keep the schemas below as readable as the chained API.
@@ -101,12 +138,16 @@ export const AskSource = z.looseObject({
   context_header: opt(z.string()),
   source_url: opt(z.string()),
   file_id: opt(int()),
+  /** Extension (issue 14): the other organisation whose document this is ("Amazon Web Services"). */
+  third_party: opt(z.string()),
 });
 
 export const AskResponse = z.looseObject({
   answer: z.string(),
   sources: z.array(AskSource),
   session_id: nul(int()),
+  /** Extension (issue 14): how far the sources state what was asked. */
+  trust: opt(z.string()),
 });
 
 // ---- 2.3 - 2.6 Chat ----------------------------------------------------------------------------
@@ -285,7 +326,11 @@ export const TrustLevel = z.enum(TRUST_LEVELS);
 
 /**
  * `evaluation` is "type: not shown" in the spec. This is the shape our service sends; the client
- * accepts anything there and reads it through `readEvaluation`.
+ * accepts anything there and reads it through `readEvaluation`. Our service may add (issue 14):
+ * `conflict: {slot_key, rule: 'same_offering'|'most_recent'|'majority'|null, sides}` when past answers
+ * disagree, `alternatives: [{value, slot_key, slot_responses, source_file, file_id, questionnaire,
+ * question, location, chosen}]` (one per side), `third_party: string[]` (other organisations cited) and
+ * `contradicts: {where, value}` (another answer in the same workbook). Source evidence may carry `third_party`.
  */
 export const Evaluation = z.looseObject({
   score: z.number().check(z.gte(0), z.lte(100)),
@@ -394,7 +439,9 @@ export const Progress = z.looseObject({
  * e.g. "repository.delete" for `DELETE /repository/files/{id}/`. A v2 service without it answers 404.
  */
 export const ServiceExtensions = z.looseObject({ extensions: z.array(z.string()) });
-export const EXTENSION = { repositoryDelete: 'repository.delete', offeringsList: 'offerings.list' } as const;
+export const EXTENSION = { repositoryDelete: 'repository.delete', offeringsList: 'offerings.list', organisationNames: 'organisation.names' } as const;
+/** Extension "organisation.names": `GET`/`PUT /organisation/names/`, the names that make a document the organisation's own. */
+export const OrganisationNames = z.looseObject({ names: z.array(z.string()) });
 /** Extension "offerings.list": `GET /offerings/`, the organisation's offerings, so people pick them by name. */
 export const OfferingList = z.looseObject({ results: z.array(Offering) });
 export const DeletedRepositoryFile = z.looseObject({ id: int(), deleted: z.boolean() });
@@ -496,6 +543,7 @@ export type Progress = z.infer<typeof Progress>;
 export type RepositoryUploadResult = z.infer<typeof RepositoryUploadResult>;
 export type ServiceExtensions = z.infer<typeof ServiceExtensions>;
 export type OfferingList = z.infer<typeof OfferingList>;
+export type OrganisationNames = z.infer<typeof OrganisationNames>;
 export type DeletedRepositoryFile = z.infer<typeof DeletedRepositoryFile>;
 export type QuestionnaireUploadResult = z.infer<typeof QuestionnaireUploadResult>;
 export type Paginated<T> = { count: number; next: string | null; previous: string | null; results: T[] };

@@ -10,7 +10,6 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JOB_KINDS, type ServiceContext } from './context';
-import { installAuth } from './http/auth';
 import { corsAllows, installOrigins } from './http/origin';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/depth';
 import { badRequest, clientErrorHandler, installErrorHandlers } from './http/errors';
@@ -21,10 +20,7 @@ import { JobWorker } from './jobs/worker';
 import { KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
 import { readLimitsFromEnv } from './files/limits';
 import { ReaderSandbox, type SandboxOptions } from './sandbox';
-import { chatRoutes } from './routes/chat';
-import { questionnaireRoutes } from './routes/questionnaires';
-import { repositoryRoutes } from './routes/repository';
-import { organisationRoutes } from './routes/organisation';
+import { apiPlugin, API_PREFIX } from './routes';
 import { openStorage } from './storage/open';
 
 export interface BuildAppOptions {
@@ -145,7 +141,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     delegator: (request, callback) =>
       callback(null, {
         origin: corsAllows(request, request.headers.origin) ? request.headers.origin : false,
-        methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
         allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
         exposedHeaders: ['Retry-After'],
         maxAge: 600,
@@ -153,16 +149,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   });
   await app.register(formbody);
   await registerUploads(app, ctx.blobs, opts.uploads);
-  installAuth(app, store, store.quota);
-
-  chatRoutes(app, ctx);
-  questionnaireRoutes(app, ctx);
-  repositoryRoutes(app, ctx);
-  organisationRoutes(app, ctx);
+  await app.register(apiPlugin, { prefix: API_PREFIX, ctx });
 
   const staticDir = opts.staticDir === undefined ? join(PROJECT_ROOT, 'dist') : opts.staticDir;
   if (staticDir && isDirectory(staticDir)) {
-    await app.register(fastifyStatic, { root: resolve(staticDir), prefix: '/', index: ['taskpane.html', 'index.html'] });
+    // Routes for the files there (no catch-all), so a path no file serves reaches the API's own 404 under /api/v2.
+    await app.register(fastifyStatic, { root: resolve(staticDir), prefix: '/', index: ['taskpane.html', 'index.html'], wildcard: false });
   }
 
   await app.ready();

@@ -10,7 +10,6 @@ import type {
   AnswerResult,
   ChatAnswer,
   ChatTurn,
-  Evidence,
   ExtractedDocument,
   FileMeta,
   QuestionInput,
@@ -26,7 +25,6 @@ export interface Knowledge {
     onProgress?: (percent: number) => void,
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }>;
   removeFile(orgId: number, fileId: number): Promise<void>;
-  search(orgId: number, query: string, filters: SearchFilters, limit?: number): Promise<Evidence[]>;
   answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult>;
   answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer>;
   /** The organisation's own names: evidence about anyone else is a third party's (issue 14). */

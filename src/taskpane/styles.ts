@@ -1,4 +1,8 @@
 /**
+ * (Comments stay out of the CSS string, which ships as is. Office's Colorful theme gives the tab bar Excel's
+ * colour, as Office's own title bar; scrolled-to content keeps clear of the sticky tab bar; a label styled as a
+ * button around a visually hidden input, the file picker, shows that input's keyboard focus.)
+ *
  * The task pane's look: Fluent-like (Segoe UI, Office blue, compact spacing), light and dark through CSS
  * variables, usable from 300 px wide. One string injected once into a <style>, so no CSS loader is needed.
  */
@@ -24,7 +28,6 @@ export const TASKPANE_CSS = `
   --qf-trust-high: #9fd89f; --qf-trust-medium: #fde300; --qf-trust-low: #ff99a4;
   color-scheme: dark;
 }
-/* Office's Colorful theme: the tab bar takes Excel's colour, as Office's own title bar does. */
 .qf-root[data-office-theme="colorful"] .qf-tabs { background: #107c41; border-bottom-color: #0b5a2f; }
 .qf-root[data-office-theme="colorful"] .qf-tab { color: #e6f2eb; }
 .qf-root[data-office-theme="colorful"] .qf-tab[aria-selected="true"] { color: #ffffff; border-bottom-color: #ffffff; }
@@ -41,10 +44,8 @@ export const TASKPANE_CSS = `
 .qf-tab[aria-selected="true"] { color: var(--qf-fg); font-weight: 600; border-bottom-color: var(--qf-accent); }
 .qf-tab:hover { color: var(--qf-fg); background: var(--qf-subtle); }
 .qf-panel { padding: 10px 12px 16px; flex: 1 1 auto; }
-/* Scrolled-to content stays clear of the sticky tab bar. */
 .qf-root section, .qf-root article, .qf-root ol, .qf-anchor { scroll-margin-top: 44px; }
 .qf-root :focus-visible { outline: 2px solid var(--qf-focus); outline-offset: 1px; }
-/* A label styled as a button around a visually hidden input (the file picker) shows the input's keyboard focus. */
 .qf-root label:has(> .qf-sr:focus-visible) { outline: 2px solid var(--qf-focus); outline-offset: 1px; }
 .qf-btn { font: inherit; padding: 4px 12px; min-height: 28px; border-radius: 4px; border: 1px solid var(--qf-border);
   background: var(--qf-control-bg); color: var(--qf-control-fg); cursor: pointer; }

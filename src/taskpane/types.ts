@@ -27,6 +27,8 @@ export type TaskpaneApi = Pick<
   | 'getExtensions'
   | 'deleteRepositoryFile'
   | 'listOfferings'
+  | 'getOrganisationNames'
+  | 'setOrganisationNames'
 >;
 
 /** Where the service is and how to prove who we are. */

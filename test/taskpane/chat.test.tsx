@@ -15,6 +15,8 @@ beforeEach(() => {
   fake.answerText = 'Data is encrypted at rest with AES-256.';
   fake.questions = sampleQuestions();
   fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
+  fake.askTrust = null;
+  fake.askSources = [{ filename: 'security.pdf', page_number: 4, content: 'All data is encrypted at rest (AES-256).' }];
 });
 
 const box = () => screen.getByLabelText('Question') as HTMLTextAreaElement;
@@ -144,7 +146,7 @@ describe('Chat', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: 'Fill' }));
     fireEvent.click(screen.getByRole('button', { name: 'Fill this workbook' }));
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/); // the third answer is a low-trust draft, kept for review
     fireEvent.click(screen.getByRole('tab', { name: 'Chat' }));
     workbook.selection = { tab: 'Security', address: 'B3' }; // the question cell of the MFA row
     fireEvent.click(screen.getByRole('button', { name: 'Ask about the selected question' }));
@@ -205,5 +207,52 @@ describe('Chat', () => {
     await within(log()).findByText('<img src=x onerror="globalThis.__chatPwned=1">');
     expect(container.querySelector('img')).toBeNull();
     expect((globalThis as { __chatPwned?: number }).__chatPwned).toBeUndefined();
+  });
+});
+
+describe('Chat trust and whose evidence', () => {
+  it('shows trust per answer and labels a third party\'s source', async () => {
+    fake.askTrust = 'low';
+    fake.askSources = [
+      { filename: 'aws-soc3.pdf', page_number: 2, content: 'AWS Backup encrypts backups.', third_party: 'Amazon Web Services' },
+      { filename: 'security.pdf', page_number: 4, content: 'Backups are taken daily.' },
+    ];
+    renderApp({ baseUrl: fake.origin, initialTab: 'chat' });
+    type('Are backups encrypted?');
+    fireEvent.keyDown(box(), { key: 'Enter' });
+    await within(log()).findByText('Data is encrypted at rest with AES-256.');
+    const answer = within(log()).getByText('Data is encrypted at rest with AES-256.').closest('.qf-bubble')!;
+    expect(answer.textContent).toMatch(/low trust the sources do not clearly state this\./);
+    expect(answer.querySelector('summary')!.textContent).toBe('2 sources (1 from a third party)');
+    const items = [...answer.querySelectorAll('li')].map((li) => li.textContent);
+    expect(items[0]).toMatch(/^aws-soc3\.pdf, page 2third party: Amazon Web Services/);
+    expect(items[1]).not.toMatch(/third party/);
+
+    // Another answer, high trust, no third party: each answer shows its own.
+    fake.askTrust = 'high';
+    fake.askSources = [{ filename: 'security.pdf', page_number: 4, content: 'All data is encrypted at rest (AES-256).' }];
+    fake.answerText = 'Yes, AES-256.';
+    type('Is data encrypted?');
+    fireEvent.keyDown(box(), { key: 'Enter' });
+    const second = (await within(log()).findByText('Yes, AES-256.')).closest('.qf-bubble')!;
+    expect(second.textContent).toMatch(/high trust the sources state this\./);
+    expect(second.querySelector('summary')!.textContent).toBe('1 source');
+    expect(answer.textContent).toMatch(/low trust/);
+  });
+
+  it('reads trust and the third-party label back from a stored conversation', async () => {
+    fake.sessions = [session(300, 'Backups')];
+    fake.sessions[0]!.messages = [
+      { id: 1, sender: 'user', content: 'Are backups encrypted?', created_at: '2025-01-01T00:00:00Z', is_edited: false, metadata: null, sources: [] },
+      {
+        id: 2, sender: 'assistant', content: 'Stored answer', created_at: '2025-01-01T00:00:00Z', is_edited: false, metadata: { trust: 'medium' },
+        sources: [{ id: 9, type: 'passage', relevance_score: 0.8, content: 'AWS Backup…', source_file: 'aws-soc3.pdf', page_number: 3, context_header: 'third party: Amazon Web Services · Backups', source_url: '' }],
+      },
+    ];
+    renderApp({ baseUrl: fake.origin, initialTab: 'chat' });
+    fireEvent.click(await screen.findByRole('button', { name: /Backups/ }));
+    const answer = (await within(log()).findByText('Stored answer')).closest('.qf-bubble')!;
+    expect(answer.textContent).toMatch(/medium trust check the sources\./);
+    expect(answer.textContent).toMatch(/third party: Amazon Web Services/);
   });
 });

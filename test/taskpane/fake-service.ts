@@ -97,10 +97,14 @@ export class FakeService {
 
   // ---- state the tests set and read ----
   files: RepositoryFile[] = [];
+  /** What POST /chat/ask/ answers with (besides answerText), and its trust (extension) when set. */
+  askSources: Record<string, unknown>[] = [{ filename: 'security.pdf', page_number: 4, content: 'All data is encrypted at rest (AES-256).' }];
+  askTrust: string | null = null;
   /** Extensions to v2 it offers (`GET /extensions/`); null: a plain v2 service, which has no such routes (404). */
   extensions: string[] | null = null;
   /** The organisation's offerings, listed under the "offerings.list" extension. */
   offerings: { id: number; name: string; type: 'service' | 'product' | 'module' }[] = [];
+  orgNames: string[] = [];
   /** When set, only these keys are accepted; any other gets 403 "invalid API key" (as the real service). */
   validKeys: Set<string> | null = null;
   /** Called on every file listing: lets a test move processing forward one step per poll. */
@@ -159,7 +163,7 @@ export class FakeService {
     const cors = {
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Allow-Headers': 'X-API-Key, Content-Type, Accept, Authorization',
-      'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+      'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
     };
     if (req.method === 'OPTIONS') {
       res.writeHead(204, cors).end();
@@ -210,6 +214,10 @@ export class FakeService {
     const has = (name: string) => this.extensions?.includes(name) === true;
     if (r.method === 'GET' && p === '/extensions/' && this.extensions) return [200, { extensions: this.extensions }];
     if (r.method === 'GET' && p === '/offerings/' && has('offerings.list')) return [200, { results: this.offerings }];
+    if (p === '/organisation/names/' && has('organisation.names')) {
+      if (r.method === 'PUT') this.orgNames = (JSON.parse(r.body) as { names: string[] }).names.map((n) => n.trim()).filter(Boolean);
+      return [200, { names: this.orgNames }];
+    }
     const doomed = m(/^\/repository\/files\/(\d+)\/$/);
     if (r.method === 'DELETE' && doomed && has('repository.delete')) {
       const id = Number(doomed[1]);
@@ -239,7 +247,7 @@ export class FakeService {
     match = m(/^\/filler\/questionnaires\/(\d+)\/structure\/$/);
     if (r.method === 'GET' && match) return this.known(match[1]!) ?? [200, structureOf(this.questions)];
     if (r.method === 'POST' && p === '/chat/ask/') {
-      return [200, { answer: this.answerText, sources: [{ filename: 'security.pdf', page_number: 4, content: 'All data is encrypted at rest (AES-256).' }], session_id: null }];
+      return [200, { answer: this.answerText, sources: this.askSources, session_id: null, ...(this.askTrust ? { trust: this.askTrust } : {}) }];
     }
     if (r.method === 'GET' && p === '/chat/sessions/') {
       const search = (r.query.get('search') ?? '').toLowerCase();

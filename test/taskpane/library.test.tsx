@@ -6,7 +6,7 @@ import type { RepositoryFile } from '../../src/api/schemas';
 import { parseTags } from '../../src/taskpane/panes/LibraryPane';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
 import { type FakeService, repositoryFile } from './fake-service';
-import { renderApp, withFakeService } from './harness';
+import { cleanup, renderApp, withFakeService } from './harness';
 
 let fake: FakeService;
 withFakeService((f) => (fake = f));
@@ -16,6 +16,7 @@ beforeEach(() => {
   fake.onList = null;
   fake.extensions = null;
   fake.offerings = [];
+  fake.orgNames = [];
 });
 
 const files = () => screen.getByRole('list', { name: 'Files' });
@@ -232,7 +233,7 @@ describe('Library management (extension to v2, feature-detected)', () => {
     const button = await within(files()).findByRole('button', { name: 'Delete northwind.pdf' });
     fireEvent.click(button);
     const ask = within(row('northwind.pdf')).getByRole('alertdialog', { name: 'Delete northwind.pdf?' });
-    expect(ask.textContent).toMatch(/Its passages and 12 reusable answers leave the knowledge base/);
+    expect(ask.textContent).toMatch(/Its passages and 12 reusable answers leave the knowledge base; answers already written stay/);
     fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
     expect(fake.requests.some((r) => r.method === 'DELETE')).toBe(false);
     fireEvent.click(within(files()).getByRole('button', { name: 'Delete northwind.pdf' }));
@@ -262,7 +263,7 @@ describe('Library management (extension to v2, feature-detected)', () => {
     fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('northwind.pdf')] } });
     fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
     const ask = await screen.findByRole('alertdialog', { name: 'Replace files with the same name?' });
-    expect(ask.textContent).toMatch(/already holds a file with this name: Northwind\.pdf/);
+    expect(ask.textContent).toMatch(/Already in the library: Northwind\.pdf\. Replace removes the old copies/);
     expect(fake.requestsTo('POST', /repository\/files/)).toHaveLength(0);
     fireEvent.click(within(ask).getByRole('button', { name: 'Replace' }));
     await screen.findByText(/Uploaded 1 file; processing has started\. Replaced Northwind\.pdf: the old copy is removed\./);
@@ -296,5 +297,27 @@ describe('Library management (extension to v2, feature-detected)', () => {
     expect(types.filter((t) => t === 'Q&A')).toHaveLength(1);
     expect(types.join('|')).not.toMatch(/Qna|Q a|_/);
     expect(types).toContain('Certificate or audit report');
+  });
+});
+
+describe("the organisation's names (extension)", () => {
+  it('shows and saves them where the service has them, and not elsewhere', async () => {
+    fake.extensions = ['organisation.names'];
+    fake.orgNames = ['Northwind'];
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    const field = (await screen.findByLabelText('Organisation names (comma-separated)')) as HTMLInputElement;
+    await waitFor(() => expect(field.value).toBe('Northwind'));
+    fireEvent.input(field, { target: { value: 'Northwind,  Northwind Cloud , ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save names' }));
+    await screen.findByText('Saved: Northwind, Northwind Cloud.');
+    const put = fake.requestsTo('PUT', /organisation\/names/)[0]!;
+    expect(JSON.parse(put.body)).toEqual({ names: ['Northwind', 'Northwind Cloud'] });
+    cleanup();
+
+    fake.extensions = null;
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    await within(files()).findByText('security-overview.pdf');
+    await waitFor(() => expect(fake.requestsTo('GET', /\/extensions\//).length).toBeGreaterThan(0));
+    expect(screen.queryByLabelText('Organisation names (comma-separated)')).toBeNull();
   });
 });

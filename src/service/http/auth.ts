@@ -3,7 +3,7 @@
  * `Authorization: Api-Key`), licence and quota. Per-action permissions are checked by the routes with
  * the helpers below.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { hashKey } from '../keys';
 import type { Principal, Store } from '../storage/types';
 import { forbidden, HttpError } from './errors';
@@ -26,10 +26,13 @@ function keyFrom(request: FastifyRequest): string | null {
   return null;
 }
 
-export function installAuth(app: FastifyInstance, store: Store, limiter: RateLimiter): void {
-  app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'OPTIONS' || !request.url.startsWith('/api/')) return;
+/**
+ * onRequest hook of the API plugin: the caller's key, its user and organisation, and the licence.
+ * CORS preflights (OPTIONS) carry no key by design and are answered before this.
+ */
+export function authenticate(store: Store): onRequestAsyncHookHandler {
+  return async (request) => {
+    if (request.method === 'OPTIONS') return;
     const key = keyFrom(request);
     if (!key && typeof request.headers.authorization === 'string') {
       throw forbidden('the Authorization header must be "Api-Key <your key>"; or send the key alone in the X-API-Key header');
@@ -38,18 +41,24 @@ export function installAuth(app: FastifyInstance, store: Store, limiter: RateLim
     const principal = await store.keys.resolve(hashKey(key));
     if (!principal) throw forbidden('invalid API key');
     if (principal.org.license !== 'active') throw forbidden(`organization "${principal.org.name}" has no active license`);
-    if (principal.org.quota_per_minute !== null) {
-      const decision = await limiter.hit(principal.org.id, principal.org.quota_per_minute);
-      if (!decision.allowed) {
-        throw new HttpError(
-          429,
-          `quota exceeded: ${principal.org.quota_per_minute} requests per minute for this organization; retry in ${decision.retryAfterSeconds} s`,
-          { 'retry-after': String(decision.retryAfterSeconds) },
-        );
-      }
-    }
     request.principal = principal;
-  });
+  };
+}
+
+/** onRequest hook of the API plugin, after `authenticate`: the organisation's requests per minute. */
+export function enforceQuota(limiter: RateLimiter): onRequestAsyncHookHandler {
+  return async (request) => {
+    const org = request.principal?.org;
+    if (!org || org.quota_per_minute === null) return;
+    const decision = await limiter.hit(org.id, org.quota_per_minute);
+    if (!decision.allowed) {
+      throw new HttpError(
+        429,
+        `quota exceeded: ${org.quota_per_minute} requests per minute for this organization; retry in ${decision.retryAfterSeconds} s`,
+        { 'retry-after': String(decision.retryAfterSeconds) },
+      );
+    }
+  };
 }
 
 export function principalOf(request: FastifyRequest): Principal {

@@ -107,10 +107,13 @@ export function installErrorHandlers(app: FastifyInstance): void {
     return reply.code(500).send({ error: 'internal error; see the service log' });
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    reply.code(404).send({ error: `not found: ${request.method} ${path}` });
-  });
+  app.setNotFoundHandler(notFoundHandler);
+}
+
+/** 404 for a path no route serves, naming it. */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
+  const path = request.url.split('?')[0];
+  reply.code(404).send({ error: `not found: ${request.method} ${path}` });
 }
 
 /** What to tell a client whose request Node's HTTP parser rejected before Fastify saw it. */

@@ -1,47 +1,112 @@
-/** Form-encoded bodies (application/x-www-form-urlencoded) into the plain objects the request schemas check. */
+/**
+ * Form fields into the plain objects the request schemas check: the one conversion for both
+ * form-encoded bodies (application/x-www-form-urlencoded) and the text fields of multipart uploads.
+ * Fields arrive as strings; lists may come as repeated fields, `name[]`, `name[0]`, `1,2,3` (integer
+ * lists) or a JSON array; an empty integer or boolean field is a field not given (what an HTML form
+ * sends for an empty input).
+ */
+import type { FastifyRequest } from 'fastify';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './depth';
+import { badRequest } from './errors';
 
 export interface FormKinds {
-  ints?: string[];
+  /** Lists of strings. */
+  arrays?: string[];
+  /** Lists of integers; whole numbers become numbers, anything else is left for the schema to refuse. */
   intArrays?: string[];
+  ints?: string[];
   booleans?: string[];
+  /** JSON objects given as one field. */
+  objects?: string[];
 }
 
-const FORM_TRUE = new Set(['true', '1', 'on', 'yes']);
-const FORM_FALSE = new Set(['false', '0', 'off', 'no']);
+const TRUE = new Set(['true', '1', 'yes', 'on']);
+const FALSE = new Set(['false', '0', 'no', 'off']);
+const WHOLE = /^\d{1,15}$/;
+
+/** Field name to its values in the order they came. */
+export type FormFields = Map<string, string[]>;
 
 /**
- * Form-encoded bodies arrive as strings; give the schema the types it expects. Arrays may come as
- * repeated fields, `name[]`, `name[0]` or `1,2,3`; an empty field is a field not given (what an HTML
- * form sends for an empty input).
+ * The fields of a form-encoded body. `name[]` and `name[0]` join `name` when it is a list; for any other
+ * field the name is kept as sent, so the 400 names it.
  */
-export function coerceForm(body: Record<string, unknown>, kinds: FormKinds): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [rawKey, value] of Object.entries(body)) {
-    const key = rawKey.replace(/\[\d*\]$/, '');
-    const isArrayKey = key !== rawKey;
-    if (kinds.intArrays?.includes(key)) {
-      const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
-      // Appended in place: copying the list for each of 40,000 `name[i]` fields is quadratic.
-      const items = (out[key] ??= []) as unknown[];
-      for (const v of list) items.push(/^\d{1,15}$/.test(v) ? Number(v) : v);
-      continue;
-    }
-    if (isArrayKey) {
-      // `name[]` for a field that is not a list: keep the name as sent, so the 400 names it.
-      out[rawKey] = value;
-      continue;
-    }
-    if (typeof value === 'string' && value.trim() === '' && (kinds.ints?.includes(key) || kinds.booleans?.includes(key))) continue;
-    if (kinds.ints?.includes(key) && typeof value === 'string' && /^\d{1,15}$/.test(value.trim())) {
-      out[key] = Number(value.trim());
-    } else if (kinds.booleans?.includes(key) && typeof value === 'string' && FORM_TRUE.has(value.trim().toLowerCase())) {
-      out[key] = true;
-    } else if (kinds.booleans?.includes(key) && typeof value === 'string' && FORM_FALSE.has(value.trim().toLowerCase())) {
-      out[key] = false;
-    } else {
-      out[key] = value;
-    }
+export function urlencodedFields(body: Record<string, unknown>, kinds: FormKinds): FormFields {
+  const lists = new Set([...(kinds.arrays ?? []), ...(kinds.intArrays ?? [])]);
+  const fields: FormFields = new Map();
+  for (const [rawName, value] of Object.entries(body)) {
+    const base = rawName.replace(/\[\d*\]$/, '');
+    const name = base !== rawName && lists.has(base) ? base : rawName;
+    let values = fields.get(name);
+    if (!values) fields.set(name, (values = []));
+    // Appended in place: copying the list for each of 40,000 `name[i]` fields is quadratic.
+    for (const v of Array.isArray(value) ? value : [value]) values.push(String(v));
   }
-  return out;
+  return fields;
 }
 
+export function formToObject(fields: FormFields, kinds: FormKinds): Record<string, unknown> {
+  // Entries, not assignments: a field named `__proto__` stays a field (and the schema refuses it).
+  const out = new Map<string, unknown>();
+  const ints = new Set(kinds.intArrays ?? []);
+  const lists = new Set([...(kinds.arrays ?? []), ...ints]);
+  for (const [name, values] of fields) {
+    const single = values.length === 1 ? values[0]!.trim() : null;
+    if (lists.has(name)) {
+      const items: unknown[] = [];
+      for (const v of values) {
+        const trimmed = v.trim();
+        if (trimmed.startsWith('[')) {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(trimmed);
+          } catch {
+            throw badRequest(`${name}: not a valid JSON array`);
+          }
+          if (Array.isArray(parsed)) {
+            for (const item of parsed) items.push(item);
+            continue;
+          }
+        }
+        if (!ints.has(name)) {
+          items.push(v);
+          continue;
+        }
+        for (const part of trimmed.split(',')) {
+          const item = part.trim();
+          if (item !== '') items.push(WHOLE.test(item) ? Number(item) : item);
+        }
+      }
+      out.set(name, items);
+    } else if ((kinds.ints?.includes(name) || kinds.booleans?.includes(name)) && single === '') {
+      continue;
+    } else if (kinds.ints?.includes(name) && single !== null && WHOLE.test(single)) {
+      out.set(name, Number(single));
+    } else if (kinds.booleans?.includes(name) && single !== null && (TRUE.has(single.toLowerCase()) || FALSE.has(single.toLowerCase()))) {
+      out.set(name, TRUE.has(single.toLowerCase()));
+    } else if (kinds.objects?.includes(name)) {
+      if (values.length !== 1) throw badRequest(`${name}: given more than once`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(values[0]!);
+      } catch {
+        throw badRequest(`${name}: not valid JSON`);
+      }
+      if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw badRequest(`${name}: nested deeper than ${MAX_JSON_DEPTH} levels`);
+      out.set(name, parsed);
+    } else {
+      out.set(name, values.length === 1 ? values[0] : values);
+    }
+  }
+  return Object.fromEntries(out);
+}
+
+/** The request body for a schema: a form-encoded one converted, JSON as parsed. */
+export function formBody(request: FastifyRequest, kinds: FormKinds): unknown {
+  const body = request.body ?? {};
+  const type = request.headers['content-type'] ?? '';
+  if (type.startsWith('application/x-www-form-urlencoded') && typeof body === 'object' && body !== null) {
+    return formToObject(urlencodedFields(body as Record<string, unknown>, kinds), kinds);
+  }
+  return body;
+}

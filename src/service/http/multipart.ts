@@ -2,14 +2,12 @@
  * Multipart uploads with bounded memory: each file part is streamed to a waiting file on disk as it
  * arrives (`BlobStore.receive`), a request may carry at most `maxRequestMb` in total, and at most
  * `maxInFlight` uploads are received at once (more get 429 with Retry-After). Files a request received
- * but did not store are removed when its response is sent or the client goes away. Text fields become
- * a plain object the zod upload schemas can check: repeated fields and `name[]` become arrays, JSON
- * arrays/objects are parsed, booleans read from the usual spellings.
+ * but did not store are removed when its response is sent or the client goes away. Text fields are
+ * collected by name (`name[]` as `name`); ./form.ts turns them into what the upload schemas check.
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BlobStore, IncomingBlob } from '../files/blobstore';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './depth';
 import { badRequest, HttpError, UPLOAD_LIMITS } from './errors';
 
 export interface UploadedFile extends IncomingBlob {
@@ -150,59 +148,4 @@ async function collectParts(request: FastifyRequest, state: UploadState): Promis
     }
   }
   return { files, fields };
-}
-
-export interface FieldKinds {
-  arrays?: string[];
-  /** Arrays of integers may also come as `1,2,3`. */
-  intArrays?: string[];
-  booleans?: string[];
-  objects?: string[];
-}
-
-const TRUE = new Set(['true', '1', 'yes', 'on']);
-const FALSE = new Set(['false', '0', 'no', 'off']);
-
-export function formFieldsToObject(fields: Map<string, string[]>, kinds: FieldKinds): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const arrays = new Set([...(kinds.arrays ?? []), ...(kinds.intArrays ?? [])]);
-  const intArrays = new Set(kinds.intArrays ?? []);
-  for (const [name, values] of fields) {
-    if (arrays.has(name)) {
-      const items: unknown[] = [];
-      for (const v of values) {
-        const trimmed = v.trim();
-        if (trimmed.startsWith('[')) {
-          try {
-            const parsed: unknown = JSON.parse(trimmed);
-            if (Array.isArray(parsed)) {
-              items.push(...parsed);
-              continue;
-            }
-          } catch {
-            throw badRequest(`${name}: not a valid JSON array`);
-          }
-        }
-        if (intArrays.has(name)) items.push(...trimmed.split(',').map((s) => s.trim()).filter((s) => s !== ''));
-        else items.push(v);
-      }
-      out[name] = items;
-    } else if (kinds.booleans?.includes(name)) {
-      const v = values.length === 1 ? values[0]!.trim().toLowerCase() : null;
-      out[name] = v !== null && TRUE.has(v) ? true : v !== null && FALSE.has(v) ? false : values.length === 1 ? values[0] : values;
-    } else if (kinds.objects?.includes(name)) {
-      if (values.length !== 1) throw badRequest(`${name}: given more than once`);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(values[0]!);
-      } catch {
-        throw badRequest(`${name}: not valid JSON`);
-      }
-      if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw badRequest(`${name}: nested deeper than ${MAX_JSON_DEPTH} levels`);
-      out[name] = parsed;
-    } else {
-      out[name] = values.length === 1 ? values[0] : values;
-    }
-  }
-  return out;
 }

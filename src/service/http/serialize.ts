@@ -10,6 +10,7 @@ import type {
   SourceEvidence,
 } from '../../api/schemas';
 import { permissionsFor, roleFor } from '../domain/access';
+import { evidenceCore } from '../domain/evidence';
 import type { Evidence } from '../knowledge/types';
 import { duplicateOf } from '../jobs/duplicate';
 import { THIRD_PARTY_LABEL } from '../knowledge/answer/ownership';
@@ -146,32 +147,6 @@ export function askSource(e: Evidence): AskSource {
 function thirdPartyFromHeader(header: string): string | null {
   if (!header.startsWith(THIRD_PARTY_LABEL)) return null;
   return header.slice(THIRD_PARTY_LABEL.length).split(' · ')[0]!.trim() || null;
-}
-
-/** The fields an answer's evidence keeps unchanged from retrieval through storage to the response. */
-function evidenceCore(e: Evidence | EvidenceRecord) {
-  return {
-    type: e.type,
-    content: e.content,
-    filename: e.filename,
-    file_id: e.file_id,
-    page_number: e.page_number,
-    section_path: e.section_path,
-    tab_name: e.tab_name,
-    relevance_score: e.relevance_score,
-    rank: e.rank,
-  };
-}
-
-export function evidenceRow(e: Evidence): Omit<EvidenceRecord, 'id' | 'created_at'> {
-  return {
-    ...evidenceCore(e),
-    passage_id: e.passage_id,
-    qna_id: e.qna_id,
-    context_header: e.context_header,
-    question_text: e.question_text ?? null,
-    source_location: e.source_location ?? null,
-  };
 }
 
 function sourceEvidence(e: EvidenceRecord): SourceEvidence {

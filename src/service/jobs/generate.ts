@@ -4,7 +4,7 @@
  */
 import type { Evaluation } from '../../api/schemas';
 import type { ServiceContext } from '../context';
-import { evidenceRow } from '../http/serialize';
+import { evidenceRow } from '../domain/evidence';
 import { WorkbookConsistency } from '../knowledge/answer/consistency';
 import type { SearchFilters } from '../knowledge/types';
 import type { NewAnswer } from '../storage/types';

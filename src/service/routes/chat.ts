@@ -4,7 +4,7 @@ import { AskRequest, CreateSessionRequest, LIMITS, SendMessageRequest, SessionLi
 import type { ServiceContext } from '../context';
 import { principalOf } from '../http/auth';
 import { notFound, parseOr400 } from '../http/errors';
-import { coerceForm, type FormKinds } from '../http/form';
+import { formBody, type FormKinds } from '../http/form';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { askSource, chatSession, sourceFromEvidence } from '../http/serialize';
 import type { ChatTurn } from '../knowledge/types';
@@ -17,14 +17,6 @@ export function titleFromMessage(message: string): string {
   return `${flat.slice(0, LIMITS.sessionTitleLength - 1).trimEnd()}…`;
 }
 
-function bodyOf(request: FastifyRequest, kinds: FormKinds): unknown {
-  const body = request.body ?? {};
-  const type = request.headers['content-type'] ?? '';
-  if (type.startsWith('application/x-www-form-urlencoded') && typeof body === 'object' && body !== null) {
-    return coerceForm(body as Record<string, unknown>, kinds);
-  }
-  return body;
-}
 
 const ASK_FORM: FormKinds = { ints: ['session_id', 'file_id'], intArrays: ['offering_ids'] };
 const MESSAGE_FORM: FormKinds = { ints: ['file_id'], intArrays: ['offering_ids'] };
@@ -79,16 +71,16 @@ async function converse(
 }
 
 export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.post('/api/v2/chat/ask/', async (request) => {
+  app.post('/chat/ask/', async (request) => {
     const p = principalOf(request);
-    const body = parseOr400(AskRequest, bodyOf(request, ASK_FORM));
+    const body = parseOr400(AskRequest, formBody(request, ASK_FORM));
     const session = body.session_id !== undefined ? await sessionOr404(ctx, p, body.session_id) : null;
     const result = await converse(ctx, p, session, { ...body, question: body.question });
     // `trust` is an extension (issue 14): how far the quoted source states what was asked.
     return { answer: result.answer, sources: result.sources.map(askSource), session_id: session ? session.id : null, ...(result.trust ? { trust: result.trust } : {}) };
   });
 
-  app.get('/api/v2/chat/sessions/', async (request) => {
+  app.get('/chat/sessions/', async (request) => {
     const p = principalOf(request);
     const q = parseOr400(SessionListQuery, singleValuedQuery(request));
     const page = pageRequest(q);
@@ -97,23 +89,23 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     return pageEnvelope(request, page, count, rows.map((s) => chatSession(s)));
   });
 
-  app.post('/api/v2/chat/sessions/', async (request) => {
+  app.post('/chat/sessions/', async (request) => {
     const p = principalOf(request);
-    const body = parseOr400(CreateSessionRequest, bodyOf(request, SESSION_FORM));
+    const body = parseOr400(CreateSessionRequest, formBody(request, SESSION_FORM));
     const session = await ctx.store.sessions.create(p.org.id, p.user.id, body);
     return chatSession(session, []);
   });
 
-  app.get('/api/v2/chat/sessions/:id/', async (request) => {
+  app.get('/chat/sessions/:id/', async (request) => {
     const p = principalOf(request);
     const session = await sessionOr404(ctx, p, pathId(request));
     return chatSession(session, await ctx.store.sessions.messages(session.id));
   });
 
-  app.post('/api/v2/chat/sessions/:id/messages/', async (request) => {
+  app.post('/chat/sessions/:id/messages/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
-    const body = parseOr400(SendMessageRequest, bodyOf(request, MESSAGE_FORM));
+    const body = parseOr400(SendMessageRequest, formBody(request, MESSAGE_FORM));
     const session = await sessionOr404(ctx, p, id);
     await converse(ctx, p, session, {
       question: body.message,

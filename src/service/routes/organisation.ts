@@ -29,12 +29,12 @@ export function parseNames(body: unknown): string[] {
 }
 
 export function organisationRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.get('/api/v2/organisation/names/', async (request) => {
+  app.get('/organisation/names/', async (request) => {
     const p = principalOf(request);
     return { names: await ctx.knowledge.organisationNames(p.org.id) };
   });
 
-  app.put('/api/v2/organisation/names/', async (request) => {
+  app.put('/organisation/names/', async (request) => {
     const p = principalOf(request);
     requireWritable(p, 'change the organisation\'s names');
     if (p.user.role === 'member') throw forbidden('only an admin or repository manager can change the organisation\'s names');

@@ -8,7 +8,8 @@ import { detectLanguage } from '../domain/language';
 import { computeStructure, needsFilling } from '../domain/structure';
 import { principalOf, requireWritable } from '../http/auth';
 import { badRequest, notFound, parseOr400 } from '../http/errors';
-import { formFieldsToObject, readMultipart } from '../http/multipart';
+import { formToObject } from '../http/form';
+import { readMultipart } from '../http/multipart';
 import { pathId, singleValuedQuery } from '../http/params';
 import { questionnaire, questionWithAnswers } from '../http/serialize';
 import type { Principal, QuestionnaireRecord } from '../storage/types';
@@ -43,7 +44,7 @@ function readAdvancedOptions(options: Record<string, unknown>): { language: stri
 }
 
 export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.get('/api/v2/filler/questionnaires/', async (request) => {
+  app.get('/filler/questionnaires/', async (request) => {
     const p = principalOf(request);
     const q = parseOr400(QuestionnaireListQuery, singleValuedQuery(request));
     return (await ctx.store.questionnaires.list(p.org.id, q))
@@ -51,13 +52,13 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
       .map((item) => questionnaire(item, p));
   });
 
-  app.post('/api/v2/filler/questionnaires/', async (request) => {
+  app.post('/filler/questionnaires/', async (request) => {
     const p = principalOf(request);
     requireWritable(p, 'upload questionnaires');
     const { files, fields } = await readMultipart(request);
     const body = parseOr400(
       QuestionnaireUploadFields,
-      formFieldsToObject(fields, { intArrays: ['reviewer_ids'], objects: ['advanced_options'], booleans: ['prefer_recent'] }),
+      formToObject(fields, { intArrays: ['reviewer_ids'], objects: ['advanced_options'], booleans: ['prefer_recent'] }),
     );
     if (files.length === 0) throw badRequest('files: no file uploaded; send one or more .xlsx or .csv files in the "files" field');
 
@@ -154,12 +155,12 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     return { file_ids: fileIds, questionnaire_ids: questionnaireIds };
   });
 
-  app.get('/api/v2/filler/questionnaires/:id/', async (request) => {
+  app.get('/filler/questionnaires/:id/', async (request) => {
     const p = principalOf(request);
     return questionnaire(await visibleOr404(ctx, p, pathId(request)), p);
   });
 
-  app.get('/api/v2/filler/questionnaires/:id/answer-progress/', async (request) => {
+  app.get('/filler/questionnaires/:id/answer-progress/', async (request) => {
     const p = principalOf(request);
     const q = await visibleOr404(ctx, p, pathId(request));
     const expected = q.question_count;
@@ -168,7 +169,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
     return { status: q.generation_status, answers_expected: expected, answers_received: received, percent };
   });
 
-  app.get('/api/v2/filler/questionnaires/:id/answers/', async (request) => {
+  app.get('/filler/questionnaires/:id/answers/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
     const query = parseOr400(AnswersQuery, singleValuedQuery(request));
@@ -179,7 +180,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
       .map(questionWithAnswers);
   });
 
-  app.get('/api/v2/filler/questionnaires/:id/structure/', async (request) => {
+  app.get('/filler/questionnaires/:id/structure/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
     await visibleOr404(ctx, p, id);

@@ -8,7 +8,8 @@ import { EXTENSION, RepositoryListQuery, RepositoryUploadFields } from '../../ap
 import { JOB_KINDS, type ServiceContext } from '../context';
 import { principalOf, requireRepositoryUpload, requireWritable } from '../http/auth';
 import { badRequest, forbidden, notFound, parseOr400 } from '../http/errors';
-import { formFieldsToObject, readMultipart } from '../http/multipart';
+import { formToObject } from '../http/form';
+import { readMultipart } from '../http/multipart';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { repositoryFile } from '../http/serialize';
 import { assertOfferingsExist } from './grounding';
@@ -16,7 +17,7 @@ import { duplicateStage, sameContentAs } from '../jobs/duplicate';
 import { checkUpload, REPOSITORY_FORMATS, storeUploadBytes } from './uploads';
 
 export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.get('/api/v2/repository/files/', async (request) => {
+  app.get('/repository/files/', async (request) => {
     const p = principalOf(request);
     const q = parseOr400(RepositoryListQuery, singleValuedQuery(request));
     const page = pageRequest(q);
@@ -32,7 +33,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     return pageEnvelope(request, page, count, rows.map(repositoryFile));
   });
 
-  app.get('/api/v2/repository/files/:id/', async (request) => {
+  app.get('/repository/files/:id/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
     const file = await ctx.store.files.get(p.org.id, id);
@@ -40,12 +41,12 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     return repositoryFile(file);
   });
 
-  app.get('/api/v2/extensions/', async (request) => {
+  app.get('/extensions/', async (request) => {
     principalOf(request); // authenticated like every endpoint, so it also tells a working key
-    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList] };
+    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames] };
   });
 
-  app.get('/api/v2/offerings/', async (request) => {
+  app.get('/offerings/', async (request) => {
     const p = principalOf(request);
     return { results: await ctx.store.offerings.list(p.org.id) };
   });
@@ -55,7 +56,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
    * answer cites it again), then the record, then its bytes on disk. Needs the same right as an upload.
    * A file still being processed is refused (its ingestion would write its passages back); wait for it.
    */
-  app.delete('/api/v2/repository/files/:id/', async (request) => {
+  app.delete('/repository/files/:id/', async (request) => {
     const p = principalOf(request);
     const id = pathId(request);
     requireWritable(p, 'delete files');
@@ -73,13 +74,13 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     return { id, deleted: true };
   });
 
-  app.post('/api/v2/repository/files/', async (request) => {
+  app.post('/repository/files/', async (request) => {
     const p = principalOf(request);
     requireRepositoryUpload(p);
     const { files, fields } = await readMultipart(request);
     const body = parseOr400(
       RepositoryUploadFields,
-      formFieldsToObject(fields, { arrays: ['tags'], intArrays: ['relevant_offerings'], booleans: ['scope_includes_company'] }),
+      formToObject(fields, { arrays: ['tags'], intArrays: ['relevant_offerings'], booleans: ['scope_includes_company'] }),
     );
     if (files.length === 0) throw badRequest('files: no file uploaded; send one or more files in the "files" field');
     const offeringIds = [...new Set(body.relevant_offerings ?? [])];

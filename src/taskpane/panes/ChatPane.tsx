@@ -8,7 +8,7 @@ import type { WorkbookAdapter } from '../../excel/types';
 import { ConnectFirst, ErrorMessage, Note } from '../components/Message';
 import { CellWrite } from '../components/CellWrite';
 import { Pager, SearchBox } from '../components/Controls';
-import { Sources, type SourceItem } from '../components/Sources';
+import { Sources, thirdPartyOf, type SourceItem } from '../components/Sources';
 import { findQuestionAt } from '../review';
 import type { TaskpaneApi } from '../types';
 
@@ -17,6 +17,25 @@ interface Turn {
   sender: 'user' | 'assistant';
   text: string;
   sources: SourceItem[];
+  /** The service's trust in this answer (extension), when it gives one. */
+  trust?: string | null;
+}
+
+const TRUST_WORDS: Record<string, string> = {
+  high: 'the sources state this.',
+  medium: 'check the sources.',
+  low: 'the sources do not clearly state this.',
+};
+
+/** Trust shown per answer, in words beside the badge, as the review list shows it for fills. */
+function AnswerTrust(props: { trust: string | null | undefined }) {
+  const words = props.trust ? TRUST_WORDS[props.trust] : null;
+  if (!words) return null;
+  return (
+    <p class="qf-small">
+      <span class={`qf-badge qf-trust-${props.trust}`}>{props.trust} trust</span> {words}
+    </p>
+  );
 }
 
 export interface ChatPaneProps {
@@ -38,7 +57,14 @@ function turnsOf(session: ChatSession): Turn[] {
     key: ++turnKeys,
     sender: m.sender,
     text: m.content,
-    sources: m.sources.map((s) => ({ filename: s.source_file, page: s.page_number, excerpt: s.content, score: s.relevance_score })),
+    trust: (m.metadata as { trust?: string } | null | undefined)?.trust ?? null,
+    sources: m.sources.map((s) => ({
+      filename: s.source_file,
+      page: s.page_number,
+      excerpt: s.content,
+      score: s.relevance_score,
+      thirdParty: thirdPartyOf(s),
+    })),
   }));
 }
 
@@ -166,7 +192,14 @@ export function ChatPane(props: ChatPaneProps) {
             key: ++turnKeys,
             sender: 'assistant',
             text: answer.answer,
-            sources: answer.sources.map((s) => ({ filename: s.filename, page: s.page_number, excerpt: s.content, score: s.relevance_score ?? null })),
+            trust: answer.trust ?? null,
+            sources: answer.sources.map((s) => ({
+              filename: s.filename,
+              page: s.page_number,
+              excerpt: s.content,
+              score: s.relevance_score ?? null,
+              thirdParty: thirdPartyOf(s),
+            })),
           },
         ]);
       }
@@ -251,6 +284,7 @@ export function ChatPane(props: ChatPaneProps) {
             <div key={t.key} class="qf-bubble qf-bubble-assistant">
               <span class="qf-sr">Answer: </span>
               <div class="qf-answer">{t.text}</div>
+              <AnswerTrust trust={t.trust} />
               <Sources sources={t.sources} />
               <InsertButton workbook={workbook} text={t.text} />
             </div>

@@ -51,10 +51,7 @@ const TYPE_LABELS: Record<DocumentType, string> = {
   template: 'Template',
   unknown: 'Type not known yet',
 };
-const FORMAT_LABELS: Record<string, string> = {
-  excel: 'Excel', pdf: 'PDF', doc: 'Word', docx: 'Word', txt: 'Text', html: 'Web page', xml: 'XML',
-  ppt: 'PowerPoint', pptx: 'PowerPoint', url: 'Web address', gdrive: 'Google Drive',
-};
+const FORMAT_LABELS: Record<string, string> = { excel: 'Excel', doc: 'Word', docx: 'Word', txt: 'Text', ppt: 'PowerPoint', pptx: 'PowerPoint' };
 export const typeLabel = (t: string | undefined) => (t ? (TYPE_LABELS as Record<string, string>)[t] ?? capitalise(t) : '');
 export const formatLabel = (f: string | undefined) => (f ? FORMAT_LABELS[f] ?? f.toUpperCase() : '');
 
@@ -124,8 +121,8 @@ function FileRow(props: { file: RepositoryFile; canDelete: boolean; confirming: 
       )}
       {props.confirming && (
         <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label={`Delete ${name}?`}>
-          Delete {name}? Its passages{qa > 0 ? ` and ${plural(qa, 'reusable answer')}` : ''} leave the knowledge base, so no answer
-          cites it again. Answers already written into workbooks stay.
+          Delete {name}? Its passages{qa > 0 ? ` and ${plural(qa, 'reusable answer')}` : ''} leave the knowledge base; answers already
+          written stay.
           <div class="qf-row">
             <button type="button" class="qf-btn" onClick={props.onDelete} disabled={props.deleting}>
               {props.deleting ? 'Deleting…' : 'Delete'}
@@ -140,10 +137,59 @@ function FileRow(props: { file: RepositoryFile; canDelete: boolean; confirming: 
   );
 }
 
+/**
+ * The organisation's own names (extension "organisation.names"): a document about anyone else (a cloud
+ * provider's SOC report, an auditor's opinion) is then labelled a third party's and never answers Yes for us.
+ */
+function OrganisationNames(props: { client: TaskpaneApi }) {
+  const [text, setText] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const ctl = new AbortController();
+    props.client
+      .getOrganisationNames({ signal: ctl.signal })
+      .then((r) => !ctl.signal.aborted && (setText(r.names.join(', ')), setSaved(null)))
+      .catch((e) => !ctl.signal.aborted && setError(e));
+    return () => ctl.abort();
+  }, [props.client]);
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    setSaved(null);
+    try {
+      const r = await props.client.setOrganisationNames((text ?? '').split(',').map((n) => n.trim()).filter(Boolean));
+      setText(r.names.join(', '));
+      setSaved(r.names.length ? `Saved: ${r.names.join(', ')}.` : 'Saved: no names.');
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <details class="qf-more">
+      <summary>Your organisation's names</summary>
+      <label class="qf-field">
+        <span>Organisation names (comma-separated)</span>
+        <input class="qf-input" value={text ?? ''} disabled={text === null} placeholder="e.g. Northwind, Northwind Cloud" onInput={(e) => (setText(e.currentTarget.value), setSaved(null))} />
+      </label>
+      <p class="qf-small qf-muted">Documents about anyone else are labelled third party and never answer Yes for you.</p>
+      <button type="button" class="qf-btn" onClick={() => void save()} disabled={busy || text === null}>
+        Save names
+      </button>
+      <ErrorMessage error={error} />
+      {saved && <Note kind="ok">{saved}</Note>}
+    </details>
+  );
+}
+
 /** What the service offers beyond v2, probed once per client; null while unknown or without the probe. */
 interface Extensions {
   canDelete: boolean;
   listsOfferings: boolean;
+  orgNames: boolean;
 }
 
 export function LibraryPane(props: LibraryPaneProps) {
@@ -174,6 +220,9 @@ export function LibraryPane(props: LibraryPaneProps) {
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<unknown>(null);
   const [deleteNote, setDeleteNote] = useState<string | null>(null);
+  /** A deleted file leaves the list at once, not at the next refresh (nobody can act on a file that is gone). */
+  const forget = (ids: number[]) =>
+    setList((l) => l && { ...l, count: l.count - l.results.filter((f) => ids.includes(f.id)).length, results: l.results.filter((f) => !ids.includes(f.id)) });
   const fileInput = useRef<HTMLInputElement>(null);
   const dropZone = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -209,13 +258,13 @@ export function LibraryPane(props: LibraryPaneProps) {
       .getExtensions({ signal: ctl.signal })
       .then((r) => {
         const has = (name: string) => r.extensions.includes(name);
-        setExt({ canDelete: has(EXTENSION.repositoryDelete), listsOfferings: has(EXTENSION.offeringsList) });
+        setExt({ canDelete: has(EXTENSION.repositoryDelete), listsOfferings: has(EXTENSION.offeringsList), orgNames: has(EXTENSION.organisationNames) });
         if (has(EXTENSION.offeringsList)) {
           return client.listOfferings({ signal: ctl.signal }).then((o) => !ctl.signal.aborted && mergeOfferings(o.results));
         }
         return undefined;
       })
-      .catch(() => !ctl.signal.aborted && setExt({ canDelete: false, listsOfferings: false }));
+      .catch(() => !ctl.signal.aborted && setExt({ canDelete: false, listsOfferings: false, orgNames: false }));
     return () => ctl.abort();
   }, [client, props.active, props.connectionEpoch]);
 
@@ -327,6 +376,7 @@ export function LibraryPane(props: LibraryPaneProps) {
       for (const old of replace ?? []) {
         try {
           await client.deleteRepositoryFile(old.id);
+          forget([old.id]);
           replaced.push(old.original_filename ?? `file ${old.id}`);
         } catch (e) {
           notReplaced.push(`${old.original_filename ?? `file ${old.id}`} (${e instanceof Error ? e.message : String(e)})`);
@@ -359,6 +409,7 @@ export function LibraryPane(props: LibraryPaneProps) {
     setDeleteNote(null);
     try {
       await client.deleteRepositoryFile(file.id);
+      forget([file.id]);
       setDeleteNote(`Deleted ${file.original_filename ?? `file ${file.id}`}.`);
       setConfirmDelete(null);
       setReload((n) => n + 1);
@@ -422,9 +473,7 @@ export function LibraryPane(props: LibraryPaneProps) {
             ))}
             {offerings.length === 0 && (
               <p class="qf-muted qf-small">
-                {ext?.listsOfferings
-                  ? 'Your organisation has no offerings yet (an administrator adds them: qfill offerings create).'
-                  : 'Offerings appear here once a library file names one.'}
+                {ext?.listsOfferings ? 'None yet (qfill offerings create).' : 'Offerings appear here once a library file names one.'}
               </p>
             )}
           </fieldset>
@@ -438,10 +487,8 @@ export function LibraryPane(props: LibraryPaneProps) {
         </button>
         {replaceAsk && (
           <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label="Replace files with the same name?">
-            The library already holds {replaceAsk.length === 1 ? 'a file' : `${replaceAsk.length} files`} with{' '}
-            {replaceAsk.length === 1 ? 'this name' : 'these names'}: {replaceAsk.map((f) => f.original_filename).join(', ')}. Replace
-            removes the old {replaceAsk.length === 1 ? 'copy' : 'copies'} and everything learnt from {replaceAsk.length === 1 ? 'it' : 'them'} once
-            the new upload is in; keep both to answer from both.
+            Already in the library: {replaceAsk.map((f) => f.original_filename).join(', ')}. Replace removes the old copies and what was
+            learnt from them once the new upload is in.
             <div class="qf-row">
               <button type="button" class="qf-btn qf-btn-primary" onClick={() => void upload(replaceAsk)}>
                 Replace
@@ -460,6 +507,7 @@ export function LibraryPane(props: LibraryPaneProps) {
         {uploadNote && <Note kind={uploadNote.kind}>{uploadNote.text}</Note>}
       </section>
 
+      {client && ext?.orgNames && <OrganisationNames client={client} />}
       <div role="search" aria-label="Find files">
         <SearchBox
           label="Search files"

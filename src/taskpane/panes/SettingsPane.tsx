@@ -76,12 +76,12 @@ export async function explainConnectionFailure(
     if (crossOrigin && target && (await probe(target))) {
       return new ExplainedError({
         ...p,
-        hint: `The service at ${target} answers, but does not allow this pane's origin (${pageOrigin}) to call it (CORS). Its administrator must allow ${pageOrigin} (for the local service: qfill serve --cors-origin ${pageOrigin}).`,
+        hint: `The service at ${target} answers, but does not allow this pane's origin (${pageOrigin}) to call it (CORS): its administrator must allow it (qfill serve --cors-origin ${pageOrigin}).`,
       });
     }
     return new ExplainedError({
       ...p,
-      hint: 'Nothing answered there: check the address, that the service is running, and for https that this computer trusts its certificate.',
+      hint: 'Nothing answered there: check the address, that the service runs, and that this computer trusts its certificate.',
     });
   }
   if (e.kind === 'http' && e.status === 404) {
@@ -265,10 +265,7 @@ export function SettingsPane(props: SettingsPaneProps) {
       </div>
       {confirm && insecureOrigin && (
         <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label="Send the key unencrypted?">
-          <p>
-            {insecureOrigin} is not an https address: the API key would travel unencrypted, readable by anyone on the way. Send it
-            only to a service you trust on a network you trust.
-          </p>
+          <p>{insecureOrigin} is not an https address: the API key would travel unencrypted, readable on the way.</p>
           <div class="qf-row">
             <button type="button" class="qf-btn" onClick={agree}>
               Send the key to {insecureOrigin}

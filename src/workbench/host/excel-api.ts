@@ -111,7 +111,7 @@ export class HostRequestContext {
     });
   }
 
-  get _pending(): number {
+  get pendingCommands(): number {
     return this.queue.length;
   }
 
@@ -138,7 +138,7 @@ export class HostRequestContext {
       throw e instanceof HostOfficeError ? e : new HostOfficeError('GeneralException', e instanceof Error ? e.message : String(e));
     } finally {
       this.responses = null;
-      host._afterSync();
+      host.afterSync();
     }
     // Excel on the web also refuses a response over 5 MB (a load of many long values): the changes
     // the request made stay made, but none of the loaded values arrive.
@@ -510,7 +510,7 @@ export class WorksheetProxy extends LocatedProxy<HostSheet> {
 
   activate(): void {
     this.context._enqueue({ call: 'activate' }, () => {
-      this.context.host._activate(this._sheet());
+      this.context.host.activateSheet(this._sheet());
     });
   }
 }
@@ -666,7 +666,7 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
     this.context._enqueue({ set: 'numberFormat', value: input }, () => {
       const { sheet, rect } = this._resolveTarget();
       const values = inputGrid(rect, input, 'numberFormat');
-      this.context.host._requireFormatting(sheet, rect);
+      this.context.host.requireFormatting(sheet, rect);
       cellsOf(rect).forEach(({ row, column }, i) => {
         const v = values[Math.floor(i / rect.columnCount)]![i % rect.columnCount];
         if (v === null || v === undefined) return;
@@ -709,7 +709,7 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
       }
       // Excel checks the whole range, null entries included: a null over a locked cell of a protected
       // sheet is still AccessDenied (microsoft-graph-docs #4546, the same Excel service behind Graph).
-      this.context.host._requireEditable(sheet, cellsOf(rect));
+      this.context.host.requireEditable(sheet, cellsOf(rect));
       for (const w of writes) putCell(sheet, w.row, w.column, enterValue(getCell(sheet, w.row, w.column), w.value));
     });
   }
@@ -724,7 +724,7 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
   select(): void {
     this.context._enqueue({ call: 'select' }, () => {
       const { sheet, rect } = this._resolveTarget();
-      this.context.host._select(sheet, rectAddress(rect));
+      this.context.host.selectAddress(sheet, rectAddress(rect));
     });
   }
 
@@ -732,7 +732,7 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
     this.context._enqueue({ call: 'clear', applyTo }, () => {
       const { sheet, rect } = this._resolveTarget();
       const cells = cellsOf(rect);
-      this.context.host._requireEditable(sheet, cells);
+      this.context.host.requireEditable(sheet, cells);
       for (const { row, column } of cells) {
         const prev = getCell(sheet, row, column);
         const contents = applyTo === undefined || applyTo === 'All' || applyTo === 'Contents';
@@ -900,7 +900,7 @@ export class RangeFillProxy extends RangePartProxy {
   }
   private _paint(fill: string | null): void {
     const { sheet, rect } = this.range._resolveTarget();
-    this.context.host._requireFormatting(sheet, rect);
+    this.context.host.requireFormatting(sheet, rect);
     for (const { row, column } of cellsOf(rect)) putCell(sheet, row, column, { ...getCell(sheet, row, column), fill });
   }
 }
@@ -1008,7 +1008,7 @@ export class NoteCollectionProxy extends CollectionProxy<NoteProxy> {
     const target = cellTarget(this.context, cellAddress, this.sheet, 'NoteCollection.add');
     this.context._enqueueGated('1.18', 'NoteCollection.add', { call: 'notes.add', content }, () => {
       const { sheet, address } = target();
-      this.context.host._requireObjectEditing(sheet, address);
+      this.context.host.requireObjectEditing(sheet, address);
       if (sheet.notes.has(address)) throw new HostOfficeError('InvalidOperation', `The cell ${address} already has a note.`);
       sheet.notes.set(address, { content: String(content), author: this.context.host.userName });
     });
@@ -1064,7 +1064,7 @@ abstract class CellAnnotationProxy<A extends { content: string; author: string }
     const [version, api] = this._api;
     this.context._enqueueGated(version, `${api}.delete`, { call: `${api.toLowerCase()}.delete` }, () => {
       const t = this._resolveAnnotation();
-      this.context.host._requireObjectEditing(t.sheet, t.address);
+      this.context.host.requireObjectEditing(t.sheet, t.address);
       this._store(t.sheet).delete(t.address);
     });
   }
@@ -1094,7 +1094,7 @@ export class NoteProxy extends CellAnnotationProxy<HostSheet['notes'] extends Ma
   set content(content: string) {
     this.context._enqueueGated('1.18', 'Note.content', { set: 'note.content', value: content }, () => {
       const t = this._resolveAnnotation();
-      this.context.host._requireObjectEditing(t.sheet, t.address);
+      this.context.host.requireObjectEditing(t.sheet, t.address);
       t.annotation.content = String(content);
     });
   }
@@ -1120,9 +1120,9 @@ export class CommentCollectionProxy extends CollectionProxy<CommentProxy> {
     const target = cellTarget(this.context, cellAddress, null, 'CommentCollection.add');
     this.context._enqueueGated('1.10', 'CommentCollection.add', { call: 'comments.add', content }, () => {
       const { sheet, address } = target();
-      this.context.host._requireObjectEditing(sheet, address);
+      this.context.host.requireObjectEditing(sheet, address);
       if (sheet.comments.has(address)) throw new HostOfficeError('InvalidOperation', `The cell ${address} already has a comment thread.`);
-      sheet.comments.set(address, { id: this.context.host._newId('comment'), content: String(content), author: this.context.host.userName });
+      sheet.comments.set(address, { id: this.context.host.newId('comment'), content: String(content), author: this.context.host.userName });
     });
     return new CommentProxy(this.context, target);
   }
@@ -1181,14 +1181,14 @@ export class EventProxy {
     this.context._enqueueGated(this.version, `${this.api}.add`, { call: 'event.add' }, () => {
       const sheetId = this.source.kind === 'worksheet' ? this.source.sheet._sheet().id : null;
       registration = { sheetId, handler };
-      host._selectionHandlers.add(registration);
+      host.selectionHandlers.add(registration);
     });
     const context = this.context;
     return {
       context,
       remove: () => {
         context._enqueue({ call: 'event.remove' }, () => {
-          if (registration) host._selectionHandlers.delete(registration);
+          if (registration) host.selectionHandlers.delete(registration);
         });
       },
     };

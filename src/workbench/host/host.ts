@@ -94,9 +94,9 @@ export class ExcelHost {
   fileFaults: FileFaults = {};
   /** Non-secret document settings (Office.context.document.settings); writes are counted. */
   readonly settings = new Map<string, unknown>();
-  readonly _selectionHandlers = new Set<{ sheetId: string | null; handler: SelectionHandler }>();
-  readonly _documentSelectionHandlers = new Set<(args: unknown) => void>();
-  _openFile: object | null = null;
+  readonly selectionHandlers = new Set<{ sheetId: string | null; handler: SelectionHandler }>();
+  readonly documentSelectionHandlers = new Set<(args: unknown) => void>();
+  openFile: object | null = null;
   private activeSheetId: string | null = null;
   private nextId = 1;
   private pendingSelectionEvent = false;
@@ -162,7 +162,7 @@ export class ExcelHost {
   typeValue(sheetName: string, address: string, text: string): void {
     const sheet = this.sheet(sheetName);
     const { row, column } = cellAt(address);
-    this._requireEditable(sheet, [{ row, column }]);
+    this.requireEditable(sheet, [{ row, column }]);
     putCell(sheet, row, column, enterValue(getCell(sheet, row, column), text));
     this._changed();
   }
@@ -200,8 +200,8 @@ export class ExcelHost {
 
   /** A click in the workbench grid: selects and raises selection events like Excel. */
   userSelect(sheetName: string, address: string): void {
-    this._select(this.sheet(sheetName), address);
-    this._afterSync();
+    this.selectAddress(this.sheet(sheetName), address);
+    this.afterSync();
   }
 
   snapshot(): WorkbookSnapshot {
@@ -218,12 +218,13 @@ export class ExcelHost {
     return () => this.listeners.delete(listener);
   }
 
-  // ---- Used by the API proxies during sync ----
-  _newId(prefix: string): string {
+  // ---- The API proxies (excel-api.ts) and the Office namespace (office.ts) use these during a sync:
+  // Excel's own rules (protection, hidden sheets, selection events), public so no file reaches into another's privates. ----
+  newId(prefix: string): string {
     return `${prefix}-${this.nextId++}`;
   }
 
-  _activate(sheet: HostSheet): void {
+  activateSheet(sheet: HostSheet): void {
     if (sheet.visibility !== 'Visible') throw new HostOfficeError('InvalidOperation', `The sheet "${sheet.name}" is hidden and cannot be activated.`);
     if (this.activeSheetId !== sheet.id) {
       this.activeSheetId = sheet.id;
@@ -231,13 +232,13 @@ export class ExcelHost {
     }
   }
 
-  _select(sheet: HostSheet, address: string): void {
-    this._activate(sheet);
+  selectAddress(sheet: HostSheet, address: string): void {
+    this.activateSheet(sheet);
     if (sheet.selection !== address) this.pendingSelectionEvent = true;
     sheet.selection = address;
   }
 
-  _requireEditable(sheet: HostSheet, cells: { row: number; column: number }[]): void {
+  requireEditable(sheet: HostSheet, cells: { row: number; column: number }[]): void {
     if (!sheet.protection.protected) return;
     for (const { row, column } of cells) {
       const anchor = mergeAt(sheet, row, column);
@@ -251,19 +252,19 @@ export class ExcelHost {
     }
   }
 
-  _requireFormatting(sheet: HostSheet, rect: Rect): void {
+  requireFormatting(sheet: HostSheet, rect: Rect): void {
     if (sheet.protection.protected && !sheet.protection.allowFormatCells) {
       throw new HostOfficeError('AccessDenied', `Formatting cells is not allowed on the protected sheet ${sheet.name} (${toA1(rect.top, rect.left)}).`);
     }
   }
 
-  _requireObjectEditing(sheet: HostSheet, address: string): void {
+  requireObjectEditing(sheet: HostSheet, address: string): void {
     if (sheet.protection.protected && !sheet.protection.allowEditObjects) {
       throw new HostOfficeError('AccessDenied', `Notes and comments cannot be changed on the protected sheet ${sheet.name} (${address}).`);
     }
   }
 
-  _afterSync(): void {
+  afterSync(): void {
     if (this.pendingSelectionEvent) {
       this.pendingSelectionEvent = false;
       const sheet = this.activeSheet();
@@ -275,11 +276,11 @@ export class ExcelHost {
   }
 
   private _raiseSelectionChanged(sheet: HostSheet, address: string): void {
-    for (const { sheetId, handler } of [...this._selectionHandlers]) {
+    for (const { sheetId, handler } of [...this.selectionHandlers]) {
       if (sheetId === null) void handler({ type: 'WorkbookSelectionChanged', source: 'Local' });
       else if (sheetId === sheet.id) void handler({ type: 'WorksheetSelectionChanged', address, worksheetId: sheet.id, source: 'Local' });
     }
-    for (const handler of [...this._documentSelectionHandlers]) handler({ type: 'documentSelectionChanged' });
+    for (const handler of [...this.documentSelectionHandlers]) handler({ type: 'documentSelectionChanged' });
   }
 
   private _changed(): void {
@@ -308,7 +309,7 @@ export class ExcelHost {
       }
       const result = await batch(context);
       // Excel.run sends whatever the batch left queued.
-      if (context._pending > 0) await context.sync();
+      if (context.pendingCommands > 0) await context.sync();
       return result;
     };
     return {

@@ -143,7 +143,7 @@ export async function loadXlsxIntoHost(bytes: Uint8Array | ArrayBuffer, options:
   const active = wb.worksheets[activeTab];
   if (active) {
     const sheet = host.findSheet(active.name);
-    if (sheet && sheet.visibility === 'Visible') host._activate(sheet);
+    if (sheet && sheet.visibility === 'Visible') host.activateSheet(sheet);
   }
   origins.set(host, { bytes: data, snapshot: host.snapshot() });
   return host;

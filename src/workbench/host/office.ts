@@ -39,7 +39,7 @@ export function createOfficeNamespace(host: ExcelHost): Record<string, unknown> 
       later(0, () => {
         if (fileType !== FILE_TYPE.Compressed) return callback(failed(5001, 'Internal Error', `The host serves only Office.FileType.Compressed, not ${fileType}.`));
         if (host.fileFaults.failOpen) return callback(failed(5001, 'Internal Error', host.fileFaults.failOpen));
-        if (host._openFile) return callback(failed(11000, 'File Error', 'Only one file can be open at a time: close the previous file first.'));
+        if (host.openFile) return callback(failed(11000, 'File Error', 'Only one file can be open at a time: close the previous file first.'));
         if (!host.fileBytes) return callback(failed(5001, 'Internal Error', 'The host has no file bytes to serve.'));
         if (!(sliceSize > 0) || sliceSize > MAX_SLICE) return callback(failed(11001, 'Invalid slice size', `sliceSize must be between 1 and ${MAX_SLICE}.`));
         const bytes = host.fileBytes;
@@ -63,26 +63,26 @@ export function createOfficeNamespace(host: ExcelHost): Record<string, unknown> 
               if (!closed) {
                 closed = true;
                 host.stats.filesClosed += 1;
-                if (host._openFile === file) host._openFile = null;
+                if (host.openFile === file) host.openFile = null;
               }
               cb?.({ status: 'succeeded', value: undefined });
             });
           },
         };
-        host._openFile = file;
+        host.openFile = file;
         host.stats.filesOpened += 1;
         callback({ status: 'succeeded', value: file });
       });
     },
     addHandlerAsync(eventType: string, handler: (args: unknown) => void, callback?: Callback<void>) {
-      if (eventType === 'documentSelectionChanged') host._documentSelectionHandlers.add(handler);
+      if (eventType === 'documentSelectionChanged') host.documentSelectionHandlers.add(handler);
       later(0, () => callback?.({ status: 'succeeded', value: undefined }));
     },
     removeHandlerAsync(eventType: string, options?: { handler?: (args: unknown) => void } | Callback<void>, callback?: Callback<void>) {
       const handler = typeof options === 'object' && options ? options.handler : undefined;
       if (eventType === 'documentSelectionChanged') {
-        if (handler) host._documentSelectionHandlers.delete(handler);
-        else host._documentSelectionHandlers.clear();
+        if (handler) host.documentSelectionHandlers.delete(handler);
+        else host.documentSelectionHandlers.clear();
       }
       const cb = typeof options === 'function' ? options : callback;
       later(0, () => cb?.({ status: 'succeeded', value: undefined }));

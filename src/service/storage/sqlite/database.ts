@@ -36,6 +36,9 @@ export function openDatabase(dataDir: string, opts: { busyTimeoutMs?: number } =
  * WAL, a busy timeout so processes sharing it wait for each other's writes.
  */
 export function openIndexFile(path: string, opts: { busyTimeoutMs?: number } = {}): Db {
+  // This user's only, like the service's database (its -wal and -shm follow the file's permissions).
+  closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
   const db = new Database(path);
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
   db.pragma('journal_mode = WAL');
