@@ -146,7 +146,7 @@ describe('Chat', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: 'Fill' }));
     fireEvent.click(screen.getByRole('button', { name: 'Fill this workbook' }));
-    await screen.findByText(/Wrote 3 cells/);
+    await screen.findByText(/Wrote 2 cells/); // the third answer is a low-trust draft, kept for review
     fireEvent.click(screen.getByRole('tab', { name: 'Chat' }));
     workbook.selection = { tab: 'Security', address: 'B3' }; // the question cell of the MFA row
     fireEvent.click(screen.getByRole('button', { name: 'Ask about the selected question' }));

@@ -1,5 +1,5 @@
 /** Renders the whole task pane against a FakeService (real HTTP, real ApiClient) and a MemoryWorkbook. */
-import { cleanup, render } from '@testing-library/preact';
+import { cleanup, configure, render } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { ApiClient } from '../../src/api/client';
 import { sleep } from '../../src/api/retry';
@@ -10,6 +10,9 @@ import { FakeService } from './fake-service';
 import { MemoryWorkbook, memoryStorage } from './memory-workbook';
 
 export const API_KEY = 'qf_test_key_123';
+
+// findBy* waits 1 s by default; a busy two-core machine (CI) can take longer to run a whole fill.
+configure({ asyncUtilTimeout: 8000 });
 
 /**
  * happy-dom's FormData drops the file name of a Blob appended with one (it names it "blob"); browsers

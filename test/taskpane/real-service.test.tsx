@@ -134,4 +134,36 @@ describe('task pane on the real local service', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
     expect(screen.getByText('Read-only key')).toBeTruthy();
   });
+
+  it('Library on our service: finds the delete extension, replaces a same-named file, deletes one, and chat stops citing it', async () => {
+    const own = await service.key({ org: 'northwind-trial', user: 'ann' });
+    renderApp({ baseUrl: origin(), apiKey: own, initialTab: 'library' });
+    await screen.findByText(/^No documents yet/);
+    const upload = async (text: string) => {
+      fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [new File([text], 'vault.txt', { type: 'text/plain' })] } });
+      fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    };
+    const list = () => screen.getByRole('list', { name: 'Files' });
+    const ready = () => waitFor(() => expect(within(list()).getAllByText('vault.txt').every((n) => /Ready/.test(n.closest('li')!.textContent!))).toBe(true), { timeout: 30_000 });
+    await upload('Backups are sealed in the zircon vault every night.');
+    await screen.findByText('Uploaded 1 file; processing has started.', {}, { timeout: 10_000 });
+    await ready();
+    await upload('Backups are sealed in the basalt vault every hour.');
+    fireEvent.click(within(await screen.findByRole('alertdialog', {}, { timeout: 10_000 })).getByRole('button', { name: 'Replace' }));
+    await screen.findByText(/Replaced vault\.txt: the old copy is removed\./, {}, { timeout: 10_000 });
+    await waitFor(() => expect(within(list()).getAllByText('vault.txt')).toHaveLength(1), { timeout: 10_000 });
+    await ready();
+
+    fireEvent.click(within(list()).getByRole('button', { name: 'Delete vault.txt' }));
+    fireEvent.click(within(list()).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('Deleted vault.txt.', {}, { timeout: 10_000 });
+    expect(screen.queryByRole('alert')).toBeNull();
+    await screen.findByText(/^No documents yet/, {}, { timeout: 10_000 });
+    const res = await fetch(`${origin()}/api/v2/chat/ask/`, {
+      method: 'POST',
+      headers: { 'X-API-Key': own, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ question: 'Which vault seals the backups?' }),
+    });
+    expect(JSON.stringify(await res.json())).not.toMatch(/zircon|basalt/);
+  });
 });

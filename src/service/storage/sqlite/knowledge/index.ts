@@ -19,6 +19,7 @@ import type {
   QaSlot,
   TermRef,
 } from '../../knowledge-index';
+import { keepBest } from '../../nearest';
 import { MAX_ORG_ID, migrateKnowledgeIndex, ORG_ROWID_SPAN } from './schema';
 
 interface PassageRow {
@@ -150,6 +151,8 @@ function fromBlob(blob: Buffer): Float32Array {
 
 /** Rows written per transaction: small enough that the event loop is never held for long. */
 const WRITE_BATCH = 500;
+/** Vectors read per statement by `nearest`. */
+const VECTOR_BATCH = 2000;
 /** Up to this many rows, term counts are exact (see countTermDocs). */
 const EXACT_STATS_ROWS = 50_000;
 const TERM_COUNT_CAP = 2_000;
@@ -189,8 +192,8 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly largestOrg: Statement<[IndexKind], { org_id: number; rows: number }>;
   private readonly passagesByIds: Statement<[FilterParams & { ids: string }], PassageRow>;
   private readonly qaByIds: Statement<[FilterParams & { ids: string }], QaRow>;
-  private readonly passageEmbeddings: Statement<[{ org: number }], EmbeddingRow>;
-  private readonly qaEmbeddings: Statement<[{ org: number }], EmbeddingRow>;
+  private readonly passageEmbeddings: Statement<[{ org: number; after: number; hi: number; limit: number }], EmbeddingRow>;
+  private readonly qaEmbeddings: Statement<[{ org: number; after: number; hi: number; limit: number }], EmbeddingRow>;
 
   /**
    * Document frequencies, cached (bounded) until the content changes, here (see `contentChanged`) or
@@ -201,7 +204,6 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly termDocsCache = { passages: new Map<string, { docs: number; total: number }>(), qa: new Map<string, { docs: number; total: number }>() };
   private readonly totalsCache: Partial<Record<IndexKind, number>> = {};
   private readonly orgRowsCache = new Map<string, number>();
-  private readonly vectorCache = new Map<string, { ids: number[]; vectors: Float32Array[] }>();
   private readonly factsCache = new Map<string, FileFacts | null>();
   private readonly fileFactsRow: Statement<[{ org: number; file: number; questions: string }], { subject: string | null; label: string | null; offerings: string | null }>;
   private readonly setSubject: Statement<[string | null, number, number]>;
@@ -264,8 +266,10 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       SELECT ${qaColumns}, 0 AS bm FROM kb_qa q
       JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
       WHERE q.id IN (SELECT value FROM json_each(@ids)) AND q.org_id = @org AND ${FILE_FILTER}`);
-    this.passageEmbeddings = db.prepare('SELECT id, embedding FROM kb_passages WHERE org_id = @org AND embedding IS NOT NULL');
-    this.qaEmbeddings = db.prepare('SELECT id, embedding FROM kb_qa WHERE org_id = @org AND embedding IS NOT NULL');
+    const vectors = (table: string) =>
+      `SELECT id, embedding FROM ${table} WHERE id > @after AND id <= @hi AND org_id = @org AND embedding IS NOT NULL ORDER BY id LIMIT @limit`;
+    this.passageEmbeddings = db.prepare(vectors('kb_passages'));
+    this.qaEmbeddings = db.prepare(vectors('kb_qa'));
     this.fileFactsRow = db.prepare(`
       SELECT f.subject AS subject,
         (SELECT q.answer FROM kb_qa q WHERE q.org_id = f.org_id AND q.file_id = f.file_id
@@ -432,26 +436,27 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     return this.qaByIds.all(params).map(qaHit) as HitOf<K>[];
   }
 
-  /** Cosine over the org's vectors, held in memory per org until its content changes. */
+  /**
+   * Cosine over the organisation's vectors, read in batches with only the best `k` kept: memory stays
+   * bounded whatever the corpus (no copy of the vectors is held between queries).
+   */
   async nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number): Promise<number[]> {
-    this.noticeExternalChanges();
-    const key = `${kind}:${orgId}`;
-    let matrix = this.vectorCache.get(key);
-    if (!matrix) {
-      const rows = (kind === 'passages' ? this.passageEmbeddings : this.qaEmbeddings).all({ org: orgId });
-      matrix = { ids: rows.map((r) => r.id), vectors: rows.map((r) => fromBlob(r.embedding)) };
-      this.vectorCache.set(key, matrix);
+    const best: [number, number][] = [];
+    const { lo, hi } = orgRange(orgId);
+    let after = lo - 1;
+    for (;;) {
+      const rows = (kind === 'passages' ? this.passageEmbeddings : this.qaEmbeddings).all({ org: orgId, after, hi, limit: VECTOR_BATCH });
+      for (const r of rows) {
+        const vector = fromBlob(r.embedding);
+        if (vector.length !== query.length) continue;
+        let dot = 0;
+        for (let j = 0; j < vector.length; j++) dot += vector[j]! * query[j]!;
+        keepBest(best, r.id, dot, k);
+      }
+      if (rows.length < VECTOR_BATCH) break;
+      after = rows[rows.length - 1]!.id;
     }
-    const scored: [number, number][] = [];
-    for (let i = 0; i < matrix.ids.length; i++) {
-      const vector = matrix.vectors[i]!;
-      if (vector.length !== query.length) continue;
-      let dot = 0;
-      for (let j = 0; j < vector.length; j++) dot += vector[j]! * query[j]!;
-      scored.push([matrix.ids[i]!, dot]);
-    }
-    scored.sort((a, b) => b[1] - a[1]);
-    return scored.slice(0, k).map(([id]) => id);
+    return best.map(([id]) => id);
   }
 
   async termDocs(kind: IndexKind, terms: TermRef[]): Promise<number[]> {
@@ -548,7 +553,6 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     delete this.totalsCache.passages;
     delete this.totalsCache.qa;
     this.orgRowsCache.clear();
-    this.vectorCache.clear();
   }
 
   /**
