@@ -89,19 +89,25 @@ function memoryOf(pid: number): { peakMb: number; rssMb: number } {
 function poller(base: string, key: string) {
   let latencies: number[] = [];
   let running = true;
+  let inFlight: Promise<void> = Promise.resolve();
+  const once = async () => {
+    const t = performance.now();
+    const res = await fetch(`${base}/api/v2/chat/sessions/`, { headers: { 'X-API-Key': key } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET /chat/sessions/ answered ${res.status}`);
+    latencies.push(performance.now() - t);
+  };
   const loop = (async () => {
     while (running) {
-      const t = performance.now();
-      const res = await fetch(`${base}/api/v2/chat/sessions/`, { headers: { 'X-API-Key': key } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`GET /chat/sessions/ answered ${res.status}`);
-      latencies.push(performance.now() - t);
+      inFlight = once();
+      await inFlight;
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
   return {
-    /** The latencies since the last call. */
-    take(): number[] {
+    /** The latencies since the last call, including the request under way (a stall counts where it happened). */
+    async take(): Promise<number[]> {
+      await inFlight;
       const out = latencies;
       latencies = [];
       return out;
@@ -264,9 +270,9 @@ export async function runAttackBench(log: (line: string) => void = () => {}): Pr
     const poll = poller(server.base, watcher);
     const all: number[] = [];
     for (const [i, vector] of VECTORS.entries()) {
-      poll.take();
+      await poll.take();
       const outcome = await senders[i]!(server.base, { admin, reader });
-      const latencies = poll.take();
+      const latencies = await poll.take();
       all.push(...latencies);
       log(`${vector.name}: ${outcome}`);
       rows.push({ measure: vector.name, ...stats(latencies), outcome, budget: '', verdict: '' });
