@@ -96,5 +96,10 @@ export function statesPlainly(sentence: string): boolean {
   const text = sentence.toLowerCase().replace(/[’]/g, "'");
   const words = text.match(/[a-z']+/g) ?? [];
   if (words.some((w) => NEGATIONS.has(w))) return false;
+  // A form's instruction ("Describe how the business stores … account data") states nothing about anyone.
+  if (INSTRUCTION.test(text)) return false;
   return !CONDITIONAL.test(text);
 }
+
+/** The prompts of forms and standards (a PCI attestation, a questionnaire template), not statements. */
+const INSTRUCTION = /\b(describe|provide|indicate|explain|specify|identify|list) (how|what|whether|which|where|when|why|the|all|any|each)\b/;
