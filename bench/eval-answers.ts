@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { blankCells } from '../src/xlsx/blank';
 import { ApiClient } from '../src/api/client';
 import type { QuestionWithAnswers } from '../src/api/schemas';
 import { createKey } from '../src/service/admin';
@@ -64,56 +64,6 @@ function listFiles(dir: string): string[] {
       const full = join(dir, name);
       return statSync(full).isDirectory() ? listFiles(full) : [full];
     });
-}
-
-// ---- Blanking a completed workbook (lossless: only the answer cells' XML changes) ---------------
-
-function decodeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-}
-
-/** Sheet name -> part path (xl/worksheets/sheetN.xml), from workbook.xml and its relationships. */
-function sheetParts(files: Record<string, Uint8Array>): Map<string, string> {
-  const workbook = strFromU8(files['xl/workbook.xml']!);
-  const rels = strFromU8(files['xl/_rels/workbook.xml.rels']!);
-  const targets = new Map<string, string>();
-  for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
-    const id = /\bId="([^"]+)"/.exec(m[0])?.[1];
-    const target = /\bTarget="([^"]+)"/.exec(m[0])?.[1];
-    if (id && target) targets.set(id, target.startsWith('/') ? target.slice(1) : `xl/${target}`);
-  }
-  const parts = new Map<string, string>();
-  for (const m of workbook.matchAll(/<sheet\b[^>]*>/g)) {
-    const name = /\bname="([^"]*)"/.exec(m[0])?.[1];
-    const rid = /\br:id="([^"]+)"/.exec(m[0])?.[1];
-    if (name !== undefined && rid && targets.has(rid)) parts.set(decodeXml(name), targets.get(rid)!);
-  }
-  return parts;
-}
-
-/** A copy of the workbook with the given cells emptied (value removed, style kept). */
-function blankCells(bytes: Uint8Array, cells: { tab: string; address: string }[]): Uint8Array {
-  const files = unzipSync(bytes);
-  const parts = sheetParts(files);
-  const byPart = new Map<string, Set<string>>();
-  for (const cell of cells) {
-    const part = parts.get(cell.tab);
-    if (!part) throw new Error(`sheet "${cell.tab}" not found in the workbook`);
-    if (!byPart.has(part)) byPart.set(part, new Set());
-    byPart.get(part)!.add(cell.address.replace(/\$/g, '').toUpperCase());
-  }
-  for (const [part, addresses] of byPart) {
-    const xml = strFromU8(files[part]!);
-    const blanked = xml.replace(/<c\b([^>]*?)(\/>|>([\s\S]*?)<\/c>)/g, (whole, attrs: string) => {
-      const ref = /\br="([A-Z]+\d+)"/.exec(attrs)?.[1];
-      if (!ref || !addresses.has(ref)) return whole;
-      // A formula cell mirrors another answer: leave it alone, as a real fill would.
-      if (/<f[\s>]/.test(whole)) return whole;
-      return `<c${attrs.replace(/\s+t="[^"]*"/, '')}/>`;
-    });
-    files[part] = strToU8(blanked);
-  }
-  return zipSync(files);
 }
 
 interface KeyedQuestion {

@@ -319,6 +319,8 @@ export const SourceEvidence = z.looseObject({
   source_location: opt(z.string()),
   source_url: opt(z.string()),
   context: opt(int()),
+  /** Extension (issue 14): the other organisation whose document this is. */
+  third_party: opt(z.string()),
 });
 
 export const TRUST_LEVELS = ['high', 'medium', 'low'] as const;

@@ -167,6 +167,7 @@ export function QuestionDetails(props: { question: QuestionWithAnswers; correcti
             page: e.page_number,
             excerpt: e.content,
             score: e.relevance_score,
+            thirdParty: e.third_party ?? null,
           }))}
         />
       )}
