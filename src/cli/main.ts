@@ -205,6 +205,12 @@ async function run(argv: string[]): Promise<number> {
         filesDir: v.files ? resolve(v.files) : undefined,
         log: out,
       });
+      const { reindexMigrated } = await import('../service/admin');
+      await reindexMigrated({
+        fromData: resolve(required(v, 'from-data')),
+        target: { dataDir: resolve(required(v, 'from-data')), databaseUrl: target.databaseUrl, filesDir: v.files ? resolve(v.files) : undefined },
+        log: out,
+      });
       out('done');
       return 0;
     }

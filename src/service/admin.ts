@@ -109,3 +109,52 @@ export function ensureUser(
     ).id;
   });
 }
+
+/**
+ * After `qfill migrate` copied a data folder's rows: indexes its ready repository files again into the
+ * target's knowledge index (full-text structures differ per backend, so rows are not copied), and carries
+ * over what the index knows beyond the files' text (organisations' own names, files' subjects).
+ * Idempotent: a file's index content is replaced, not added to. Returns how many files were indexed.
+ */
+export async function reindexMigrated(opts: { fromData: string; target: StorageOptions; log?: (line: string) => void }): Promise<number> {
+  const { extractDocument } = await import('./knowledge/extract');
+  const source = await openStorage({ dataDir: opts.fromData });
+  const target = await openStorage({ ...opts.target, poolSize: 2 });
+  const log = opts.log ?? (() => undefined);
+  try {
+    if (!target.knowledgeIndex || !source.knowledgeIndex) throw new Error('no knowledge index to migrate into');
+    const kb = new KnowledgeBase(target.knowledgeIndex);
+    let indexed = 0;
+    // Every organisation's ready repository files, page by page.
+    for (const org of await target.store.orgs.list()) {
+      for (let offset = 0; ; offset += 100) {
+        const { rows } = await target.store.files.list(org.id, { purpose: 'repository', status: 'ready', limit: 100, offset });
+        for (const file of rows) {
+          const doc = await extractDocument(target.blobs.source(file.stored_name), file.original_filename);
+          await kb.indexDocument(
+            {
+              org_id: file.org_id,
+              file_id: file.id,
+              filename: file.original_filename,
+              offering_ids: file.offerings.map((o) => o.id),
+              scope_includes_company: file.scope_includes_company,
+              use_as_source: file.use_as_source,
+            },
+            doc,
+          );
+          const facts = await source.knowledgeIndex.fileFacts(file.org_id, file.id, []);
+          if (facts?.subject) await target.knowledgeIndex.setFileSubject(file.org_id, file.id, facts.subject);
+          indexed++;
+        }
+        if (rows.length < 100) break;
+      }
+      const names = await source.knowledgeIndex.orgNames(org.id);
+      if (names !== null) await target.knowledgeIndex.setOrgNames(org.id, names);
+    }
+    log(`knowledge index: ${indexed} ready repository files indexed again`);
+    return indexed;
+  } finally {
+    await source.store.close();
+    await target.store.close();
+  }
+}

@@ -4,7 +4,7 @@
  * so a second run copies only what is new; a database holding another installation's rows under the same
  * ids is refused rather than mixed. Jobs left running become queued (the new processes pick them up).
  * The knowledge index is not copied row by row (its full-text structures differ per backend): the
- * caller re-indexes the copied files through the knowledge index (see src/cli/migrate.ts).
+ * copied files are indexed again through the knowledge index (reindexMigrated in ../admin.ts).
  */
 import type { Sql } from './sql/executor';
 
@@ -127,22 +127,6 @@ export async function migrateDataFolder(opts: MigrateOptions): Promise<TableCoun
   try {
     const counts = await new PgSql(pool).transaction((to) => copySqliteToPostgres(new SqliteSql(sqlite), to, log));
     const target = resolve(opts.filesDir ?? fromData);
-    // The knowledge index: into the shared folder's index file, where PostgreSQL deployments keep it
-    // until its PostgreSQL implementation lands (see postgres/open.ts).
-    const { openIndexFile } = await import('./sqlite/database');
-    const { SqliteKnowledgeIndex } = await import('./sqlite/knowledge');
-    const { copyKnowledgeIndex } = await import('./sqlite/copy-index');
-    await mkdir(target, { recursive: true });
-    const indexDb = openIndexFile(join(target, 'knowledge.sqlite'));
-    try {
-      new SqliteKnowledgeIndex(indexDb); // creates its tables
-      for (const c of copyKnowledgeIndex(databasePath(fromData), indexDb)) {
-        log(`${c.table} (knowledge index): ${c.source} in the data folder, ${c.copied} copied${c.source - c.copied > 0 ? `, ${c.source - c.copied} already there` : ''}`);
-        counts.push({ table: c.table, source: c.source, copied: c.copied });
-      }
-    } finally {
-      indexDb.close();
-    }
     if (target !== fromData && existsSync(join(fromData, 'files'))) {
       await mkdir(join(target, 'files'), { recursive: true });
       let copiedFiles = 0;

@@ -138,6 +138,8 @@ export interface FileRepository {
 
 export interface OrgRepository {
   findByName(name: string): Promise<OrgRecord | null>;
+  /** Every organisation, by id. */
+  list(): Promise<OrgRecord[]>;
   get(id: number): Promise<OrgRecord | null>;
   upsert(name: string, change: Partial<Omit<OrgRecord, 'id' | 'name'>>): Promise<OrgRecord>;
 }

@@ -1,5 +1,6 @@
 /** `qfill migrate`: a SQLite data folder copied into PostgreSQL, everything, ids kept, idempotent. */
 import { afterAll, expect, it } from 'vitest';
+import { reindexMigrated } from '../../../src/service/admin';
 import { hashKey } from '../../../src/service/keys';
 import { migrateDataFolder } from '../../../src/service/storage/migrate';
 import { openStorage } from '../../../src/service/storage/open';
@@ -39,7 +40,8 @@ it('copies every table with ids kept, prints counts, and copies nothing twice', 
   const again = await migrateDataFolder({ fromData: service.dataDir, databaseUrl: db.url });
   expect(again.every((c) => c.copied === 0)).toBe(true);
 
-  expect(copied.kb_passages).toBeGreaterThan(0);
+  expect(await reindexMigrated({ fromData: service.dataDir, target: { dataDir: service.dataDir, databaseUrl: db.url }, log: (l) => lines.push(l) })).toBe(1);
+  expect(lines.at(-1)).toBe('knowledge index: 1 ready repository files indexed again');
 
   // The same key works on a service on PostgreSQL, with the same knowledge and answers.
   const pgService = await buildApp({ dataDir: service.dataDir, databaseUrl: db.url, staticDir: null, startWorkers: false });

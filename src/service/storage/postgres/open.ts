@@ -1,32 +1,18 @@
 /** Storage on PostgreSQL: all state in the database; uploaded bytes in a folder every process shares. */
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DiskBlobStore } from '../../files/blobstore';
-import { openIndexFile, underWriteLock } from '../sqlite/database';
-import { SqliteKnowledgeIndex } from '../sqlite/knowledge';
 import type { Storage, StorageOptions } from '../open';
 import { openPostgres } from './database';
+import { PostgresKnowledgeIndex } from './knowledge';
+import { KNOWLEDGE_INDEX_MIGRATIONS } from './knowledge/schema';
 import { createPostgresStore } from './store';
 
 export async function openPostgresStorage(opts: StorageOptions & { databaseUrl: string }): Promise<Storage> {
-  const pool = await openPostgres({ url: opts.databaseUrl, poolSize: opts.poolSize });
-  const filesDir = resolve(opts.filesDir ?? opts.dataDir);
-  const store = createPostgresStore(pool, { jobs: { leaseMs: opts.jobLeaseMs } });
-  // Interim, until the PostgreSQL knowledge index (storage/postgres/knowledge) lands: the index lives in
-  // a SQLite file in the shared files folder, which the processes of one machine share safely (WAL,
-  // busy timeout, caches dropped when another process writes). Not for processes on several machines.
-  mkdirSync(filesDir, { recursive: true });
-  const indexDb = openIndexFile(join(filesDir, 'knowledge.sqlite'), { busyTimeoutMs: opts.busyTimeoutMs });
-  const knowledgeIndex = underWriteLock(indexDb, () => new SqliteKnowledgeIndex(indexDb));
+  // The knowledge index's migrations run with the core ones, once, under the same advisory lock.
+  const pool = await openPostgres({ url: opts.databaseUrl, poolSize: opts.poolSize, extraMigrations: KNOWLEDGE_INDEX_MIGRATIONS });
   return {
-    store: {
-      ...store,
-      async close() {
-        await store.close();
-        indexDb.close();
-      },
-    },
-    blobs: new DiskBlobStore(filesDir),
-    knowledgeIndex,
+    store: createPostgresStore(pool, { jobs: { leaseMs: opts.jobLeaseMs } }),
+    blobs: new DiskBlobStore(resolve(opts.filesDir ?? opts.dataDir)),
+    knowledgeIndex: new PostgresKnowledgeIndex(pool),
   };
 }

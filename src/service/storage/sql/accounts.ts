@@ -48,6 +48,10 @@ export class SqlOrgs implements OrgRepository {
     return r ? toOrg(r) : null;
   }
 
+  async list(): Promise<OrgRecord[]> {
+    return (await this.sql.all<OrgRow>('SELECT * FROM orgs ORDER BY id')).map(toOrg);
+  }
+
   upsert(name: string, change: Partial<Omit<OrgRecord, 'id' | 'name'>>): Promise<OrgRecord> {
     return this.sql.atomic(async (sql) => {
       await sql.run('INSERT INTO orgs (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [name, nowIso()]);

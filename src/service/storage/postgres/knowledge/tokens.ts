@@ -9,7 +9,14 @@ import { porterStem } from '../../../knowledge/porter';
 export function indexTokens(text: string): string[] {
   const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
   const words = folded.match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.map(stemToken);
+  // PostgreSQL refuses a lexeme over 2047 bytes ("word is too long"); no real word is that long.
+  return words.map(stemToken).filter(fitsLexeme);
+}
+
+const MAX_LEXEME_BYTES = 2046;
+
+function fitsLexeme(token: string): boolean {
+  return token.length <= MAX_LEXEME_BYTES / 4 || Buffer.byteLength(token) <= MAX_LEXEME_BYTES;
 }
 
 const cache = new Map<string, string>();
@@ -45,5 +52,5 @@ export function tsvectorLiteral(parts: { tokens: string[]; weight: 'A' | '' }[])
 
 /** A tsquery of lexemes joined by `|` (any) or `&` (all). */
 export function tsqueryLiteral(lexemes: string[], match: 'any' | 'all'): string {
-  return lexemes.map((l) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(match === 'all' ? ' & ' : ' | ');
+  return lexemes.filter(fitsLexeme).map((l) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(match === 'all' ? ' & ' : ' | ');
 }
