@@ -10,6 +10,11 @@
  *     whose top evidence supports the answer: a person's verdicts (PERSON_VERDICTS below, each tied to
  *     the exact answer and evidence it was given for) and, beside it, an automatic proxy. Then
  *     questions no document answers, in a questionnaire and in chat: each must be flagged / not found.
+ *  1b. Library conflicts (issue 14), leave-one-out over the four completed questionnaires: the others in
+ *     the library, the blanked one filled, with and without prefer_recent; conflicts surfaced and decided by
+ *     which rule; beside the baseline "copy the first past answer with the same question id". Then the CAIQ
+ *     from kb/instructure: answers resting only on a third party's document (target: no Yes/No). The support
+ *     sample is drawn from the answers the default write policy writes.
  *  3. POST /chat/ask/ p50/p95 over HTTP on the whole fixtures knowledge base and on a synthetic
  *     10,000-passage one.
  * Last, the issue's "done when" checks: reuse agreement >= 90%, no answer without evidence, the
@@ -27,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { blankCells } from '../src/xlsx/blank';
 import { ApiClient } from '../src/api/client';
 import type { QuestionWithAnswers } from '../src/api/schemas';
 import { createKey } from '../src/service/admin';
@@ -59,56 +64,6 @@ function listFiles(dir: string): string[] {
       const full = join(dir, name);
       return statSync(full).isDirectory() ? listFiles(full) : [full];
     });
-}
-
-// ---- Blanking a completed workbook (lossless: only the answer cells' XML changes) ---------------
-
-function decodeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-}
-
-/** Sheet name -> part path (xl/worksheets/sheetN.xml), from workbook.xml and its relationships. */
-function sheetParts(files: Record<string, Uint8Array>): Map<string, string> {
-  const workbook = strFromU8(files['xl/workbook.xml']!);
-  const rels = strFromU8(files['xl/_rels/workbook.xml.rels']!);
-  const targets = new Map<string, string>();
-  for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
-    const id = /\bId="([^"]+)"/.exec(m[0])?.[1];
-    const target = /\bTarget="([^"]+)"/.exec(m[0])?.[1];
-    if (id && target) targets.set(id, target.startsWith('/') ? target.slice(1) : `xl/${target}`);
-  }
-  const parts = new Map<string, string>();
-  for (const m of workbook.matchAll(/<sheet\b[^>]*>/g)) {
-    const name = /\bname="([^"]*)"/.exec(m[0])?.[1];
-    const rid = /\br:id="([^"]+)"/.exec(m[0])?.[1];
-    if (name !== undefined && rid && targets.has(rid)) parts.set(decodeXml(name), targets.get(rid)!);
-  }
-  return parts;
-}
-
-/** A copy of the workbook with the given cells emptied (value removed, style kept). */
-function blankCells(bytes: Uint8Array, cells: { tab: string; address: string }[]): Uint8Array {
-  const files = unzipSync(bytes);
-  const parts = sheetParts(files);
-  const byPart = new Map<string, Set<string>>();
-  for (const cell of cells) {
-    const part = parts.get(cell.tab);
-    if (!part) throw new Error(`sheet "${cell.tab}" not found in the workbook`);
-    if (!byPart.has(part)) byPart.set(part, new Set());
-    byPart.get(part)!.add(cell.address.replace(/\$/g, '').toUpperCase());
-  }
-  for (const [part, addresses] of byPart) {
-    const xml = strFromU8(files[part]!);
-    const blanked = xml.replace(/<c\b([^>]*?)(\/>|>([\s\S]*?)<\/c>)/g, (whole, attrs: string) => {
-      const ref = /\br="([A-Z]+\d+)"/.exec(attrs)?.[1];
-      if (!ref || !addresses.has(ref)) return whole;
-      // A formula cell mirrors another answer: leave it alone, as a real fill would.
-      if (/<f[\s>]/.test(whole)) return whole;
-      return `<c${attrs.replace(/\s+t="[^"]*"/, '')}/>`;
-    });
-    files[part] = strToU8(blanked);
-  }
-  return zipSync(files);
 }
 
 interface KeyedQuestion {
@@ -159,9 +114,9 @@ async function uploadAll(api: ApiClient, paths: string[]): Promise<void> {
   }
 }
 
-async function fill(api: ApiClient, name: string, bytes: Uint8Array): Promise<{ answers: QuestionWithAnswers[]; ms: number }> {
+async function fill(api: ApiClient, name: string, bytes: Uint8Array, fields: { prefer_recent?: boolean } = {}): Promise<{ answers: QuestionWithAnswers[]; ms: number }> {
   const started = performance.now();
-  const upload = await api.uploadQuestionnaires([{ name, data: bytes }]);
+  const upload = await api.uploadQuestionnaires([{ name, data: bytes }], fields);
   const id = upload.questionnaire_ids[0];
   if (id === undefined) throw new Error(`${name} was not accepted as a questionnaire`);
   await api.pollAnswerProgress(id, { signal: AbortSignal.timeout(10 * 60_000), minIntervalMs: 200, maxIntervalMs: 1000 });
@@ -339,26 +294,39 @@ interface Sample {
  * re-judge (and replace the fingerprints) when answering changes.
  */
 const PERSON_VERDICTS: Record<string, { fingerprint: string; supports: boolean; note: string }> = {
-  'hecvat-full-2.11-portfolium-completed.xlsx|GNRL-09': { fingerprint: '83472f9d33', supports: false, note: 'asks for the data zone (region); the evidence is about replication across Availability Zones' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|COMP-06': { fingerprint: 'fc8063cbbe', supports: true, note: 'lists the teams that support the product; the second quoted sentence (AWS mock data) is noise' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|APPL-16': { fingerprint: 'd5c7de17b8', supports: true, note: 'least-privilege, role-based provisioning and access reviews; partial' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|BCPL-06': { fingerprint: '3366b19beb', supports: true, note: 'the plan is reviewed at least annually and on major change' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-04': { fingerprint: '1a633b7dc9', supports: false, note: 'about AWS KMS keys stored encrypted, not the institution\'s data at rest' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-01': { fingerprint: 'f6de49edf7', supports: true, note: 'hosted on AWS, AWS operates the data centers (the PCI sentence quoted second is noise)' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|DRPL-05': { fingerprint: '2f8135fc6a', supports: false, note: 'the quoted sentences point elsewhere and do not state a DR site or provider' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|FIDP-11': { fingerprint: '86f7592cf9', supports: false, note: 'about AWS monitoring third-party performance, not intrusion monitoring' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-04': { fingerprint: '1e59737c39', supports: false, note: 'secure coding in the SDLC, not developer training' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|PROD-01': { fingerprint: 'bbc3fb8546', supports: false, note: 'a feedback e-mail address in the ESG report, not security feature requests' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|HIPA-06': { fingerprint: '7b1c411f7d', supports: true, note: 'incident response plan with notification of affected parties and customers' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|PCID-01': { fingerprint: '9c646fbdaf', supports: true, note: '"Instructure does not store, process, or transmit cardholder data"' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-06': { fingerprint: 'd8e3622f32', supports: true, note: 'the architecture document carries a data flow diagram; weak (a heading)' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAA-03': { fingerprint: 'c312d2391e', supports: false, note: 'AWS Transfer Family, not the application\'s authentication integrations' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLDC-05': { fingerprint: '2a4cdc7a49', supports: true, note: 'physical controls against unauthorized access; the second source states the surveillance' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-01': { fingerprint: 'fa397be23e', supports: true, note: 'audited per SSAE 18, SOC 2 Type II report available' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAP-05': { fingerprint: 'bd31ce101a', supports: true, note: 'a WAF for all instances' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDC-02': { fingerprint: 'b7422676d3', supports: true, note: 'data can be stored in multiple geographic regions' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|GNRL-11': { fingerprint: 'a666ef6413', supports: false, note: 'asks for a person; the evidence is an AWS product blurb' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAP-06': { fingerprint: 'd2db6df01e', supports: true, note: 'input errors are returned to the user to re-enter in the correct format' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|QUAL-04': { fingerprint: 'd531ad8788', supports: true, note: "Instructure's own BC/DR document: it maintains a Business Continuity Plan" },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DOCU-05': { fingerprint: '38deaf82f7', supports: true, note: '"FISMA-Moderate operation level" (stated for Canvas LMS, not Portfolium)' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|APPL-05': { fingerprint: 'd68ad4991a', supports: true, note: 'data validation checks; input errors returned to the user to re-enter' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-03': { fingerprint: 'd3669c3ca7', supports: true, note: 'confidential data must be encrypted in transit and at rest' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DBAS-02': { fingerprint: '1367d44fd3', supports: true, note: '"These products encrypt data at rest at the database layer"' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|FIDP-05': { fingerprint: 'c325b8f79a', supports: true, note: "intrusion detection with AWS Security Hub (true of Instructure's Canvas; Portfolium's vendor said No)" },
+  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-05': { fingerprint: 'f22313a396', supports: true, note: 'transmission of confidential information encrypted with TLS' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-10': { fingerprint: '7635dadfb5', supports: true, note: 'annual third-party penetration testing and a bug bounty' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-10': { fingerprint: 'dbf25f65c6', supports: true, note: 'a detailed, operational incident response plan' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|SYST-02': { fingerprint: 'fec851d636', supports: true, note: 'weak: "Change and configuration management", machine images; the quoted first sentence is noise' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|HIPA-08': { fingerprint: 'a4eec152c9', supports: true, note: 'weak: risks to data, people, systems and operations are mitigated in layers' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-04': { fingerprint: '54c5a78aa3', supports: true, note: 'ISO 27001, NIST CSF, CIS Controls' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-04': { fingerprint: '54c5a78aa3', supports: true, note: 'ISO 27001, NIST CSF, CIS Controls' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|ITAC-07': { fingerprint: '4998c07ef6', supports: false, note: 'secure SDLC, nothing about accessibility' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|ITAC-07': { fingerprint: '4998c07ef6', supports: false, note: 'secure SDLC, nothing about accessibility' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAA-01': { fingerprint: 'ee001df7c2', supports: true, note: '"tie in their existing single sign-on solution"' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAA-01': { fingerprint: 'ee001df7c2', supports: true, note: '"tie in their existing single sign-on solution"' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-01': { fingerprint: 'dbf25f65c6', supports: true, note: 'a detailed, operational incident response plan' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLIH-01': { fingerprint: 'dbf25f65c6', supports: true, note: 'a detailed, operational incident response plan' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-11': { fingerprint: 'cf6f58fbad', supports: true, note: 'ticketing and code review document changes through development and deployment' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|ITAC-08': { fingerprint: '62980081c6', supports: true, note: 'standard keyboard navigation supported (stated for Canvas Credentials; "all functions" not stated)' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDA-05': { fingerprint: '641b855141', supports: true, note: 'customers can extract full or partial data via the API' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLPP-03': { fingerprint: '695396816f', supports: false, note: 'top passage is about incident notifications and privacy notices; the policy is in the second source' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|COMP-06': { fingerprint: '809b7caf8e', supports: true, note: 'a CISO-led security programme covering governance and risk management' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|COMP-03': { fingerprint: 'acf254ee79', supports: false, note: 'backups and an analytics product, not K-12 customers' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-18': { fingerprint: '9340ebc424', supports: true, note: 'security awareness training upon hire and annually for employees' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|VULN-07': { fingerprint: '6c14446732', supports: true, note: 'results of annual third-party penetration tests are made available to customers' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-09': { fingerprint: 'ca9f3b0eab', supports: true, note: 'code review based on OWASP secure coding' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-09': { fingerprint: '7aef9d4bb4', supports: true, note: 'weak: an SDLC with Agile and integrated QA; "documented" not said' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-01': { fingerprint: 'fa397be23e', supports: true, note: 'SSAE 18 audit, SOC 2 Type II report (stated for Canvas Studio)' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|ITAC-02': { fingerprint: '1433b3aee6', supports: true, note: 'WCAG AA conformance testing of new interfaces (Canvas Credentials)' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-05': { fingerprint: 'bd31ce101a', supports: true, note: 'a WAF for all Canvas instances' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLNT-03': { fingerprint: '90fb398f68', supports: true, note: 'GuardDuty and Security Hub intrusion detection' },
 };
 
 function sampleKey(s: Sample): string {
@@ -376,10 +344,11 @@ function fingerprint(answer: QuestionWithAnswers['answers'][number]): string {
 
 /** Prints the sample for a person and returns the shares: by the person's verdicts and by the proxy. */
 function printSupportSample(samples: Sample[]): { person: string; proxy: string } {
-  const answered = samples.filter((s) => s.a?.answers[0]?.slot_responses?.some((r) => r.content.trim()));
+  // What reaches a cell: the answers the default write policy writes (the rest are drafts for review).
+  const answered = samples.filter((s) => wouldWrite(s.a));
   const step = Math.max(1, Math.floor(answered.length / SUPPORT_SAMPLE));
   const chosen = answered.filter((_, i) => i % step === 0).slice(0, SUPPORT_SAMPLE);
-  console.log(`\n  Sample of ${chosen.length} of ${answered.length} answers: does the top evidence support the answer? (for a person to check)`);
+  console.log(`\n  Sample of ${chosen.length} of ${answered.length} written answers: does the top evidence support the answer? (for a person to check)`);
   let judged = 0;
   let supported = 0;
   let onTopic = 0;
@@ -485,6 +454,187 @@ async function timeAsk(api: ApiClient, questions: string[], kb: string) {
   return { endpoint: 'POST /chat/ask/', kb, asks: samplesMs.length, 'with sources': String(found), 'p50 ms': at(50), 'p95 ms': at(95), budget: 'p95 < 50 ms' };
 }
 
+// ---- Library conflicts: leave-one-out over the completed questionnaires ------------------------------
+
+interface Conflicts {
+  surfaced: number;
+  decided: Record<string, number>;
+}
+
+function conflictsOf(answers: QuestionWithAnswers[]): Conflicts {
+  const out: Conflicts = { surfaced: 0, decided: {} };
+  for (const a of answers) {
+    const conflict = (a.answers[0]?.evaluation as { conflict?: { rule: string | null } } | undefined)?.conflict;
+    if (!conflict) continue;
+    out.surfaced++;
+    const rule = conflict.rule ?? 'left for review';
+    out.decided[rule] = (out.decided[rule] ?? 0) + 1;
+  }
+  return out;
+}
+
+/**
+ * The baseline the issue names: copy the first past answer (in upload order) with the same question id,
+ * whatever its template, into the Yes/No cell, even when that answer cell was empty and only a comment exists.
+ */
+function firstByIdBaseline(target: KeyedQuestion[], library: KeyedQuestion[][]): { answered: number; agree: number; key: number } {
+  let answered = 0;
+  let agree = 0;
+  let key = 0;
+  for (const k of target) {
+    const real = k.answers.answer;
+    if (!real || !YES_NO.test(real) || !k.question.original_id) continue;
+    key++;
+    const first = library.flat().find((e) => e.question.original_id === k.question.original_id && Object.keys(e.answers).length > 0);
+    if (!first) continue;
+    const copied = (first.answers.answer ?? first.answers.comment ?? '').trim();
+    if (!copied) continue;
+    answered++;
+    if (copied.toLowerCase() === real.toLowerCase()) agree++;
+  }
+  return { answered, agree, key };
+}
+
+interface LeaveOneOutRow {
+  run: string;
+  'Yes/No in key': number;
+  coverage: string;
+  agreement: string;
+  'conflicts surfaced': number | string;
+  'decided (rule: n)': string;
+  'fill s': string;
+}
+
+function emptyScore(): Score {
+  return compare([], []).score;
+}
+
+function addScore(into: Score, s: Score): void {
+  for (const k of Object.keys(into) as (keyof Score)[]) {
+    if (typeof into[k] === 'number') (into as unknown as Record<string, number>)[k] = (into[k] as number) + (s[k] as number);
+  }
+}
+
+async function leaveOneOut(
+  client: (org: string) => Promise<ApiClient>,
+): Promise<{ rows: LeaveOneOutRow[]; ours: Score; recent: Score; baseline: { answered: number; agree: number; key: number } }> {
+  const completed = readdirSync(questionnairesDir).filter((f) => /completed\.xlsx$/.test(f)).sort();
+  const keys = new Map<string, { key: KeyedQuestion[]; blanked: Uint8Array }>();
+  for (const file of completed) keys.set(file, await answerKey(file));
+  const rows: LeaveOneOutRow[] = [];
+  const ours = emptyScore();
+  const recent = emptyScore();
+  const baseline = { answered: 0, agree: 0, key: 0 };
+  const describe = (c: Conflicts) => Object.entries(c.decided).map(([rule, n]) => `${rule}: ${n}`).join(', ') || '-';
+  for (const [i, target] of completed.entries()) {
+    const others = completed.filter((f) => f !== target);
+    const api = await client(`eval-loo-${i}`);
+    await uploadAll(api, others.map((f) => join(questionnairesDir, f)));
+    const repo = await waitForRepository(api, others.length);
+    if (repo.failed.length) console.log(`  failed: ${repo.failed.join('; ')}`);
+    const { key, blanked } = keys.get(target)!;
+    const label = target.replace(/-completed\.xlsx$/, '');
+    const b = firstByIdBaseline(key, others.map((f) => keys.get(f)!.key));
+    baseline.answered += b.answered;
+    baseline.agree += b.agree;
+    baseline.key += b.key;
+    rows.push({
+      run: `${label}: first past answer by id (baseline)`,
+      'Yes/No in key': b.key,
+      coverage: pct(b.answered, b.key),
+      agreement: `${pct(b.agree, b.answered)} (${b.agree}/${b.answered})`,
+      'conflicts surfaced': '-',
+      'decided (rule: n)': '-',
+      'fill s': '-',
+    });
+    for (const preferRecent of [false, true]) {
+      const result = await fill(api, `blank-${target}`, blanked, preferRecent ? { prefer_recent: true } : {});
+      const { score, pairs } = compare(key, result.answers);
+      const conflicts = conflictsOf(result.answers);
+      addScore(preferRecent ? recent : ours, score);
+      rows.push({
+        run: `${label}: conflict-aware library${preferRecent ? ', prefer_recent' : ''}`,
+        'Yes/No in key': score.listKey,
+        coverage: pct(score.listAnswered, score.listKey),
+        agreement: `${pct(score.listAgree, score.listAnswered)} (${score.listAgree}/${score.listAnswered})`,
+        'conflicts surfaced': conflicts.surfaced,
+        'decided (rule: n)': describe(conflicts),
+        'fill s': (result.ms / 1000).toFixed(1),
+      });
+      if (!preferRecent) {
+        printPairs(`${label}: Yes/No answers that differ from the vendor's`, pairs, (p) => {
+          const got = p.a?.answers[0]?.slot_responses?.find((r) => r.slot_key === 'answer')?.content ?? '';
+          return !!p.k.answers.answer && YES_NO.test(p.k.answers.answer) && got !== '' && got.toLowerCase() !== p.k.answers.answer.toLowerCase();
+        });
+      }
+    }
+  }
+  return { rows, ours, recent, baseline };
+}
+
+// ---- Third-party evidence over the CAIQ -------------------------------------------------------------------
+
+async function caiqThirdParty(api: ApiClient): Promise<{ row: Record<string, string | number>; answers: QuestionWithAnswers[] }> {
+  const name = 'caiq-v4.0.3-blank.xlsx';
+  const { answers, ms } = await fill(api, name, new Uint8Array(readFileSync(join(questionnairesDir, name))));
+  let yesNo = 0;
+  let onlyThirdParty = 0;
+  let onlyThirdPartyYesNo = 0;
+  let topThirdPartyYesNo = 0;
+  let anyThirdParty = 0;
+  let freeText = 0;
+  let freeTextAlone = 0;
+  let written = 0;
+  for (const a of answers) {
+    const answer = a.answers[0];
+    const evidence = answer?.source_evidence ?? [];
+    const list = answer?.slot_responses?.find((r) => r.slot_key === 'answer')?.content.trim() ?? '';
+    const text = (answer?.slot_responses ?? []).filter((r) => r.slot_key !== 'answer' && r.content.trim() !== '');
+    const third = evidence.filter((e) => (e as { third_party?: string }).third_party);
+    if (list) yesNo++;
+    if (third.length) anyThirdParty++;
+    if (list && evidence[0] && (evidence[0] as { third_party?: string }).third_party) topThirdPartyYesNo++;
+    if (evidence.length && third.length === evidence.length) {
+      onlyThirdParty++;
+      if (list) onlyThirdPartyYesNo++;
+    }
+    if (text.length) {
+      freeText++;
+      if (!list) freeTextAlone++;
+    }
+    if (wouldWrite(a)) written++;
+  }
+  const row = {
+    questions: answers.length,
+    'Yes/No given': yesNo,
+    'citing a third party': anyThirdParty,
+    'only third-party evidence': onlyThirdParty,
+    'of those with a Yes/No (target 0)': onlyThirdPartyYesNo,
+    'Yes/No with a third party as top evidence': topThirdPartyYesNo,
+    'free text given': freeText,
+    'free text without a Yes/No': freeTextAlone,
+    'written by the default policy': written,
+    'upload → complete s': (ms / 1000).toFixed(2),
+  };
+  return { row, answers };
+}
+
+/**
+ * DESIGN.md's write policy (the planner applies it; mirrored here to pick the "written answers"): a list
+ * answer of medium or high trust; free text beside a written list answer, or for a question with no list
+ * slot at medium trust or more.
+ */
+function wouldWrite(a: QuestionWithAnswers | undefined): boolean {
+  const answer = a?.answers[0];
+  if (!a || !answer) return false;
+  const trust = (answer.evaluation as { trust?: string } | undefined)?.trust;
+  const trusted = trust === 'high' || trust === 'medium';
+  const listRoles = new Set((a.answer_slots ?? []).filter((s) => (s.allowed_values?.length ?? 0) > 0).map((s) => s.role));
+  const responses = (answer.slot_responses ?? []).filter((r) => r.content.trim() !== '');
+  if (trusted && responses.some((r) => listRoles.has(r.slot_key))) return true;
+  return listRoles.size === 0 && trusted && responses.length > 0;
+}
+
 // ---- Main -----------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -507,13 +657,34 @@ async function main(): Promise<void> {
     console.table([textRow('Studio from Catalog library', reuseScore)]);
     printPairs('Free-text answers reused:', reusePairs, (p) => !!p.k.answers.answer && !YES_NO.test(p.k.answers.answer));
 
+    console.log('\n== 1b. Library conflicts, leave-one-out: the other completed questionnaires in the library, the blanked one filled');
+    const loo = await leaveOneOut(client);
+    console.table(loo.rows);
+    const looRow = (run: string, s: Score) => ({ run, 'Yes/No in key': s.listKey, coverage: pct(s.listAnswered, s.listKey), agreement: `${pct(s.listAgree, s.listAnswered)} (${s.listAgree}/${s.listAnswered})` });
+    console.table([
+      { run: 'all four: first past answer by id (baseline)', 'Yes/No in key': loo.baseline.key, coverage: pct(loo.baseline.answered, loo.baseline.key), agreement: `${pct(loo.baseline.agree, loo.baseline.answered)} (${loo.baseline.agree}/${loo.baseline.answered})` },
+      looRow('all four: conflict-aware library', loo.ours),
+      looRow('all four: conflict-aware library, prefer_recent', loo.recent),
+    ]);
+
     // 2. From documents only.
     console.log('\n== 2. From documents only (kb/instructure), blanked completed questionnaires filled');
-    const docs = await client('eval-documents');
+    const docsKey = await createKey(dataDir, { org: 'eval-documents', user: 'eval', role: 'admin' });
+    const docs = new ApiClient({ baseUrl: base, apiKey: docsKey });
+    // Whose statement is it: Instructure's documents are ours, the AWS SOC 3 is a third party's.
+    const namesSet = await fetch(`${base}/api/v2/organisation/names/`, {
+      method: 'PUT',
+      headers: { 'X-API-Key': docsKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ names: ['Instructure', 'Canvas'] }),
+    });
+    if (!namesSet.ok) throw new Error(`setting the organisation's names failed: ${namesSet.status}`);
     const instructure = listFiles(join(fixturesDir, 'kb', 'instructure'));
     await uploadAll(docs, instructure);
     const docRepo = await waitForRepository(docs, instructure.length);
     console.log(`  repository: ${docRepo.ready} ready, ${docRepo.failed.length} failed ${docRepo.failed.join('; ')}`);
+    console.log('\n  CAIQ v4.0.3 filled from kb/instructure (names: Instructure, Canvas): third-party evidence');
+    const caiq = await caiqThirdParty(docs);
+    console.table([caiq.row]);
     const rows = [];
     const textRows = [];
     const docScores: Score[] = [];
@@ -569,7 +740,18 @@ async function main(): Promise<void> {
         value: `${unanswerable.flagged}/${unanswerable.total} flagged, ${unanswerable.confident} confident, chat ${unanswerable.chatNotFound}/${unanswerable.total} not found`,
         ok: unanswerable.flagged === unanswerable.total && unanswerable.confident === 0 ? 'yes' : 'NO',
       },
-      { check: 'top evidence supports the answer (sample, person)', value: support.person, ok: '' },
+      { check: 'top evidence supports the answer (sample of written answers, person)', value: support.person, ok: '' },
+      {
+        check: 'leave-one-out: agreement >= first past answer by id, coverage >= 85%',
+        value: `ours ${pct(loo.ours.listAgree, loo.ours.listAnswered)} at ${pct(loo.ours.listAnswered, loo.ours.listKey)} coverage; baseline ${pct(loo.baseline.agree, loo.baseline.answered)} at ${pct(loo.baseline.answered, loo.baseline.key)}`,
+        ok:
+          loo.ours.listAgree / Math.max(1, loo.ours.listAnswered) >= loo.baseline.agree / Math.max(1, loo.baseline.answered) &&
+          loo.ours.listAnswered / Math.max(1, loo.ours.listKey) >= 0.85
+            ? 'yes'
+            : 'NO',
+      },
+      { check: 'CAIQ: Yes/No resting only on third-party evidence = 0', value: String(caiq.row['of those with a Yes/No (target 0)']), ok: caiq.row['of those with a Yes/No (target 0)'] === 0 ? 'yes' : 'NO' },
+      { check: 'CAIQ upload → complete < 5 s', value: `${caiq.row['upload → complete s']} s`, ok: Number(caiq.row['upload → complete s']) < 5 ? 'yes' : 'NO' },
       { check: 'top evidence on the vendor\'s topic (sample, automatic proxy)', value: support.proxy, ok: '' },
     ]);
   } finally {

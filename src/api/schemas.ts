@@ -319,6 +319,8 @@ export const SourceEvidence = z.looseObject({
   source_location: opt(z.string()),
   source_url: opt(z.string()),
   context: opt(int()),
+  /** Extension (issue 14): the other organisation whose document this is. */
+  third_party: opt(z.string()),
 });
 
 export const TRUST_LEVELS = ['high', 'medium', 'low'] as const;
@@ -326,7 +328,11 @@ export const TrustLevel = z.enum(TRUST_LEVELS);
 
 /**
  * `evaluation` is "type: not shown" in the spec. This is the shape our service sends; the client
- * accepts anything there and reads it through `readEvaluation`.
+ * accepts anything there and reads it through `readEvaluation`. Our service may add (issue 14):
+ * `conflict: {slot_key, rule: 'same_offering'|'most_recent'|'majority'|null, sides}` when past answers
+ * disagree, `alternatives: [{value, slot_key, slot_responses, source_file, file_id, questionnaire,
+ * question, location, chosen}]` (one per side), `third_party: string[]` (other organisations cited) and
+ * `contradicts: {where, value}` (another answer in the same workbook). Source evidence may carry `third_party`.
  */
 export const Evaluation = z.looseObject({
   score: z.number().check(z.gte(0), z.lte(100)),

@@ -10,7 +10,7 @@ import { ApiClient, ApiError, describeError } from '../api';
 import { devCaFetch } from './trusted-fetch';
 import type { Progress, QuestionWithAnswers } from '../api/schemas';
 import { planFill } from '../fill';
-import { FillSession, SessionError, type WorkbookPort } from '../fill/session';
+import { createFillSession, type FillSession, SessionError, type WorkbookPort } from '../fill/session';
 import { XlsxPackage, isXlsxError } from '../xlsx';
 import { FILL_USAGE, UsageError, parseFillArgs, type FillArgs } from './fill-args';
 import { checkReportTarget, FileRefused, readQuestionnaire, writeReport } from './fill-files';
@@ -195,7 +195,7 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
       return { written: plan.writes.length, failed: [] };
     },
   };
-  const session = new FillSession({ api: client, workbook: port }, { overwrite: args.overwrite, writeDrafts: args.writeDrafts });
+  const session = createFillSession({ api: client, workbook: port }, { overwrite: args.overwrite, writeDrafts: args.writeDrafts });
   let shown: Progress | null = null;
   const off = session.subscribe((s) => {
     if (s.progress && s.progress !== shown) progress.update((shown = s.progress));

@@ -10,27 +10,15 @@ import type { StorageLike } from './types';
 export type { FillLink };
 
 const keyOf = (documentKey: string) => `${STORAGE_KEYS.fillPrefix}${documentKey}`;
-const isString = (v: unknown): v is string => typeof v === 'string';
 
 export function readFillLink(storage: StorageLike, documentKey: string): FillLink | null {
   const text = safeGet(storage, keyOf(documentKey));
   if (!text) return null;
   try {
-    const value = JSON.parse(text) as Partial<FillLink>;
+    // Our own storage: only the id must be right for the link to mean anything.
+    const value = JSON.parse(text) as FillLink;
     if (typeof value.questionnaireId !== 'number' || !Number.isSafeInteger(value.questionnaireId)) return null;
-    const cells =
-      value.cells && typeof value.cells === 'object' && !Array.isArray(value.cells)
-        ? Object.fromEntries(Object.entries(value.cells).filter(([, h]) => isString(h)))
-        : null;
-    return {
-      questionnaireId: value.questionnaireId,
-      startedAt: isString(value.startedAt) ? value.startedAt : new Date(0).toISOString(),
-      ...(isString(value.writtenAt) ? { writtenAt: value.writtenAt } : {}),
-      ...(cells ? { cells } : {}),
-      ...(isString(value.cellsWrittenAt) ? { cellsWrittenAt: value.cellsWrittenAt } : {}),
-      ...(Array.isArray(value.corrected) ? { corrected: value.corrected.filter(isString) } : {}),
-      ...(isString(value.undoneAt) ? { undoneAt: value.undoneAt } : {}),
-    };
+    return { ...value, startedAt: typeof value.startedAt === 'string' ? value.startedAt : new Date(0).toISOString() };
   } catch {
     return null; // a damaged entry is as good as none: the analyst can fill again
   }

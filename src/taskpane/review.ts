@@ -153,3 +153,81 @@ export function correctionTargets(q: QuestionWithAnswers): CorrectionTarget[] {
 }
 
 export { withCorrection } from '../fill/session/corrections';
+
+/** One side of a disagreement between past answers (the service's `evaluation.alternatives`). */
+export interface Alternative {
+  value: string;
+  slot_key: string;
+  slot_responses: { slot_key: string; content: string }[];
+  source_file: string;
+  questionnaire: string;
+  chosen: boolean;
+}
+
+/** The sides of a conflict the service surfaced for this question; [] when none (or a service that sends none). */
+export function alternativesOf(q: QuestionWithAnswers): Alternative[] {
+  const list = (chosenAnswer(q)?.evaluation as { alternatives?: unknown } | null | undefined)?.alternatives;
+  return Array.isArray(list)
+    ? list
+        .filter((a): a is Alternative => typeof a?.value === 'string' && a.value.trim() !== '')
+        .map((a) => ({ ...a, slot_responses: Array.isArray(a.slot_responses) ? a.slot_responses : [] }))
+    : [];
+}
+
+/** "Canvas Catalog: No · Canvas Studio: Yes", when the service summarised the disagreement. */
+export function conflictSides(q: QuestionWithAnswers): string | null {
+  const sides = (chosenAnswer(q)?.evaluation as { conflict?: { sides?: unknown } } | null | undefined)?.conflict?.sides;
+  return typeof sides === 'string' && sides.trim() ? sides : null;
+}
+
+/**
+ * Where a question stands: answered (its answer is in the workbook, or the analyst corrected it), a
+ * draft (an answer the fill did not write: for review), or untouched (no answer at all).
+ */
+export type ReviewState = 'answered' | 'draft' | 'untouched';
+
+export function reviewState(q: QuestionWithAnswers, written: ReadonlySet<number> | null, corrected: ReadonlySet<number> | undefined): ReviewState {
+  if (corrected?.has(q.id)) return 'answered';
+  const text = chosenAnswer(q)?.text.trim() ?? '';
+  const slotsSay = (chosenAnswer(q)?.slot_responses ?? []).some((r) => r.content.trim());
+  // Sides of a conflict to choose from are a draft too: something to decide, not nothing.
+  const something = !!text || slotsSay || alternativesOf(q).length > 0;
+  if (written) {
+    if (written.has(q.id)) return 'answered';
+    return something ? 'draft' : 'untouched';
+  }
+  if (!something) return 'untouched';
+  return needsReview(q) ? 'draft' : 'answered';
+}
+
+export function reviewCounts(
+  questions: readonly QuestionWithAnswers[],
+  written: ReadonlySet<number> | null,
+  corrected: ReadonlySet<number> | undefined,
+): Record<ReviewState, number> & { needsReview: number } {
+  const counts = { answered: 0, draft: 0, untouched: 0, needsReview: 0 };
+  for (const q of questions) {
+    counts[reviewState(q, written, corrected)]++;
+    if (stillNeedsReview(q, corrected)) counts.needsReview++;
+  }
+  return counts;
+}
+
+/** Needs a person, and nobody has corrected it yet. */
+export function stillNeedsReview(q: QuestionWithAnswers, corrected: ReadonlySet<number> | undefined): boolean {
+  return needsReview(q) && !corrected?.has(q.id);
+}
+
+/** The next question needing review after `afterId` in questionnaire order, wrapping around; null when none is left. */
+export function nextNeedingReview(
+  questions: readonly QuestionWithAnswers[],
+  afterId: number | null,
+  corrected: ReadonlySet<number> | undefined,
+): QuestionWithAnswers | null {
+  const start = afterId === null ? -1 : questions.findIndex((q) => q.id === afterId);
+  for (let i = 1; i <= questions.length; i++) {
+    const q = questions[(start + i + questions.length) % questions.length]!;
+    if (q.id !== afterId && stillNeedsReview(q, corrected)) return q;
+  }
+  return null;
+}

@@ -8,3 +8,4 @@ export { XlsxError, isXlsxError, type XlsxErrorCode } from './errors';
 export { sniffSpreadsheet, type SpreadsheetKind } from './sniff';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip';
 export { EXCEL_MAX_CELL_CHARS } from './cell-text';
+export { blankCells } from './blank';

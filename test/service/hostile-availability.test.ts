@@ -162,8 +162,15 @@ function postStream(s: Running, upload: ReturnType<typeof streamedUpload>): Prom
   } as RequestInit);
 }
 
-function incomingFiles(dataDir: string): string[] {
-  return readdirSync(join(dataDir, 'files', 'incoming'));
+/** Received files a request did not store are removed once its response is sent (just after the client reads it). */
+async function expectNothingWaiting(dataDir: string): Promise<void> {
+  const left = await waitFor(
+    'received files removed',
+    async () => readdirSync(join(dataDir, 'files', 'incoming')),
+    (names) => names.length === 0,
+    5000,
+  ).catch(() => readdirSync(join(dataDir, 'files', 'incoming')));
+  expect(left).toEqual([]);
 }
 
 describe('upload limits', () => {
@@ -182,7 +189,7 @@ describe('upload limits', () => {
     const res = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['a.txt', 'x'.repeat(1.5 * MB)], ['b.txt', 'y'.repeat(1.5 * MB)]));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'body: the upload is larger than 2 MB; send fewer or smaller files per request' });
-    expect(incomingFiles(s.dataDir)).toEqual([]);
+    await expectNothingWaiting(s.dataDir);
   });
 
   it('stops receiving a streamed request at the limit, with 400 {error}, and keeps nothing of it on disk', async () => {
@@ -191,7 +198,7 @@ describe('upload limits', () => {
     const res = await postStream(s, upload);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'body: the upload is larger than 2 MB; send fewer or smaller files per request' });
-    expect(incomingFiles(s.dataDir)).toEqual([]);
+    await expectNothingWaiting(s.dataDir);
   });
 
   it('answers 429 with Retry-After while the uploads in flight are at their cap, then takes uploads again', async () => {
@@ -217,10 +224,10 @@ describe('upload limits', () => {
     const res = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['fake.pdf', 'not a pdf'], ['ok.txt', KB_TEXT]));
     expect(res.status).toBe(200);
     expect(res.body.failed).toEqual(['fake.pdf: the content is text, not a PDF']);
-    expect(incomingFiles(s.dataDir)).toEqual([]);
+    await expectNothingWaiting(s.dataDir);
     const bad = await call(s.base, s.key, 'POST', '/api/v2/filler/questionnaires/', files(['notes.csv', 'just,a,table\n1,2,3\n']));
     expect(bad.status).toBe(400);
-    expect(incomingFiles(s.dataDir)).toEqual([]);
+    await expectNothingWaiting(s.dataDir);
   });
 });
 

@@ -256,3 +256,19 @@ describe('Chat trust and whose evidence', () => {
     expect(answer.textContent).toMatch(/third party: Amazon Web Services/);
   });
 });
+
+describe('whose evidence, wherever sources are listed', () => {
+  it('reads the third party from the field or the heading trail, and the list says how many', async () => {
+    const { thirdPartyOf, Sources } = await import('../../src/taskpane/components/Sources');
+    expect(thirdPartyOf({ third_party: 'Amazon Web Services' })).toBe('Amazon Web Services');
+    expect(thirdPartyOf({ context_header: 'third party: Deloitte · Opinion' })).toBe('Deloitte');
+    expect(thirdPartyOf({ context_header: 'Security overview · Encryption' })).toBeNull();
+    const { render } = await import('@testing-library/preact');
+    const { container } = render(
+      <Sources open sources={[{ filename: 'soc3.pdf', page: 1, excerpt: 'x', thirdParty: 'AWS' }, { filename: 'ours.pdf', page: 0, excerpt: 'y' }]} />,
+    );
+    expect(container.querySelector('summary')!.textContent).toBe('2 sources (1 from a third party)');
+    expect(container.querySelectorAll('li')[0]!.textContent).toBe('soc3.pdf, page 1third party: AWSx');
+    expect(container.querySelectorAll('li')[1]!.textContent).toBe('ours.pdfy');
+  });
+});

@@ -60,13 +60,8 @@ describe('Fill', () => {
     expect(workbook.applied).toEqual([{ highlight: true, sourceNotes: true }]);
     expect(JSON.parse(storage.getItem(`${STORAGE_KEYS.fillPrefix}doc-1`)!).writtenAt).toBeTypeOf('string');
 
-    // The summary from the structure: per tab questions, answered, review, score, trust.
-    const summary = screen.getByRole('region', { name: 'Summary' });
-    expect(summary.textContent).toContain('3 questions, average score 70/100. Trust: 1 high, 1 medium, 1 low; 1 need review.');
-    const security = within(summary).getByRole('rowheader', { name: 'Security' }).closest('tr')!;
-    expect([...security.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['2', '2', '0', '78', '1/1/0']);
-    const privacy = within(summary).getByRole('rowheader', { name: 'Privacy' }).closest('tr')!;
-    expect([...privacy.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['1', '1', '1', '30', '0/0/1']);
+    // Where the review stands: two answers in cells, the low-trust one a draft needing a look.
+    expect(screen.getByLabelText('Where the review stands').textContent).toBe('2 answered · 1 draft · 0 untouched — 1 needs review');
 
     const undo = screen.getByRole('button', { name: 'Undo fill' }) as HTMLButtonElement;
     await waitFor(() => expect(undo.disabled).toBe(false)); // enabled once the fill has finished
@@ -135,6 +130,18 @@ describe('Fill', () => {
     await screen.findByText(/Wrote 2 cells; skipped 1\./);
     expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
     expect(screen.queryByRole('group', { name: 'Confirm overwrite' })).toBeNull();
+  });
+
+  it('keeps drafts in the review unless "Also write drafts into cells" is ticked, and counts earlier and new writes together', async () => {
+    const { workbook } = renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 2 cells; skipped 1\./);
+    expect(workbook.value('Privacy', 'C2')).toBeUndefined(); // low trust: a draft, not a cell value
+
+    fireEvent.click(screen.getByLabelText(/Also write drafts into cells/));
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 1 cell; skipped 2\. 2 more already held the earlier fill's answers: 3 answer cells in all\./);
+    expect(workbook.value('Privacy', 'C2')).toBe('No.');
   });
 
   it('review: clicking a question selects its cell; selecting a cell in the sheet shows its question', async () => {
@@ -225,7 +232,7 @@ describe('Fill', () => {
     fireEvent.click(fillButton());
     await screen.findByText(/Wrote 0 cells; skipped 3\./);
     expect(screen.getByText(/2 answer cells already hold the answers of the earlier fill of this workbook .*: there was nothing new to write\./)).toBeTruthy();
-    expect(screen.queryByText(/knowledge base had no answers/)).toBeNull();
+    expect(screen.queryByText(/Nothing in your library answered/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Undo the earlier fill' })).toBeTruthy();
   });
 

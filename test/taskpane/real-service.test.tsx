@@ -62,8 +62,9 @@ describe('task pane on the real local service', () => {
     // Row 1 headers, 2 section "Access Control", 3-4 AC-1/AC-2, 5 section "Encryption", 6 EN-1; answers in C.
     expect(String(workbook.value('Security', 'C3'))).toMatch(/multi-factor/i);
     expect(String(workbook.value('Security', 'C6'))).toMatch(/AES-256/);
-    const summary = screen.getByRole('region', { name: 'Summary' });
-    expect(summary.textContent).toContain('4 questions');
+    const headline = screen.getByLabelText('Where the review stands').textContent!;
+    const [answered, drafts, untouched] = [...headline.matchAll(/(\d+) (?:answered|drafts?|untouched)/g)].map((m) => Number(m[1]));
+    expect(answered! + drafts! + untouched!).toBe(4);
 
     // Review: the question behind a selected cell, and back.
     workbook.userSelects({ tab: 'Security', address: 'C6' });
@@ -133,5 +134,37 @@ describe('task pane on the real local service', () => {
     // Our service says why: the key is read-only, and Settings shows it as such.
     fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
     expect(screen.getByText('Read-only key')).toBeTruthy();
+  });
+
+  it('Library on our service: finds the delete extension, replaces a same-named file, deletes one, and chat stops citing it', async () => {
+    const own = await service.key({ org: 'northwind-trial', user: 'ann' });
+    renderApp({ baseUrl: origin(), apiKey: own, initialTab: 'library' });
+    await screen.findByText(/^No documents yet/);
+    const upload = async (text: string) => {
+      fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [new File([text], 'vault.txt', { type: 'text/plain' })] } });
+      fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    };
+    const list = () => screen.getByRole('list', { name: 'Files' });
+    const ready = () => waitFor(() => expect(within(list()).getAllByText('vault.txt').every((n) => /Ready/.test(n.closest('li')!.textContent!))).toBe(true), { timeout: 30_000 });
+    await upload('Backups are sealed in the zircon vault every night.');
+    await screen.findByText('Uploaded 1 file; processing has started.', {}, { timeout: 10_000 });
+    await ready();
+    await upload('Backups are sealed in the basalt vault every hour.');
+    fireEvent.click(within(await screen.findByRole('alertdialog', {}, { timeout: 10_000 })).getByRole('button', { name: 'Replace' }));
+    await screen.findByText(/Replaced vault\.txt: the old copy is removed\./, {}, { timeout: 10_000 });
+    await waitFor(() => expect(within(list()).getAllByText('vault.txt')).toHaveLength(1), { timeout: 10_000 });
+    await ready();
+
+    fireEvent.click(within(list()).getByRole('button', { name: 'Delete vault.txt' }));
+    fireEvent.click(within(list()).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('Deleted vault.txt.', {}, { timeout: 10_000 });
+    expect(screen.queryByRole('alert')).toBeNull();
+    await screen.findByText(/^No documents yet/, {}, { timeout: 10_000 });
+    const res = await fetch(`${origin()}/api/v2/chat/ask/`, {
+      method: 'POST',
+      headers: { 'X-API-Key': own, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ question: 'Which vault seals the backups?' }),
+    });
+    expect(JSON.stringify(await res.json())).not.toMatch(/zircon|basalt/);
   });
 });

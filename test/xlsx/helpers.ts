@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { XlsxPackage } from '../../src/xlsx';
+import { blankCells, XlsxPackage } from '../../src/xlsx';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const FIXTURES_DIR = resolve(here, '../../../shared/fixtures/questionnaires');
@@ -66,8 +66,7 @@ export function blankFixture(fx: FixtureInfo): Uint8Array {
   const bytes = new Uint8Array(readFileSync(fixturePath(fx.file)));
   if (!fx.completed) return bytes;
   const pkg = XlsxPackage.open(bytes, fx.file);
-  const clears = answerCells(pkg, fx).map((address) => ({ tab: fx.answerTab, address, value: null }));
-  return pkg.applyWrites(clears, { fullCalcOnLoad: false }).bytes;
+  return blankCells(bytes, answerCells(pkg, fx).map((address) => ({ tab: fx.answerTab, address })));
 }
 
 /** A small workbook from ExcelJS: a styled answer sheet, a lookup sheet, a formula, merges. */

@@ -36,9 +36,10 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
     };
     const fail = async (reason: string): Promise<void> => {
       await writes.catch(() => undefined);
+      // Nothing will ever read a failed upload again; it must not fill the disk. Removed first, so a
+      // file shown `failed` has no bytes left.
+      await ctx.blobs.remove(file.stored_name);
       await files.update(fileId, { status: 'failed', processing_stage: 'failed', error: reason });
-      // Nothing will ever read a failed upload again; it must not fill the disk.
-      void ctx.blobs.remove(file.stored_name);
     };
     // Bytes already in the library add no second copy of their evidence (issue 14).
     const original = file.purpose === 'repository' ? await sameContentAs(ctx.store, file) : null;

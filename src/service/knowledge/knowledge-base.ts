@@ -12,10 +12,11 @@ import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
 import { documentSubject } from './extract/subject';
 import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
-import { splitIntoPassages } from './passages';
-import { questionFocus, ranked, retrieve, qaContent, type Candidate, type QuestionFocus } from './retrieval';
-import { stemmedTerms, textForIndex } from './text';
-import type { AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QuestionInput, SearchFilters } from './types';
+import { pairsToIndex, passageEntry, qaEntry } from './entries';
+import { splitIntoPassages, type Passage } from './passages';
+import { questionFocus, ranked, retrieve, type Candidate, type QuestionFocus } from './retrieval';
+import { stemmedTerms } from './text';
+import type { AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, SearchFilters } from './types';
 
 export interface KnowledgeOptions {
   llm?: EndpointConfig | null;
@@ -50,8 +51,9 @@ export class KnowledgeBase {
     doc: ExtractedDocument,
     onProgress?: (percent: number) => void,
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }> {
-    const passages = splitIntoPassages(doc);
-    const qa = doc.qa.filter((p) => p.question.trim() !== '' && p.slots.some((s) => s.content.trim() !== ''));
+    const prepared = doc.prepared_index;
+    const passages: { context_header: string; content: string }[] = prepared?.passages ?? splitIntoPassages(doc);
+    const qa: { question: string }[] = prepared?.qa ?? pairsToIndex(doc);
     onProgress?.(10);
 
     let passageVectors: Float32Array[] = [];
@@ -63,35 +65,14 @@ export class KnowledgeBase {
       onProgress?.(80);
     }
 
-    // Computed as the index pulls them, batch by batch, so a large file never holds the event loop.
-    const passageEntries = lazyMap(passages, (p, i): PassageEntry => ({
-      page_number: p.page_number,
-      section_path: p.section_path,
-      context_header: p.context_header,
-      content: p.content,
-      stems: [...stemmedTerms(`${p.context_header}\n${p.content}`)].join(' '),
-      index_header: textForIndex(p.context_header),
-      index_body: textForIndex(p.content),
-      embedding: passageVectors[i] ?? null,
-    }));
-    const qaEntries = lazyMap(qa, (pair, i): QaEntry => {
-      const slots = pair.slots.filter((s) => s.content.trim() !== '');
-      const answer = pair.answer.trim() || slots[0]!.content;
-      const answerText = qaContent(answer, slots);
-      return {
-        question: pair.question,
-        answer,
-        slots,
-        original_id: pair.original_id ?? null,
-        tab_name: pair.tab_name ?? '',
-        location: pair.location ?? '',
-        question_stems: [...stemmedTerms(pair.question)].join(' '),
-        stems: [...stemmedTerms(`${pair.question}\n${answerText}`)].join(' '),
-        index_question: textForIndex(pair.question),
-        index_answer: textForIndex(answerText),
-        embedding: qaVectors[i] ?? null,
-      };
-    });
+    // Built as the index pulls them, batch by batch, so a large file never holds the event loop; the
+    // reader's worker thread already did the CPU-heavy part (splitting, stemming) when it read the file.
+    const passageEntries = prepared
+      ? lazyMap(prepared.passages, (p, i): PassageEntry => ({ ...p, embedding: passageVectors[i] ?? null }))
+      : lazyMap(passages as Passage[], (p, i): PassageEntry => ({ ...passageEntry(p), embedding: passageVectors[i] ?? null }));
+    const qaEntries = prepared
+      ? lazyMap(prepared.qa, (q, i): QaEntry => ({ ...q, embedding: qaVectors[i] ?? null }))
+      : lazyMap(qa as QaPair[], (pair, i): QaEntry => ({ ...qaEntry(pair), embedding: qaVectors[i] ?? null }));
     const from = this.embedder ? 80 : 10;
     const total = Math.max(1, passages.length + qa.length);
     await this.index.replaceFile(meta, passageEntries, qaEntries, (stored) => onProgress?.(Math.floor(from + ((100 - from) * stored) / total)));

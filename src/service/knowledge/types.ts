@@ -1,4 +1,5 @@
 /** The knowledge module's boundary: what ingestion produces and what answering returns. */
+import type { IndexEntries } from './entries';
 import type { AnswerSlot, DocumentType, Evaluation, FileFormat, TrustLevel } from '../../api/schemas';
 
 export interface ExtractedPage {
@@ -39,6 +40,8 @@ export interface ExtractedDocument {
   title?: string;
   /** The organisation the document is about, when its text names one (see extract/subject.ts). */
   subject?: string;
+  /** Its index entries, when the reader's worker thread already computed them (see entries.ts). */
+  prepared_index?: IndexEntries;
 }
 
 /** A file that cannot be ingested; `message` is the reason shown to the user. */

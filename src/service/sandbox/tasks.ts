@@ -5,6 +5,7 @@
 import { detectQuestionnaire, DetectError, type DetectedQuestionnaire } from '../detect';
 import { megabytes, type ReadLimits } from '../files/limits';
 import { sourceBytes, sourceSize, type FileSource } from '../files/source';
+import { indexEntries } from '../knowledge/entries';
 import { extractDocument } from '../knowledge/extract';
 import type { ExtractedDocument } from '../knowledge/types';
 
@@ -14,8 +15,10 @@ export interface TaskInput {
   limits: ReadLimits;
 }
 
+/** The document and, computed here rather than on the request thread, its index entries. */
 export async function extractTask(input: TaskInput): Promise<ExtractedDocument> {
-  return extractDocument(input.source, input.filename, input.limits);
+  const doc = await extractDocument(input.source, input.filename, input.limits);
+  return { ...doc, prepared_index: indexEntries(doc) };
 }
 
 export async function detectTask(input: TaskInput): Promise<DetectedQuestionnaire> {

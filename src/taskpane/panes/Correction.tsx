@@ -1,6 +1,6 @@
 /**
  * Correcting the selected question's answer: one field per writable answer cell, prefilled with what
- * the answer says, and a button that writes the field into that cell (through the adapter's safety
+ * the answer says (else what the cell holds), and a button that writes the field into that cell (through the adapter's safety
  * rules; Undo fill puts the cell back). Drafts live in the parent, so switching questions keeps them.
  */
 import type { QuestionWithAnswers } from '../../api/schemas';
@@ -16,6 +16,8 @@ export function Correction(props: {
   drafts: Readonly<Record<string, string>>;
   onDraft: (key: string, text: string) => void;
   onCorrect: CorrectFn;
+  /** What each answer cell holds now (`tab!A1` → text), once read. */
+  current?: Readonly<Record<string, string>>;
 }) {
   const q = props.question;
   const targets = correctionTargets(q);
@@ -23,12 +25,14 @@ export function Correction(props: {
     return <p class="qf-small qf-muted">This question has no answer cell the pane may write, so it cannot be corrected here.</p>;
   }
   return (
-    <details class="qf-correct" open={targets.some((t) => props.drafts[draftKey(q, t)] !== undefined)}>
+    <details class="qf-correct" open>
       <summary>Correct the answer</summary>
       {targets.map((t) => {
         const key = draftKey(q, t);
-        const text = props.drafts[key] ?? t.value;
         const where = `${t.cell.tab}!${t.cell.address}`;
+        // Pre-filled with the suggestion, else with what the cell holds now: the analyst edits, never retypes.
+        const now = props.current?.[where] ?? '';
+        const text = props.drafts[key] ?? (t.value || now);
         const name = t.slot.header || t.slot.role || 'Answer';
         const allowed = (t.slot.allowed_values ?? []).filter((v) => v.trim() !== '');
         const id = `qf-correct-${q.id}-${t.cell.address}`;

@@ -5,17 +5,15 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QuestionWithAnswers } from '../../api/schemas';
-import type { UndoResult, WorkbookAdapter } from '../../excel/types';
+import type { CellRef, UndoResult, WorkbookAdapter } from '../../excel/types';
 import {
-  FillSession,
+  createFillSession, type FillSession,
   SessionError,
   STEP_ORDER,
   initialState,
   type FillOptions,
   type FillState,
-  type LaterEdit,
   type Outcome,
-  type Replacement,
   type StepKey,
 } from '../../fill/session';
 import { ConnectFirst, ErrorMessage, Note } from '../components/Message';
@@ -25,7 +23,7 @@ import { explainQuestionnaireUploadError, isForbidden } from '../errors';
 import { fillLinkStore } from '../fill-link';
 import { findQuestionAt, targetCell } from '../review';
 import type { StorageLike, TaskpaneApi } from '../types';
-import { Summary, WriteReport } from './fill-report';
+import { WriteReport } from './fill-report';
 import type { CorrectFn } from './Correction';
 import { ReviewList } from './ReviewList';
 import type { ApiError } from '../../api/errors';
@@ -78,7 +76,7 @@ function useFillSession(props: FillPaneProps): [FillSession | null, FillState] {
   const session = useMemo(
     () =>
       client
-        ? new FillSession(
+        ? createFillSession(
             {
               api: client,
               workbook,
@@ -203,6 +201,8 @@ export function FillPane(props: FillPaneProps) {
   const lastRunWrote = outcome?.kind === 'written' && !!report && report.result.written > 0;
   const undoLabel = lastRunWrote || !outcome || outcome.kind === 'already-written' || outcome.kind === 'undone' ? 'Undo fill' : 'Undo the earlier fill';
   const error = errorOf(outcome);
+  const written = useMemo(() => (report ? new Set(report.plan.writes.map((w) => w.questionId)) : null), [report]);
+  const readValues = useMemo(() => (workbook.readValues ? (refs: CellRef[]) => workbook.readValues!(refs) : undefined), [workbook]);
 
   return (
     <div>
@@ -210,8 +210,8 @@ export function FillPane(props: FillPaneProps) {
       {!client && <ConnectFirst onOpenSettings={props.onOpenSettings} />}
       {client && !started && questions.length === 0 && state.phase !== 'interrupted' && (
         <p class="qf-muted">
-          Answers this workbook's questions from the documents in your library and writes them into the empty answer cells, with
-          their sources. Cells you filled are kept, formulas are never touched, and Undo fill puts everything back.
+          Answers this workbook's questions from your library into its empty answer cells, with sources. Your values and formulas are
+          kept; Undo fill puts everything back.
         </p>
       )}
       {client && library && library.ready === 0 && !running && questions.length === 0 && (
@@ -228,7 +228,7 @@ export function FillPane(props: FillPaneProps) {
         <div class="qf-msg qf-msg-warn" role="group" aria-label="Interrupted fill">
           <p>
             A fill of this workbook was interrupted{state.interruptedAt ? ` (started ${when(state.interruptedAt)})` : ''}. Nothing is written until
-            you choose: continue it (its answers are written into the empty answer cells), or discard it.
+            you choose: continue it, or discard it.
           </p>
           <div class="qf-row">
             <button type="button" class="qf-btn qf-btn-primary" onClick={() => void session.continueInterrupted()}>
@@ -302,21 +302,39 @@ export function FillPane(props: FillPaneProps) {
       )}
       {state.stalled && running && (
         <Note kind="warn">
-          The service has reported no progress for {formatDuration(stallMs / 1000)}. It may be busy with other work or stuck. Keep
-          waiting, or choose Stop and pick the fill up later.
+          The service has reported no progress for {formatDuration(stallMs / 1000)}. It may be busy with other work or stuck: wait,
+          or Stop and pick the fill up later.
         </Note>
       )}
       <ErrorMessage error={error} />
       {state.phase === 'confirm-overwrite' && state.replacements && session && (
-        <ConfirmOverwrite replacements={state.replacements} onChoose={(choice) => void session.confirmOverwrite(choice)} />
+        <Confirm
+          label="Confirm overwrite"
+          title={`Overwrite will replace ${plural(state.replacements.length, 'existing value')} in this workbook. Undo fill can put them back.`}
+          items={state.replacements.map((x) => ({
+            key: `${x.tab}!${x.address}`,
+            text: `${x.tab}!${x.address}${x.originalId ? ` (${x.originalId})` : ''}: “${clip(x.current)}” → “${clip(x.next)}”`,
+          }))}
+          choices={[
+            [`Replace ${plural(state.replacements.length, 'value')}`, () => void session.confirmOverwrite('replace')],
+            ['Keep them, fill only empty cells', () => void session.confirmOverwrite('keep')],
+            ['Cancel', () => void session.confirmOverwrite('cancel')],
+          ]}
+        />
       )}
       {report && <WriteReport plan={report.plan} result={report.result} earlier={report.earlier} earlierAt={report.earlierAt} />}
       {state.phase === 'confirm-undo' && state.laterEdits && session && (
-        <ConfirmUndo
-          edits={state.laterEdits}
-          onKeep={() => void session.undo(true)}
-          onDiscard={() => void session.undo(false)}
-          onCancel={() => session.cancelUndo()}
+        <Confirm
+          label="Confirm undo"
+          title={`${plural(state.laterEdits.length, 'cell was', 'cells were')} changed after the fill: Undo fill would put ${
+            state.laterEdits.length === 1 ? 'it' : 'them'
+          } back as before the fill, losing ${state.laterEdits.length === 1 ? 'that edit' : 'those edits'}.`}
+          items={state.laterEdits.map((x) => ({ key: `${x.tab}!${x.address}`, text: `${x.tab}!${x.address}: “${clip(x.value)}”` }))}
+          choices={[
+            [`Undo, keeping my ${plural(state.laterEdits.length, 'edit')}`, () => void session.undo(true)],
+            ['Undo everything', () => void session.undo(false)],
+            ['Cancel', () => session.cancelUndo()],
+          ]}
         />
       )}
       <div class="qf-row">
@@ -346,10 +364,20 @@ export function FillPane(props: FillPaneProps) {
           </ul>
         </Note>
       )}
-      {state.structure && <Summary structure={state.structure} questions={questions} />}
       <ErrorMessage error={navError} onDismiss={() => setNavError(null)} />
       {questions.length > 0 && (
-        <ReviewList questions={questions} selectedId={selectedId} onPick={pick} onCorrect={correct} corrected={state.corrected} />
+        <ReviewList
+          questions={questions}
+          selectedId={selectedId}
+          onPick={pick}
+          onCorrect={correct}
+          corrected={state.corrected}
+          written={written}
+          {...(readValues ? { readValues } : {})}
+        />
+      )}
+      {questions.length > 0 && client && !busy && (
+        <SaveToLibrary client={client} workbook={workbook} blocked={props.uploadBlocked} />
       )}
     </div>
   );
@@ -380,17 +408,17 @@ function OutcomeNote(props: { outcome: Outcome | null }) {
           Stopped.{' '}
           {o.resumable
             ? 'The service keeps what it generated so far: choose "Check again" to pick this fill up, or fill the workbook again.'
-            : 'Nothing was written. Fill the workbook again when you are ready.'}
+            : 'Nothing was written.'}
         </Note>
       );
     case 'already-written':
-      return <Note>Answers were written into this workbook on {when(o.writtenAt)}. Review them below.</Note>;
+      return <Note>Answers were written into this workbook on {when(o.writtenAt)}.</Note>;
     case 'no-questions':
-      return <Note>The service found no questions in this workbook. Is it a questionnaire (a sheet of questions with answer columns)?</Note>;
+      return <Note>The service found no questions in this workbook (a sheet of questions with answer columns).</Note>;
     case 'discarded':
-      return <Note>The interrupted fill was discarded; nothing was written. Fill the workbook again when you are ready.</Note>;
+      return <Note>The interrupted fill was discarded; nothing was written.</Note>;
     case 'overwrite-declined':
-      return <Note>Nothing was written: no existing value was replaced. Untick "Overwrite" to fill only the empty cells.</Note>;
+      return <Note>Nothing was written: no existing value was replaced.</Note>;
     case 'undone':
       return <Note kind={o.result?.failed?.length ? 'warn' : 'ok'}>{describeUndo(o.result, o.kept)}</Note>;
     default:
@@ -398,67 +426,62 @@ function OutcomeNote(props: { outcome: Outcome | null }) {
   }
 }
 
-function ConfirmOverwrite(props: { replacements: Replacement[]; onChoose: (choice: 'replace' | 'keep' | 'cancel') => void }) {
-  const r = props.replacements;
+/** A question before something is destroyed: what would be lost (the first few), and the choices. */
+function Confirm(props: { label: string; title: string; items: { key: string; text: string }[]; choices: [string, () => void][] }) {
   return (
-    <div class="qf-msg qf-msg-warn" role="group" aria-label="Confirm overwrite">
+    <div class="qf-msg qf-msg-warn" role="group" aria-label={props.label}>
       <p>
-        <strong>Overwrite will replace {plural(r.length, 'existing value')} in this workbook.</strong> Undo fill can put them back.
+        <strong>{props.title}</strong>
       </p>
       <ul class="qf-small">
-        {r.slice(0, PREVIEW).map((x) => (
-          <li key={`${x.tab}!${x.address}`}>
-            {x.tab}!{x.address}
-            {x.originalId ? ` (${x.originalId})` : ''}: “{clip(x.current)}” → “{clip(x.next)}”
-          </li>
+        {props.items.slice(0, PREVIEW).map((x) => (
+          <li key={x.key}>{x.text}</li>
         ))}
-        {r.length > PREVIEW && <li>… and {r.length - PREVIEW} more.</li>}
+        {props.items.length > PREVIEW && <li>… and {props.items.length - PREVIEW} more.</li>}
       </ul>
       <div class="qf-row">
-        <button type="button" class="qf-btn qf-btn-primary" onClick={() => props.onChoose('replace')}>
-          Replace {plural(r.length, 'value')}
-        </button>
-        <button type="button" class="qf-btn" onClick={() => props.onChoose('keep')}>
-          Keep them, fill only empty cells
-        </button>
-        <button type="button" class="qf-btn" onClick={() => props.onChoose('cancel')}>
-          Cancel
-        </button>
+        {props.choices.map(([label, onClick], i) => (
+          <button key={label} type="button" class={i === 0 ? 'qf-btn qf-btn-primary' : 'qf-btn'} onClick={onClick}>
+            {label}
+          </button>
+        ))}
       </div>
     </div>
   );
 }
 
-function ConfirmUndo(props: { edits: LaterEdit[]; onKeep: () => void; onDiscard: () => void; onCancel: () => void }) {
-  const e = props.edits;
+/**
+ * After review: the workbook, as it is now, goes to the library as a completed questionnaire, so the
+ * next fill reuses the reviewed answers (the service lets a newer upload of it supersede the older).
+ */
+function SaveToLibrary(props: { client: TaskpaneApi; workbook: WorkbookAdapter; blocked: string | null }) {
+  const [status, setStatus] = useState<{ kind: 'busy' } | { kind: 'done'; name: string } | { kind: 'error'; error: unknown } | null>(null);
+  const save = async () => {
+    setStatus({ kind: 'busy' });
+    try {
+      const file = await props.workbook.readFile();
+      const result = await props.client.uploadRepositoryFiles([{ name: file.fileName, data: file.bytes }], { tags: ['completed-questionnaire'] });
+      const failed = result.failed?.[0];
+      if (failed) throw new Error(`The library refused ${file.fileName}: ${failed}`);
+      setStatus({ kind: 'done', name: file.fileName });
+    } catch (e) {
+      setStatus({ kind: 'error', error: e });
+    }
+  };
   return (
-    <div class="qf-msg qf-msg-warn" role="group" aria-label="Confirm undo">
-      <p>
-        <strong>
-          {plural(e.length, 'cell was', 'cells were')} changed after the fill. Undo fill would put {e.length === 1 ? 'it' : 'them'} back as
-          they were before the fill, losing {e.length === 1 ? 'that edit' : 'those edits'}.
-        </strong>
-      </p>
-      <ul class="qf-small">
-        {e.slice(0, PREVIEW).map((x) => (
-          <li key={`${x.tab}!${x.address}`}>
-            {x.tab}!{x.address}: “{clip(x.value)}”
-          </li>
-        ))}
-        {e.length > PREVIEW && <li>… and {e.length - PREVIEW} more.</li>}
-      </ul>
+    <section aria-label="Save to library">
       <div class="qf-row">
-        <button type="button" class="qf-btn qf-btn-primary" onClick={props.onKeep}>
-          Undo, keeping my {plural(e.length, 'edit')}
-        </button>
-        <button type="button" class="qf-btn" onClick={props.onDiscard}>
-          Undo everything
-        </button>
-        <button type="button" class="qf-btn" onClick={props.onCancel}>
-          Cancel
+        <button type="button" class="qf-btn" onClick={save} disabled={!!props.blocked || status?.kind === 'busy'}>
+          {status?.kind === 'busy' ? 'Saving…' : 'Save to library'}
         </button>
       </div>
-    </div>
+      {status?.kind === 'done' && (
+        <Note kind="ok">
+          Saved {status.name} to your library: once it is Ready there, the next fill reuses these answers.
+        </Note>
+      )}
+      {status?.kind === 'error' && <ErrorMessage error={status.error} />}
+    </section>
   );
 }
 

@@ -220,6 +220,9 @@ export function LibraryPane(props: LibraryPaneProps) {
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<unknown>(null);
   const [deleteNote, setDeleteNote] = useState<string | null>(null);
+  /** A deleted file leaves the list at once, not at the next refresh (nobody can act on a file that is gone). */
+  const forget = (ids: number[]) =>
+    setList((l) => l && { ...l, count: l.count - l.results.filter((f) => ids.includes(f.id)).length, results: l.results.filter((f) => !ids.includes(f.id)) });
   const fileInput = useRef<HTMLInputElement>(null);
   const dropZone = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -373,6 +376,7 @@ export function LibraryPane(props: LibraryPaneProps) {
       for (const old of replace ?? []) {
         try {
           await client.deleteRepositoryFile(old.id);
+          forget([old.id]);
           replaced.push(old.original_filename ?? `file ${old.id}`);
         } catch (e) {
           notReplaced.push(`${old.original_filename ?? `file ${old.id}`} (${e instanceof Error ? e.message : String(e)})`);
@@ -405,6 +409,7 @@ export function LibraryPane(props: LibraryPaneProps) {
     setDeleteNote(null);
     try {
       await client.deleteRepositoryFile(file.id);
+      forget([file.id]);
       setDeleteNote(`Deleted ${file.original_filename ?? `file ${file.id}`}.`);
       setConfirmDelete(null);
       setReload((n) => n + 1);

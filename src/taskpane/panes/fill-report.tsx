@@ -1,8 +1,6 @@
-/** What the Fill pane shows after generation (the summary) and after writing (the report). */
-import type { QuestionWithAnswers, Structure } from '../../api/schemas';
+/** What the Fill pane shows after writing: the report, and why nothing was written when nothing was. */
 import type { ApplyResult } from '../../excel/types';
 import type { SkipReason, WritePlan } from '../../fill/types';
-import { chosenAnswer, evaluationOf, needsReview } from '../review';
 
 // Partial: src/fill may add reasons; an unknown one is shown by its id.
 export const SKIP_REASON_TEXT: Partial<Record<SkipReason, string>> = {
@@ -19,113 +17,19 @@ export const SKIP_REASON_TEXT: Partial<Record<SkipReason, string>> = {
   draft: 'a draft, kept for review (not defensible as it is)',
 };
 
-interface TabRow {
-  tab: string;
-  questions: number;
-  answered: number;
-  review: number;
-  avgScore: number | null;
-  high: number;
-  medium: number;
-  low: number;
-}
-
-export function tabRows(structure: Structure, questions: readonly QuestionWithAnswers[]): TabRow[] {
-  const rows = new Map<string, TabRow>();
-  for (const t of structure.tabs) {
-    rows.set(t.tab_name, { tab: t.tab_name, questions: t.question_count, answered: 0, review: 0, avgScore: null, high: 0, medium: 0, low: 0 });
-  }
-  const scores = new Map<string, number[]>();
-  for (const q of questions) {
-    let row = rows.get(q.tab_name);
-    if (!row) {
-      row = { tab: q.tab_name, questions: 0, answered: 0, review: 0, avgScore: null, high: 0, medium: 0, low: 0 };
-      rows.set(q.tab_name, row);
-    }
-    if (!structure.tabs.some((t) => t.tab_name === q.tab_name)) row.questions++;
-    if (chosenAnswer(q)?.text.trim()) row.answered++;
-    if (needsReview(q)) row.review++;
-    const ev = evaluationOf(q);
-    if (ev) {
-      row[ev.trust]++;
-      const list = scores.get(q.tab_name) ?? [];
-      list.push(ev.score);
-      scores.set(q.tab_name, list);
-    }
-  }
-  for (const [tab, list] of scores) {
-    rows.get(tab)!.avgScore = Math.round(list.reduce((a, b) => a + b, 0) / list.length);
-  }
-  return [...rows.values()];
-}
-
-export function Summary(props: { structure: Structure; questions: readonly QuestionWithAnswers[] }) {
-  const rows = tabRows(props.structure, props.questions);
-  const qf = props.structure.quick_filter_counts;
-  return (
-    <section aria-label="Summary">
-      <h3>Summary</h3>
-      <p>
-        {props.structure.total_question_count} questions, average score {props.structure.avg_score}/100. Trust: {qf.trustHigh ?? 0}{' '}
-        high, {qf.trustMedium ?? 0} medium, {qf.trustLow ?? 0} low; {qf.needsReview ?? 0} need review.
-      </p>
-      <div class="qf-scroll">
-      <table class="qf-table">
-        <caption class="qf-sr">Answers per tab</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tab</th>
-            <th scope="col" class="qf-num" title="Questions">
-              Qs
-            </th>
-            <th scope="col" class="qf-num" title="Answered">
-              Ans.
-            </th>
-            <th scope="col" class="qf-num" title="Need review">
-              Rev.
-            </th>
-            <th scope="col" class="qf-num" title="Average score">
-              Score
-            </th>
-            <th scope="col" class="qf-num" title="Trust: high / medium / low">
-              H/M/L
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.tab}>
-              <th scope="row">{r.tab}</th>
-              <td class="qf-num">{r.questions}</td>
-              <td class="qf-num">{r.answered}</td>
-              <td class="qf-num">{r.review}</td>
-              <td class="qf-num">{r.avgScore ?? '—'}</td>
-              <td class="qf-num">
-                {r.high}/{r.medium}/{r.low}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      </div>
-    </section>
-  );
-}
-
 const SKIPPED_SHOWN = 200;
 
 /** What to do about each reason a fill wrote nothing, most frequent first. */
 const NEXT_STEP: Partial<Record<SkipReason, string>> = {
-  occupied:
-    'The answer cells already hold values. To replace them, tick "Overwrite cells that already hold a value" and choose "Write again with these options"; formulas are never touched and Undo fill puts everything back.',
-  no_value: 'The knowledge base had no answers for these questions. Add documents in the Library tab, then fill again.',
-  no_slot: 'The service found no answer cells for these questions. Check that the answer column has a header such as "Answer" or "Response".',
-  protected: 'The answer cells are locked on protected sheets. Unprotect the sheets (Review › Unprotect Sheet), then write again.',
-  missing_tab: 'The sheets the questions were found on are no longer in this workbook (renamed or deleted). Fill the workbook again.',
+  occupied: 'The answer cells already hold values. To replace them, tick "Overwrite…" and write again (you confirm first; Undo fill puts them back).',
+  no_value: 'Nothing in your library answered these questions: add documents in Library, then fill again.',
+  no_slot: 'The service found no answer cells (a column headed "Answer" or "Response").',
+  protected: 'The answer cells are locked on protected sheets: unprotect them, then write again.',
+  missing_tab: 'The sheets of these questions are gone (renamed or deleted): fill again.',
   formula: 'The answer cells hold formulas, which are never overwritten.',
-  not_allowed: "The answers did not fit the cells' drop-down lists. Pick a value for each in the review below.",
+  not_allowed: "The answers do not fit the cells' drop-down lists: pick values in the review.",
   blocked: 'The questionnaire marks these cells as not to be filled.',
-  draft: 'The answers are drafts (low trust, or free text without a list answer beside it): check them in the review below, or tick "Also write drafts into cells" and write again.',
+  draft: 'The answers are drafts: check them in the review, or tick "Also write drafts into cells" and write again.',
 };
 
 /**
@@ -153,13 +57,16 @@ export function nothingWrittenAdvice(plan: WritePlan, result: Pick<ApplyResult, 
 
 export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 'written' | 'failed'>; earlier?: number; earlierAt?: string | null }) {
   const { plan, result } = props;
-  const reasons = Object.entries(plan.report.byReason).filter(([, n]) => n) as [SkipReason, number][];
+  const reasons = (Object.entries(plan.report.byReason) as [SkipReason, number][]).filter(([, n]) => n).sort((a, b) => b[1] - a[1]);
   return (
     <section aria-label="Fill report">
       <h3>Report</h3>
       <p role="status">
         Wrote {result.written} cell{result.written === 1 ? '' : 's'}; skipped {plan.report.skipped}
         {result.failed.length ? `; ${result.failed.length} failed` : ''}.
+        {props.earlier && result.written > 0
+          ? ` ${props.earlier} more already held the earlier fill's answers: ${result.written + props.earlier} answer cells in all.`
+          : ''}
       </p>
       {result.written === 0 && (
         <div class="qf-msg qf-msg-warn" role="status">
@@ -170,12 +77,32 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
         </div>
       )}
       {reasons.length > 0 && (
-        <ul class="qf-small">
-          {reasons.map(([reason, n]) => (
-            <li key={reason}>
-              {n} skipped: {SKIP_REASON_TEXT[reason] ?? reason}
-            </li>
-          ))}
+        <ul class="qf-small" aria-label="Skipped cells">
+          {reasons.map(([reason, n]) => {
+            const text = `${n} skipped: ${SKIP_REASON_TEXT[reason] ?? reason}`;
+            const list = plan.skipped.filter((s) => s.reason === reason);
+            // Cells with no answer or held back as drafts can be hundreds: one line, the review lists them.
+            return (
+              <li key={reason}>
+                {SUMMARISED.has(reason) ? (
+                  `${text} (see the review)`
+                ) : (
+                  <details>
+                    <summary>{text}</summary>
+                    <ul>
+                      {list.slice(0, SKIPPED_SHOWN).map((s, i) => (
+                        <li key={i}>
+                          {s.tab}
+                          {s.address ? `!${s.address}` : ''} ({s.originalId ?? `question ${s.questionId}`}): {s.detail || SKIP_REASON_TEXT[s.reason] || s.reason}
+                        </li>
+                      ))}
+                      {list.length > SKIPPED_SHOWN && <li>… and {list.length - SKIPPED_SHOWN} more.</li>}
+                    </ul>
+                  </details>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
       {result.failed.length > 0 && (
@@ -190,20 +117,9 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
           </ul>
         </div>
       )}
-      {plan.skipped.length > 0 && (
-        <details>
-          <summary class="qf-small">Skipped cells ({plan.skipped.length})</summary>
-          <ul class="qf-small">
-            {plan.skipped.slice(0, SKIPPED_SHOWN).map((s, i) => (
-              <li key={i}>
-                {s.tab}
-                {s.address ? `!${s.address}` : ''} ({s.originalId ?? `question ${s.questionId}`}): {s.detail || SKIP_REASON_TEXT[s.reason] || s.reason}
-              </li>
-            ))}
-            {plan.skipped.length > SKIPPED_SHOWN && <li>… and {plan.skipped.length - SKIPPED_SHOWN} more.</li>}
-          </ul>
-        </details>
-      )}
     </section>
   );
 }
+
+/** Reasons shown as one count: empty cells of unanswered questions and cells the questionnaire blocks. */
+const SUMMARISED = new Set<SkipReason>(['no_value', 'blocked', 'draft']);

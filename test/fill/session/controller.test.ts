@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors';
 import type { Progress, QuestionWithAnswers } from '../../../src/api/schemas';
 import { planFill } from '../../../src/fill/plan';
-import { FillSession, type FillLink, type LinkStore, type SessionApi, type WorkbookPort } from '../../../src/fill/session';
+import { createFillSession, type FillSession, type FillLink, type LinkStore, type SessionApi, type WorkbookPort } from '../../../src/fill/session';
 
 function questions(): QuestionWithAnswers[] {
   const q = (id: number, cell: string, text: string) =>
@@ -115,7 +115,7 @@ function memoryLinks(initial: FillLink | null = null): LinkStore & { link: FillL
 const setup = (links = memoryLinks()) => {
   const api = new ScriptedApi();
   const workbook = new Cells();
-  const session = new FillSession({ api, workbook, links, confirmOverwrite: true, stallMs: 40 });
+  const session = createFillSession({ api, workbook, links, confirmOverwrite: true, stallMs: 40 });
   return { api, workbook, session, links };
 };
 

@@ -13,7 +13,7 @@
  *  - the evidence may be one sentence or two adjacent sentences of the same passage.
  * A sentence that negates or makes the statement conditional ("if requested", "may") states nothing.
  */
-import { NEGATIONS, stemmedTerms, type TermWeights } from '../text';
+import { NEGATIONS, keyTerms, stem, stemmedTerms, type TermWeights } from '../text';
 
 /** Words that say how a question is asked or qualify the practice, not what it is about (stemmed). */
 const NOT_THE_CLAIM = new Set([
@@ -45,6 +45,8 @@ function concept(stem: string): string {
 export interface ClaimTerm {
   concept: string;
   weight: number;
+  /** The question's own word for the concept: reasons name it, never the stem ("monitoring", not "monitor"). */
+  word: string;
 }
 
 /**
@@ -57,12 +59,15 @@ export function questionClaim(question: string, weightOf: TermWeights = () => 1)
     .replace(/\((?:e\.?\s*g|i\.?\s*e|such as|for example|including)\b[^)]*\)/gi, ' ')
     .replace(/\[[^\]]*\]/g, ' ');
   const weights = new Map<string, number>();
-  for (const stem of stemmedTerms(text)) {
-    if (NOT_THE_CLAIM.has(stem)) continue;
-    const c = concept(stem);
-    weights.set(c, Math.max(weights.get(c) ?? 0, weightOf(stem)));
+  const words = new Map<string, string>();
+  for (const term of keyTerms(text)) {
+    const stemmed = stem(term);
+    if (NOT_THE_CLAIM.has(stemmed)) continue;
+    const c = concept(stemmed);
+    weights.set(c, Math.max(weights.get(c) ?? 0, weightOf(stemmed)));
+    if (!words.has(c)) words.set(c, term);
   }
-  return [...weights].map(([c, weight]) => ({ concept: c, weight }));
+  return [...weights].map(([c, weight]) => ({ concept: c, weight, word: words.get(c)! }));
 }
 
 /** The concepts a piece of evidence mentions. */
@@ -91,5 +96,10 @@ export function statesPlainly(sentence: string): boolean {
   const text = sentence.toLowerCase().replace(/[’]/g, "'");
   const words = text.match(/[a-z']+/g) ?? [];
   if (words.some((w) => NEGATIONS.has(w))) return false;
+  // A form's instruction ("Describe how the business stores … account data") states nothing about anyone.
+  if (INSTRUCTION.test(text)) return false;
   return !CONDITIONAL.test(text);
 }
+
+/** The prompts of forms and standards (a PCI attestation, a questionnaire template), not statements. */
+const INSTRUCTION = /\b(describe|provide|indicate|explain|specify|identify|list) (how|what|whether|which|where|when|why|the|all|any|each)\b/;

@@ -277,7 +277,7 @@ export function statedClaim(question: string, candidates: Candidate[], focus: Qu
 }
 
 function describeClaim(claim: ClaimTerm[], held: Set<string>): string {
-  return claim.filter((t) => held.has(t.concept)).map((t) => t.concept).join(', ');
+  return claim.filter((t) => held.has(t.concept)).map((t) => t.word).join(', ');
 }
 
 /** A third party's evidence (labelled by answer/ownership.ts) given as a draft: never a list answer about us. */

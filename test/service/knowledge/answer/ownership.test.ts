@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strToU8 } from 'fflate';
 import { extractDocument } from '../../../../src/service/knowledge';
+import { statesPlainly } from '../../../../src/service/knowledge/answer/claim';
 import { notAnAnswer, thirdPartyOf } from '../../../../src/service/knowledge/answer/ownership';
 import { documentSubject, STANDARD_BODY } from '../../../../src/service/knowledge/extract/subject';
 import type { Candidate } from '../../../../src/service/knowledge/retrieval';
@@ -52,6 +53,11 @@ describe('whose statement a document is', () => {
     expect(notAnAnswer(passage('In our opinion, management\'s assertion is fairly stated, in all material respects.'))).toBe('auditor boilerplate');
     expect(notAnAnswer(passage('1.1.1 A formal process for approving network connections  x  x  1.1.2 Current network diagram  x'))).toBe('requirement matrix rows');
     expect(notAnAnswer(passage('Customer data is encrypted at rest with AES-256. Backups run daily (see section 4.2 Backups).'))).toBeNull();
+  });
+
+  it('a form\'s instruction (the PCI attestation\'s "Describe how the business stores…") is no statement', () => {
+    expect(statesPlainly('Part 2b. Describe how the business stores, processes, and/or transmits account data.')).toBe(false);
+    expect(statesPlainly('Instructure stores course data in AWS and processes it in the customer\'s region.')).toBe(true);
   });
 });
 

@@ -1,0 +1,57 @@
+/**
+ * What the knowledge index stores for a document, before any embedding: its passages and answer-library
+ * entries with their stems and full-text forms. Pure and CPU-heavy (splitting, stemming), so the reader's
+ * worker thread computes them beside the extraction (`ExtractedDocument.prepared_index`).
+ */
+import type { PassageEntry, QaEntry } from '../storage/knowledge-index';
+import { splitIntoPassages, type Passage } from './passages';
+import { qaContent } from './retrieval';
+import { stemmedTerms, textForIndex } from './text';
+import type { ExtractedDocument, QaPair } from './types';
+
+export type PreparedPassage = Omit<PassageEntry, 'embedding'>;
+export type PreparedQa = Omit<QaEntry, 'embedding'>;
+
+export interface IndexEntries {
+  passages: PreparedPassage[];
+  qa: PreparedQa[];
+}
+
+export function indexEntries(doc: ExtractedDocument): IndexEntries {
+  return { passages: splitIntoPassages(doc).map(passageEntry), qa: pairsToIndex(doc).map(qaEntry) };
+}
+
+/** Answer-library pairs worth indexing: a question and at least one answered slot. */
+export function pairsToIndex(doc: ExtractedDocument): QaPair[] {
+  return doc.qa.filter((p) => p.question.trim() !== '' && p.slots.some((s) => s.content.trim() !== ''));
+}
+
+export function passageEntry(p: Passage): PreparedPassage {
+  return {
+    page_number: p.page_number,
+    section_path: p.section_path,
+    context_header: p.context_header,
+    content: p.content,
+    stems: [...stemmedTerms(`${p.context_header}\n${p.content}`)].join(' '),
+    index_header: textForIndex(p.context_header),
+    index_body: textForIndex(p.content),
+  };
+}
+
+export function qaEntry(pair: QaPair): PreparedQa {
+  const slots = pair.slots.filter((s) => s.content.trim() !== '');
+  const answer = pair.answer.trim() || slots[0]!.content;
+  const answerText = qaContent(answer, slots);
+  return {
+    question: pair.question,
+    answer,
+    slots,
+    original_id: pair.original_id ?? null,
+    tab_name: pair.tab_name ?? '',
+    location: pair.location ?? '',
+    question_stems: [...stemmedTerms(pair.question)].join(' '),
+    stems: [...stemmedTerms(`${pair.question}\n${answerText}`)].join(' '),
+    index_question: textForIndex(pair.question),
+    index_answer: textForIndex(answerText),
+  };
+}
