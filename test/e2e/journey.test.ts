@@ -110,6 +110,17 @@ describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () =
     await expect.poll(() => card.innerText(), { timeout: 10_000 }).not.toBe(first);
     // The cell the pane selected is the question's answer cell, shown in the workbench.
     await expect.poll(() => page.getByTestId('selection').innerText(), { timeout: 10_000 }).toMatch(/!\w+\d+$/);
+    // ...scrolled fully into view, below the sheet's sticky column headers.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const cell = document.querySelector('.wb-selected')!.getBoundingClientRect();
+          const head = document.querySelector('.wb-grid th')!.getBoundingClientRect();
+          const box = document.querySelector('.wb-scroll')!.getBoundingClientRect();
+          return cell.top >= head.bottom - 1 && cell.bottom <= box.bottom + 1;
+        }),
+      )
+      .toBe(true);
     const field = card.locator('textarea, select').first();
     const tag = await field.evaluate((el) => el.tagName);
     if (tag === 'SELECT') await field.selectOption({ index: 1 });
