@@ -223,24 +223,24 @@ function questionnaire(name: string, make: () => Uint8Array | Promise<Uint8Array
 
 const VECTORS: Vector[] = [
   {
-    name: 'xlsx, 50,000 unclosed <dataValidation> (questionnaire)',
+    name: 'xlsx, 50,000 unclosed `<dataValidation>` (questionnaire)',
     run: questionnaire('validations.xlsx', () =>
       splicedWorkbook('sheet1.xml', (xml) => xml.replace('</sheetData>', `</sheetData><dataValidations count="1">${'<dataValidation type="list" sqref="C2">'.repeat(50_000)}</dataValidations>`)),
     ),
   },
   {
-    name: 'xlsx, 50,000 unclosed <si> in sharedStrings (questionnaire)',
+    name: 'xlsx, 50,000 unclosed `<si>` in sharedStrings (questionnaire)',
     run: questionnaire('strings.xlsx', () => splicedWorkbook('sharedStrings.xml', (xml) => xml.replace('</sst>', `${'<si>'.repeat(50_000)}</sst>`))),
   },
   {
-    name: 'xlsx, 20,000 <col min="1" max="16384"/> (questionnaire)',
+    name: 'xlsx, 20,000 `<col min="1" max="16384"/>` (questionnaire)',
     run: questionnaire('columns.xlsx', () => splicedWorkbook('sheet1.xml', (xml) => xml.replace('<sheetData', `<cols>${'<col min="1" max="16384" width="9"/>'.repeat(20_000)}</cols><sheetData`))),
   },
-  { name: '.md: "# a" + 4,000 spaces + "b" (repository)', run: repository('heading.md', () => spacedHeadingMarkdown(4000)) },
-  { name: 'PDF, 40,000 nested q/Q (repository)', run: repository('nested.pdf', () => nestedGraphicsPdf(40_000)) },
+  { name: '.md: `# a` + 4,000 spaces + `b` (repository)', run: repository('heading.md', () => spacedHeadingMarkdown(4000)) },
+  { name: 'PDF, 40,000 nested `q`/`Q` (repository)', run: repository('nested.pdf', () => nestedGraphicsPdf(40_000)) },
   { name: 'PDF, 8,000 references to one page (repository)', run: repository('pages.pdf', () => repeatedPagePdf(8000)) },
   {
-    name: 'form offering_ids[0..39999] to /chat/ask/ (read-only key)',
+    name: 'form `offering_ids[0..39999]` to `/chat/ask/` (read-only key)',
     run: async () => async (base, keys) => {
       const body = `question=${encodeURIComponent('Is data encrypted?')}&${Array.from({ length: 40_000 }, (_, i) => `offering_ids%5B${i}%5D=1`).join('&')}`;
       const t = performance.now();
@@ -280,7 +280,7 @@ export async function runAttackBench(log: (line: string) => void = () => {}): Pr
     await poll.stop();
     const overall = stats(all);
     rows.push({
-      measure: `GET /chat/sessions/ from a second client while all of the above are sent one after another`,
+      measure: '`GET /chat/sessions/` from a second client while all of the above are sent one after another',
       ...overall,
       outcome: `reading budget ${READ_TIMEOUT_S} s (default 60 s)`,
       budget: 'p95 < 200 ms',

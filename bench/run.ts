@@ -10,6 +10,7 @@ import { runRetrievalBench, type Row as RetrievalRow } from './retrieval';
 import { runServiceBench, SERVICE_COLUMNS } from './service';
 import { ATTACK_COLUMNS, runAttackBench } from './attack';
 import { runScaleBench, SCALE_COLUMNS } from './scale';
+import { POSTGRES_COLUMNS, runPostgresBench } from './postgres';
 import { markdownTable } from './table';
 
 interface Section {
@@ -45,6 +46,11 @@ const SECTIONS: Section[] = [
   },
   { title: 'The local service end to end (real HTTP on loopback)', run: () => runServiceBench(), columns: SERVICE_COLUMNS as [string, string][] },
   { title: 'Under attack (hostile uploads, a qfill serve process)', run: () => runAttackBench((line) => console.error(line)), columns: ATTACK_COLUMNS as [string, string][] },
+  {
+    title: 'SQLite and PostgreSQL (real HTTP, qfill serve processes on one database)',
+    run: () => runPostgresBench((line) => console.error(line)),
+    columns: POSTGRES_COLUMNS as [string, string][],
+  },
   { title: 'Bundles (production build)', run: bundleRows, columns: [['name', 'bundle'], ['raw', 'minified'], ['gz', 'gzipped'], ['budget', 'budget']] },
 ];
 

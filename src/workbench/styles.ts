@@ -31,7 +31,7 @@ html, body { margin: 0; height: 100%; }
 .wb-scroll { flex: 1; overflow: auto; }
 .wb-grid { border-collapse: collapse; table-layout: fixed; }
 .wb-grid th { background: var(--wb-head-bg); color: var(--wb-head-fg); font-weight: 400; border: 1px solid var(--wb-border); padding: 0 4px; position: sticky; top: 0; z-index: 2; }
-.wb-grid td { position: relative; z-index: 0; }
+.wb-grid td { position: relative; z-index: 0; scroll-margin: 24px 0 0 48px; } /* a cell brought into view clears the sticky headers */
 .wb-grid th.wb-rowhead { position: sticky; left: 0; text-align: right; }
 .wb-cell { border: 1px solid var(--wb-border); padding: 1px 4px; min-width: 80px; max-width: 320px; height: 20px; vertical-align: top; white-space: pre-wrap; overflow: hidden; cursor: cell; position: relative; }
 .wb-filled { color: #201f1e; }

@@ -77,7 +77,7 @@ it('three processes share one database: any request to any of them, and a killed
   expect(ask.status).toBe(200);
   expect(ask.body.answer).toMatch(/AES-256/);
 
-  const COUNT = 1000;
+  const COUNT = 800;
   const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [string, string][];
   const up = await call(a.url, key, 'POST', '/api/v2/filler/questionnaires/', files(['big.xlsx', await questionnaireXlsx([{ name: 'Big', sections: [{ questions }] }])]));
   expect(up.status, JSON.stringify(up.body)).toBe(200);

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { DiskBlobStore, type BlobStore } from '../files/blobstore';
 import type { KnowledgeIndex } from './knowledge-index';
 import type { Store } from './types';
-import { openDatabase } from './sqlite/database';
+import { openDatabase, underWriteLock } from './sqlite/database';
 import { SqliteKnowledgeIndex } from './sqlite/knowledge';
 import { createSqliteStore } from './sqlite/store';
 
@@ -47,6 +47,6 @@ export async function openStorage(opts: StorageOptions): Promise<Storage> {
     blobs: new DiskBlobStore(opts.filesDir ? resolve(opts.filesDir) : dataDir),
     // On the store's connection: the index's statements run synchronously, outside any open unit of
     // work's callback (see sqlite/executor.ts), and WAL lets other processes read meanwhile.
-    knowledgeIndex: new SqliteKnowledgeIndex(db),
+    knowledgeIndex: underWriteLock(db, () => new SqliteKnowledgeIndex(db)),
   };
 }

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DiskBlobStore } from '../../files/blobstore';
-import { openIndexFile } from '../sqlite/database';
+import { openIndexFile, underWriteLock } from '../sqlite/database';
 import { SqliteKnowledgeIndex } from '../sqlite/knowledge';
 import type { Storage, StorageOptions } from '../open';
 import { openPostgres } from './database';
@@ -17,7 +17,7 @@ export async function openPostgresStorage(opts: StorageOptions & { databaseUrl: 
   // busy timeout, caches dropped when another process writes). Not for processes on several machines.
   mkdirSync(filesDir, { recursive: true });
   const indexDb = openIndexFile(join(filesDir, 'knowledge.sqlite'), { busyTimeoutMs: opts.busyTimeoutMs });
-  const knowledgeIndex = new SqliteKnowledgeIndex(indexDb);
+  const knowledgeIndex = underWriteLock(indexDb, () => new SqliteKnowledgeIndex(indexDb));
   return {
     store: {
       ...store,

@@ -70,3 +70,19 @@ export function migrate(db: Db): void {
     }
   }).immediate();
 }
+
+/**
+ * Runs `open` (e.g. constructing an index that migrates its own tables) holding the database's write
+ * lock, so processes starting together on one file migrate it one after the other, never both at once.
+ */
+export function underWriteLock<T>(db: Db, open: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = open();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,152 @@
+// A first-time analyst, end to end in headless Chromium: the task pane in the workbench against the real
+// local service. From a key to a reviewed CAIQ saved to the library, with no dead end: every step leaves
+// a next action on screen. Screenshots go to test-artifacts/ (the README's come from here).
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { buildApp } from '../../src/service/app';
+import { createKey } from '../../src/service/admin';
+import { DIST_DIR } from '../build-output';
+import { launchChromium } from '../browser';
+
+const FIXTURES = path.resolve('../shared/fixtures');
+const CAIQ = path.join(FIXTURES, 'questionnaires', 'caiq-v4.0.3-blank.xlsx');
+const KB = path.join(FIXTURES, 'kb', 'instructure');
+const DOCUMENTS = ['Instructure Security Overview.pdf', 'Canvas LMS Architecture.pdf', 'Instructure Business Continuity & Disaster Recovery.pdf'].map((f) =>
+  path.join(KB, f),
+);
+const ARTIFACTS = path.resolve('test-artifacts');
+
+let browser: Browser;
+let page: Page;
+let baseUrl: string;
+let key: string;
+let dataDir: string;
+let closeApp: () => Promise<void>;
+
+async function shot(name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `journey-${name}.png`) });
+}
+
+const pane = () => page.locator('.qf-root');
+const paneText = () => pane().innerText();
+
+beforeAll(async () => {
+  for (const f of [CAIQ, ...DOCUMENTS]) if (!existsSync(f)) throw new Error(`${f} is missing: this journey needs ../shared/fixtures`);
+  if (!existsSync(path.join(DIST_DIR, 'workbench.html'))) throw new Error('dist/workbench.html is missing: build first (npx tsx test/build-if-stale.ts)');
+  dataDir = mkdtempSync(path.join(tmpdir(), 'qfill-journey-'));
+  const built = await buildApp({ dataDir, staticDir: DIST_DIR, logger: false });
+  baseUrl = (await built.app.listen({ port: 0, host: '127.0.0.1' })).replace('127.0.0.1', 'localhost');
+  closeApp = built.close;
+  key = await createKey(dataDir, { org: 'journey', user: 'analyst', role: 'admin', name: 'first-time analyst' });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${baseUrl}/workbench.html`);
+  await page.getByTestId('workbook-name').filter({ hasText: 'demo-questionnaire.xlsx' }).waitFor({ timeout: 30_000 });
+  if (errors.length) throw new Error(`The workbench raised errors while loading: ${errors.join('; ')}`);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await closeApp?.();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () => {
+  it('is asked for a key first, saves it and is told it works', async () => {
+    // No key yet: the pane opens on Settings, and Fill says where to go.
+    await expect.poll(() => page.getByRole('tab', { name: 'Settings', exact: true }).getAttribute('aria-selected')).toBe('true');
+    await page.getByLabel('API key', { exact: true }).fill(key);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => paneText(), { timeout: 20_000 }).toMatch(/connected|works|ok/i);
+    expect(await page.locator('[role="alert"]').count()).toBe(0);
+    await shot('1-settings');
+  }, 60_000);
+
+  it('is told the library is empty, and uploads documents until they are Ready', async () => {
+    await page.getByRole('tab', { name: 'Fill', exact: true }).click();
+    await expect.poll(() => paneText(), { timeout: 20_000 }).toMatch(/library has no documents yet/i);
+    await page.getByRole('button', { name: 'Open Library' }).click(); // the way out of the empty state
+    await page.getByLabel('Choose files to upload').setInputFiles(DOCUMENTS);
+    await page.getByRole('button', { name: /^Upload/ }).click();
+    const list = page.getByLabel('Library files');
+    await expect.poll(async () => (await list.innerText()).match(/\bReady\b/g)?.length ?? 0, { timeout: 240_000, interval: 1000 }).toBeGreaterThanOrEqual(DOCUMENTS.length);
+    await shot('2-library');
+  }, 300_000);
+
+  it('opens the CAIQ and fills it: a report, the review headline and a next step', async () => {
+    await page.getByTestId('open-file').setInputFiles(CAIQ);
+    await expect.poll(() => page.getByTestId('workbook-name').innerText(), { timeout: 30_000 }).toBe(path.basename(CAIQ));
+    await page.getByRole('tab', { name: 'Fill', exact: true }).click();
+    await page.getByRole('button', { name: 'Fill this workbook' }).click();
+    const report = page.getByRole('region', { name: 'Fill report' });
+    await report.waitFor({ timeout: 240_000 });
+    await expect.poll(() => report.innerText()).toMatch(/Wrote \d+ cells?; skipped \d+/);
+    const headline = await page.getByLabel('Where the review stands').innerText();
+    const [answered, drafts, untouched] = [...headline.matchAll(/(\d+) (?:answered|drafts?|untouched)/g)].map((m) => Number(m[1]));
+    expect(answered! + drafts! + untouched!).toBe(261);
+    expect(answered).toBeGreaterThan(0);
+    // Not a dead end: the review's next step is on screen and enabled.
+    expect(await page.getByRole('button', { name: 'Next needing review (Alt+N)' }).isEnabled()).toBe(true);
+    expect(await page.locator('[role="alert"]').count()).toBe(0);
+    // The answers in their cells: the first question of the list takes the sheet there.
+    await page.getByLabel('Questions', { exact: true }).getByRole('button').first().click();
+    await expect.poll(() => page.getByTestId('selection').innerText(), { timeout: 10_000 }).toMatch(/^CAIQv4\.0\.3!/);
+    await shot('3-fill');
+  }, 300_000);
+
+  it('reviews from the keyboard: Alt+N to the next question, a correction written into its cell', async () => {
+    const card = page.getByLabel('Selected question');
+    await page.keyboard.press('Alt+n');
+    await card.waitFor({ timeout: 10_000 });
+    const first = await card.innerText();
+    await page.keyboard.press('Alt+n');
+    await expect.poll(() => card.innerText(), { timeout: 10_000 }).not.toBe(first);
+    // The cell the pane selected is the question's answer cell, shown in the workbench.
+    await expect.poll(() => page.getByTestId('selection').innerText(), { timeout: 10_000 }).toMatch(/!\w+\d+$/);
+    // ...scrolled fully into view, below the sheet's sticky column headers.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const cell = document.querySelector('.wb-selected')!.getBoundingClientRect();
+          const head = document.querySelector('.wb-grid th')!.getBoundingClientRect();
+          const box = document.querySelector('.wb-scroll')!.getBoundingClientRect();
+          return cell.top >= head.bottom - 1 && cell.bottom <= box.bottom + 1;
+        }),
+      )
+      .toBe(true);
+    const field = card.locator('textarea, select').first();
+    const tag = await field.evaluate((el) => el.tagName);
+    if (tag === 'SELECT') await field.selectOption({ index: 1 });
+    else await field.fill('Yes. Reviewed by the security team.');
+    await card.getByRole('button', { name: /^Write to / }).first().click();
+    await expect.poll(() => card.innerText(), { timeout: 20_000 }).toMatch(/Written to /);
+    await expect.poll(() => page.getByLabel('Questions', { exact: true }).innerText()).toMatch(/corrected/);
+    await shot('4-review');
+  }, 60_000);
+
+  it('saves the reviewed workbook to the library, where it is processed like any document', async () => {
+    await page.getByRole('button', { name: 'Save to library' }).click();
+    await expect.poll(() => paneText(), { timeout: 60_000 }).toMatch(/Saved .*caiq-v4\.0\.3-blank\.xlsx to your library/);
+    await shot('5-saved');
+    await page.getByRole('tab', { name: 'Library', exact: true }).click();
+    await expect.poll(() => page.getByLabel('Library files').innerText(), { timeout: 60_000 }).toMatch(/caiq-v4\.0\.3-blank/);
+  }, 120_000);
+
+  it('asks the library a question in Chat and gets an answer with its sources', async () => {
+    await page.getByRole('tab', { name: 'Chat', exact: true }).click();
+    const box = page.getByPlaceholder(/Ask the knowledge base/);
+    await box.fill('Is customer data encrypted at rest?');
+    await box.press('Enter');
+    const conversation = page.getByLabel('Conversation', { exact: true });
+    await expect.poll(() => conversation.innerText(), { timeout: 60_000 }).toMatch(/encrypt/i);
+    await conversation.locator('summary').first().click();
+    await shot('6-chat');
+  }, 90_000);
+});
