@@ -9,6 +9,7 @@
  *   npx tsx bench/scale.ts --one 100000                (one size, JSON on the last line)
  */
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,8 @@ export interface ScaleRow {
   caiq_questions: number;
   caiq_s: number;
   peak_rss_mb: number;
+  /** The machine's 1-minute load average at the end: timings on 2 shared cores depend on it. */
+  load: number;
 }
 
 export const SCALE_COLUMNS: [keyof ScaleRow, string][] = [
@@ -36,6 +39,7 @@ export const SCALE_COLUMNS: [keyof ScaleRow, string][] = [
   ['caiq_questions', 'CAIQ questions'],
   ['caiq_s', 'CAIQ answered s'],
   ['peak_rss_mb', 'peak RSS MB'],
+  ['load', 'load average'],
 ];
 
 export const SCALE_SIZES = [10_000, 100_000, 1_000_000];
@@ -62,6 +66,7 @@ async function measureOne(passages: number): Promise<ScaleRow> {
       caiq_questions: questionnaire.n,
       caiq_s: Math.round(questionnaire.total_ms / 100) / 10,
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      load: Math.round(os.loadavg()[0]! * 10) / 10,
     };
   } finally {
     synthetic.remove();

@@ -13,6 +13,7 @@ import { JOB_KINDS, type ServiceContext } from './context';
 import { corsAllows, installOrigins } from './http/origin';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/depth';
 import { badRequest, clientErrorHandler, installErrorHandlers } from './http/errors';
+import { parseUrlencodedBody } from './http/form';
 import { registerUploads, type UploadLimits } from './http/multipart';
 import { generateAnswersHandler } from './jobs/generate';
 import { ingestFileHandler } from './jobs/ingest';
@@ -147,7 +148,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
         maxAge: 600,
       }),
   });
-  await app.register(formbody);
+  await app.register(formbody, { parser: parseUrlencodedBody });
   await registerUploads(app, ctx.blobs, opts.uploads);
   await app.register(apiPlugin, { prefix: API_PREFIX, ctx });
 

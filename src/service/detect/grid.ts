@@ -3,6 +3,7 @@
  * Rows and columns are 1-based, as in Excel.
  */
 import { inRange, type Range } from '../../xlsx/ranges';
+import type { DataValidation } from '../../xlsx/validations';
 
 export interface Cell {
   /** Display text: the cached value for formulas, shared/inline strings resolved; null when empty. */
@@ -14,13 +15,8 @@ export interface Cell {
 
 export type { Range };
 
-export interface Validation {
-  ranges: Range[];
-  /** `list`, `whole`, `decimal`, `date`, ... as written; `any` when absent. */
-  type: string;
-  /** formula1 as written (inline list in quotes, a reference, a defined name or a formula). */
-  formula1: string;
-}
+/** A data validation as src/xlsx reads it. */
+export type Validation = DataValidation;
 
 export type SheetState = 'visible' | 'hidden' | 'veryHidden';
 

@@ -7,9 +7,8 @@
  */
 import { XlsxPackage, type CellStyle, type DefinedName, type SheetPart } from '../../xlsx';
 import { readCell, type RawCell } from '../../xlsx/cell-read';
-import { parseSqref } from '../../xlsx/ranges';
 import { rowCells, rowFormat } from '../../xlsx/sheet-scan';
-import { decodeEntities, elements, firstElement } from '../../xlsx/xml';
+import { sheetValidations } from '../../xlsx/validations';
 import { emptyGrid, setCell, type SheetGrid, type SheetState } from './grid';
 
 export type { CellStyle, DefinedName };
@@ -136,17 +135,6 @@ function toGrid(
   }
   grid.isProtected = part.protected;
   grid.merges = part.merges;
-  const tail = xml.slice(layout.dataClose >= 0 ? layout.dataClose : layout.dataOpenEnd);
-  for (const dv of elements(tail, 'dataValidation')) {
-    // x14 validations keep formula1 in <xm:f> and the cells in <xm:sqref>; classic ones in an attribute.
-    const f1 = firstElement(dv.inner, 'formula1')?.inner ?? '';
-    const formula1 = firstElement(f1, 'f')?.inner ?? f1;
-    const sqref = dv.attrs.get('sqref') ?? firstElement(dv.inner, 'sqref')?.inner ?? '';
-    grid.validations.push({
-      ranges: parseSqref(decodeEntities(sqref)),
-      type: dv.attrs.get('type') ?? 'any',
-      formula1: decodeEntities(formula1).trim(),
-    });
-  }
+  grid.validations.push(...sheetValidations(xml, layout));
   return grid;
 }

@@ -1,11 +1,17 @@
 /** Form-encoded bodies into request objects, in one pass however many list fields arrive. */
 import { describe, expect, it } from 'vitest';
-import { formToObject, urlencodedFields, type FormKinds } from '../../../src/service/http/form';
+import { MAX_FORM_FIELDS, formToObject, parseUrlencodedBody, urlencodedFields, type FormKinds } from '../../../src/service/http/form';
 import { withinBudget } from '../../budget';
 
 const fromUrlencoded = (body: Record<string, unknown>, kinds: FormKinds) => formToObject(urlencodedFields(body, kinds), kinds);
 
 describe('form fields', () => {
+  it('a body with more fields than any valid form is refused before it is parsed', () => {
+    const ok = Array.from({ length: MAX_FORM_FIELDS }, (_, i) => `a${i}=1`).join('&');
+    expect(Object.keys(parseUrlencodedBody(ok))).toHaveLength(MAX_FORM_FIELDS);
+    expect(() => parseUrlencodedBody(`${ok}&b=2`)).toThrow(expect.objectContaining({ statusCode: 400, message: `the form has more than ${MAX_FORM_FIELDS} fields` }));
+  });
+
   it('40,000 `offering_ids[i]` fields are gathered in linear time', async () => {
     const body: Record<string, string> = {};
     for (let i = 0; i < 40_000; i++) body[`offering_ids[${i}]`] = String(i % 7);

@@ -117,9 +117,13 @@ describe('id lists', () => {
     const json = await call(base, key, 'POST', '/api/v2/chat/ask/', { question: 'Is data encrypted?', offering_ids: Array.from({ length: 1001 }, (_, i) => i + 1) });
     expectError(json, 400, /offering_ids/);
     const form = new URLSearchParams({ question: 'Is data encrypted?' });
-    for (let i = 0; i < 30_000; i++) form.append(`offering_ids[${i}]`, String(i + 1));
+    for (let i = 0; i < 1500; i++) form.append(`offering_ids[${i}]`, String(i + 1));
     const res = await call(base, key, 'POST', '/api/v2/chat/ask/', form);
     expectError(res, 400, /offering_ids: .*1000/);
+    // Far more fields than any valid form: refused by counting, before an object of 30,000 keys is built.
+    for (let i = 1500; i < 30_000; i++) form.append(`offering_ids[${i}]`, String(i + 1));
+    const flood = await call(base, key, 'POST', '/api/v2/chat/ask/', form);
+    expectError(flood, 400, /more than 2050 fields/);
   });
 
   it('1000 unknown offering ids are looked up in one statement and refused as unknown', async () => {

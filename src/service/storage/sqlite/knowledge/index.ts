@@ -155,8 +155,8 @@ const WRITE_BATCH = 500;
 const VECTOR_BATCH = 2000;
 /** Up to this many rows, term counts are exact (see countTermDocs). */
 const EXACT_STATS_ROWS = 50_000;
-const TERM_COUNT_CAP = 2_000;
-const WINDOW_ROWS = 20_000;
+const TERM_COUNT_CAP = 1_000;
+const WINDOW_ROWS = 5_000;
 /** A term count made at another row count is kept while the index changed by less than this share. */
 const STATS_TOLERANCE = 0.05;
 
