@@ -86,7 +86,7 @@ describe('generated answers through an OpenAI-compatible endpoint', () => {
     expect(request.path).toBe('/v1/chat/completions');
     expect(request.body.model).toBe('stub-model');
     const prompt = JSON.stringify(request.body.messages);
-    expect(prompt).toContain('[1] (Security Overview | Data Protection)');
+    expect(prompt).toContain('<evidence id=1>\\n(Security Overview | Data Protection)');
     expect(prompt).toContain('Customer data is encrypted at rest with AES-256');
     expect(prompt).toContain('Is customer data encrypted at rest?');
     expect(prompt).toContain('allowed values: \\"Yes\\", \\"No\\", \\"N/A\\"');
@@ -114,13 +114,15 @@ describe('generated answers through an OpenAI-compatible endpoint', () => {
   });
 
   it('falls back to the extractive answer when the model fails or replies with garbage', async () => {
-    stub.replies.push({ status: 500 }, { status: 500 });
+    // 401 is not retried (429 and 5xx are: test/service/llm/).
+    stub.replies.push({ status: 401 });
     const failed = await t.kb.answerQuestion(1, question, {});
     expect(failed.method).toBe('extractive');
     expect(failed.evaluation.reason).toContain('the language model failed');
     expect(failed.slot_responses.find((s) => s.slot_key === 'comment')?.content).toContain('AES-256');
 
-    stub.replies.push('I think the answer is yes.');
+    // Garbage twice: the repair request does not help either.
+    stub.replies.push('I think the answer is yes.', 'Still yes.');
     const garbage = await t.kb.answerQuestion(1, question, {});
     expect(garbage.method).toBe('extractive');
     expect(garbage.evaluation.reason).toContain('did not reply with JSON');
