@@ -36,7 +36,7 @@ export function citedTextSupports(claim: string, cited: string[]): boolean {
   if (terms.length === 0) return true;
   const haystack = cited.join(' ').toLowerCase();
   const found = terms.filter((t) => haystack.includes(t.length > 5 ? t.slice(0, t.length - 2) : t)).length;
-  return found / terms.length >= 0.5;
+  return found / terms.length >= 2 / 3;
 }
 
 export interface CitationCheck {
@@ -49,4 +49,11 @@ export function checkCitations(raw: unknown, count: number): CitationCheck {
   const valid = [...new Set(numbers.filter((n) => Number.isInteger(n) && n >= 1 && n <= count))];
   const outOfRange = numbers.filter((n) => !(Number.isInteger(n) && n >= 1 && n <= count));
   return { valid, outOfRange };
+}
+
+/** Text in a document that addresses the model rather than the reader: answers citing it are not trusted. */
+const PLANTED = /\b(ignore|disregard|forget)\b[^.]{0,40}\b(previous|prior|above|earlier|all)\b[^.]{0,20}\b(instructions?|prompts?|rules)\b|\bsystem prompt\b|\byou are (now )?(an? )?(ai|assistant|language model|chatbot)\b/i;
+
+export function looksPlanted(text: string): boolean {
+  return PLANTED.test(text);
 }

@@ -6,7 +6,7 @@
 import type { AnswerSlot } from '../../../api/schemas';
 import { ChatClient, type ChatMessage } from '../../llm/client';
 import { chatEndpointFrom } from '../../llm/endpoint';
-import { checkCitations, citedTextSupports, evidenceBlocks, GROUNDED_SYSTEM_PROMPT } from '../../llm/grounding';
+import { checkCitations, citedTextSupports, evidenceBlocks, GROUNDED_SYSTEM_PROMPT, looksPlanted } from '../../llm/grounding';
 import { parseReply, replySchema, type LlmReply } from '../../llm/structured';
 import type { EndpointConfig } from '../embeddings';
 import type { Candidate } from '../retrieval';
@@ -124,11 +124,12 @@ function validated(slots: AnswerSlot[], evidence: Candidate[], reply: LlmReply, 
   const citations = checkCitations(reply.citations, evidence.length);
   const cited = citations.valid.map((n) => evidence[n - 1]!);
   const claim = [answerText, ...slot_responses.filter((r) => !isListSlot(slots.find((s) => s.role === r.slot_key)!)).map((r) => r.content)].join(' ');
+  const planted = cited.some((c) => looksPlanted(c.evidence.content));
   const unsupported = cited.length > 0 && !!claim.trim() && !citedTextSupports(claim, cited.map((c) => `${c.evidence.question_text ?? ''} ${c.evidence.content}`));
   const ordered = [...cited, ...evidence.filter((c) => !cited.includes(c))].slice(0, 5);
   const primaryListEmpty = !!primary && isListSlot(primary) && !primaryValue;
   const empty = text === '' && slot_responses.length === 0;
-  const flagged = rejected.length > 0 || primaryListEmpty || empty || cited.length === 0 || citations.outOfRange.length > 0 || unsupported;
+  const flagged = rejected.length > 0 || primaryListEmpty || empty || cited.length === 0 || citations.outOfRange.length > 0 || unsupported || planted;
 
   const topRelevance = evidence[0]?.evidence.relevance_score ?? 0;
   let score = Math.round(55 + 30 * topRelevance);
@@ -136,6 +137,7 @@ function validated(slots: AnswerSlot[], evidence: Candidate[], reply: LlmReply, 
   let reason = `Generated from ${[...new Set(sources)].join(', ')}`;
   if (citations.outOfRange.length) reason += `; the model cited evidence that was not given (${citations.outOfRange.join(', ')}), low trust`;
   else if (cited.length === 0) reason += '; the model cited no evidence';
+  if (planted) reason += '; the cited evidence contains text addressed to an AI model (possible planted instruction), low trust';
   if (unsupported) reason += '; the cited evidence does not contain the answer\'s key terms, low trust';
   if (rejected.length) reason += `; rejected ${rejected.join(', ')}: not an allowed value, left for review`;
   else if (primaryListEmpty) reason += '; the evidence does not decide the list answer, left for review';
