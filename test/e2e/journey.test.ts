@@ -1,15 +1,11 @@
 // A first-time analyst, end to end in headless Chromium: the task pane in the workbench against the real
 // local service. From a key to a reviewed CAIQ saved to the library, with no dead end: every step leaves
 // a next action on screen. Screenshots go to test-artifacts/ (the README's come from here).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { buildApp } from '../../src/service/app';
-import { createKey } from '../../src/service/admin';
-import { DIST_DIR } from '../build-output';
-import { launchChromium } from '../browser';
+import { openWorkbench, type WorkbenchSession } from './workbench-session';
 
 const FIXTURES = path.resolve('../shared/fixtures');
 const CAIQ = path.join(FIXTURES, 'questionnaires', 'caiq-v4.0.3-blank.xlsx');
@@ -23,8 +19,7 @@ let browser: Browser;
 let page: Page;
 let baseUrl: string;
 let key: string;
-let dataDir: string;
-let closeApp: () => Promise<void>;
+let session: WorkbenchSession | undefined;
 
 async function shot(name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -36,25 +31,12 @@ const paneText = () => pane().innerText();
 
 beforeAll(async () => {
   for (const f of [CAIQ, ...DOCUMENTS]) if (!existsSync(f)) throw new Error(`${f} is missing: this journey needs ../shared/fixtures`);
-  if (!existsSync(path.join(DIST_DIR, 'workbench.html'))) throw new Error('dist/workbench.html is missing: build first (npx tsx test/build-if-stale.ts)');
-  dataDir = mkdtempSync(path.join(tmpdir(), 'qfill-journey-'));
-  const built = await buildApp({ dataDir, staticDir: DIST_DIR, logger: false });
-  baseUrl = (await built.app.listen({ port: 0, host: '127.0.0.1' })).replace('127.0.0.1', 'localhost');
-  closeApp = built.close;
-  key = await createKey(dataDir, { org: 'journey', user: 'analyst', role: 'admin', name: 'first-time analyst' });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${baseUrl}/workbench.html`);
-  await page.getByTestId('workbook-name').filter({ hasText: 'demo-questionnaire.xlsx' }).waitFor({ timeout: 30_000 });
-  if (errors.length) throw new Error(`The workbench raised errors while loading: ${errors.join('; ')}`);
+  session = await openWorkbench({ org: 'journey', keyName: 'first-time analyst', dataDirPrefix: 'qfill-journey-' });
+  ({ browser, page, baseUrl, key } = session);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await closeApp?.();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await session?.close();
 });
 
 describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () => {

@@ -1,17 +1,13 @@
 // Browser end-to-end: headless Chromium (Debian's) drives the real task pane inside the workbench against
 // the real local service on loopback: key, library upload, fill, cells, undo, a real fixture, chat, 403.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
-import { buildApp } from '../../src/service/app';
-import { createKey } from '../../src/service/admin';
 import { detectQuestionnaire } from '../../src/service/detect';
 import { DEMO_PREFILLED, DEMO_SECTIONS, DEMO_TAB } from '../../src/workbench/demo-questionnaire';
-import { DIST_DIR } from '../build-output';
-import { launchChromium } from '../browser';
+import { openWorkbench, type WorkbenchSession } from './workbench-session';
 
 const FIXTURES = path.resolve('../shared/fixtures');
 const ARTIFACTS = path.resolve('test-artifacts');
@@ -25,8 +21,7 @@ let browser: Browser;
 let page: Page;
 let baseUrl: string;
 let key: string;
-let dataDir: string;
-let closeApp: () => Promise<void>;
+let session: WorkbenchSession | undefined;
 
 function demoRow(id: string): number {
   // Header on row 3; each section is one title row followed by its questions.
@@ -83,25 +78,12 @@ async function fillWorkbook(): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(DIST_DIR, 'workbench.html'))) throw new Error('dist/workbench.html is missing: build first (npm test runs the build)');
-  dataDir = mkdtempSync(path.join(tmpdir(), 'qfill-e2e-'));
-  const built = await buildApp({ dataDir, staticDir: DIST_DIR, logger: false });
-  baseUrl = (await built.app.listen({ port: 0, host: '127.0.0.1' })).replace('127.0.0.1', 'localhost');
-  closeApp = built.close;
-  key = await createKey(dataDir, { org: 'e2e', user: 'analyst', role: 'admin', name: 'browser tests' });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${baseUrl}/workbench.html`);
-  await page.getByTestId('workbook-name').filter({ hasText: 'demo-questionnaire.xlsx' }).waitFor({ timeout: 30_000 });
-  if (errors.length) throw new Error(`The workbench raised errors while loading: ${errors.join('; ')}`);
+  session = await openWorkbench({ org: 'e2e', keyName: 'browser tests', dataDirPrefix: 'qfill-e2e-' });
+  ({ browser, page, baseUrl, key } = session);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await closeApp?.();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await session?.close();
 });
 
 describe('the task pane in the workbench, against the local service', () => {
