@@ -3,6 +3,7 @@
  * organisations, users, API keys, teams and offerings, used by the CLI and by tests.
  */
 import { generateKey, hashKey, KEY_PREFIX } from './keys';
+import { knowledgeFileMeta } from './domain/file-meta';
 import { KnowledgeBase } from './knowledge/knowledge-base';
 import { openStorage, type StorageOptions } from './storage/open';
 import type { OfferingRecord, Role, Store } from './storage/types';
@@ -132,14 +133,7 @@ export async function reindexMigrated(opts: { fromData: string; target: StorageO
         for (const file of rows) {
           const doc = await extractDocument(target.blobs.source(file.stored_name), file.original_filename);
           await kb.indexDocument(
-            {
-              org_id: file.org_id,
-              file_id: file.id,
-              filename: file.original_filename,
-              offering_ids: file.offerings.map((o) => o.id),
-              scope_includes_company: file.scope_includes_company,
-              use_as_source: file.use_as_source,
-            },
+            knowledgeFileMeta(file),
             doc,
           );
           const facts = await source.knowledgeIndex.fileFacts(file.org_id, file.id, []);

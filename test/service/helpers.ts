@@ -10,6 +10,7 @@ import { ErrorBody } from '../../src/api/schemas';
 import { createKey, type CreateKeyOptions } from '../../src/service/admin';
 import { buildApp, type BuiltApp } from '../../src/service/app';
 import type { StorageOptions } from '../../src/service/storage/open';
+import { pdfFromObjects } from './hostile-inputs';
 import { createTestDatabase, TEST_BACKEND, type TestDatabase } from './postgres';
 
 export const FIXTURES = join(__dirname, '..', '..', '..', 'shared', 'fixtures');
@@ -262,17 +263,7 @@ export function simplePdf(pages: string[]): Uint8Array {
     objects[pageId] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
     objects[pageId + 1] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
   });
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  for (let id = 1; id < objects.length; id++) {
-    offsets[id] = out.length;
-    out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
-  }
-  const xref = out.length;
-  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
-  for (let id = 1; id < objects.length; id++) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(out);
+  return pdfFromObjects(objects);
 }
 
 /** A minimal .docx with one paragraph per string. */

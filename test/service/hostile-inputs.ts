@@ -7,7 +7,7 @@ import { strFromU8, strToU8, zipSync } from 'fflate';
 const enc = (s: string) => new TextEncoder().encode(s);
 
 /** A PDF from numbered objects (1 = catalog, 2 = page tree), with a correct cross-reference table. */
-function pdfFromObjects(objects: string[]): Uint8Array {
+export function pdfFromObjects(objects: string[]): Uint8Array {
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
   for (let id = 1; id < objects.length; id++) {

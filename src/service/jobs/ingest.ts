@@ -8,6 +8,7 @@
  * file into the same hang. A failed file's bytes are removed from disk.
  */
 import type { ServiceContext } from '../context';
+import { knowledgeFileMeta } from '../domain/file-meta';
 import { ExtractError } from '../knowledge/types';
 import { SandboxError } from '../sandbox';
 import type { JobHandler } from './worker';
@@ -83,14 +84,7 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
     await progress('indexing', 30);
     try {
       const counts = await ctx.knowledge.indexDocument(
-        {
-          org_id: file.org_id,
-          file_id: file.id,
-          filename: file.original_filename,
-          offering_ids: file.offerings.map((o) => o.id),
-          scope_includes_company: file.scope_includes_company,
-          use_as_source: file.use_as_source,
-        },
+        knowledgeFileMeta(file),
         doc,
         (p) => void progress('indexing', 30 + (Math.max(0, Math.min(100, p)) * 65) / 100).catch(() => undefined),
       );
