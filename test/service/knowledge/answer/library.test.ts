@@ -97,6 +97,28 @@ describe('conflict-aware answer library', () => {
     expect((await t.kb.answerQuestion(1, { ...asked, tab_name: 'HECVAT' }, {})).method).not.toBe('library');
   });
 
+  it('a past question worded differently answers only when nothing closer does, flagged for a look', async () => {
+    const asked = { text: 'Can employees access customer data remotely?', answer_slots: YES_NO_SLOTS };
+    await addCsv(1, 'k12.csv', `${HEADER}HLAP-03,Can employees access protected or sensitive data remotely?,No,Only from the office.\n`);
+    const near = await t.kb.answerQuestion(1, asked, {});
+    expect(near.method).toBe('library');
+    expect(near.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'No' });
+    expect(near.flagged_for_review).toBe(true);
+    expect(near.evaluation.trust).toBe('medium');
+    expect(near.evaluation.reason).toContain('worded differently');
+
+    // The same question in the same words elsewhere: it answers, and the differently worded one raises no conflict.
+    await addCsv(2, 'full.csv', `${HEADER}APPL-03,Can employees access customer data remotely?,Yes,Through the VPN.\n`);
+    const close = await t.kb.answerQuestion(1, asked, {});
+    expect(close.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+    expect(close.evaluation.conflict).toBeUndefined();
+    expect(close.flagged_for_review).toBe(false);
+
+    // Sharing a few words is not the same question.
+    const unrelated = await t.kb.answerQuestion(1, { text: 'Do employees receive remote security awareness training?', answer_slots: YES_NO_SLOTS }, {});
+    expect(unrelated.method).not.toBe('library');
+  });
+
   it('surfaces every Yes/No on which the real Canvas Catalog and Canvas Studio HECVATs disagree', async () => {
     const catalog = 'hecvat-lite-3.04-canvas-catalog-completed.xlsx';
     const studio = 'hecvat-lite-3.04-canvas-studio-completed.xlsx';
