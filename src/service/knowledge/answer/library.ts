@@ -103,14 +103,8 @@ export function findLibraryMatches(
     const previous = bestPerFile.get(candidate.evidence.file_id);
     if (!previous || matchKey(match) > matchKey(previous)) bestPerFile.set(candidate.evidence.file_id, match);
   }
-  // A newer upload of the same questionnaire (same name, or same product on the same template) supersedes the older.
-  const newest = new Map<string, LibraryMatch>();
-  for (const match of bestPerFile.values()) {
-    const identity = questionnaireIdentity(match);
-    const kept = newest.get(identity);
-    if (!kept || match.candidate.evidence.file_id > kept.candidate.evidence.file_id) newest.set(identity, match);
-  }
-  const all = [...newest.values()].sort((a, b) => matchKey(b) - matchKey(a));
+  const current = new Set(withoutSuperseded([...bestPerFile.values()].map((m) => m.candidate), facts));
+  const all = [...bestPerFile.values()].filter((m) => current.has(m.candidate)).sort((a, b) => matchKey(b) - matchKey(a));
   // A near match speaks only when nothing closer does: it must not raise a conflict with a close one.
   const close = all.filter(isCloseMatch);
   return close.length > 0 ? close : all;
@@ -123,10 +117,25 @@ export function isCloseMatch(m: { similarity: number; idMatch: boolean }): boole
 
 const matchKey = (m: { similarity: number; idMatch: boolean }) => m.similarity + (m.idMatch ? 0.1 : 0);
 
-function questionnaireIdentity(m: LibraryMatch): string {
-  const template = normaliseTemplate(m.candidate.evidence.tab_name) ?? '';
-  if (m.facts.label) return `label:${template}|${m.facts.label.trim().toLowerCase()}`;
-  return `file:${m.candidate.evidence.filename.trim().toLowerCase()}`;
+/**
+ * A newer upload of the same questionnaire (same name, or same product on the same template) supersedes
+ * the older: the older's past answers are no evidence anywhere (library reuse, search, chat), so a
+ * corrected answer never competes with the answer it corrected. Passages pass through untouched.
+ */
+export function withoutSuperseded<C extends Pick<Candidate, 'evidence' | 'library'>>(candidates: C[], facts: (fileId: number) => Pick<LibraryFileFacts, 'label'>): C[] {
+  const newest = new Map<string, number>();
+  for (const c of candidates) {
+    if (!c.library) continue;
+    const identity = questionnaireIdentity(c, facts(c.evidence.file_id));
+    newest.set(identity, Math.max(newest.get(identity) ?? -1, c.evidence.file_id));
+  }
+  return candidates.filter((c) => !c.library || newest.get(questionnaireIdentity(c, facts(c.evidence.file_id))) === c.evidence.file_id);
+}
+
+function questionnaireIdentity(c: Pick<Candidate, 'evidence'>, facts: Pick<LibraryFileFacts, 'label'>): string {
+  const template = normaliseTemplate(c.evidence.tab_name) ?? '';
+  if (facts.label) return `label:${template}|${facts.label.trim().toLowerCase()}`;
+  return `file:${c.evidence.filename.trim().toLowerCase()}`;
 }
 
 function normaliseId(id: string | null | undefined): string | null {

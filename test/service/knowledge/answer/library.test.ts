@@ -87,6 +87,12 @@ describe('conflict-aware answer library', () => {
     expect(r.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
     expect(r.evaluation.conflict).toBeUndefined();
     expect(r.evidence.map((e) => e.file_id)).toEqual([5]);
+    // Nor is the superseded answer evidence anywhere else: search and chat cite the newer upload only.
+    const found = await t.kb.search(1, 'annual penetration tests', {});
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((e) => e.file_id === 5)).toBe(true);
+    const chat = await t.kb.answerChat(1, 'Do you perform annual penetration tests?', [], {});
+    expect(chat.sources.map((s) => s.file_id)).not.toContain(1);
   });
 
   it('question ids count only within the same template: another template needs the same meaning', async () => {
