@@ -9,6 +9,7 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,7 @@ import { openDatabase } from '../src/service/storage/sqlite/database';
 import { createSqliteStore } from '../src/service/storage/sqlite/store';
 import { SqliteKnowledgeIndex } from '../src/service/storage/sqlite/knowledge';
 import { extractDocument, KnowledgeBase, type ExtractedDocument } from '../src/service/knowledge';
+import { PER_DOC, syntheticDocs } from './synthetic';
 
 export interface Row {
   name: string;
@@ -71,33 +73,6 @@ export async function time(name: string, inputs: string[], fn: (input: string) =
 
 function round(n: number): number {
   return Math.round(n * 100) / 100;
-}
-
-/** Deterministic pseudo-random numbers, so runs compare. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-/**
- * Documents of `perDoc` passages of ~180 words drawn from the real corpus' vocabulary with its word
- * frequencies, generated one at a time (a million passages never sit in memory together).
- */
-function* syntheticDocs(vocabulary: string[], passages: number, perDoc: number): Generator<ExtractedDocument> {
-  const random = rng(42);
-  for (let d = 0; d < passages / perDoc; d++) {
-    const blocks = [] as { level: number; text: string }[];
-    for (let p = 0; p < perDoc; p++) {
-      blocks.push({ level: 1, text: `Section ${d}.${p} ${vocabulary[Math.floor(random() * vocabulary.length)]}` });
-      const words: string[] = [];
-      for (let w = 0; w < 180; w++) words.push(vocabulary[Math.floor(random() * vocabulary.length)]!);
-      blocks.push({ level: 0, text: `${words.join(' ')}.` });
-    }
-    yield { file_format: 'txt', document_type: 'documentation', qa: [], pages: [{ page_number: 1, text: '', blocks }] };
-  }
 }
 
 /**
@@ -182,7 +157,20 @@ export interface SyntheticKb {
   remove(): void;
 }
 
-export async function buildSyntheticKb(vocabulary: string[], passages = 10_000): Promise<SyntheticKb> {
+export interface BuildOptions {
+  /**
+   * Worker threads that make the documents and prepare their index entries (splitting, tokenising,
+   * stemming), as the service's reader workers do for an upload; the main thread only writes. 0: all
+   * in the main thread, as `indexDocument` does for a document without prepared entries.
+   */
+  workers?: number;
+  /** Called after each document with the passages indexed so far. */
+  onProgress?: (passages: number) => void;
+  /** The build's time, and how much of it the main thread spent in `indexDocument` (the rest: waiting). */
+  onBuilt?: (times: { total_ms: number; indexing_ms: number }) => void;
+}
+
+export async function buildSyntheticKb(vocabulary: string[], passages = 10_000, options: BuildOptions = {}): Promise<SyntheticKb> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qfill-bench-service-'));
   const apiKey = await createKey(dataDir, { org: 'bench', user: 'bench', role: 'admin' });
   const db = openDatabase(dataDir);
@@ -196,14 +184,21 @@ export async function buildSyntheticKb(vocabulary: string[], passages = 10_000):
     const kb = new KnowledgeBase(new SqliteKnowledgeIndex(db), {});
     let count = 0;
     let i = 0;
-    for (const doc of syntheticDocs(vocabulary, passages, 100)) {
+    const docs = options.workers ? preparedDocs(vocabulary, passages, options.workers) : syntheticDocs(vocabulary, passages);
+    let indexing = 0;
+    const started = performance.now();
+    for await (const doc of docs) {
+      const t0 = performance.now();
       const counts = await kb.indexDocument(
         { org_id: orgId, file_id: 10_000 + i, filename: `synthetic-${i}.txt`, offering_ids: [], scope_includes_company: true, use_as_source: true },
         doc,
       );
+      indexing += performance.now() - t0;
       count += counts.passage_count;
       i++;
+      options.onProgress?.(count);
     }
+    options.onBuilt?.({ total_ms: performance.now() - started, indexing_ms: indexing });
     return {
       dataDir,
       apiKey,
@@ -220,6 +215,39 @@ export async function buildSyntheticKb(vocabulary: string[], passages = 10_000):
     closeDatabase();
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/**
+ * The synthetic documents, in order, made with their index entries by `workers` worker threads, a few
+ * documents ahead of the writer.
+ */
+async function* preparedDocs(vocabulary: string[], passages: number, workers: number): AsyncGenerator<ExtractedDocument> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'synthetic-worker.mjs');
+  const pool = Array.from({ length: workers }, () => new Worker(script, { workerData: { vocabulary } }));
+  const waiting = new Map<number, (doc: ExtractedDocument) => void>();
+  const failed = new Promise<never>((_, reject) => {
+    for (const worker of pool) worker.on('error', reject);
+  });
+  for (const worker of pool) worker.on('message', ({ d, doc }: { d: number; doc: ExtractedDocument }) => waiting.get(d)?.(doc));
+  const total = Math.ceil(passages / PER_DOC);
+  const ahead = workers * 3;
+  const requested = new Map<number, Promise<ExtractedDocument>>();
+  const request = (d: number) => {
+    if (d >= total || requested.has(d)) return;
+    requested.set(d, new Promise((resolve) => waiting.set(d, resolve)));
+    pool[d % workers]!.postMessage({ d });
+  };
+  try {
+    for (let d = 0; d < total; d++) {
+      for (let next = d; next < d + ahead; next++) request(next);
+      const doc = await Promise.race([requested.get(d)!, failed]);
+      requested.delete(d);
+      waiting.delete(d);
+      yield doc;
+    }
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
   }
 }
 
