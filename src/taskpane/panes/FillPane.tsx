@@ -262,6 +262,10 @@ export function FillPane(props: FillPaneProps) {
           <span>Also write drafts into cells (by default drafts stay in the review)</span>
         </label>
         <label class="qf-check">
+          <input type="checkbox" checked={!!options.preferRecent} onChange={(e) => setOption({ preferRecent: e.currentTarget.checked })} />
+          <span>Where past answers disagree, take the most recent questionnaire's (else they wait for review)</span>
+        </label>
+        <label class="qf-check">
           <input type="checkbox" checked={options.highlight} onChange={(e) => setOption({ highlight: e.currentTarget.checked })} />
           <span>Highlight answers by trust</span>
         </label>
