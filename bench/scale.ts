@@ -69,7 +69,7 @@ async function measureOne(passages: number): Promise<ScaleRow> {
       load: Math.round(os.loadavg()[0]! * 10) / 10,
     };
   } finally {
-    synthetic.remove();
+    await synthetic.remove();
   }
 }
 
