@@ -9,16 +9,15 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from '../src/api/client';
 import { createKey } from '../src/service/admin';
 import { buildApp } from '../src/service/app';
 import { detectQuestionnaire } from '../src/service/detect';
-import { openDatabase } from '../src/service/storage/sqlite/database';
-import { createSqliteStore } from '../src/service/storage/sqlite/store';
+import { openStorage, type StorageOptions } from '../src/service/storage/open';
 import { SqliteKnowledgeIndex } from '../src/service/storage/sqlite/knowledge';
 import { extractDocument, KnowledgeBase, type ExtractedDocument } from '../src/service/knowledge';
 import { PER_DOC, syntheticDocs } from './synthetic';
@@ -107,8 +106,8 @@ export async function questionnaireRow(kb: KnowledgeBase, orgId: number, bytes: 
  * the synthetic knowledge base: `POST /chat/ask/` latency, and the CAIQ from upload to `complete`
  * (detection, the generate_answers job, answer storage, progress polling every 100-250 ms).
  */
-async function overHttp(dataDir: string, apiKey: string, caiqBytes: Uint8Array, sample: string[], passages: number): Promise<Row[]> {
-  return withService(dataDir, apiKey, async (api) => {
+async function overHttp(storage: StorageOptions, apiKey: string, caiqBytes: Uint8Array, sample: string[], passages: number): Promise<Row[]> {
+  return withService(storage, apiKey, async (api) => {
     const chat = await time(`POST /chat/ask/ over HTTP, synthetic KB (${passages} passages)`, sample, (q) => api.ask({ question: q }), 'p95 < 50 ms', 50);
 
     const started = performance.now();
@@ -133,9 +132,9 @@ async function overHttp(dataDir: string, apiKey: string, caiqBytes: Uint8Array, 
   });
 }
 
-/** Runs `fn` against the local service started on loopback over `dataDir`, then stops it. */
-async function withService<T>(dataDir: string, apiKey: string, fn: (api: ApiClient) => Promise<T>): Promise<T> {
-  const built = await buildApp({ dataDir, staticDir: null, logger: false });
+/** Runs `fn` against the local service started on loopback over `storage`, then stops it. */
+async function withService<T>(storage: StorageOptions, apiKey: string, fn: (api: ApiClient) => Promise<T>): Promise<T> {
+  const built = await buildApp({ ...storage, staticDir: null, logger: false });
   try {
     const baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
     return await fn(new ApiClient({ baseUrl, apiKey }));
@@ -144,17 +143,18 @@ async function withService<T>(dataDir: string, apiKey: string, fn: (api: ApiClie
   }
 }
 
-/** A synthetic knowledge base written into a fresh service data folder, open in process too. */
+/** A synthetic knowledge base written into a fresh service's storage (SQLite or PostgreSQL), open in process too. */
 export interface SyntheticKb {
-  dataDir: string;
+  /** Where the service holding it runs from: a fresh data folder, and the database when on PostgreSQL. */
+  storage: StorageOptions;
   apiKey: string;
   orgId: number;
   passages: number;
-  /** The in-process knowledge base over the service's database; valid until `closeDatabase`. */
+  /** The in-process knowledge base over the service's storage; valid until `closeDatabase`. */
   kb: KnowledgeBase;
-  closeDatabase(): void;
-  /** Closes the database and deletes the folder. */
-  remove(): void;
+  closeDatabase(): Promise<void>;
+  /** Closes the storage and deletes the folder (a PostgreSQL database is its creator's to drop). */
+  remove(): Promise<void>;
 }
 
 export interface BuildOptions {
@@ -164,24 +164,32 @@ export interface BuildOptions {
    * in the main thread, as `indexDocument` does for a document without prepared entries.
    */
   workers?: number;
-  /** Called after each document with the passages indexed so far. */
-  onProgress?: (passages: number) => void;
   /** The build's time, and how much of it the main thread spent in `indexDocument` (the rest: waiting). */
   onBuilt?: (times: { total_ms: number; indexing_ms: number }) => void;
 }
 
-export async function buildSyntheticKb(vocabulary: string[], passages = 10_000, options: BuildOptions = {}): Promise<SyntheticKb> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'qfill-bench-service-'));
-  const apiKey = await createKey(dataDir, { org: 'bench', user: 'bench', role: 'admin' });
-  const db = openDatabase(dataDir);
+/** `databaseUrl`: an empty PostgreSQL database to build it in; without it, SQLite in the data folder. */
+export async function buildSyntheticKb(
+  vocabulary: string[],
+  passages = 10_000,
+  databaseUrl: string | null = null,
+  options: BuildOptions = {},
+): Promise<SyntheticKb> {
+  const storage: StorageOptions = { dataDir: mkdtempSync(join(tmpdir(), 'qfill-bench-service-')), databaseUrl };
+  const apiKey = await createKey(storage, { org: 'bench', user: 'bench', role: 'admin' });
+  const opened = await openStorage(storage);
   let open = true;
-  const closeDatabase = () => {
-    if (open) db.close();
+  const closeDatabase = async () => {
+    if (open) await opened.store.close();
     open = false;
   };
+  const remove = async () => {
+    await closeDatabase();
+    rmSync(storage.dataDir, { recursive: true, force: true });
+  };
   try {
-    const orgId = (await createSqliteStore(db).orgs.upsert('bench', {})).id;
-    const kb = new KnowledgeBase(new SqliteKnowledgeIndex(db), {});
+    const orgId = (await opened.store.orgs.upsert('bench', {})).id;
+    const kb = new KnowledgeBase(opened.knowledgeIndex!, {});
     let count = 0;
     let i = 0;
     const docs = options.workers ? preparedDocs(vocabulary, passages, options.workers) : syntheticDocs(vocabulary, passages);
@@ -196,24 +204,11 @@ export async function buildSyntheticKb(vocabulary: string[], passages = 10_000, 
       indexing += performance.now() - t0;
       count += counts.passage_count;
       i++;
-      options.onProgress?.(count);
     }
     options.onBuilt?.({ total_ms: performance.now() - started, indexing_ms: indexing });
-    return {
-      dataDir,
-      apiKey,
-      orgId,
-      passages: count,
-      kb,
-      closeDatabase,
-      remove: () => {
-        closeDatabase();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
+    return { storage, apiKey, orgId, passages: count, kb, closeDatabase, remove };
   } catch (error) {
-    closeDatabase();
-    rmSync(dataDir, { recursive: true, force: true });
+    await remove();
     throw error;
   }
 }
@@ -251,10 +246,10 @@ async function* preparedDocs(vocabulary: string[], passages: number, workers: nu
   }
 }
 
-/** `POST /chat/ask/` latency over HTTP against a synthetic knowledge base (its database closed first). */
+/** `POST /chat/ask/` latency over HTTP against a synthetic knowledge base (its in-process storage closed first). */
 export async function chatOverHttp(synthetic: SyntheticKb, questions: string[]): Promise<Row> {
-  synthetic.closeDatabase();
-  return withService(synthetic.dataDir, synthetic.apiKey, (api) =>
+  await synthetic.closeDatabase();
+  return withService(synthetic.storage, synthetic.apiKey, (api) =>
     time(`POST /chat/ask/ over HTTP, synthetic KB (${synthetic.passages} passages)`, questions, (q) => api.ask({ question: q }), 'p95 < 50 ms', 50),
   );
 }
@@ -305,12 +300,12 @@ export async function runRetrievalBench(log: (line: string) => void = () => {}):
     rows.push(await time(`search, synthetic KB (${synthPassages} passages)`, sample, (q) => synthKb.search(orgId, q, {}, 10)));
     rows.push(await time(`answerChat, synthetic KB (${synthPassages} passages)`, sample, (q) => synthKb.answerChat(orgId, q, [], {}), 'p95 < 50 ms', 50));
     rows.push(await questionnaireRow(synthKb, orgId, caiqBytes, `CAIQ x${caiq.questions.length}: detect + answer (extractive), synthetic KB`));
-    synthetic.closeDatabase();
-    rows.push(...(await overHttp(synthetic.dataDir, synthetic.apiKey, caiqBytes, sample, synthPassages)));
+    await synthetic.closeDatabase();
+    rows.push(...(await overHttp(synthetic.storage, synthetic.apiKey, caiqBytes, sample, synthPassages)));
     return rows;
   } finally {
     db.close();
-    synthetic?.remove();
+    await synthetic?.remove();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -12,7 +12,7 @@
  *   npx tsx bench/scale.ts [10000 100000 1000000]      (prints the markdown table)
  *   npx tsx bench/scale.ts --one 100000                (one size, JSON on the last line)
  *     --workers N      preparing threads (default 2; 0: everything in the main thread)
- *     --keep DIR       move the built service data folder to DIR instead of deleting it
+ *     --keep DIR       move the built service data folder to DIR instead of deleting it (SQLite)
  *   npx tsx bench/scale.ts --reuse DIR                 (chat and CAIQ only, on a kept folder)
  */
 import { spawnSync } from 'node:child_process';
@@ -22,9 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSyntheticKb, corpusVocabulary, fixturesDir, questionnaireRow, time } from './retrieval';
 import { KnowledgeBase } from '../src/service/knowledge';
-import { openDatabase } from '../src/service/storage/sqlite/database';
-import { SqliteKnowledgeIndex } from '../src/service/storage/sqlite/knowledge';
-import { createSqliteStore } from '../src/service/storage/sqlite/store';
+import { openStorage } from '../src/service/storage/open';
 import { detectQuestionnaire } from '../src/service/detect';
 import { markdownTable } from './table';
 
@@ -88,7 +86,7 @@ function machine() {
 async function measureOne(passages: number, options: OneOptions): Promise<ScaleRow> {
   const vocabulary = await corpusVocabulary();
   const started = performance.now();
-  const synthetic = await buildSyntheticKb(vocabulary, passages, {
+  const synthetic = await buildSyntheticKb(vocabulary, passages, null, {
     workers: options.workers,
     onBuilt: (t) => console.error(`built in ${Math.round(t.total_ms)} ms, ${Math.round(t.indexing_ms)} ms of it writing (indexDocument)`),
   });
@@ -104,24 +102,23 @@ async function measureOne(passages: number, options: OneOptions): Promise<ScaleR
     };
   } finally {
     if (options.keep) {
-      synthetic.closeDatabase();
+      await synthetic.closeDatabase();
       rmSync(options.keep, { recursive: true, force: true });
-      renameSync(synthetic.dataDir, options.keep);
-    } else synthetic.remove();
+      renameSync(synthetic.storage.dataDir, options.keep);
+    } else await synthetic.remove();
   }
 }
 
 /** The query half of a row on a folder kept by `--keep` (build columns 0). */
 async function measureReused(dataDir: string): Promise<ScaleRow> {
-  const db = openDatabase(dataDir);
+  const opened = await openStorage({ dataDir, databaseUrl: null });
   try {
-    const orgId = (await createSqliteStore(db).orgs.upsert('bench', {})).id;
-    const index = new SqliteKnowledgeIndex(db);
-    const kb = new KnowledgeBase(index, {});
+    const orgId = (await opened.store.orgs.upsert('bench', {})).id;
+    const index = opened.knowledgeIndex!;
     const passages = await index.orgRows('passages', orgId);
-    return { passages, build_s: 0, passages_per_s: 0, ...(await measureQueries(kb, orgId)), ...machine() };
+    return { passages, build_s: 0, passages_per_s: 0, ...(await measureQueries(new KnowledgeBase(index, {}), orgId)), ...machine() };
   } finally {
-    db.close();
+    await opened.store.close();
   }
 }
 
@@ -146,11 +143,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const at = args.indexOf(name);
     return at >= 0 ? args[at + 1] : undefined;
   };
-  const run = args[0] === '--one'
-    ? () => measureOne(Number(args[1]), { workers: Number(flag('--workers') ?? SCALE_WORKERS), keep: flag('--keep') ?? null })
-    : args[0] === '--reuse'
-      ? () => measureReused(args[1]!)
-      : null;
+  const run =
+    args[0] === '--one'
+      ? () => measureOne(Number(args[1]), { workers: Number(flag('--workers') ?? SCALE_WORKERS), keep: flag('--keep') ?? null })
+      : args[0] === '--reuse'
+        ? () => measureReused(args[1]!)
+        : null;
   if (run) {
     run()
       .then((row) => console.log(JSON.stringify(row)))

@@ -8,6 +8,8 @@ export interface FillArgs {
   overwrite: boolean;
   /** Also write drafts (answers the planner holds back for review) into cells. */
   writeDrafts: boolean;
+  /** Past answers that disagree: the most recently uploaded questionnaire decides. */
+  preferRecent: boolean;
   reportPath: string | null;
   /** Replace an existing --report file even when it is not an earlier report. */
   force: boolean;
@@ -27,6 +29,8 @@ Options:
   --key KEY          API key (default: $QFILL_API_KEY)
   --overwrite        also replace cells that already hold a value (never formulas or locked cells)
   --write-drafts     also write drafts: low-trust answers and free text without a list answer beside it
+  --prefer-recent    where past answers in the library disagree, take the most recently uploaded
+                     questionnaire's (otherwise such answers are left for review)
   --report FILE      write the per-cell report as JSON (an existing file is replaced only when it
                      is an earlier report, never through a symbolic link)
   --force            replace an existing --report file even when it is not an earlier report
@@ -46,6 +50,7 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
     apiKey: env.QFILL_API_KEY?.trim() || null,
     overwrite: false,
     writeDrafts: false,
+    preferRecent: false,
     reportPath: null,
     force: false,
     timeoutSeconds: null,
@@ -96,6 +101,10 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
       case '--overwrite':
         if (inline !== undefined) throw new UsageError('--overwrite takes no value.');
         args.overwrite = true;
+        break;
+      case '--prefer-recent':
+        if (inline !== undefined) throw new UsageError('--prefer-recent takes no value.');
+        args.preferRecent = true;
         break;
       case '--write-drafts':
         if (inline !== undefined) throw new UsageError('--write-drafts takes no value.');

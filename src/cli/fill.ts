@@ -195,7 +195,7 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
       return { written: plan.writes.length, failed: [] };
     },
   };
-  const session = createFillSession({ api: client, workbook: port }, { overwrite: args.overwrite, writeDrafts: args.writeDrafts });
+  const session = createFillSession({ api: client, workbook: port }, { overwrite: args.overwrite, writeDrafts: args.writeDrafts, preferRecent: args.preferRecent });
   let shown: Progress | null = null;
   const off = session.subscribe((s) => {
     if (s.progress && s.progress !== shown) progress.update((shown = s.progress));

@@ -30,6 +30,9 @@ Commands:
       PostgreSQL, ids kept; prints counts; running it again copies only what is new.
   fill ...
       Fill a questionnaire workbook from the command line (see qfill fill --help).
+  doctor   (also: llm test)
+      Check the language-model and embeddings endpoints configured by QFILL_LLM_* / QFILL_EMBEDDINGS_*
+      (reachable, key, model, structured output, latency); exit code 1 when the service cannot use them.
 
 Every command but fill takes --database postgres://USER@HOST:PORT/DB (or QFILL_DATABASE_URL) to keep
 all state in PostgreSQL, shared by several service processes; without it, SQLite under --data.
@@ -213,6 +216,15 @@ async function run(argv: string[]): Promise<number> {
       });
       out('done');
       return 0;
+    }
+    case 'doctor':
+    case 'llm': {
+      if (command === 'llm' && rest[0] !== 'test') throw new UsageError(`unknown command "llm ${rest[0] ?? ''}"; use "llm test" or "doctor"`);
+      parse(command === 'llm' ? rest.slice(1) : rest, {});
+      const { doctor } = await import('./doctor');
+      const result = await doctor();
+      for (const line of result.lines) out(line);
+      return result.ok ? 0 : 1;
     }
     case 'fill': {
       let fill: { runFill(argv: string[]): Promise<number> };

@@ -30,6 +30,7 @@ import {
   usesDate1904,
 } from './workbook-parts';
 import { decodeXmlPart, rootPrefix, utf8Encoder } from './xml';
+import type { ZipCodec } from './codec';
 import { DEFAULT_ZIP_LIMITS, type ZipArchive, type ZipLimits, readEntry, readZip, rewriteZip } from './zip';
 
 export type { CellStyle, DefinedName, SheetInfo } from './workbook-parts';
@@ -111,9 +112,9 @@ export class XlsxPackage {
   }
 
   /** Opens and validates a package; throws XlsxError with a one-line message for every bad input. */
-  static open(bytes: Uint8Array, label = 'The file', limits: ZipLimits = DEFAULT_ZIP_LIMITS): XlsxPackage {
+  static open(bytes: Uint8Array, label = 'The file', limits: ZipLimits = DEFAULT_ZIP_LIMITS, codec?: ZipCodec): XlsxPackage {
     sniffSpreadsheet(bytes, label); // throws for anything but a zip container: CSV is not allowed here
-    const zip = readZip(bytes, limits, label);
+    const zip = readZip(bytes, limits, label, codec);
     try {
       return new XlsxPackage(zip, label);
     } catch (e) {

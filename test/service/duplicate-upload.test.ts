@@ -1,6 +1,6 @@
 /** Content-hash deduplication (issue 14): the same bytes uploaded again add no duplicate evidence, and say so. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, files, KB_TEXT, startService, waitForFile, type Service } from './helpers';
+import { call, client, files, KB_TEXT, startService, waitForFile, type Service } from './helpers';
 
 let service: Service;
 beforeAll(async () => {
@@ -10,7 +10,8 @@ afterAll(async () => service.destroy());
 
 describe('uploading content already in the library', () => {
   it('marks the second copy as a duplicate with no evidence, in the upload response and the file record', async () => {
-    const api = client(service, await service.key({ org: 'acme', user: 'alice' }));
+    const key = await service.key({ org: 'acme', user: 'alice' });
+    const api = client(service, key);
     const first = await api.post('/api/v2/repository/files/', files(['security.txt', KB_TEXT, 'text/plain']));
     expect(first.body.duplicates).toBeUndefined();
     const original = first.body.file_ids[0];
@@ -29,6 +30,16 @@ describe('uploading content already in the library', () => {
     const ask = await api.post('/api/v2/chat/ask/', { question: 'Is customer data encrypted at rest?' });
     expect(ask.body.sources.length).toBeGreaterThan(0);
     expect(ask.body.sources.every((s: { file_id: number }) => s.file_id !== copy)).toBe(true);
+
+    // The original deleted: its copy becomes the evidence (read again), not a duplicate of nothing.
+    const removed = await call(service.base, key, 'DELETE', `/api/v2/repository/files/${original}/`);
+    expect(removed.body).toMatchObject({ id: original, deleted: true, requeued_duplicates: [copy] });
+    const promoted = (await waitForFile(api, copy)).body;
+    expect(promoted).toMatchObject({ status: 'ready', passage_count: expect.any(Number) });
+    expect(promoted.passage_count).toBeGreaterThan(0);
+    expect(promoted.duplicate_of).toBeUndefined();
+    const askAgain = await api.post('/api/v2/chat/ask/', { question: 'Is customer data encrypted at rest?' });
+    expect(askAgain.body.sources.some((s: { file_id: number }) => s.file_id === copy)).toBe(true);
 
     // Another organisation's identical upload is its own evidence.
     const other = client(service, await service.key({ org: 'globex', user: 'gus' }));

@@ -205,7 +205,7 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
       step('upload', 'active', `Sending ${formatBytes(file.bytes.length)}…`);
       const uploaded = await api.uploadQuestionnaires(
         [{ name: file.fileName, data: file.bytes, ...(file.type ? { type: file.type } : {}) }],
-        {},
+        st.options.preferRecent ? { prefer_recent: true } : {},
         { signal: ctl.signal },
       );
       const id = uploaded.questionnaire_ids?.[0];

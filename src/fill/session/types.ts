@@ -79,6 +79,8 @@ export interface FillOptions {
   sourceNotes: boolean;
   /** Also write answers that are only drafts (the planner's default writes only defensible ones). */
   writeDrafts: boolean;
+  /** Where past answers disagree, the most recently uploaded questionnaire decides (sent at upload). */
+  preferRecent?: boolean;
 }
 
 export type StepKey = 'read' | 'upload' | 'detect' | 'generate' | 'write';

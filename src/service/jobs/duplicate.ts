@@ -27,3 +27,26 @@ export function duplicateOf(stage: string): number | null {
   const m = /^duplicate of file (\d+):/.exec(stage);
   return m ? Number(m[1]) : null;
 }
+
+/**
+ * The original of some duplicates was deleted: its copies would otherwise stay "ready" with no evidence.
+ * Every copy is read again (oldest first): the oldest becomes the evidence, the others duplicates of it.
+ * Returns the files queued.
+ */
+export async function requeueDuplicatesOf(store: Store, orgId: number, deletedId: number, ingestKind: string): Promise<number[]> {
+  const copies: FileRecord[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const { rows } = await store.files.list(orgId, { purpose: 'repository', ordering: 'created_at', limit: PAGE, offset });
+    copies.push(...rows.filter((r) => duplicateOf(r.processing_stage) === deletedId));
+    if (rows.length < PAGE) break;
+  }
+  if (copies.length === 0) return [];
+  copies.sort((a, b) => a.id - b.id);
+  await store.unitOfWork(async (tx) => {
+    for (const copy of copies) {
+      await tx.files.update(copy.id, { status: 'submitted', processing_stage: 'queued: its original was deleted', processing_percent: 0, error: null });
+      await tx.jobs.enqueue(ingestKind, { file_id: copy.id });
+    }
+  });
+  return copies.map((c) => c.id);
+}

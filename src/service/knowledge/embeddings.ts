@@ -1,8 +1,10 @@
 /**
  * Embeddings from an OpenAI-compatible endpoint, unit-normalised (so cosine is a dot product). The
- * knowledge index stores them and finds the nearest.
+ * knowledge index stores them and finds the nearest. The requests go through the same client as chat
+ * (src/service/llm/client.ts): concurrency limit, timeout, retries on 429/5xx, Azure paths and headers.
  */
-import OpenAI from 'openai';
+import { ChatClient } from '../llm/client';
+import { chatEndpointFrom } from '../llm/endpoint';
 
 export interface EndpointConfig {
   baseUrl: string;
@@ -13,20 +15,17 @@ export interface EndpointConfig {
 const BATCH = 64;
 
 export class Embedder {
-  private readonly client: OpenAI;
+  readonly client: ChatClient;
 
-  constructor(private readonly config: EndpointConfig) {
-    this.client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey || 'not-needed', maxRetries: 1, timeout: 60_000 });
+  constructor(config: EndpointConfig, env: NodeJS.ProcessEnv = process.env, baseDelayMs?: number) {
+    this.client = new ChatClient(chatEndpointFrom(config, env, 'QFILL_EMBEDDINGS'), baseDelayMs);
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += BATCH) {
       const batch = texts.slice(i, i + BATCH).map((t) => t.slice(0, 8000));
-      const response = await this.client.embeddings.create({ model: this.config.model, input: batch, encoding_format: 'float' });
-      const ordered = [...response.data].sort((a, b) => a.index - b.index);
-      if (ordered.length !== batch.length) throw new Error(`embeddings endpoint returned ${ordered.length} vectors for ${batch.length} inputs`);
-      for (const item of ordered) out.push(normalise(Float32Array.from(item.embedding as number[])));
+      for (const vector of await this.client.embed(batch)) out.push(normalise(Float32Array.from(vector)));
     }
     return out;
   }

@@ -6,7 +6,7 @@
 import type { KnowledgeIndex, PassageEntry, QaEntry } from '../storage/knowledge-index';
 import { noAnswer } from './answer/evaluation';
 import { bestSentences, evidenceOnly, extractiveAnswer, guardThirdParty, relevantEvidence, thirdPartyDraft } from './answer/extractive';
-import { answerFromLibrary, findLibraryMatches, type LibraryFileFacts } from './answer/library';
+import { answerFromLibrary, findLibraryMatches, withoutSuperseded, type LibraryFileFacts } from './answer/library';
 import { LlmAnswerer } from './answer/llm';
 import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
 import { documentSubject } from './extract/subject';
@@ -94,7 +94,8 @@ export class KnowledgeBase {
   /** Lexical search over passages and the answer library, ranked, relevance 0..1. */
   async search(orgId: number, query: string, filters: SearchFilters, limit = 10): Promise<Evidence[]> {
     const safeLimit = Math.max(1, Math.min(100, Math.floor(limit) || 10));
-    return (await retrieve(this.index, orgId, query, filters, { limit: safeLimit })).map((c) => c.evidence);
+    const found = await retrieve(this.index, orgId, query, filters, { limit: safeLimit });
+    return (await this.current(orgId, found)).map((c) => c.evidence);
   }
 
   async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<AnswerResult> {
@@ -152,9 +153,15 @@ export class KnowledgeBase {
   /** Candidates without boilerplate and matrix rows, third-party ones labelled. */
   private async ownedEvidence(orgId: number, candidates: Candidate[]): Promise<Candidate[]> {
     const names = await this.organisationNames(orgId);
-    const kept = candidates.filter((c) => notAnAnswer(c) === null);
+    const kept = await this.current(orgId, candidates.filter((c) => notAnAnswer(c) === null));
     const facts = await this.fileFacts(orgId, kept.filter((c) => c.evidence.type === 'passage').map((c) => c.evidence.file_id));
     return labelOwners(kept, (fileId) => facts.get(fileId)?.subject ?? null, names);
+  }
+
+  /** Candidates without past answers that a newer upload of the same questionnaire superseded. */
+  private async current(orgId: number, candidates: Candidate[]): Promise<Candidate[]> {
+    const facts = await this.fileFacts(orgId, candidates.filter((c) => c.library).map((c) => c.evidence.file_id));
+    return withoutSuperseded(candidates, (fileId) => facts.get(fileId) ?? { label: null });
   }
 
   async answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer> {

@@ -18,8 +18,9 @@ export function isAzure(endpoint: Pick<ChatEndpoint, 'baseUrl'>): boolean {
   return /\.openai\.azure\.com\//i.test(endpoint.baseUrl) || /\/openai\/deployments\//i.test(endpoint.baseUrl);
 }
 
-export function chatUrl(endpoint: ChatEndpoint): string {
-  const url = new URL(`${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`);
+/** `path` (e.g. "chat/completions", "embeddings") under the base URL, with Azure's api-version. */
+export function endpointUrl(endpoint: Pick<ChatEndpoint, 'baseUrl' | 'apiVersion'>, path: string): string {
+  const url = new URL(`${endpoint.baseUrl.replace(/\/+$/, '')}/${path}`);
   if (endpoint.apiVersion) url.searchParams.set('api-version', endpoint.apiVersion);
   return url.toString();
 }
@@ -34,12 +35,21 @@ function positive(raw: string | undefined, fallback: number): number {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
-export function chatEndpointFrom(base: { baseUrl: string; model: string; apiKey?: string }, env: NodeJS.ProcessEnv = process.env): ChatEndpoint {
+/**
+ * The endpoint's limits from the environment: `QFILL_LLM_*`, or for embeddings `QFILL_EMBEDDINGS_*` falling
+ * back to the `QFILL_LLM_*` value (one Azure resource usually serves both).
+ */
+export function chatEndpointFrom(
+  base: { baseUrl: string; model: string; apiKey?: string },
+  env: NodeJS.ProcessEnv = process.env,
+  prefix: 'QFILL_LLM' | 'QFILL_EMBEDDINGS' = 'QFILL_LLM',
+): ChatEndpoint {
+  const read = (name: string) => env[`${prefix}_${name}`]?.trim() || env[`QFILL_LLM_${name}`]?.trim() || undefined;
   return {
     ...base,
-    apiVersion: env.QFILL_LLM_API_VERSION || undefined,
-    concurrency: Math.floor(positive(env.QFILL_LLM_CONCURRENCY, 4)),
-    timeoutMs: positive(env.QFILL_LLM_TIMEOUT_SECONDS, 60) * 1000,
-    tokenBudget: Math.floor(positive(env.QFILL_LLM_TOKEN_BUDGET, 0)),
+    apiVersion: read('API_VERSION'),
+    concurrency: Math.floor(positive(read('CONCURRENCY'), 4)),
+    timeoutMs: positive(read('TIMEOUT_SECONDS'), 60) * 1000,
+    tokenBudget: Math.floor(positive(read('TOKEN_BUDGET'), 0)),
   };
 }

@@ -13,7 +13,7 @@ import { readMultipart } from '../http/multipart';
 import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
 import { repositoryFile } from '../http/serialize';
 import { assertOfferingsExist } from './grounding';
-import { duplicateStage, sameContentAs } from '../jobs/duplicate';
+import { duplicateStage, requeueDuplicatesOf, sameContentAs } from '../jobs/duplicate';
 import { checkUpload, REPOSITORY_FORMATS, storeUploadBytes } from './uploads';
 
 export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
@@ -71,7 +71,10 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     await ctx.knowledge.removeFile(p.org.id, id);
     await ctx.store.files.remove(p.org.id, id);
     await ctx.blobs.remove(file.stored_name);
-    return { id, deleted: true };
+    // Copies of its bytes uploaded later added no evidence of their own; one of them now must.
+    const requeued = await requeueDuplicatesOf(ctx.store, p.org.id, id, JOB_KINDS.ingestFile);
+    if (requeued.length) ctx.wake(JOB_KINDS.ingestFile);
+    return { id, deleted: true, ...(requeued.length ? { requeued_duplicates: requeued } : {}) };
   });
 
   app.post('/repository/files/', async (request) => {

@@ -87,6 +87,12 @@ describe('conflict-aware answer library', () => {
     expect(r.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
     expect(r.evaluation.conflict).toBeUndefined();
     expect(r.evidence.map((e) => e.file_id)).toEqual([5]);
+    // Nor is the superseded answer evidence anywhere else: search and chat cite the newer upload only.
+    const found = await t.kb.search(1, 'annual penetration tests', {});
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((e) => e.file_id === 5)).toBe(true);
+    const chat = await t.kb.answerChat(1, 'Do you perform annual penetration tests?', [], {});
+    expect(chat.sources.map((s) => s.file_id)).not.toContain(1);
   });
 
   it('question ids count only within the same template: another template needs the same meaning', async () => {
@@ -95,6 +101,28 @@ describe('conflict-aware answer library', () => {
     await t.kb.indexDocument(meta({ file_id: 1, filename: 'other.csv' }), doc);
     const asked = { text: 'Do you validate user input for the application?', original_id: 'HLAP-06', answer_slots: YES_NO_SLOTS };
     expect((await t.kb.answerQuestion(1, { ...asked, tab_name: 'HECVAT' }, {})).method).not.toBe('library');
+  });
+
+  it('a past question worded differently answers only when nothing closer does, flagged for a look', async () => {
+    const asked = { text: 'Can employees access customer data remotely?', answer_slots: YES_NO_SLOTS };
+    await addCsv(1, 'k12.csv', `${HEADER}HLAP-03,Can employees access protected or sensitive data remotely?,No,Only from the office.\n`);
+    const near = await t.kb.answerQuestion(1, asked, {});
+    expect(near.method).toBe('library');
+    expect(near.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'No' });
+    expect(near.flagged_for_review).toBe(true);
+    expect(near.evaluation.trust).toBe('medium');
+    expect(near.evaluation.reason).toContain('worded differently');
+
+    // The same question in the same words elsewhere: it answers, and the differently worded one raises no conflict.
+    await addCsv(2, 'full.csv', `${HEADER}APPL-03,Can employees access customer data remotely?,Yes,Through the VPN.\n`);
+    const close = await t.kb.answerQuestion(1, asked, {});
+    expect(close.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+    expect(close.evaluation.conflict).toBeUndefined();
+    expect(close.flagged_for_review).toBe(false);
+
+    // Sharing a few words is not the same question.
+    const unrelated = await t.kb.answerQuestion(1, { text: 'Do employees receive remote security awareness training?', answer_slots: YES_NO_SLOTS }, {});
+    expect(unrelated.method).not.toBe('library');
   });
 
   it('surfaces every Yes/No on which the real Canvas Catalog and Canvas Studio HECVATs disagree', async () => {
