@@ -220,23 +220,29 @@ export async function buildSyntheticKb(
 async function* preparedDocs(vocabulary: string[], passages: number, workers: number): AsyncGenerator<ExtractedDocument> {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'synthetic-worker.mjs');
   const pool = Array.from({ length: workers }, () => new Worker(script, { workerData: { vocabulary } }));
-  const waiting = new Map<number, (doc: ExtractedDocument) => void>();
-  const failed = new Promise<never>((_, reject) => {
-    for (const worker of pool) worker.on('error', reject);
-  });
-  for (const worker of pool) worker.on('message', ({ d, doc }: { d: number; doc: ExtractedDocument }) => waiting.get(d)?.(doc));
+  // Each pending document's settle functions; a worker's failure fails every pending one (not a
+  // Promise.race against a never-settling promise, which would keep every document it ever raced).
+  const waiting = new Map<number, { resolve: (doc: ExtractedDocument) => void; reject: (error: Error) => void }>();
+  let failure: Error | null = null;
+  for (const worker of pool) {
+    worker.on('message', ({ d, doc }: { d: number; doc: ExtractedDocument }) => waiting.get(d)?.resolve(doc));
+    worker.on('error', (error: Error) => {
+      failure = error;
+      for (const pending of waiting.values()) pending.reject(error);
+    });
+  }
   const total = Math.ceil(passages / PER_DOC);
   const ahead = workers * 3;
   const requested = new Map<number, Promise<ExtractedDocument>>();
   const request = (d: number) => {
     if (d >= total || requested.has(d)) return;
-    requested.set(d, new Promise((resolve) => waiting.set(d, resolve)));
+    requested.set(d, new Promise((resolve, reject) => (failure ? reject(failure) : waiting.set(d, { resolve, reject }))));
     pool[d % workers]!.postMessage({ d });
   };
   try {
     for (let d = 0; d < total; d++) {
       for (let next = d; next < d + ahead; next++) request(next);
-      const doc = await Promise.race([requested.get(d)!, failed]);
+      const doc = await requested.get(d)!;
       requested.delete(d);
       waiting.delete(d);
       yield doc;
