@@ -118,6 +118,32 @@ describe('correcting an answer from the review', () => {
     expect(workbook.value('Privacy', 'C2')).toBe('N/A');
   });
 
+  it('Undo fill asks about later edits, and "keeping my edits" puts back only the cells nobody edited', async () => {
+    const workbook = new MemoryWorkbook();
+    renderApp({ baseUrl: fake.origin, workbook });
+    await fillAndPick(workbook, /Do you sell personal data\?/);
+    expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
+    workbook.set('Security', 'C2', 'Edited in the sheet');
+    const field = within(card()).getByLabelText(/Answer \(Privacy!C2/) as HTMLTextAreaElement;
+    fireEvent.input(field, { target: { value: 'Corrected in the review' } });
+    fireEvent.click(within(card()).getByRole('button', { name: 'Write to C2' }));
+    await within(card()).findByText(/Written to Privacy!C2/);
+    const corrections = workbook.corrections.length;
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo fill' }));
+    const confirm = await screen.findByRole('group', { name: 'Confirm undo' });
+    expect(confirm.textContent).toContain('2 cells were changed after the fill');
+    expect(confirm.textContent).toContain('Security!C2: “Edited in the sheet”');
+    expect(confirm.textContent).toContain('Privacy!C2: “Corrected in the review”');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Undo, keeping my 2 edits' }));
+    await screen.findByText('Undone: 1 cell restored. Your 2 later edits were kept.');
+    expect(workbook.value('Security', 'C3')).toBeUndefined(); // the fill's answer nobody touched is gone
+    expect(workbook.value('Security', 'C2')).toBe('Edited in the sheet');
+    expect(workbook.value('Privacy', 'C2')).toBe('Corrected in the review');
+    expect(workbook.corrections).toHaveLength(corrections); // the kept edits are left alone, not written again
+    expect(await workbook.canUndo()).toBe(false);
+  });
+
   it('pre-fills a draft with the value the fill held back (fitted to the drop-down) and says so', async () => {
     const qs = sampleQuestions();
     qs[2]!.answer_slots![0]!.allowed_values = ['Yes', 'No', 'N/A'];
