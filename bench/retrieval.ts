@@ -10,16 +10,17 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from '../src/api/client';
 import { createKey } from '../src/service/admin';
 import { buildApp } from '../src/service/app';
 import { detectQuestionnaire } from '../src/service/detect';
-import { openDatabase } from '../src/service/storage/sqlite/database';
-import { createSqliteStore } from '../src/service/storage/sqlite/store';
+import { openStorage, type StorageOptions } from '../src/service/storage/open';
 import { SqliteKnowledgeIndex } from '../src/service/storage/sqlite/knowledge';
 import { extractDocument, KnowledgeBase, type ExtractedDocument } from '../src/service/knowledge';
+import { PER_DOC, syntheticDocs } from './synthetic';
 
 export interface Row {
   name: string;
@@ -73,33 +74,6 @@ function round(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-/** Deterministic pseudo-random numbers, so runs compare. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-/**
- * Documents of `perDoc` passages of ~180 words drawn from the real corpus' vocabulary with its word
- * frequencies, generated one at a time (a million passages never sit in memory together).
- */
-function* syntheticDocs(vocabulary: string[], passages: number, perDoc: number): Generator<ExtractedDocument> {
-  const random = rng(42);
-  for (let d = 0; d < passages / perDoc; d++) {
-    const blocks = [] as { level: number; text: string }[];
-    for (let p = 0; p < perDoc; p++) {
-      blocks.push({ level: 1, text: `Section ${d}.${p} ${vocabulary[Math.floor(random() * vocabulary.length)]}` });
-      const words: string[] = [];
-      for (let w = 0; w < 180; w++) words.push(vocabulary[Math.floor(random() * vocabulary.length)]!);
-      blocks.push({ level: 0, text: `${words.join(' ')}.` });
-    }
-    yield { file_format: 'txt', document_type: 'documentation', qa: [], pages: [{ page_number: 1, text: '', blocks }] };
-  }
-}
-
 /**
  * What a questionnaire upload costs in process, from bytes to the last answer: detection, then every
  * question answered in turn as the generate_answers job does (HTTP, job bookkeeping and answer
@@ -132,8 +106,8 @@ export async function questionnaireRow(kb: KnowledgeBase, orgId: number, bytes: 
  * the synthetic knowledge base: `POST /chat/ask/` latency, and the CAIQ from upload to `complete`
  * (detection, the generate_answers job, answer storage, progress polling every 100-250 ms).
  */
-async function overHttp(dataDir: string, apiKey: string, caiqBytes: Uint8Array, sample: string[], passages: number): Promise<Row[]> {
-  return withService(dataDir, apiKey, async (api) => {
+async function overHttp(storage: StorageOptions, apiKey: string, caiqBytes: Uint8Array, sample: string[], passages: number): Promise<Row[]> {
+  return withService(storage, apiKey, async (api) => {
     const chat = await time(`POST /chat/ask/ over HTTP, synthetic KB (${passages} passages)`, sample, (q) => api.ask({ question: q }), 'p95 < 50 ms', 50);
 
     const started = performance.now();
@@ -158,9 +132,9 @@ async function overHttp(dataDir: string, apiKey: string, caiqBytes: Uint8Array, 
   });
 }
 
-/** Runs `fn` against the local service started on loopback over `dataDir`, then stops it. */
-async function withService<T>(dataDir: string, apiKey: string, fn: (api: ApiClient) => Promise<T>): Promise<T> {
-  const built = await buildApp({ dataDir, staticDir: null, logger: false });
+/** Runs `fn` against the local service started on loopback over `storage`, then stops it. */
+async function withService<T>(storage: StorageOptions, apiKey: string, fn: (api: ApiClient) => Promise<T>): Promise<T> {
+  const built = await buildApp({ ...storage, staticDir: null, logger: false });
   try {
     const baseUrl = await built.app.listen({ port: 0, host: '127.0.0.1' });
     return await fn(new ApiClient({ baseUrl, apiKey }));
@@ -169,64 +143,119 @@ async function withService<T>(dataDir: string, apiKey: string, fn: (api: ApiClie
   }
 }
 
-/** A synthetic knowledge base written into a fresh service data folder, open in process too. */
+/** A synthetic knowledge base written into a fresh service's storage (SQLite or PostgreSQL), open in process too. */
 export interface SyntheticKb {
-  dataDir: string;
+  /** Where the service holding it runs from: a fresh data folder, and the database when on PostgreSQL. */
+  storage: StorageOptions;
   apiKey: string;
   orgId: number;
   passages: number;
-  /** The in-process knowledge base over the service's database; valid until `closeDatabase`. */
+  /** The in-process knowledge base over the service's storage; valid until `closeDatabase`. */
   kb: KnowledgeBase;
-  closeDatabase(): void;
-  /** Closes the database and deletes the folder. */
-  remove(): void;
+  closeDatabase(): Promise<void>;
+  /** Closes the storage and deletes the folder (a PostgreSQL database is its creator's to drop). */
+  remove(): Promise<void>;
 }
 
-export async function buildSyntheticKb(vocabulary: string[], passages = 10_000): Promise<SyntheticKb> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'qfill-bench-service-'));
-  const apiKey = await createKey(dataDir, { org: 'bench', user: 'bench', role: 'admin' });
-  const db = openDatabase(dataDir);
+export interface BuildOptions {
+  /**
+   * Worker threads that make the documents and prepare their index entries (splitting, tokenising,
+   * stemming), as the service's reader workers do for an upload; the main thread only writes. 0: all
+   * in the main thread, as `indexDocument` does for a document without prepared entries.
+   */
+  workers?: number;
+  /** The build's time, and how much of it the main thread spent in `indexDocument` (the rest: waiting). */
+  onBuilt?: (times: { total_ms: number; indexing_ms: number }) => void;
+}
+
+/** `databaseUrl`: an empty PostgreSQL database to build it in; without it, SQLite in the data folder. */
+export async function buildSyntheticKb(
+  vocabulary: string[],
+  passages = 10_000,
+  databaseUrl: string | null = null,
+  options: BuildOptions = {},
+): Promise<SyntheticKb> {
+  const storage: StorageOptions = { dataDir: mkdtempSync(join(tmpdir(), 'qfill-bench-service-')), databaseUrl };
+  const apiKey = await createKey(storage, { org: 'bench', user: 'bench', role: 'admin' });
+  const opened = await openStorage(storage);
   let open = true;
-  const closeDatabase = () => {
-    if (open) db.close();
+  const closeDatabase = async () => {
+    if (open) await opened.store.close();
     open = false;
   };
+  const remove = async () => {
+    await closeDatabase();
+    rmSync(storage.dataDir, { recursive: true, force: true });
+  };
   try {
-    const orgId = (await createSqliteStore(db).orgs.upsert('bench', {})).id;
-    const kb = new KnowledgeBase(new SqliteKnowledgeIndex(db), {});
+    const orgId = (await opened.store.orgs.upsert('bench', {})).id;
+    const kb = new KnowledgeBase(opened.knowledgeIndex!, {});
     let count = 0;
     let i = 0;
-    for (const doc of syntheticDocs(vocabulary, passages, 100)) {
+    const docs = options.workers ? preparedDocs(vocabulary, passages, options.workers) : syntheticDocs(vocabulary, passages);
+    let indexing = 0;
+    const started = performance.now();
+    for await (const doc of docs) {
+      const t0 = performance.now();
       const counts = await kb.indexDocument(
         { org_id: orgId, file_id: 10_000 + i, filename: `synthetic-${i}.txt`, offering_ids: [], scope_includes_company: true, use_as_source: true },
         doc,
       );
+      indexing += performance.now() - t0;
       count += counts.passage_count;
       i++;
     }
-    return {
-      dataDir,
-      apiKey,
-      orgId,
-      passages: count,
-      kb,
-      closeDatabase,
-      remove: () => {
-        closeDatabase();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
+    options.onBuilt?.({ total_ms: performance.now() - started, indexing_ms: indexing });
+    return { storage, apiKey, orgId, passages: count, kb, closeDatabase, remove };
   } catch (error) {
-    closeDatabase();
-    rmSync(dataDir, { recursive: true, force: true });
+    await remove();
     throw error;
   }
 }
 
-/** `POST /chat/ask/` latency over HTTP against a synthetic knowledge base (its database closed first). */
+/**
+ * The synthetic documents, in order, made with their index entries by `workers` worker threads, a few
+ * documents ahead of the writer.
+ */
+async function* preparedDocs(vocabulary: string[], passages: number, workers: number): AsyncGenerator<ExtractedDocument> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'synthetic-worker.mjs');
+  const pool = Array.from({ length: workers }, () => new Worker(script, { workerData: { vocabulary } }));
+  // Each pending document's settle functions; a worker's failure fails every pending one (not a
+  // Promise.race against a never-settling promise, which would keep every document it ever raced).
+  const waiting = new Map<number, { resolve: (doc: ExtractedDocument) => void; reject: (error: Error) => void }>();
+  let failure: Error | null = null;
+  for (const worker of pool) {
+    worker.on('message', ({ d, doc }: { d: number; doc: ExtractedDocument }) => waiting.get(d)?.resolve(doc));
+    worker.on('error', (error: Error) => {
+      failure = error;
+      for (const pending of waiting.values()) pending.reject(error);
+    });
+  }
+  const total = Math.ceil(passages / PER_DOC);
+  const ahead = workers * 3;
+  const requested = new Map<number, Promise<ExtractedDocument>>();
+  const request = (d: number) => {
+    if (d >= total || requested.has(d)) return;
+    requested.set(d, new Promise((resolve, reject) => (failure ? reject(failure) : waiting.set(d, { resolve, reject }))));
+    pool[d % workers]!.postMessage({ d });
+  };
+  try {
+    for (let d = 0; d < total; d++) {
+      for (let next = d; next < d + ahead; next++) request(next);
+      const doc = await requested.get(d)!;
+      requested.delete(d);
+      waiting.delete(d);
+      yield doc;
+    }
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+}
+
+/** `POST /chat/ask/` latency over HTTP against a synthetic knowledge base (its in-process storage closed first). */
 export async function chatOverHttp(synthetic: SyntheticKb, questions: string[]): Promise<Row> {
-  synthetic.closeDatabase();
-  return withService(synthetic.dataDir, synthetic.apiKey, (api) =>
+  await synthetic.closeDatabase();
+  return withService(synthetic.storage, synthetic.apiKey, (api) =>
     time(`POST /chat/ask/ over HTTP, synthetic KB (${synthetic.passages} passages)`, questions, (q) => api.ask({ question: q }), 'p95 < 50 ms', 50),
   );
 }
@@ -277,12 +306,12 @@ export async function runRetrievalBench(log: (line: string) => void = () => {}):
     rows.push(await time(`search, synthetic KB (${synthPassages} passages)`, sample, (q) => synthKb.search(orgId, q, {}, 10)));
     rows.push(await time(`answerChat, synthetic KB (${synthPassages} passages)`, sample, (q) => synthKb.answerChat(orgId, q, [], {}), 'p95 < 50 ms', 50));
     rows.push(await questionnaireRow(synthKb, orgId, caiqBytes, `CAIQ x${caiq.questions.length}: detect + answer (extractive), synthetic KB`));
-    synthetic.closeDatabase();
-    rows.push(...(await overHttp(synthetic.dataDir, synthetic.apiKey, caiqBytes, sample, synthPassages)));
+    await synthetic.closeDatabase();
+    rows.push(...(await overHttp(synthetic.storage, synthetic.apiKey, caiqBytes, sample, synthPassages)));
     return rows;
   } finally {
     db.close();
-    synthetic?.remove();
+    await synthetic?.remove();
     rmSync(dir, { recursive: true, force: true });
   }
 }

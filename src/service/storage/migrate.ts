@@ -114,18 +114,19 @@ export async function migrateDataFolder(opts: MigrateOptions): Promise<TableCoun
   const { existsSync } = await import('node:fs');
   const { copyFile, mkdir, readdir } = await import('node:fs/promises');
   const { join, resolve } = await import('node:path');
-  const { databasePath, openDatabase } = await import('./sqlite/database');
-  const { SqliteSql } = await import('./sqlite/executor');
-  const { openPostgres } = await import('./postgres/database');
-  const { PgSql } = await import('./postgres/executor');
+  const { openSqliteSource, sqliteDatabasePath } = await import('./sqlite/open');
+  const { openPostgresTarget } = await import('./postgres/open');
   const log = opts.log ?? (() => undefined);
 
   const fromData = resolve(opts.fromData);
-  if (!existsSync(databasePath(fromData))) throw new Error(`no service database in ${fromData} (expected ${databasePath(fromData)})`);
-  const sqlite = openDatabase(fromData);
-  const pool = await openPostgres({ url: opts.databaseUrl, poolSize: 2 });
+  const sqlite = openSqliteSource(fromData);
+  if (!sqlite) throw new Error(`no service database in ${fromData} (expected ${sqliteDatabasePath(fromData)})`);
+  const database = await openPostgresTarget(opts.databaseUrl).catch((error: unknown) => {
+    sqlite.close();
+    throw error;
+  });
   try {
-    const counts = await new PgSql(pool).transaction((to) => copySqliteToPostgres(new SqliteSql(sqlite), to, log));
+    const counts = await database.transaction((to) => copySqliteToPostgres(sqlite.sql, to, log));
     const target = resolve(opts.filesDir ?? fromData);
     if (target !== fromData && existsSync(join(fromData, 'files'))) {
       await mkdir(join(target, 'files'), { recursive: true });
@@ -140,6 +141,6 @@ export async function migrateDataFolder(opts: MigrateOptions): Promise<TableCoun
     return counts;
   } finally {
     sqlite.close();
-    await pool.end();
+    await database.close();
   }
 }

@@ -3,12 +3,9 @@
  * a database URL is given. What it returns is all the rest of the service knows about persistence.
  */
 import { resolve } from 'node:path';
-import { DiskBlobStore, type BlobStore } from '../files/blobstore';
+import type { BlobStore } from '../files/blobstore';
 import type { KnowledgeIndex } from './knowledge-index';
 import type { Store } from './types';
-import { openDatabase, underWriteLock } from './sqlite/database';
-import { SqliteKnowledgeIndex } from './sqlite/knowledge';
-import { createSqliteStore } from './sqlite/store';
 
 export interface StorageOptions {
   /** Local things: the SQLite database and uploaded files without a database URL; logs with one. */
@@ -41,12 +38,6 @@ export async function openStorage(opts: StorageOptions): Promise<Storage> {
     const { openPostgresStorage } = await import('./postgres/open');
     return openPostgresStorage({ ...opts, dataDir, databaseUrl: opts.databaseUrl });
   }
-  const db = openDatabase(dataDir, { busyTimeoutMs: opts.busyTimeoutMs });
-  return {
-    store: createSqliteStore(db, { jobs: { leaseMs: opts.jobLeaseMs } }),
-    blobs: new DiskBlobStore(opts.filesDir ? resolve(opts.filesDir) : dataDir),
-    // On the store's connection: the index's statements run synchronously, outside any open unit of
-    // work's callback (see sqlite/executor.ts), and WAL lets other processes read meanwhile.
-    knowledgeIndex: underWriteLock(db, () => new SqliteKnowledgeIndex(db)),
-  };
+  const { openSqliteStorage } = await import('./sqlite/open');
+  return openSqliteStorage({ ...opts, dataDir });
 }
