@@ -7,7 +7,7 @@ import { parseA1, toA1 } from '../xlsx/a1';
 import { bySourceRank, isListSlot, pickAnswer, primarySlot, slotValue } from './answer';
 import { cellRefusal, refusalDetail } from './cell-safety';
 import { coerceToAllowed } from './coerce';
-import { buildReport, modelUsage } from './report';
+import { buildReport } from './report';
 import { resolveTab } from './tabs';
 import { needsTextProtection } from './text-safety';
 import type { CellState, CellWrite, PlanOptions, SkipReason, SkippedSlot, SourceRef, WorkbookView, WritePlan } from './types';
@@ -177,9 +177,7 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
     }
     placeCandidates(question, slots, answer, evaluation, candidates, options, writes, skipped);
   }
-  const report = buildReport(writes, skipped, tabOrder);
-  const model = modelUsage(questions);
-  return { writes, skipped, report: model ? { ...report, model } : report };
+  return { writes, skipped, report: buildReport(writes, skipped, tabOrder) };
 }
 
 /**

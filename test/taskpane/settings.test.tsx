@@ -79,13 +79,13 @@ describe('Settings', () => {
       renderApp({ baseUrl: fake.origin, apiKey: null });
       fillSettings(fake.origin, API_KEY);
       fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
-      await screen.findByText(/library holds 2 files\. Answers: model gpt-4o-mini\./);
+      await screen.findByText(/library holds 2 files\. Answers by gpt-4o-mini\./);
       cleanup();
       fake.answering = { engine: 'extractive' };
       renderApp({ baseUrl: fake.origin, apiKey: null });
       fillSettings(fake.origin, API_KEY);
       fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
-      await screen.findByText(/Answers: extractive, no language model\./);
+      await screen.findByText(/Answers by extraction, no language model\./);
     } finally {
       fake.extensions = null;
       fake.answering = undefined;

@@ -1,6 +1,5 @@
 /** What the Fill pane shows after writing: the report, and why nothing was written when nothing was. */
 import type { ApplyResult } from '../../excel/types';
-import { describeModelUsage } from '../../fill/report';
 import type { SkipReason, WritePlan } from '../../fill/types';
 
 // Partial: src/fill may add reasons; an unknown one is shown by its id.
@@ -69,7 +68,6 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
           ? ` ${props.earlier} more already held the earlier fill's answers: ${result.written + props.earlier} answer cells in all.`
           : ''}
       </p>
-      {plan.report.model && <p class="qf-small">{describeModelUsage(plan.report.model)}</p>}
       {/* Colours and notes that could not be added (a protected sheet, an older Excel): the answers are there without them. */}
       {result.warnings?.length ? (
         <div class="qf-msg qf-msg-warn" role="status" data-testid="write-warnings">
