@@ -10,6 +10,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from '../src/api/client';
@@ -19,6 +20,7 @@ import { detectQuestionnaire } from '../src/service/detect';
 import { openStorage, type StorageOptions } from '../src/service/storage/open';
 import { SqliteKnowledgeIndex } from '../src/service/storage/sqlite/knowledge';
 import { extractDocument, KnowledgeBase, type ExtractedDocument } from '../src/service/knowledge';
+import { PER_DOC, syntheticDocs } from './synthetic';
 
 export interface Row {
   name: string;
@@ -70,33 +72,6 @@ export async function time(name: string, inputs: string[], fn: (input: string) =
 
 function round(n: number): number {
   return Math.round(n * 100) / 100;
-}
-
-/** Deterministic pseudo-random numbers, so runs compare. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-/**
- * Documents of `perDoc` passages of ~180 words drawn from the real corpus' vocabulary with its word
- * frequencies, generated one at a time (a million passages never sit in memory together).
- */
-function* syntheticDocs(vocabulary: string[], passages: number, perDoc: number): Generator<ExtractedDocument> {
-  const random = rng(42);
-  for (let d = 0; d < passages / perDoc; d++) {
-    const blocks = [] as { level: number; text: string }[];
-    for (let p = 0; p < perDoc; p++) {
-      blocks.push({ level: 1, text: `Section ${d}.${p} ${vocabulary[Math.floor(random() * vocabulary.length)]}` });
-      const words: string[] = [];
-      for (let w = 0; w < 180; w++) words.push(vocabulary[Math.floor(random() * vocabulary.length)]!);
-      blocks.push({ level: 0, text: `${words.join(' ')}.` });
-    }
-    yield { file_format: 'txt', document_type: 'documentation', qa: [], pages: [{ page_number: 1, text: '', blocks }] };
-  }
 }
 
 /**
@@ -182,8 +157,24 @@ export interface SyntheticKb {
   remove(): Promise<void>;
 }
 
+export interface BuildOptions {
+  /**
+   * Worker threads that make the documents and prepare their index entries (splitting, tokenising,
+   * stemming), as the service's reader workers do for an upload; the main thread only writes. 0: all
+   * in the main thread, as `indexDocument` does for a document without prepared entries.
+   */
+  workers?: number;
+  /** The build's time, and how much of it the main thread spent in `indexDocument` (the rest: waiting). */
+  onBuilt?: (times: { total_ms: number; indexing_ms: number }) => void;
+}
+
 /** `databaseUrl`: an empty PostgreSQL database to build it in; without it, SQLite in the data folder. */
-export async function buildSyntheticKb(vocabulary: string[], passages = 10_000, databaseUrl: string | null = null): Promise<SyntheticKb> {
+export async function buildSyntheticKb(
+  vocabulary: string[],
+  passages = 10_000,
+  databaseUrl: string | null = null,
+  options: BuildOptions = {},
+): Promise<SyntheticKb> {
   const storage: StorageOptions = { dataDir: mkdtempSync(join(tmpdir(), 'qfill-bench-service-')), databaseUrl };
   const apiKey = await createKey(storage, { org: 'bench', user: 'bench', role: 'admin' });
   const opened = await openStorage(storage);
@@ -201,18 +192,63 @@ export async function buildSyntheticKb(vocabulary: string[], passages = 10_000, 
     const kb = new KnowledgeBase(opened.knowledgeIndex!, {});
     let count = 0;
     let i = 0;
-    for (const doc of syntheticDocs(vocabulary, passages, 100)) {
+    const docs = options.workers ? preparedDocs(vocabulary, passages, options.workers) : syntheticDocs(vocabulary, passages);
+    let indexing = 0;
+    const started = performance.now();
+    for await (const doc of docs) {
+      const t0 = performance.now();
       const counts = await kb.indexDocument(
         { org_id: orgId, file_id: 10_000 + i, filename: `synthetic-${i}.txt`, offering_ids: [], scope_includes_company: true, use_as_source: true },
         doc,
       );
+      indexing += performance.now() - t0;
       count += counts.passage_count;
       i++;
     }
+    options.onBuilt?.({ total_ms: performance.now() - started, indexing_ms: indexing });
     return { storage, apiKey, orgId, passages: count, kb, closeDatabase, remove };
   } catch (error) {
     await remove();
     throw error;
+  }
+}
+
+/**
+ * The synthetic documents, in order, made with their index entries by `workers` worker threads, a few
+ * documents ahead of the writer.
+ */
+async function* preparedDocs(vocabulary: string[], passages: number, workers: number): AsyncGenerator<ExtractedDocument> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'synthetic-worker.mjs');
+  const pool = Array.from({ length: workers }, () => new Worker(script, { workerData: { vocabulary } }));
+  // Each pending document's settle functions; a worker's failure fails every pending one (not a
+  // Promise.race against a never-settling promise, which would keep every document it ever raced).
+  const waiting = new Map<number, { resolve: (doc: ExtractedDocument) => void; reject: (error: Error) => void }>();
+  let failure: Error | null = null;
+  for (const worker of pool) {
+    worker.on('message', ({ d, doc }: { d: number; doc: ExtractedDocument }) => waiting.get(d)?.resolve(doc));
+    worker.on('error', (error: Error) => {
+      failure = error;
+      for (const pending of waiting.values()) pending.reject(error);
+    });
+  }
+  const total = Math.ceil(passages / PER_DOC);
+  const ahead = workers * 3;
+  const requested = new Map<number, Promise<ExtractedDocument>>();
+  const request = (d: number) => {
+    if (d >= total || requested.has(d)) return;
+    requested.set(d, new Promise((resolve, reject) => (failure ? reject(failure) : waiting.set(d, { resolve, reject }))));
+    pool[d % workers]!.postMessage({ d });
+  };
+  try {
+    for (let d = 0; d < total; d++) {
+      for (let next = d; next < d + ahead; next++) request(next);
+      const doc = await requested.get(d)!;
+      requested.delete(d);
+      waiting.delete(d);
+      yield doc;
+    }
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
   }
 }
 

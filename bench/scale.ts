@@ -5,15 +5,24 @@
  * detected and answered, peak RSS. Targets at 1,000,000 (issue 18): chat p95 < 50 ms, CAIQ < 5 s,
  * RSS < 1 GB, build < 100 s.
  *
+ * The build runs as the service ingests: documents are made and their index entries prepared (split,
+ * tokenised, stemmed) in SCALE_WORKERS worker threads, as the service's reader workers prepare an
+ * upload's, and written by the main thread.
+ *
  *   npx tsx bench/scale.ts [10000 100000 1000000]      (prints the markdown table)
  *   npx tsx bench/scale.ts --one 100000                (one size, JSON on the last line)
+ *     --workers N      preparing threads (default 2; 0: everything in the main thread)
+ *     --keep DIR       move the built service data folder to DIR instead of deleting it (SQLite)
+ *   npx tsx bench/scale.ts --reuse DIR                 (chat and CAIQ only, on a kept folder)
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSyntheticKb, corpusVocabulary, fixturesDir, questionnaireRow, time } from './retrieval';
+import { KnowledgeBase } from '../src/service/knowledge';
+import { openStorage } from '../src/service/storage/open';
 import { detectQuestionnaire } from '../src/service/detect';
 import { markdownTable } from './table';
 
@@ -43,33 +52,73 @@ export const SCALE_COLUMNS: [keyof ScaleRow, string][] = [
 ];
 
 export const SCALE_SIZES = [10_000, 100_000, 1_000_000];
+/** Threads preparing documents while the main thread writes (the service reads with two). */
+export const SCALE_WORKERS = 2;
 
-async function measureOne(passages: number): Promise<ScaleRow> {
-  const vocabulary = await corpusVocabulary();
+interface OneOptions {
+  workers: number;
+  keep: string | null;
+}
+
+async function caiqSample(): Promise<{ caiqBytes: Uint8Array; sample: string[] }> {
   const caiqBytes = new Uint8Array(readFileSync(join(fixturesDir, 'questionnaires', 'caiq-v4.0.3-blank.xlsx')));
   const caiq = await detectQuestionnaire(caiqBytes, 'caiq-v4.0.3-blank.xlsx');
-  const sample = caiq.questions.map((q) => q.original_question_text).filter((_, i) => i % 3 === 0);
+  return { caiqBytes, sample: caiq.questions.map((q) => q.original_question_text).filter((_, i) => i % 3 === 0) };
+}
 
+/** Chat and the CAIQ answered on a built knowledge base: the query half of a row. */
+async function measureQueries(kb: KnowledgeBase, orgId: number) {
+  const { caiqBytes, sample } = await caiqSample();
+  const chat = await time('chat', sample, (q) => kb.answerChat(orgId, q, [], {}));
+  const questionnaire = await questionnaireRow(kb, orgId, caiqBytes, 'caiq');
+  return {
+    chat_p50_ms: chat.p50_ms ?? 0,
+    chat_p95_ms: chat.p95_ms ?? 0,
+    caiq_questions: questionnaire.n,
+    caiq_s: Math.round(questionnaire.total_ms / 100) / 10,
+  };
+}
+
+function machine() {
+  return { peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), load: Math.round(os.loadavg()[0]! * 10) / 10 };
+}
+
+async function measureOne(passages: number, options: OneOptions): Promise<ScaleRow> {
+  const vocabulary = await corpusVocabulary();
   const started = performance.now();
-  const synthetic = await buildSyntheticKb(vocabulary, passages);
+  const synthetic = await buildSyntheticKb(vocabulary, passages, null, {
+    workers: options.workers,
+    onBuilt: (t) => console.error(`built in ${Math.round(t.total_ms)} ms, ${Math.round(t.indexing_ms)} ms of it writing (indexDocument)`),
+  });
   const buildMs = performance.now() - started;
   try {
-    const { kb, orgId } = synthetic;
-    const chat = await time('chat', sample, (q) => kb.answerChat(orgId, q, [], {}));
-    const questionnaire = await questionnaireRow(kb, orgId, caiqBytes, 'caiq');
+    const queries = await measureQueries(synthetic.kb, synthetic.orgId);
     return {
       passages: synthetic.passages,
       build_s: Math.round(buildMs / 100) / 10,
       passages_per_s: Math.round(synthetic.passages / (buildMs / 1000)),
-      chat_p50_ms: chat.p50_ms ?? 0,
-      chat_p95_ms: chat.p95_ms ?? 0,
-      caiq_questions: questionnaire.n,
-      caiq_s: Math.round(questionnaire.total_ms / 100) / 10,
-      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
-      load: Math.round(os.loadavg()[0]! * 10) / 10,
+      ...queries,
+      ...machine(),
     };
   } finally {
-    await synthetic.remove();
+    if (options.keep) {
+      await synthetic.closeDatabase();
+      rmSync(options.keep, { recursive: true, force: true });
+      renameSync(synthetic.storage.dataDir, options.keep);
+    } else await synthetic.remove();
+  }
+}
+
+/** The query half of a row on a folder kept by `--keep` (build columns 0). */
+async function measureReused(dataDir: string): Promise<ScaleRow> {
+  const opened = await openStorage({ dataDir, databaseUrl: null });
+  try {
+    const orgId = (await opened.store.orgs.upsert('bench', {})).id;
+    const index = opened.knowledgeIndex!;
+    const passages = await index.orgRows('passages', orgId);
+    return { passages, build_s: 0, passages_per_s: 0, ...(await measureQueries(new KnowledgeBase(index, {}), orgId)), ...machine() };
+  } finally {
+    await opened.store.close();
   }
 }
 
@@ -90,8 +139,18 @@ export function runScaleBench(sizes = SCALE_SIZES, log: (line: string) => void =
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  if (args[0] === '--one') {
-    measureOne(Number(args[1]))
+  const flag = (name: string) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const run =
+    args[0] === '--one'
+      ? () => measureOne(Number(args[1]), { workers: Number(flag('--workers') ?? SCALE_WORKERS), keep: flag('--keep') ?? null })
+      : args[0] === '--reuse'
+        ? () => measureReused(args[1]!)
+        : null;
+  if (run) {
+    run()
       .then((row) => console.log(JSON.stringify(row)))
       .catch((error: Error) => {
         console.error(error.stack ?? error.message);

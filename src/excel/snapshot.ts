@@ -74,12 +74,16 @@ function addresses(blockAddress: string): string[] {
   return out;
 }
 
-/** Puts every cell of the snapshot back; `failed` lists what Excel refused (and tabs that no longer exist). */
+/**
+ * Puts every cell of the snapshot back, except the cells in `keep` (`tab!A1`: the analyst's edits since
+ * the fill, left exactly as they are, note and colour included); `failed` lists what Excel refused.
+ */
 export async function restoreSnapshot(
   context: Excel.RequestContext,
   snapshot: UndoSnapshot,
   sheetNames: readonly string[],
   env: ReadEnv,
+  keep: ReadonlySet<string> = new Set(),
 ): Promise<{ restored: number; failed: CellFailure[] }> {
   const tabs = snapshot.tabs.filter((t) => sheetNames.includes(t.tab));
   const missing = snapshot.tabs.filter((t) => !sheetNames.includes(t.tab));
@@ -93,6 +97,7 @@ export async function restoreSnapshot(
   const textOps: BatchOp[] = [];
   const fillOps: BatchOp[] = [];
   let restored = 0;
+  let kept = 0;
   for (const t of tabs) {
     const current = read.cells.get(t.tab)!;
     const fills: { address: string; key: string | null }[] = [];
@@ -107,6 +112,11 @@ export async function restoreSnapshot(
         const row: { address: string; input: unknown }[] = [];
         for (let j = 0; j < r.columnCount; j++) {
           const address = toA1(r.top + i, r.left + j);
+          if (keep.has(`${t.tab}!${address}`)) {
+            row.push({ address, input: null }); // null leaves a cell as it is
+            kept++;
+            continue;
+          }
           const now = current.get(address);
           const how = restorePlan(formulas[i]![j]!, types[i]![j]!, formats[i]![j]!, !read.protectedSheets.has(t.tab));
           if ('viaTextFormat' in how) {
@@ -124,8 +134,10 @@ export async function restoreSnapshot(
     }
     for (const { key: colour, block } of blocksByKey(fills)) fillOps.push(fillOp(t.tab, block, colour));
   }
-  const noteOps = snapshot.annotations.filter((a) => read.annotated.has(`${a.tab}!${a.address}`)).map((a) => deleteAnnotationOp(a.tab, a.address, a.kind));
+  const noteOps = snapshot.annotations
+    .filter((a) => read.annotated.has(`${a.tab}!${a.address}`) && !keep.has(`${a.tab}!${a.address}`))
+    .map((a) => deleteAnnotationOp(a.tab, a.address, a.kind));
   const result = await runBatched(context, [...formatOps, ...valueOps, ...textOps, ...fillOps, ...noteOps], { budgetBytes: env.budgetBytes, onSync: env.onSync });
   const failed = [...result.failed, ...missing.map((t) => ({ tab: t.tab, address: '', reason: `The sheet "${t.tab}" no longer exists.` }))];
-  return { restored, failed };
+  return { restored: Math.max(0, restored - kept), failed };
 }

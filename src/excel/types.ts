@@ -35,6 +35,11 @@ export interface UndoResult {
   syncs?: number;
 }
 
+export interface UndoOptions {
+  /** Cells edited since the fill that stay exactly as they are (the analyst chose to keep their edits). */
+  keep?: readonly CellRef[];
+}
+
 export interface ReadProgress {
   loaded: number;
   total: number;
@@ -49,8 +54,8 @@ export interface WorkbookAdapter {
   apply(plan: WritePlan, options: AnnotateOptions): Promise<ApplyResult>;
   /** True when a fill of this workbook can be undone (also after the pane was reopened). */
   canUndo(): Promise<boolean>;
-  /** Restores every cell touched by the last fill exactly; null when there is nothing to undo. */
-  undo(): Promise<UndoResult | null>;
+  /** Restores every cell touched by the last fill exactly, but those in `keep`; null when there is nothing to undo. */
+  undo(options?: UndoOptions): Promise<UndoResult | null>;
   /** Activates the tab and selects the cell. */
   select(ref: CellRef): Promise<void>;
   getSelection(): Promise<CellRef | null>;

@@ -32,7 +32,7 @@ import { blocksByKey, fillOp, valuesOp } from './ops';
 import { loadSheetNames, readCells, type CellRead, type WorkbookRead } from './read-cells';
 import { readOpenWorkbook, type ReadFileOptions } from './read-file';
 import { addCellToSnapshot, emptySnapshot, restoreSnapshot, snapshotBlocks, snapshotHolds } from './snapshot';
-import type { AnnotateOptions, ApplyResult, CellRef, ReadProgress, UndoResult, WorkbookAdapter } from './types';
+import type { AnnotateOptions, ApplyResult, CellRef, ReadProgress, UndoOptions, UndoResult, WorkbookAdapter } from './types';
 import { defaultStorage, UndoStore, type StorageLike } from './undo-store';
 
 export { sourceNoteText, TRUST_FILLS } from './annotations';
@@ -254,7 +254,7 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
     return undoStore().load(await documentKey()) !== null;
   }
 
-  async function undo(): Promise<UndoResult | null> {
+  async function undo(options: UndoOptions = {}): Promise<UndoResult | null> {
     const key = await documentKey();
     const store = undoStore();
     const snapshot = store.load(key);
@@ -264,7 +264,8 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): Workboo
       let syncs = 0;
       const onSync = () => void syncs++;
       const sheetNames = await loadSheetNames(context, onSync);
-      const { restored, failed } = await restoreSnapshot(context, snapshot, sheetNames, { support: f, budgetBytes: budget, onSync });
+      const keep = new Set((options.keep ?? []).map((c) => `${c.tab}!${c.address}`));
+      const { restored, failed } = await restoreSnapshot(context, snapshot, sheetNames, { support: f, budgetBytes: budget, onSync }, keep);
       if (failed.length === 0) store.clear(key);
       const out: UndoResult = { restored, syncs };
       if (failed.length > 0) out.failed = failed;

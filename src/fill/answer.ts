@@ -69,6 +69,14 @@ export function primarySlot<S extends AnswerSlot>(slots: readonly S[]): S | null
   return slots.find((s) => slotKey(s.role) === 'answer') ?? slots.find(isListSlot) ?? slots[0] ?? null;
 }
 
+/**
+ * Sources best first: by `rank` where the service gives one, else by `relevance_score`, highest first
+ * (chat sources carry no rank; a hosted service may send evidence in any order).
+ */
+export function bySourceRank<S extends { rank?: number | null; relevance_score?: number | null }>(sources: readonly S[]): S[] {
+  return [...sources].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || (b.relevance_score ?? 0) - (a.relevance_score ?? 0));
+}
+
 function coordinateKey(text: string): string {
   return text.replace(/\$/g, '').toUpperCase().trim();
 }

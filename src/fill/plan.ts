@@ -4,7 +4,7 @@
  */
 import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type QuestionWithAnswers } from '../api/schemas';
 import { parseA1, toA1 } from '../xlsx/a1';
-import { isListSlot, pickAnswer, primarySlot, slotValue } from './answer';
+import { bySourceRank, isListSlot, pickAnswer, primarySlot, slotValue } from './answer';
 import { cellRefusal, refusalDetail } from './cell-safety';
 import { coerceToAllowed } from './coerce';
 import { buildReport } from './report';
@@ -17,9 +17,7 @@ export const MAX_SOURCES = 3;
 
 /** Top sources of an answer for the note beside the cell: by rank, one per file page. */
 export function topSources(answer: Answer, max = MAX_SOURCES): SourceRef[] {
-  const evidence = [...(answer.source_evidence ?? [])].sort(
-    (a, b) => a.rank - b.rank || b.relevance_score - a.relevance_score,
-  );
+  const evidence = bySourceRank(answer.source_evidence ?? []);
   const out: SourceRef[] = [];
   const seen = new Set<string>();
   for (const e of evidence) {

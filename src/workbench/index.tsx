@@ -138,6 +138,18 @@ function Workbench() {
     }
   };
 
+  // The uploaded file with only the changed cells rewritten (src/xlsx): charts, pivots and dropdowns stay.
+  const saveCopy = async (host: ExcelHost) => {
+    setError(null);
+    try {
+      const out = await hostToXlsx(host);
+      download(out.bytes, host.fileName);
+      setStatus(out.notCarried.length ? `${host.fileName}: downloaded without ${out.notCarried.join(', ')}` : host.fileName);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
   useEffect(() => {
     void buildDemoQuestionnaire().then((bytes) => load(bytes, 'demo-questionnaire.xlsx'));
   }, []);
@@ -165,7 +177,7 @@ function Workbench() {
           type="button"
           class="wb-button"
           disabled={!open}
-          onClick={() => open && void hostToXlsx(open.host).then((b) => download(b, open.host.fileName))}
+          onClick={() => open && void saveCopy(open.host)}
         >
           Download .xlsx
         </button>

@@ -7,5 +7,6 @@ export { XlsxPackage, type ReadCell, type XlsxWrite, type WriteResult, type Shee
 export { XlsxError, isXlsxError, type XlsxErrorCode } from './errors';
 export { sniffSpreadsheet, type SpreadsheetKind } from './sniff';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip';
+export { defaultZipCodec, nodeZipCodec, portableZipCodec, type ZipCodec } from './codec';
 export { EXCEL_MAX_CELL_CHARS } from './cell-text';
 export { blankCells } from './blank';

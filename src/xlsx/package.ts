@@ -9,7 +9,7 @@
 import { readCell } from './cell-read';
 import { XlsxError } from './errors';
 import { type CellRef, type Range, formatCell, inRange, parseCell, parseRange } from './ranges';
-import { type PatchNote, patchSheet } from './sheet-patch';
+import { type PatchNote, type SheetCellWrite, patchSheet } from './sheet-patch';
 import { type ColumnInfo, type ColumnStyle, findRow, inheritedStyle, layoutSheet, parseColumns, rowCells, type SheetLayout } from './sheet-scan';
 import { sniffSpreadsheet } from './sniff';
 import {
@@ -30,6 +30,7 @@ import {
   usesDate1904,
 } from './workbook-parts';
 import { decodeXmlPart, rootPrefix, utf8Encoder } from './xml';
+import type { ZipCodec } from './codec';
 import { DEFAULT_ZIP_LIMITS, type ZipArchive, type ZipLimits, readEntry, readZip, rewriteZip } from './zip';
 
 export type { CellStyle, DefinedName, SheetInfo } from './workbook-parts';
@@ -51,13 +52,19 @@ export interface ReadCell {
 export interface XlsxWrite {
   tab: string;
   address: string;
-  /** Text to write; null clears the cell's value and keeps its style. */
-  value: string | null;
+  /** Text to write (the fill writes only text); null clears the cell's value and keeps its style. */
+  value: string | number | boolean | null;
+  /** A formula without `=`, written instead of the value (the workbench's download of a typed formula). */
+  formula?: string;
+  /** A cellXfs index for the cell (from `StyleEditor`); its own style is kept when absent. */
+  style?: number;
 }
 
 export interface ApplyOptions {
   /** Ask for a full recalculation on open (edits workbook.xml's calcPr). Default true. */
   fullCalcOnLoad?: boolean;
+  /** Other parts replaced in the same rewrite (styles.xml with the new cell styles). */
+  parts?: ReadonlyMap<string, Uint8Array>;
 }
 
 export interface WriteResult {
@@ -111,9 +118,9 @@ export class XlsxPackage {
   }
 
   /** Opens and validates a package; throws XlsxError with a one-line message for every bad input. */
-  static open(bytes: Uint8Array, label = 'The file', limits: ZipLimits = DEFAULT_ZIP_LIMITS): XlsxPackage {
+  static open(bytes: Uint8Array, label = 'The file', limits: ZipLimits = DEFAULT_ZIP_LIMITS, codec?: ZipCodec): XlsxPackage {
     sniffSpreadsheet(bytes, label); // throws for anything but a zip container: CSV is not allowed here
-    const zip = readZip(bytes, limits, label);
+    const zip = readZip(bytes, limits, label, codec);
     try {
       return new XlsxPackage(zip, label);
     } catch (e) {
@@ -158,6 +165,18 @@ export class XlsxPackage {
 
   partNames(): string[] {
     return this.zip.entries.map((e) => e.name);
+  }
+
+  /** A part's XML text (UTF-8 only). */
+  xmlText(name: string): string {
+    return this.text(name);
+  }
+
+  /** Zip entry name of the part a workbook relationship of this type points to ('' when there is none). */
+  relatedPath(typeSuffix: string): string {
+    const rel = this.workbookRels.find((r) => r.type.endsWith(typeSuffix));
+    const path = rel ? resolveTarget(this.workbookPath, rel.target) : '';
+    return path && this.entryExists(path) ? path : '';
   }
 
   private text(name: string): string {
@@ -229,9 +248,8 @@ export class XlsxPackage {
 
   /** Text of the workbook part a relationship of this type points to ('' when there is none). */
   private relatedText(typeSuffix: string): string {
-    const rel = this.workbookRels.find((r) => r.type.endsWith(typeSuffix));
-    const path = rel ? resolveTarget(this.workbookPath, rel.target) : '';
-    return path && this.entryExists(path) ? this.text(path) : '';
+    const path = this.relatedPath(typeSuffix);
+    return path ? this.text(path) : '';
   }
 
   /** The shared string at an index (sharedStrings.xml is read on first use). */
@@ -306,13 +324,13 @@ export class XlsxPackage {
    * formula cell, a missing sheet or a bad address: the planner must never produce those.
    */
   applyWrites(writes: readonly XlsxWrite[], options: ApplyOptions = {}): WriteResult {
-    const bySheet = new Map<string, { sheet: SheetPart; cells: { ref: CellRef; value: string | null }[] }>();
+    const bySheet = new Map<string, { sheet: SheetPart; cells: SheetCellWrite[] }>();
     for (const w of writes) {
       const ref = parseCell(w.address);
       if (!ref) throw new XlsxError('bad_write', `Cannot write "${w.address}" on ${w.tab}: not a cell address.`);
       const sheet = this.sheetPart(w.tab);
-      const group = bySheet.get(sheet.info.path) ?? { sheet, cells: [] as { ref: CellRef; value: string | null }[] };
-      group.cells.push({ ref, value: w.value });
+      const group = bySheet.get(sheet.info.path) ?? { sheet, cells: [] as SheetCellWrite[] };
+      group.cells.push({ ref, value: w.value, ...(w.formula !== undefined ? { formula: w.formula } : {}), ...(w.style !== undefined ? { style: w.style } : {}) });
       bySheet.set(sheet.info.path, group);
     }
     const replacements = new Map<string, Uint8Array>();
@@ -330,6 +348,7 @@ export class XlsxPackage {
     if (replacements.size && options.fullCalcOnLoad !== false) {
       replacements.set(this.workbookPath, utf8Encoder.encode(requestFullCalcOnLoad(this.text(this.workbookPath))));
     }
+    for (const [name, bytes] of options.parts ?? []) replacements.set(name, bytes);
     const bytes = replacements.size ? rewriteZip(this.zip, replacements) : this.zip.bytes.slice();
     return { bytes, changedParts: [...replacements.keys()], notes };
   }

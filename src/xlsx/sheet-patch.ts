@@ -1,18 +1,24 @@
 /**
  * String surgery on a worksheet part: replaces (or creates, in order) only the `<c>` elements of
  * the written cells; every other character of the part is kept. A written cell keeps its `r`, its
- * style `s` and any other attribute except the value type and cell metadata, and becomes an
- * inline string, so sharedStrings.xml is never touched.
+ * style `s` (unless the write gives another) and any other attribute except the value type and cell
+ * metadata; text becomes an inline string, so sharedStrings.xml is never touched. The fill writes
+ * text only; numbers, booleans and formulas are what the workbench's download carries of a typed cell.
  */
 import { type CellRef, formatCell } from './ranges';
 import { type CellSpan, type SheetLayout, findRow, layoutSheet, rowCells } from './sheet-scan';
 import { cellText } from './cell-text';
 import { XlsxError } from './errors';
+import { escapeText } from './xml';
 
 export interface SheetCellWrite {
   ref: CellRef;
   /** null clears the cell's value (keeping its style); used to blank completed questionnaires. */
-  value: string | null;
+  value: string | number | boolean | null;
+  /** A formula (without `=`) written with no cached value: the workbook recalculates on open. */
+  formula?: string;
+  /** A cellXfs index replacing the cell's style. */
+  style?: number;
 }
 
 export interface PatchNote {
@@ -30,22 +36,34 @@ interface Edit {
 // dynamic arrays and rich values). Anything else (`r`, `s`, `ph`) is kept as written.
 const DROPPED_ATTR_RE = /\s(?:t|cm|vm)\s*=\s*(?:"[^"]*"|'[^']*')/g;
 
-function inlineCell(prefix: string, openAttrs: string, value: string | null): string {
-  if (value === null) return `<${prefix}c${openAttrs}/>`;
-  const { xml } = cellText(value);
+function inlineCell(prefix: string, openAttrs: string, w: Omit<SheetCellWrite, 'ref'>): string {
   const p = prefix;
+  const { value } = w;
+  if (w.formula !== undefined) return `<${p}c${openAttrs}><${p}f>${escapeText(w.formula)}</${p}f></${p}c>`;
+  if (value === null) return `<${p}c${openAttrs}/>`;
+  if (typeof value === 'number') return `<${p}c${openAttrs}><${p}v>${value}</${p}v></${p}c>`;
+  if (typeof value === 'boolean') return `<${p}c${openAttrs} t="b"><${p}v>${value ? 1 : 0}</${p}v></${p}c>`;
+  const { xml } = cellText(value);
   return `<${p}c${openAttrs} t="inlineStr"><${p}is><${p}t xml:space="preserve">${xml}</${p}t></${p}is></${p}c>`;
 }
 
-function newCellAttrs(ref: CellRef, styleFor: (ref: CellRef) => number): string {
-  const style = styleFor(ref);
-  return ` r="${formatCell(ref)}"${style ? ` s="${style}"` : ''}`;
+function newCellAttrs(ref: CellRef, styleFor: (ref: CellRef) => number, style?: number): string {
+  const s = style ?? styleFor(ref);
+  return ` r="${formatCell(ref)}"${s ? ` s="${s}"` : ''}`;
 }
 
-function keptAttributes(openTag: string, prefix: string): string {
+const STYLE_ATTR_RE = /\ss\s*=\s*(?:"[^"]*"|'[^']*')/;
+
+function keptAttributes(openTag: string, prefix: string, style?: number): string {
   const body = openTag.slice(`<${prefix}c`.length).replace(/\/?>$/, '');
-  return body.replace(DROPPED_ATTR_RE, '').replace(/\s+$/, '');
+  const kept = body.replace(DROPPED_ATTR_RE, '').replace(/\s+$/, '');
+  if (style === undefined) return kept;
+  const s = style ? ` s="${style}"` : '';
+  return STYLE_ATTR_RE.test(kept) ? kept.replace(STYLE_ATTR_RE, s) : kept + s;
 }
+
+/** A write that changes nothing where there is no cell: clearing a value, style and formula untouched. */
+const onlyClears = (w: Omit<SheetCellWrite, 'ref'>) => w.value === null && w.formula === undefined && w.style === undefined;
 
 /** Returns the patched part text and notes on values that had to be changed (truncation). */
 export function patchSheet(
@@ -59,13 +77,13 @@ export function patchSheet(
 ): { xml: string; notes: PatchNote[] } {
   const layout = knownLayout ?? layoutSheet(xml, prefix, partName);
   const notes: PatchNote[] = [];
-  const byRow = new Map<number, Map<number, string | null>>();
+  const byRow = new Map<number, Map<number, SheetCellWrite>>();
   for (const w of writes) {
-    if (w.value === null && findRow(layout.rows, w.ref.row) < 0) continue; // nothing there to clear
-    const cols = byRow.get(w.ref.row) ?? new Map<number, string | null>();
-    cols.set(w.ref.col, w.value);
+    if (onlyClears(w) && findRow(layout.rows, w.ref.row) < 0) continue; // nothing there to clear
+    const cols = byRow.get(w.ref.row) ?? new Map<number, SheetCellWrite>();
+    cols.set(w.ref.col, w);
     byRow.set(w.ref.row, cols);
-    if (w.value === null) continue;
+    if (typeof w.value !== 'string' || w.formula !== undefined) continue;
     const t = cellText(w.value);
     if (t.truncated) notes.push({ address: formatCell(w.ref), note: `truncated to Excel's limit of 32,767 characters` });
   }
@@ -82,7 +100,7 @@ export function patchSheet(
       const cells = [...cols.entries()].sort((a, b) => a[0] - b[0]);
       const text =
         `<${prefix}row r="${r}">` +
-        cells.map(([col, v]) => inlineCell(prefix, newCellAttrs({ row: r, col }, styleForNewCell), v)).join('') +
+        cells.map(([col, w]) => inlineCell(prefix, newCellAttrs({ row: r, col }, styleForNewCell, w.style), w)).join('') +
         `</${prefix}row>`;
       newRows.push({ r, at, text });
     }
@@ -112,7 +130,7 @@ function rowEdits(
   xml: string,
   layout: SheetLayout,
   idx: number,
-  cols: Map<number, string | null>,
+  cols: Map<number, SheetCellWrite>,
   partName: string,
   hasFormulaAt: ((address: string) => boolean) | undefined,
   styleForNewCell: (ref: CellRef) => number,
@@ -123,35 +141,35 @@ function rowEdits(
   const edits: Edit[] = [];
   const byCol0 = new Set(cells.map((c) => c.ref.col));
   // Clearing a cell that does not exist changes nothing.
-  const pending = [...cols.entries()].filter(([c, v]) => v !== null || byCol0.has(c)).sort((a, b) => a[0] - b[0]);
-  const insertText = (col: number, v: string | null) => inlineCell(prefix, newCellAttrs({ row: row.r, col }, styleForNewCell), v);
+  const pending = [...cols.entries()].filter(([c, w]) => !onlyClears(w) || byCol0.has(c)).sort((a, b) => a[0] - b[0]);
+  const insertText = (col: number, w: SheetCellWrite) => inlineCell(prefix, newCellAttrs({ row: row.r, col }, styleForNewCell, w.style), w);
 
   if (row.selfClosing) {
     if (!pending.length) return edits;
     let open = xml.slice(row.start, row.openEnd).replace(/\s*\/>$/, '>');
     if (!row.hasR) open = `<${prefix}row r="${row.r}"${open.slice(`<${prefix}row`.length)}`;
-    edits.push({ start: row.start, end: row.end, text: open + pending.map(([c, v]) => insertText(c, v)).join('') + `</${prefix}row>` });
+    edits.push({ start: row.start, end: row.end, text: open + pending.map(([c, w]) => insertText(c, w)).join('') + `</${prefix}row>` });
     return edits;
   }
   const byCol = new Map<number, CellSpan>(cells.map((c) => [c.ref.col, c]));
   const rowContentEnd = row.end - `</${prefix}row>`.length;
-  for (const [col, value] of pending) {
+  for (const [col, w] of pending) {
     const existing = byCol.get(col);
     if (existing) {
       const address = existing.address;
       if (hasFormulaAt?.(address) || new RegExp(`<${prefix}f[\\s>/]`).test(xml.slice(existing.openEnd, existing.end))) {
         throw new XlsxError('bad_write', `Refusing to write ${address} in ${partName}: the cell holds a formula.`);
       }
-      const attrs = keptAttributes(xml.slice(existing.start, existing.openEnd), prefix);
+      const attrs = keptAttributes(xml.slice(existing.start, existing.openEnd), prefix, w.style);
       const withR = existing.hasR ? attrs : ` r="${address}"${attrs}`;
-      edits.push({ start: existing.start, end: existing.end, text: inlineCell(prefix, withR, value) });
+      edits.push({ start: existing.start, end: existing.end, text: inlineCell(prefix, withR, w) });
     } else {
       if (hasFormulaAt?.(formatCell({ row: row.r, col }))) {
         throw new XlsxError('bad_write', `Refusing to write ${formatCell({ row: row.r, col })} in ${partName}: the cell is part of an array formula.`);
       }
       const next = cells.find((c) => c.ref.col > col);
       const at = next ? next.start : rowContentEnd;
-      edits.push({ start: at, end: at, text: insertText(col, value) });
+      edits.push({ start: at, end: at, text: insertText(col, w) });
     }
   }
   if (pending.some(([col]) => !byCol.has(col))) {

@@ -9,9 +9,10 @@
  *
  * Zip bombs are refused from the central directory's declared sizes before anything is inflated,
  * and inflation itself stops as soon as an entry produces more than it declared. This is the one
- * zip reader of the project: the questionnaire detector and the writer both open packages here.
+ * zip reader of the project: the questionnaire detector, the writer and the workbench open packages
+ * here. Deflate itself is a ZipCodec (./codec.ts): Node's zlib in Node, fflate in the browser.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { defaultZipCodec, type ZipCodec } from './codec';
 import { XlsxError } from './errors';
 
 export interface ZipLimits {
@@ -60,6 +61,8 @@ export interface ZipArchive {
   comment: Uint8Array;
   /** How messages name the file (`"q.xlsx"`, `The original`). */
   label: string;
+  /** Inflates what is read and deflates what is rewritten. */
+  codec: ZipCodec;
 }
 
 const SIG_LOCAL = 0x04034b50;
@@ -93,7 +96,7 @@ function findEndOfCentralDirectory(b: Uint8Array): number {
 const utf8 = new TextDecoder('utf-8');
 const cp437ish = new TextDecoder('latin1');
 
-export function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS, label = 'The file'): ZipArchive {
+export function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS, label = 'The file', codec: ZipCodec = defaultZipCodec()): ZipArchive {
   const corrupt = (what: string) => damaged(label, what);
   const eocd = findEndOfCentralDirectory(bytes);
   if (eocd < 0) throw corrupt('no central directory: truncated or not a zip');
@@ -178,7 +181,7 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMIT
     byName.set(name, entry);
     p = centralEnd;
   }
-  return { bytes, entries, byName, comment, label };
+  return { bytes, entries, byName, comment, label, codec };
 }
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -235,7 +238,7 @@ export function readEntry(z: ZipArchive, e: ZipEntry): Uint8Array {
   if (e.method === 0) {
     out = data;
   } else if (e.method === 8) {
-    out = inflateCapped(data, e, z.label);
+    out = inflateCapped(z.codec, data, e, z.label);
   } else {
     throw new XlsxError('unsupported', `${z.label}: part ${e.name} uses zip compression method ${e.method}, which is not supported.`);
   }
@@ -244,18 +247,16 @@ export function readEntry(z: ZipArchive, e: ZipEntry): Uint8Array {
   return out;
 }
 
-function inflateCapped(data: Uint8Array, e: ZipEntry, label: string): Uint8Array {
+function inflateCapped(codec: ZipCodec, data: Uint8Array, e: ZipEntry, label: string): Uint8Array {
   if (data.length === 0 && e.uncompressedSize === 0) return new Uint8Array(0);
+  let out: Uint8Array | null;
   try {
-    // Native zlib; maxOutputLength stops a lying entry as soon as it passes its declared size.
-    return inflateRawSync(data, { maxOutputLength: Math.max(1, e.uncompressedSize) });
+    out = codec.inflateRaw(data, e.uncompressedSize);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ERR_BUFFER_TOO_LARGE') {
-      throw bomb(label, `part ${e.name} inflates beyond its declared size`);
-    }
     throw damaged(label, `entry ${e.name} does not inflate: ${(err as Error).message}`);
   }
+  if (out === null) throw bomb(label, `part ${e.name} inflates beyond its declared size`);
+  return out;
 }
 
 let crcTables: Uint32Array[] | null = null;
@@ -350,7 +351,7 @@ export function rewriteZip(z: ZipArchive, replacements: ReadonlyMap<string, Uint
       central.push(rec);
       continue;
     }
-    const compressed = new Uint8Array(deflateRawSync(content, { level: level ?? deflateLevel(content.length) }));
+    const compressed = z.codec.deflateRaw(content, level ?? deflateLevel(content.length));
     const crc = crc32(content);
     if (compressed.length > 0xfffffffe || content.length > 0xfffffffe || offset > 0xfffffffe) {
       throw new XlsxError('unsupported', `The rewritten entry ${e.name} would need zip64, which is not supported.`);

@@ -77,19 +77,23 @@ describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () =
     // Not a dead end: the review's next step is on screen and enabled.
     expect(await page.getByRole('button', { name: 'Next needing review (Alt+N)' }).isEnabled()).toBe(true);
     expect(await page.locator('[role="alert"]').count()).toBe(0);
+    await page.getByRole('tablist', { name: 'Sheets' }).getByRole('tab', { name: /CAIQv4\.0\.3/ }).click();
+    await shot('3-fill'); // the report and the review's headline, beside the filled sheet
     // The answers in their cells: the first question of the list takes the sheet there.
     await page.getByLabel('Questions', { exact: true }).getByRole('button').first().click();
     await expect.poll(() => page.getByTestId('selection').innerText(), { timeout: 10_000 }).toMatch(/^CAIQv4\.0\.3!/);
-    await shot('3-fill');
   }, 300_000);
 
-  it('reviews from the keyboard: Alt+N to the next question, a correction written into its cell', async () => {
+  it('reviews from the keyboard alone: Alt+N from one question needing review to the next, a correction typed and written', async () => {
     const card = page.getByLabel('Selected question');
+    const needsReview = /Needs review\.|No answer was generated/;
     await page.keyboard.press('Alt+n');
     await card.waitFor({ timeout: 10_000 });
+    await expect.poll(() => card.innerText(), { timeout: 10_000 }).toMatch(needsReview);
     const first = await card.innerText();
     await page.keyboard.press('Alt+n');
     await expect.poll(() => card.innerText(), { timeout: 10_000 }).not.toBe(first);
+    expect(await card.innerText()).toMatch(needsReview);
     // The cell the pane selected is the question's answer cell, shown in the workbench.
     await expect.poll(() => page.getByTestId('selection').innerText(), { timeout: 10_000 }).toMatch(/!\w+\d+$/);
     // ...scrolled fully into view, below the sheet's sticky column headers.
@@ -103,15 +107,33 @@ describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () =
         }),
       )
       .toBe(true);
-    const field = card.locator('textarea, select').first();
-    const tag = await field.evaluate((el) => el.tagName);
-    if (tag === 'SELECT') await field.selectOption({ index: 1 });
-    else await field.fill('Yes. Reviewed by the security team.');
-    await card.getByRole('button', { name: /^Write to / }).first().click();
+    // Keyboard only: Alt+N left the focus on the question; Tab to its correction, type, Tab to Write, Enter.
+    const focused = () => page.evaluate(() => ({ tag: document.activeElement?.tagName ?? '', text: document.activeElement?.textContent ?? '' }));
+    const tabUntil = async (want: (f: { tag: string; text: string }) => boolean) => {
+      for (let i = 0; i < 40 && !want(await focused()); i++) await page.keyboard.press('Tab');
+      expect(want(await focused())).toBe(true);
+    };
+    await tabUntil((f) => f.tag === 'TEXTAREA' || f.tag === 'SELECT');
+    const fieldValue = () => page.evaluate(() => (document.activeElement as HTMLSelectElement | HTMLTextAreaElement).value);
+    const suggested = await fieldValue();
+    if ((await focused()).tag === 'SELECT') await page.keyboard.press('ArrowDown');
+    else {
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('Yes. Reviewed by the security team.');
+    }
+    const chosen = await fieldValue();
+    expect(chosen).not.toBe(suggested);
+    await tabUntil((f) => f.tag === 'BUTTON' && /^Write to /.test(f.text));
+    await page.keyboard.press('Enter');
     await expect.poll(() => card.innerText(), { timeout: 20_000 }).toMatch(/Written to /);
     await expect.poll(() => page.getByLabel('Questions', { exact: true }).innerText()).toMatch(/corrected/);
     await shot('4-review');
-  }, 60_000);
+    // And on to the next question needing review, still from the keyboard.
+    const corrected = await card.innerText();
+    await page.keyboard.press('Alt+n');
+    await expect.poll(() => card.innerText(), { timeout: 10_000 }).not.toBe(corrected);
+    expect(await card.innerText()).toMatch(needsReview);
+  }, 90_000);
 
   it('saves the reviewed workbook to the library, where it is processed like any document', async () => {
     await page.getByRole('button', { name: 'Save to library' }).click();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { detectQuestionnaire } from '../../src/service/detect';
+import { comparePackages } from '../../src/xlsx/compare';
 import { DEMO_PREFILLED, DEMO_SECTIONS, DEMO_TAB } from '../../src/workbench/demo-questionnaire';
 import { openWorkbench, type WorkbenchSession } from './workbench-session';
 
@@ -157,6 +158,14 @@ describe('the task pane in the workbench, against the local service', () => {
     expect(ws.getCell(`C${tls}`).value).toBe('Yes');
     expect(ws.getCell(`C${typed}`).value).toBe(DEMO_PREFILLED.answer);
     expect(formulaCells.filter((f) => f.sheet === DEMO_TAB).every((f) => (ws.getCell(f.a).formula ?? '') === f.formula!.replace(/^=/, ''))).toBe(true);
+    // Written by src/xlsx in the browser: the opened file with only the answer cells (and their colours) changed.
+    const opened = new Uint8Array(await page.evaluate(() => Array.from((window as unknown as { qfillWorkbench: { host: { fileBytes: Uint8Array } } }).qfillWorkbench.host.fileBytes)));
+    const diff = comparePackages(opened, new Uint8Array(readFileSync(saved)));
+    expect(diff.addedParts).toEqual([]);
+    expect(diff.removedParts).toEqual([]);
+    expect(diff.changedParts.filter((p) => !['xl/workbook.xml', 'xl/styles.xml'].includes(p))).toEqual(['xl/worksheets/sheet2.xml']);
+    expect(diff.sheetsChangedOutsideData).toEqual([]);
+    expect(new Set(diff.cellChanges.map((c) => c.address.replace(/\d+/, '')))).toEqual(new Set(['C', 'D']));
 
     await page.getByRole('button', { name: 'Undo fill' }).click();
     await expect.poll(async () => diffCells(before, await snapshot()).length, { timeout: 30_000 }).toBe(0);

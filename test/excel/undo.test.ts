@@ -37,6 +37,31 @@ describe('undo fill', () => {
     expect(await reopened.undo()).toBeNull();
   });
 
+  it('with cells to keep, leaves those exactly as they are (value, colour, note) and restores the rest', async () => {
+    const host = setupHost(['S']);
+    host.setCell('S', 'C3', { value: 'vendor text' });
+    const before = host.snapshot();
+    const wb = createExcelWorkbook({ storage: memoryStorage() });
+    const plan = await wb.plan([q('S', 'C2', 'Filled 2'), q('S', 'C3', 'Filled 3'), q('S', 'C4', 'Filled 4')], { overwrite: true });
+    await wb.apply(plan, { highlight: true, sourceNotes: true });
+    host.typeValue('S', 'C2', 'Edited after the fill');
+    const edited = host.getCell('S', 'C2');
+    const editedNote = host.snapshot().sheets[0]!.notes.C2;
+    expect(edited.fill).not.toBeNull();
+    expect(editedNote).toBeTruthy();
+
+    const result = await wb.undo({ keep: [{ tab: 'S', address: 'C2' }] });
+    expect(result).toMatchObject({ restored: 2 });
+    expect(host.getCell('S', 'C2')).toEqual(edited);
+    expect(host.snapshot().sheets[0]!.notes.C2).toBe(editedNote);
+    const after = host.snapshot().sheets[0]!;
+    const { C2: _kept, ...restAfter } = after.cells;
+    const { C2: _none, ...restBefore } = before.sheets[0]!.cells;
+    expect(restAfter).toEqual(restBefore);
+    expect(Object.keys(after.notes)).toEqual(['C2']);
+    expect(await wb.canUndo()).toBe(false);
+  });
+
   it('undoes in a constant number of syncs', async () => {
     const syncsFor = async (n: number) => {
       const host = setupHost(['A', 'B', 'C', 'D', 'E']);

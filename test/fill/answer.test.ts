@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerSlot } from '../../src/api/schemas';
-import { isListSlot, matchAllowed, pickAnswer, primarySlot, slotResponseFor, slotValue } from '../../src/fill';
+import { bySourceRank, isListSlot, matchAllowed, pickAnswer, primarySlot, slotResponseFor, slotValue } from '../../src/fill';
 
 const slot = (role: string, extra: Partial<AnswerSlot> = {}): AnswerSlot => ({ role, header: '', coordinate: 'C5', ...extra });
 
@@ -26,6 +26,19 @@ describe('pickAnswer', () => {
     expect(pickAnswer({ selected_answer_id: 99, answers: [{ id: 5 }] })?.id).toBe(5);
     expect(pickAnswer({ answers: [] })).toBeNull();
     expect(pickAnswer({})).toBeNull();
+  });
+});
+
+describe('bySourceRank', () => {
+  it('orders by rank where given, by relevance where not, and keeps the order of ties', () => {
+    const evidence = [{ id: 'c', rank: 3, relevance_score: 0.9 }, { id: 'a', rank: 1, relevance_score: 0.1 }, { id: 'b', rank: 2, relevance_score: 0.5 }];
+    expect(bySourceRank(evidence).map((s) => s.id)).toEqual(['a', 'b', 'c']);
+    const chat = [{ id: 'low', relevance_score: 0.2 }, { id: 'high', relevance_score: 0.9 }, { id: 'mid', relevance_score: 0.5 }];
+    expect(bySourceRank(chat).map((s) => s.id)).toEqual(['high', 'mid', 'low']);
+    const bare = [{ id: 'first', rank: null }, { id: 'second', rank: null }];
+    expect(bySourceRank(bare).map((s) => s.id)).toEqual(['first', 'second']);
+    expect(bySourceRank([{ id: 'unranked', relevance_score: 1 }, { id: 'ranked', rank: 1, relevance_score: 0 }]).map((s) => s.id)).toEqual(['ranked', 'unranked']);
+    expect(evidence.map((s) => s.id)).toEqual(['c', 'a', 'b']); // the input is not reordered
   });
 });
 

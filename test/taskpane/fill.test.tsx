@@ -83,6 +83,20 @@ describe('Fill', () => {
     expect(workbook.value('Privacy', 'C2')).toBe('No.');
   });
 
+  it('says in the report which answers went in without their colour or note, and why', async () => {
+    const workbook = new MemoryWorkbook();
+    const apply = workbook.apply.bind(workbook);
+    workbook.apply = async (plan, options) => ({
+      ...(await apply(plan, options)),
+      annotationGaps: [{ kind: 'colour', why: 'protected', tab: 'Security', count: 2 }],
+      warnings: ['2 answers on "Security" have no trust colour: the sheet is protected.'],
+    });
+    renderApp({ baseUrl: fake.origin, workbook });
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 2 cells/);
+    expect(screen.getByTestId('write-warnings').textContent).toBe('2 answers on "Security" have no trust colour: the sheet is protected.');
+  });
+
   it('says what the service noted about the workbook, e.g. a sheet it skipped and why', async () => {
     fake.warnings = ['Sheet "Lookups" was skipped: it has no answer column.'];
     renderApp({ baseUrl: fake.origin });

@@ -4,7 +4,7 @@
  * asked of it (selects, inserts) so tests can check the pane drove the workbook.
  */
 import type { QuestionWithAnswers } from '../../src/api/schemas';
-import type { AnnotateOptions, ApplyResult, CellRef, ReadProgress, UndoResult, WorkbookAdapter } from '../../src/excel/types';
+import type { AnnotateOptions, ApplyResult, CellRef, ReadProgress, UndoOptions, UndoResult, WorkbookAdapter } from '../../src/excel/types';
 import { cellRefusal, refusalDetail } from '../../src/fill/cell-safety';
 import { planFill } from '../../src/fill/plan';
 import type { CellState, PlanOptions, WritePlan } from '../../src/fill/types';
@@ -70,13 +70,16 @@ export class MemoryWorkbook implements WorkbookAdapter {
     return this.snapshot !== null;
   }
 
-  async undo(): Promise<UndoResult | null> {
+  async undo(options: UndoOptions = {}): Promise<UndoResult | null> {
     if (!this.snapshot) return null;
+    const keep = new Set((options.keep ?? []).map((c) => MemoryWorkbook.cellKey(c.tab, c.address)));
+    let restored = 0;
     for (const [key, state] of this.snapshot) {
+      if (keep.has(key)) continue;
       if (state === undefined) this.cells.delete(key);
       else this.cells.set(key, state);
+      restored++;
     }
-    const restored = this.snapshot.size;
     this.snapshot = null;
     return { restored };
   }

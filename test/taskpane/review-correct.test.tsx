@@ -96,7 +96,7 @@ describe('correcting an answer from the review', () => {
     fireEvent.input(within(card()).getByLabelText(/Answer \(Security!C2\)/), { target: { value: 'Draft in progress' } });
     fireEvent.click(within(questionList()).getByText(/Do you sell personal data\?/));
     await waitFor(() => expect(card().textContent).toContain('Do you sell personal data?'));
-    expect((within(card()).getByLabelText(/Answer \(Privacy!C2\)/) as HTMLTextAreaElement).value).toBe('No.');
+    expect((within(card()).getByLabelText(/Answer \(Privacy!C2/) as HTMLTextAreaElement).value).toBe('No.');
     fireEvent.click(within(questionList()).getByText(/Is data encrypted at rest\?/));
     await waitFor(() => expect((within(card()).getByLabelText(/Answer \(Security!C2\)/) as HTMLTextAreaElement).value).toBe('Draft in progress'));
     expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.'); // nothing written until asked
@@ -110,12 +110,69 @@ describe('correcting an answer from the review', () => {
     const workbook = new MemoryWorkbook();
     renderApp({ baseUrl: fake.origin, workbook });
     await fillAndPick(workbook, /Do you sell personal data\?/);
-    const select = within(card()).getByLabelText(/Answer \(Privacy!C2\)/) as HTMLSelectElement;
+    const select = within(card()).getByLabelText(/Answer \(Privacy!C2/) as HTMLSelectElement;
     expect([...select.options].map((o) => o.value)).toEqual(['Yes', 'No', 'N/A']);
     fireEvent.change(select, { target: { value: 'N/A' } });
     fireEvent.click(within(card()).getByRole('button', { name: 'Write to C2' }));
     await within(card()).findByText(/Written to Privacy!C2/);
     expect(workbook.value('Privacy', 'C2')).toBe('N/A');
+  });
+
+  it('Undo fill asks about later edits, and "keeping my edits" puts back only the cells nobody edited', async () => {
+    const workbook = new MemoryWorkbook();
+    renderApp({ baseUrl: fake.origin, workbook });
+    await fillAndPick(workbook, /Do you sell personal data\?/);
+    expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
+    workbook.set('Security', 'C2', 'Edited in the sheet');
+    const field = within(card()).getByLabelText(/Answer \(Privacy!C2/) as HTMLTextAreaElement;
+    fireEvent.input(field, { target: { value: 'Corrected in the review' } });
+    fireEvent.click(within(card()).getByRole('button', { name: 'Write to C2' }));
+    await within(card()).findByText(/Written to Privacy!C2/);
+    const corrections = workbook.corrections.length;
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo fill' }));
+    const confirm = await screen.findByRole('group', { name: 'Confirm undo' });
+    expect(confirm.textContent).toContain('2 cells were changed after the fill');
+    expect(confirm.textContent).toContain('Security!C2: “Edited in the sheet”');
+    expect(confirm.textContent).toContain('Privacy!C2: “Corrected in the review”');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Undo, keeping my 2 edits' }));
+    await screen.findByText('Undone: 1 cell restored. Your 2 later edits were kept.');
+    expect(workbook.value('Security', 'C3')).toBeUndefined(); // the fill's answer nobody touched is gone
+    expect(workbook.value('Security', 'C2')).toBe('Edited in the sheet');
+    expect(workbook.value('Privacy', 'C2')).toBe('Corrected in the review');
+    expect(workbook.corrections).toHaveLength(corrections); // the kept edits are left alone, not written again
+    expect(await workbook.canUndo()).toBe(false);
+  });
+
+  it('pre-fills a draft with the value the fill held back (fitted to the drop-down) and says so', async () => {
+    const qs = sampleQuestions();
+    qs[2]!.answer_slots![0]!.allowed_values = ['Yes', 'No', 'N/A'];
+    qs[2]!.answers[0]!.text = 'No, we never sell personal data.';
+    fake.questions = qs;
+    const workbook = new MemoryWorkbook();
+    renderApp({ baseUrl: fake.origin, workbook });
+    await fillAndPick(workbook, /Do you sell personal data\?/);
+    expect(workbook.value('Privacy', 'C2')).toBeUndefined(); // a low-trust draft is not written
+    const select = within(card()).getByLabelText('Answer (Privacy!C2, held back as a draft)') as HTMLSelectElement;
+    expect(select.value).toBe('No');
+    fireEvent.click(within(card()).getByRole('button', { name: 'Write to C2' }));
+    await within(card()).findByText(/Written to Privacy!C2/);
+    expect(workbook.value('Privacy', 'C2')).toBe('No');
+  });
+
+  it('lists the sources of an answer by rank, whatever their order in the response', async () => {
+    const qs = sampleQuestions();
+    const evidence = qs[0]!.answers[0]!.source_evidence![0]!;
+    qs[0]!.answers[0]!.source_evidence = [
+      { ...evidence, id: 93, rank: 3, relevance_score: 0.9, filename: 'third.pdf' },
+      { ...evidence, id: 91, rank: 1, relevance_score: 0.2, filename: 'first.pdf' },
+      { ...evidence, id: 92, rank: 2, relevance_score: 0.5, filename: 'second.pdf' },
+    ];
+    fake.questions = qs;
+    const workbook = new MemoryWorkbook();
+    renderApp({ baseUrl: fake.origin, workbook });
+    await fillAndPick(workbook, /Is data encrypted at rest\?/);
+    expect([...card().querySelectorAll('.qf-sources li strong')].map((s) => s.textContent)).toEqual(['first.pdf', 'second.pdf', 'third.pdf']);
   });
 });
 

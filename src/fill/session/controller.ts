@@ -532,32 +532,21 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
     if (st.phase === 'confirm-undo') update({ phase: 'settled', laterEdits: null });
   }
 
-  /** Restores every cell the fill touched; with `keepLaterEdits`, writes the later edits back afterwards. */
+  /** Restores every cell the fill touched; with `keepLaterEdits`, all but the later edits, which stay untouched. */
   async function undo(keepLaterEdits: boolean): Promise<void> {
     const { workbook } = deps;
     if (!workbook.undo) return;
     const edits = keepLaterEdits ? (st.laterEdits ?? []) : [];
     update({ phase: 'undoing', laterEdits: null, outcome: null });
     try {
-      const result = await workbook.undo();
-      let kept: LaterEdit[] = [];
-      if (result && !result.failed?.length) {
-        for (const e of edits) {
-          const r = await workbook.writeCell?.({ tab: e.tab, address: e.address }, e.value, { overwrite: true });
-          if (r?.written) kept.push(e);
-        }
+      const result = await workbook.undo(edits.length ? { keep: edits.map((e) => ({ tab: e.tab, address: e.address })) } : undefined);
+      const done = !!result && !result.failed?.length;
+      const kept = done ? edits : [];
+      if (done) {
         if (kept.length === 0) update({ questions: serviceQuestions, corrected: new Set() });
         const link = await readLink();
-        if (link) {
-          await saveLink({
-            questionnaireId: link.questionnaireId,
-            startedAt: link.startedAt,
-            undoneAt: new Date(now()).toISOString(),
-            ...(kept.length ? { corrected: kept.map((e) => cellKey(e.tab, e.address)) } : {}),
-          });
-        }
-      } else {
-        kept = [];
+        // The kept cells are the analyst's own now: nothing of this fill is left to undo.
+        if (link) await saveLink({ questionnaireId: link.questionnaireId, startedAt: link.startedAt, undoneAt: new Date(now()).toISOString() });
       }
       await refreshCanUndo();
       update({

@@ -45,7 +45,8 @@ export interface WorkbookPort {
   plan(questions: QuestionWithAnswers[], options: PlanOptions): Promise<WritePlan>;
   apply(plan: WritePlan, options: WriteOptions): Promise<ApplyOutcome>;
   canUndo?(): Promise<boolean>;
-  undo?(): Promise<UndoOutcome | null>;
+  /** Puts back every cell the fill touched except `keep` (edits made since, which stay as they are). */
+  undo?(options?: { keep?: readonly CellRef[] }): Promise<UndoOutcome | null>;
   writeCell?(ref: CellRef, text: string, options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
   /** Current displayed text of cells ('' when empty): lets the fill say what it would replace. */
   readValues?(refs: CellRef[]): Promise<string[]>;

@@ -94,10 +94,50 @@ function piecesOf(paragraph: string): string[] {
   return pieces;
 }
 
-function lastSentence(content: string): string {
-  const sentences = splitSentences(content);
-  const last = sentences[sentences.length - 1] ?? '';
-  return countWords(last) <= OVERLAP_MAX_WORDS && sentences.length > 1 ? last : '';
+/**
+ * The sentence carried into the next passage: `splitSentences(content)`'s last, when it is short and
+ * not the only one. Found from the end (a passage is cut every ~180 words; splitting all of it again
+ * to keep its last sentence cost as much as the rest of indexing it).
+ */
+export function lastSentence(content: string): string {
+  let last: string | null = null;
+  const paragraphs = content.split(/\n+/);
+  for (let p = paragraphs.length - 1; p >= 0; p--) {
+    const cleaned = paragraphs[p]!.replace(/\s+/g, ' ').trim();
+    let end = cleaned.length;
+    // Sentences of the paragraph, last first: the text after each boundary (a space, see isBoundary).
+    for (let j = end - 1; j >= -1; j--) {
+      if (j >= 0 && !(cleaned.charCodeAt(j) === 32 && isBoundary(cleaned, j))) continue;
+      const sentence = cleaned.slice(j + 1, end).replace(LEADING_NON_TEXT, '').trim();
+      end = j;
+      if (!sentence) continue;
+      if (last !== null) return countWords(last) <= OVERLAP_MAX_WORDS ? last : '';
+      last = sentence;
+    }
+  }
+  return '';
+}
+
+/** What splitSentences strips from the start of each sentence. */
+const LEADING_NON_TEXT = /^[^\p{L}\p{N}"“(]+/u;
+const SENTENCE_START = /[A-Z0-9"“(•]/u;
+const THREE_WORDS = /[A-Z][a-z]+ [a-z]+ [a-z]+/y;
+
+/**
+ * Whether splitSentences cuts a whitespace-collapsed paragraph at its space `j`: after [.!?] before a
+ * capital, digit, quote, bracket or bullet; before a bullet and a space; after a colon before three words.
+ */
+function isBoundary(cleaned: string, j: number): boolean {
+  const before = cleaned[j - 1];
+  const after = cleaned.codePointAt(j + 1);
+  if (after === undefined) return false;
+  if ((before === '.' || before === '!' || before === '?') && SENTENCE_START.test(String.fromCodePoint(after))) return true;
+  if (after === 0x2022 && /\s/.test(cleaned[j + 2] ?? '')) return true;
+  if (before === ':') {
+    THREE_WORDS.lastIndex = j + 1;
+    return THREE_WORDS.test(cleaned);
+  }
+  return false;
 }
 
 /** Drops a passage that holds nothing but the overlap sentence carried from its predecessor. */

@@ -9,6 +9,7 @@ import { ConnectFirst, ErrorMessage, Note } from '../components/Message';
 import { CellWrite } from '../components/CellWrite';
 import { Pager, SearchBox } from '../components/Controls';
 import { Sources, thirdPartyOf, type SourceItem } from '../components/Sources';
+import { bySourceRank } from '../../fill/answer';
 import { findQuestionAt } from '../review';
 import type { TaskpaneApi } from '../types';
 
@@ -58,7 +59,7 @@ function turnsOf(session: ChatSession): Turn[] {
     sender: m.sender,
     text: m.content,
     trust: (m.metadata as { trust?: string } | null | undefined)?.trust ?? null,
-    sources: m.sources.map((s) => ({
+    sources: bySourceRank(m.sources).map((s) => ({
       filename: s.source_file,
       page: s.page_number,
       excerpt: s.content,
@@ -193,7 +194,7 @@ export function ChatPane(props: ChatPaneProps) {
             sender: 'assistant',
             text: answer.answer,
             trust: answer.trust ?? null,
-            sources: answer.sources.map((s) => ({
+            sources: bySourceRank(answer.sources).map((s) => ({
               filename: s.filename,
               page: s.page_number,
               excerpt: s.content,

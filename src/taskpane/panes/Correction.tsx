@@ -18,6 +18,8 @@ export function Correction(props: {
   onCorrect: CorrectFn;
   /** What each answer cell holds now (`tab!A1` → text), once read. */
   current?: Readonly<Record<string, string>>;
+  /** Values the last fill held back as drafts (`tab!A1` → text). */
+  heldBack?: Readonly<Record<string, string>>;
 }) {
   const q = props.question;
   const targets = correctionTargets(q);
@@ -30,16 +32,18 @@ export function Correction(props: {
       {targets.map((t) => {
         const key = draftKey(q, t);
         const where = `${t.cell.tab}!${t.cell.address}`;
-        // Pre-filled with the suggestion, else with what the cell holds now: the analyst edits, never retypes.
+        // Pre-filled with what the fill held back (fitted to the dropdown), else the suggestion, else what the
+        // cell holds now: the analyst edits, never retypes.
         const now = props.current?.[where] ?? '';
-        const text = props.drafts[key] ?? (t.value || now);
+        const held = props.heldBack?.[where];
+        const text = props.drafts[key] ?? (held || t.value || now);
         const name = t.slot.header || t.slot.role || 'Answer';
         const allowed = (t.slot.allowed_values ?? []).filter((v) => v.trim() !== '');
         const id = `qf-correct-${q.id}-${t.cell.address}`;
         return (
           <div key={key} class="qf-field">
             <label for={id} class="qf-label">
-              {name} <span class="qf-muted">({where})</span>
+              {name} <span class="qf-muted">({where}{held ? ', held back as a draft' : ''})</span>
             </label>
             {allowed.length > 0 ? (
               <select id={id} class="qf-select qf-input" value={text} onChange={(e) => props.onDraft(key, e.currentTarget.value)}>

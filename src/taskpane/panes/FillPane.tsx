@@ -202,6 +202,10 @@ export function FillPane(props: FillPaneProps) {
   const undoLabel = lastRunWrote || !outcome || outcome.kind === 'already-written' || outcome.kind === 'undone' ? 'Undo fill' : 'Undo the earlier fill';
   const error = errorOf(outcome);
   const written = useMemo(() => (report ? new Set(report.plan.writes.map((w) => w.questionId)) : null), [report]);
+  const heldBack = useMemo(
+    () => Object.fromEntries((report?.plan.skipped ?? []).filter((s) => s.reason === 'draft' && s.address && s.value).map((s) => [`${s.tab}!${s.address}`, s.value!])),
+    [report],
+  );
   const readValues = useMemo(() => (workbook.readValues ? (refs: CellRef[]) => workbook.readValues!(refs) : undefined), [workbook]);
 
   return (
@@ -377,6 +381,7 @@ export function FillPane(props: FillPaneProps) {
           onCorrect={correct}
           corrected={state.corrected}
           written={written}
+          heldBack={heldBack}
           {...(readValues ? { readValues } : {})}
         />
       )}

@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QuestionWithAnswers, TrustLevel } from '../../api/schemas';
 import type { CellRef } from '../../excel/types';
-import { slotResponseFor } from '../../fill/answer';
+import { bySourceRank, slotResponseFor } from '../../fill/answer';
 import { CellWrite } from '../components/CellWrite';
 import { SearchBox, Select, choicesOf, type Choice } from '../components/Controls';
 import { Sources } from '../components/Sources';
@@ -62,6 +62,8 @@ export interface CorrectionProps {
   onCorrect: CorrectFn;
   /** What each answer cell holds now (`tab!A1` → text), once read. */
   current?: Readonly<Record<string, string>>;
+  /** Values the last fill held back as drafts (`tab!A1` → text, dropdown values already fitted). */
+  heldBack?: Readonly<Record<string, string>>;
 }
 
 /** The sides of a conflict between past answers, each one click away from its cells. */
@@ -162,7 +164,7 @@ export function QuestionDetails(props: { question: QuestionWithAnswers; correcti
       {alternatives.length > 1 && <ConflictChoices question={q} alternatives={alternatives} onCorrect={props.correction?.onCorrect} />}
       {answer && (
         <Sources
-          sources={(answer.source_evidence ?? []).map((e) => ({
+          sources={bySourceRank(answer.source_evidence ?? []).map((e) => ({
             filename: e.filename,
             page: e.page_number,
             excerpt: e.content,
@@ -191,6 +193,8 @@ export function ReviewList(props: {
   written?: ReadonlySet<number> | null;
   /** Reads what cells hold now (for "the cell already holds something else"). */
   readValues?: (refs: CellRef[]) => Promise<string[]>;
+  /** Values the last fill held back as drafts (`tab!A1` → text). */
+  heldBack?: Readonly<Record<string, string>>;
 }) {
   const [filter, setFilter] = useState<ReviewFilter>(EMPTY_FILTER);
   const [drafts, setDrafts] = useState<Record<string, string>>({});
@@ -295,6 +299,7 @@ export function ReviewList(props: {
                     onDraft: (key, text) => setDrafts((d) => ({ ...d, [key]: text })),
                     onCorrect: props.onCorrect,
                     ...(current?.id === selected.id ? { current: current.values } : {}),
+                    ...(props.heldBack ? { heldBack: props.heldBack } : {}),
                   }
                 : undefined
             }

@@ -55,7 +55,7 @@ export function nothingWrittenAdvice(plan: WritePlan, result: Pick<ApplyResult, 
   return lines.length > 0 ? lines : ['This workbook has no answer cells the pane could write. Check the skipped cells below.'];
 }
 
-export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 'written' | 'failed'>; earlier?: number; earlierAt?: string | null }) {
+export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 'written' | 'failed' | 'warnings'>; earlier?: number; earlierAt?: string | null }) {
   const { plan, result } = props;
   const reasons = (Object.entries(plan.report.byReason) as [SkipReason, number][]).filter(([, n]) => n).sort((a, b) => b[1] - a[1]);
   return (
@@ -68,6 +68,14 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
           ? ` ${props.earlier} more already held the earlier fill's answers: ${result.written + props.earlier} answer cells in all.`
           : ''}
       </p>
+      {/* Colours and notes that could not be added (a protected sheet, an older Excel): the answers are there without them. */}
+      {result.warnings?.length ? (
+        <div class="qf-msg qf-msg-warn" role="status" data-testid="write-warnings">
+          {result.warnings.map((w) => (
+            <p key={w}>{w}</p>
+          ))}
+        </div>
+      ) : null}
       {result.written === 0 && (
         <div class="qf-msg qf-msg-warn" role="status">
           <p>Nothing was written.</p>

@@ -83,14 +83,21 @@ class Cells implements WorkbookPort {
   async canUndo() {
     return this.snapshot !== null;
   }
-  async undo() {
+  async undo(options: { keep?: readonly { tab: string; address: string }[] } = {}) {
     if (!this.snapshot) return null;
-    for (const [k, v] of this.snapshot) v === undefined ? this.cells.delete(k) : this.cells.set(k, v);
-    const restored = this.snapshot.size;
+    const keep = new Set((options.keep ?? []).map((c) => `${c.tab}!${c.address}`));
+    let restored = 0;
+    for (const [k, v] of this.snapshot) {
+      if (keep.has(k)) continue;
+      v === undefined ? this.cells.delete(k) : this.cells.set(k, v);
+      restored++;
+    }
     this.snapshot = null;
     return { restored };
   }
+  writes = 0;
   async writeCell(ref: { tab: string; address: string }, text: string) {
+    this.writes++;
     const k = `${ref.tab}!${ref.address}`;
     this.snapshot ??= new Map();
     if (!this.snapshot.has(k)) this.snapshot.set(k, this.cells.get(k));
@@ -229,12 +236,17 @@ describe('FillSession', () => {
     expect(workbook.cells.get('Sheet1!C4')).toBe('Yes, yearly.');
 
     await session.requestUndo();
+    const writes = workbook.writes;
     await session.undo(true);
-    expect(session.state.outcome).toEqual({ kind: 'undone', result: { restored: 3 }, kept: 2 });
+    // Only the cell nobody edited goes back; the edits are left untouched, not written again.
+    expect(session.state.outcome).toEqual({ kind: 'undone', result: { restored: 1 }, kept: 2 });
+    expect(workbook.writes).toBe(writes);
     expect(workbook.cells.get('Sheet1!C4')).toBeUndefined();
     expect(workbook.cells.get('Sheet1!C2')).toBe('Edited in the sheet');
     expect(workbook.cells.get('Sheet1!C3')).toBe('Corrected here');
     expect(links.link?.undoneAt).toBeTypeOf('string');
+    expect(links.link?.corrected).toBeUndefined();
+    expect(session.state.canUndo).toBe(false);
   });
 
   it('a second fill over its own answers says they were already there', async () => {

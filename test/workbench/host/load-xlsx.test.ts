@@ -1,7 +1,14 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installExcelHost } from '../../../src/workbench/host';
 import { hostToXlsx, loadXlsxIntoHost } from '../../../src/workbench/host/load-xlsx';
+import { XlsxPackage } from '../../../src/xlsx';
+import { comparePackages } from '../../../src/xlsx/compare';
+import { sheetContents } from '../../../src/xlsx/sheet-contents';
+
+const HECVAT = resolve(__dirname, '../../../../shared/fixtures/questionnaires/hecvat-full-2.11-portfolium-completed.xlsx');
 
 let uninstall: (() => void) | null = null;
 afterEach(() => {
@@ -73,7 +80,7 @@ describe('loadXlsxIntoHost', () => {
       await context.sync();
     });
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load((await hostToXlsx(host)) as never);
+    await wb.xlsx.load((await hostToXlsx(host)).bytes as never);
     const ws = wb.getWorksheet('Questions')!;
     expect(ws.getCell('C2').value).toBe('=1+1');
     expect(ws.getCell('B2').formula).toBe('Lookup!A1');
@@ -83,5 +90,75 @@ describe('loadXlsxIntoHost', () => {
 
   it('rejects bytes that are not a workbook with a clear message', async () => {
     await expect(loadXlsxIntoHost(new TextEncoder().encode('not a zip'))).rejects.toThrow(/Could not read the workbook as \.xlsx/);
+  });
+});
+
+describe('the workbench download (src/xlsx, lossless)', () => {
+  it('keeps every part of a real questionnaire (chart, pivot table, x14 dropdowns) and changes only the edited cells', async () => {
+    if (!existsSync(HECVAT)) throw new Error(`Fixture missing: ${HECVAT} (see ../shared/fixtures/README.md).`);
+    const original = new Uint8Array(readFileSync(HECVAT));
+    const parts = XlsxPackage.open(original).partNames();
+    // What makes this file a test of losslessness: ExcelJS drops these.
+    expect(parts.some((p) => p.startsWith('xl/charts/'))).toBe(true);
+    expect(parts.some((p) => p.startsWith('xl/pivotTables/'))).toBe(true);
+    const sheet = 'HECVAT - Full';
+    const pkg = XlsxPackage.open(original);
+    expect(pkg.xmlText(pkg.findSheet(sheet)!.path)).toContain('<x14:dataValidation ');
+    const x14 = sheetContents(pkg, sheet).validations.length;
+    expect(x14).toBeGreaterThan(0);
+
+    const host = await loadXlsxIntoHost(original, { fileName: 'hecvat.xlsx' });
+    expect(host.sheet(sheet).validations).toHaveLength(x14);
+    uninstall = installExcelHost(host);
+    const answerCell = host.sheet(sheet).validations.find((v) => v.type === 'list')!.range.split(/[\s:]/)[0]!;
+    // A comment cell outside every merged area (most of this sheet's D column is merged).
+    const merged = (row: number) => host.sheet(sheet).merges.some((m) => row >= m.top && row < m.top + m.rowCount && 4 >= m.left && 4 < m.left + m.columnCount);
+    let row = 20;
+    while (merged(row) || host.getCell(sheet, `D${row}`).formula) row++;
+    const note = `D${row}`;
+    await Excel.run(async (context) => {
+      const ws = context.workbook.worksheets.getItem(sheet);
+      ws.getRange(answerCell).values = [['Yes']];
+      ws.getRange(note).values = [['Answered in the workbench: 42% of it, with <tags> & quotes "here".']];
+      ws.getRange(note).format.fill.color = '#C6EFCE';
+      await context.sync();
+    });
+
+    const out = await hostToXlsx(host);
+    expect(out.notCarried).toEqual([]);
+    const sheetPath = pkg.findSheet(sheet)!.path;
+    expect(out.changedParts.sort()).toEqual([sheetPath, 'xl/styles.xml', 'xl/workbook.xml'].sort());
+    const diff = comparePackages(original, out.bytes);
+    expect(diff.addedParts).toEqual([]);
+    expect(diff.removedParts).toEqual([]);
+    expect(diff.sameOrder).toBe(true);
+    expect(diff.changedParts.sort()).toEqual([sheetPath, 'xl/styles.xml', 'xl/workbook.xml'].sort());
+    expect(diff.sheetsChangedOutsideData).toEqual([]);
+    expect(diff.cellChanges.map((c) => c.address).sort()).toEqual([answerCell, note].sort());
+
+    // Read back: the values, the new fill, and everything else as it was.
+    const back = await loadXlsxIntoHost(out.bytes);
+    expect(back.getCell(sheet, answerCell).value).toBe('Yes');
+    expect(back.getCell(sheet, note)).toMatchObject({ value: 'Answered in the workbench: 42% of it, with <tags> & quotes "here".', fill: '#C6EFCE' });
+    expect(back.sheet(sheet).validations).toEqual(host.sheet(sheet).validations);
+    const { cells: _a, ...restAfter } = back.snapshot().sheets.find((s) => s.name === sheet)!;
+    const { cells: _b, ...restBefore } = host.snapshot().sheets.find((s) => s.name === sheet)!;
+    expect(restAfter).toEqual(restBefore);
+  });
+
+  it('a workbook not edited downloads as the file it was', async () => {
+    const bytes = await sampleWorkbook();
+    const out = await hostToXlsx(await loadXlsxIntoHost(bytes));
+    expect(out.changedParts).toEqual([]);
+    expect(Buffer.from(out.bytes).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('says what it cannot carry: notes added in the workbench, edits of formula cells', async () => {
+    const host = await loadXlsxIntoHost(await sampleWorkbook());
+    host.setCell('Questions', 'B2', { formula: null, value: 'typed over' });
+    host.sheet('Questions').notes.set('C2', { content: 'Source: policy.pdf, page 3', author: 'Questionnaire Filler' });
+    const out = await hostToXlsx(host);
+    expect(out.notCarried).toEqual(['1 edited formula cell (formulas are never overwritten)', '1 note or comment added in the workbench']);
+    expect(out.changedParts).toEqual([]);
   });
 });

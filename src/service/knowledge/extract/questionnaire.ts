@@ -4,6 +4,7 @@
  */
 import { detectQuestionnaire, DetectError } from '../../detect';
 import type { AnswerSlot } from '../../../api/schemas';
+import { primarySlot } from '../../../fill/answer';
 import type { QaPair } from '../types';
 
 export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): Promise<QaPair[]> {
@@ -18,16 +19,15 @@ export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): 
   const pairs: QaPair[] = [];
   for (const question of detected.questions) {
     const questionText = question.original_question_text.trim();
-    const slots = question.answer_slots
-      // A cell merged across the question and answer columns ("End of Standard") repeats the question.
-      .filter((slot) => hasValue(slot) && String(slot.value).trim() !== questionText && isOwnAnswer(slot))
-      .map((slot) => ({ slot_key: slot.role, header: slot.header, content: String(slot.value).trim() }));
-    if (slots.length === 0) continue;
-    const primary = slots.find((s) => s.slot_key === 'answer') ?? slots[0]!;
+    // A cell merged across the question and answer columns ("End of Standard") repeats the question.
+    const kept = question.answer_slots.filter((slot) => hasValue(slot) && String(slot.value).trim() !== questionText && isOwnAnswer(slot));
+    const primary = primarySlot(kept);
+    if (!primary) continue;
+    const slots = [primary, ...kept.filter((s) => s !== primary)].map((slot) => ({ slot_key: slot.role, header: slot.header, content: String(slot.value).trim() }));
     pairs.push({
       question: question.original_question_text,
-      answer: primary.content,
-      slots: [primary, ...slots.filter((s) => s !== primary)],
+      answer: slots[0]!.content,
+      slots,
       original_id: question.original_id,
       tab_name: question.tab_name,
       location: `${question.tab_name}!${question.question_coordinate}`,
