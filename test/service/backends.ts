@@ -2,25 +2,10 @@
  * Every service suite runs on SQLite (vitest's `default` project) and again on PostgreSQL: the HTTP-level
  * ones against two `qfill serve --database` processes on one database (project `serve`, SERVE_SUITES), the
  * rest in process (project `postgres`, IN_PROCESS_ONLY, with why). Left out: suites that touch no storage
- * and suites that choose their backend themselves, each with the reason. test/service/backends.test.ts
- * checks that the lists cover every suite and that NO_STORAGE suites open none.
+ * (detection, extraction, text: nothing differs by backend) and suites that choose their backend
+ * themselves (OWN_BACKEND, with why). test/service/backends.test.ts fails on a suite that opens storage and
+ * is on none of these lists.
  */
-
-/** Suites that touch no storage (detection, extraction, parsing, the language-model client): nothing differs by backend. */
-export const NO_STORAGE = [
-  'test/service/detect/fixtures.test.ts',
-  'test/service/detect/linear.test.ts',
-  'test/service/detect/robustness.test.ts',
-  'test/service/detect/structure.test.ts',
-  'test/service/detect/traits.test.ts',
-  'test/service/http/form.test.ts',
-  'test/service/knowledge/extract-document-type.test.ts',
-  'test/service/knowledge/extract.test.ts',
-  'test/service/knowledge/plain-text.test.ts',
-  'test/service/knowledge/vocabulary.test.ts',
-  'test/service/llm/llm-endpoint.test.ts',
-  'test/service/structure.test.ts',
-];
 
 /** Suites that choose their backend themselves (they already run on PostgreSQL, or test SQLite's own mechanisms). */
 export const OWN_BACKEND: Record<string, string> = {
@@ -33,8 +18,6 @@ export const OWN_BACKEND: Record<string, string> = {
   'test/service/worker.test.ts': "the worker loop over a stubbed queue and SQLite's worker lease (PostgreSQL has none)",
 };
 
-/** Not on PostgreSQL: no storage, their own backend, and backends.test.ts (it checks these lists). */
-export const NOT_ON_POSTGRES = [...NO_STORAGE, ...Object.keys(OWN_BACKEND), 'test/service/backends.test.ts'];
 
 /**
  * The suites run on PostgreSQL against two `qfill serve --database` processes on one database (vitest's
