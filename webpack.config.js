@@ -77,8 +77,6 @@ export default async (env = {}, argv = {}) => {
     resolve: {
       extensions: ['.ts', '.tsx', '.js'],
       alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
-      // ExcelJS is only used by the workbench's host; these Node built-ins are never reached in the browser.
-      fallback: { fs: false, path: false, os: false, crypto: false, stream: false, zlib: false },
     },
     module: {
       rules: [

@@ -1,5 +1,5 @@
 // The task pane ships to every analyst's Excel: its JavaScript stays under 60 KB gzipped (without
-// office.js), and the production task pane bundle carries none of the workbench or its xlsx library.
+// office.js), the production task pane bundle carries none of the workbench, and neither carries ExcelJS.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,12 @@ describe('task pane bundle', () => {
     const code = readFileSync(path.join(DIST_DIR, file!), 'utf8');
     expect(code).not.toMatch(/RequestPayloadSizeLimitExceeded.*simulat|exceljs|ExcelJS/);
     expect(code).not.toContain('workbench://');
+  });
+
+  it('the workbench reads and writes workbooks through src/xlsx alone: no ExcelJS in it either', () => {
+    const file = readdirSync(DIST_DIR).find((f) => /^workbench\.[0-9a-f]+\.js$/.test(f));
+    expect(file).toBeTruthy();
+    expect(readFileSync(path.join(DIST_DIR, file!), 'utf8')).not.toMatch(/exceljs/i);
   });
 
   it('loads office.js in the task pane page and never in the workbench', () => {

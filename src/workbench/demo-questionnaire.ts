@@ -1,7 +1,7 @@
 // The demo questionnaire `npm start` seeds: written for this project, shaped like real ones (an
 // instructions tab, a hidden lists tab feeding the dropdowns, section rows, an answer the analyst
 // already typed, and a formula cell that must never be overwritten).
-import ExcelJS from 'exceljs';
+import { createWorkbook, type NewSheet } from '../xlsx/create';
 
 export interface DemoQuestion {
   id: string;
@@ -50,54 +50,51 @@ export const DEMO_TAB = 'Security Questionnaire';
 export const DEMO_PREFILLED = { id: 'GOV-03', answer: 'Yes', comment: 'Tracked in our HR system.' };
 
 export async function buildDemoQuestionnaire(): Promise<Uint8Array> {
-  const wb = new ExcelJS.Workbook();
-  wb.creator = 'Questionnaire Filler demo';
-  // Opens on the questionnaire tab, as a vendor would send it.
-  wb.views = [{ x: 0, y: 0, width: 20000, height: 12000, firstSheet: 0, activeTab: 1, visibility: 'visible' }];
-
-  const intro = wb.addWorksheet('Instructions');
-  intro.getCell('A1').value = 'Vendor Security Questionnaire (demo)';
-  intro.getCell('A1').font = { bold: true, size: 14 };
-  intro.getCell('A3').value = 'Answer every question on the Security Questionnaire tab. Choose Yes, No or N/A and explain in Comments.';
-  intro.getColumn(1).width = 100;
-
-  const sheet = wb.addWorksheet(DEMO_TAB, { views: [{ state: 'frozen', ySplit: 3 }] });
-  const lists = wb.addWorksheet('Lists', { state: 'hidden' });
-  ['Yes', 'No', 'N/A'].forEach((v, i) => (lists.getCell(`A${i + 1}`).value = v));
-
-  sheet.mergeCells('A1:D1');
-  sheet.getCell('A1').value = 'Northwind Learning: vendor security questionnaire';
-  sheet.getCell('A1').font = { bold: true, size: 13 };
-  const header = sheet.getRow(3);
-  header.values = ['ID', 'Question', 'Answer', 'Comments'];
-  header.font = { bold: true };
-  sheet.getColumn(1).width = 10;
-  sheet.getColumn(2).width = 70;
-  sheet.getColumn(3).width = 12;
-  sheet.getColumn(4).width = 60;
-
+  const intro: NewSheet = {
+    name: 'Instructions',
+    cells: {
+      A1: { value: 'Vendor Security Questionnaire (demo)', bold: true, size: 14 },
+      A3: 'Answer every question on the Security Questionnaire tab. Choose Yes, No or N/A and explain in Comments.',
+    },
+    widths: { 1: 100 },
+  };
+  const cells: NewSheet['cells'] = {
+    A1: { value: 'Northwind Learning: vendor security questionnaire', bold: true, size: 13 },
+    A3: { value: 'ID', bold: true },
+    B3: { value: 'Question', bold: true },
+    C3: { value: 'Answer', bold: true },
+    D3: { value: 'Comments', bold: true },
+  };
+  const merges = ['A1:D1'];
+  const answerCells: string[] = [];
   let row = 4;
   for (const section of DEMO_SECTIONS) {
-    sheet.mergeCells(`A${row}:D${row}`);
-    sheet.getCell(`A${row}`).value = section.title;
-    sheet.getCell(`A${row}`).font = { bold: true };
-    sheet.getCell(`A${row}`).fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFDDEBF7' } };
+    merges.push(`A${row}:D${row}`);
+    cells[`A${row}`] = { value: section.title, bold: true, fill: '#DDEBF7' };
     row++;
     for (const q of section.questions) {
-      sheet.getCell(`A${row}`).value = q.id;
-      sheet.getCell(`B${row}`).value = q.text;
-      sheet.getCell(`B${row}`).alignment = { wrapText: true };
-      sheet.getCell(`C${row}`).dataValidation = { type: 'list', allowBlank: true, formulae: ['Lists!$A$1:$A$3'] };
+      cells[`A${row}`] = q.id;
+      cells[`B${row}`] = { value: q.text, wrap: true };
+      answerCells.push(`C${row}`);
       if (q.id === DEMO_PREFILLED.id) {
-        sheet.getCell(`C${row}`).value = DEMO_PREFILLED.answer;
-        sheet.getCell(`D${row}`).value = DEMO_PREFILLED.comment;
+        cells[`C${row}`] = DEMO_PREFILLED.answer;
+        cells[`D${row}`] = DEMO_PREFILLED.comment;
       }
       row++;
     }
   }
   row++;
-  sheet.getCell(`B${row}`).value = 'Questions answered';
-  sheet.getCell(`C${row}`).value = { formula: `COUNTA(C5:C${row - 2})`, result: 1 };
-
-  return new Uint8Array(await wb.xlsx.writeBuffer());
+  cells[`B${row}`] = 'Questions answered';
+  cells[`C${row}`] = { formula: `COUNTA(C5:C${row - 2})`, value: 1 };
+  const questionnaire: NewSheet = {
+    name: DEMO_TAB,
+    cells,
+    merges,
+    widths: { 1: 10, 2: 70, 3: 12, 4: 60 },
+    lists: [{ sqref: answerCells.join(' '), source: 'Lists!$A$1:$A$3' }],
+    frozenRows: 3,
+  };
+  const lists: NewSheet = { name: 'Lists', hidden: true, cells: { A1: 'Yes', A2: 'No', A3: 'N/A' } };
+  // Opens on the questionnaire tab, as a vendor would send it.
+  return createWorkbook({ sheets: [intro, questionnaire, lists], activeSheet: 1 });
 }
