@@ -11,6 +11,7 @@ import type { PendingAnswer } from '../knowledge/knowledge-base';
 import type { AnswerOptions, AnswerResult } from '../knowledge/types';
 import { TokenBudget } from '../llm/budget';
 import type { Meter } from '../llm/client';
+import { StorageUnavailable } from '../storage/errors';
 import type { NewAnswer, QuestionRecord, QuestionnaireRecord } from '../storage/types';
 import type { JobContext, JobHandler } from './worker';
 
@@ -81,8 +82,13 @@ async function generateOneByOne(run: Run, ids: number[]): Promise<'done' | 'inte
         run.consistency.record(asked, run.consistency.repeatOf(asked) ?? (await run.ctx.knowledge.answerQuestion(run.q.org_id, inputOf(question), run.filters, run.options))),
       );
     } catch (error) {
+      // The database gone is no answer: the attempt fails and the job resumes here once it is back.
+      if (error instanceof StorageUnavailable) throw error;
       answer = failedAnswer(run, questionId, error);
     }
+    // Answering may take long (a language model): the job may have stopped being ours meanwhile, and
+    // then another worker answers this question; storing ours too would give it two answers.
+    if (run.jobCtx.shouldStop()) return 'interrupted';
     await repo.addAnswer(questionId, answer);
     // Keep HTTP responsive between questions.
     await new Promise((resolve) => setImmediate(resolve));
@@ -108,6 +114,8 @@ async function generateBatched(run: Run, ids: number[], budget: TokenBudget, con
     while (inFlight.size >= concurrency) await Promise.race(inFlight);
     const task = (async () => {
       const { results, usage } = await k.answerBatch!(batch, budget);
+      // The job stopped being ours while the model answered (lease lost): another worker asks these again.
+      if (run.jobCtx.shouldStop()) return;
       for (const [i, result] of results.entries()) {
         const item = waiting.get(batch[i]!)!;
         waiting.delete(batch[i]!);
@@ -147,18 +155,24 @@ async function generateBatched(run: Run, ids: number[], budget: TokenBudget, con
       sectionKey = key;
     }
     const asked = askedOf(run, question);
+    let stored: NewAnswer | null = null;
     try {
       const repeat = run.consistency.repeatOf(asked);
       const prepared = repeat ? { result: repeat } : await k.prepareAnswer!(run.q.org_id, inputOf(question), run.filters, run.options);
       if ('result' in prepared) {
-        await repo.addAnswer(questionId, newAnswer(run.consistency.record(asked, prepared.result)));
+        stored = newAnswer(run.consistency.record(asked, prepared.result));
       } else {
         waiting.set(prepared.pending, { questionId, asked });
         section.push(prepared.pending);
       }
     } catch (error) {
-      await repo.addAnswer(questionId, failedAnswer(run, questionId, error));
+      if (error instanceof StorageUnavailable) {
+        await Promise.all(inFlight);
+        throw error;
+      }
+      stored = failedAnswer(run, questionId, error);
     }
+    if (stored) await repo.addAnswer(questionId, stored);
     await new Promise((resolve) => setImmediate(resolve));
   }
   await flush(section);
