@@ -1,16 +1,6 @@
 import pg from 'pg';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
-
-/** The service suites that run a second time on PostgreSQL (test/service/postgres.ts makes the databases). */
-const POSTGRES_SUITES: string[] = [
-  'test/service/chat.test.ts',
-  'test/service/errors.test.ts',
-  'test/service/organisation.test.ts',
-  'test/service/questionnaires.test.ts',
-  'test/service/repository.test.ts',
-  'test/service/repository-delete.test.ts',
-  'test/service/knowledge/chat.test.ts',
-];
+import { IN_PROCESS_ONLY, SERVE_SUITES } from './test/service/backends';
 
 /**
  * QFILL_TEST_DATABASE_URL names a PostgreSQL server tests may create databases on (`.ci/run` sets it).
@@ -41,8 +31,13 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       pool: 'forks' as const,
       projects: [
         { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
-        ...(postgres && POSTGRES_SUITES.length > 0
-          ? [{ extends: true as const, test: { name: 'postgres', include: POSTGRES_SUITES, env: { QFILL_TEST_BACKEND: 'postgres' } } }]
+        // Every service suite again on PostgreSQL (test/service/backends.ts says how, which are left out, and why):
+        // the HTTP-level ones against two `qfill serve --database` processes (issue 16's "done when"), the rest in process.
+        ...(postgres
+          ? [
+              { extends: true as const, test: { name: 'postgres', include: Object.keys(IN_PROCESS_ONLY), env: { QFILL_TEST_BACKEND: 'postgres' } } },
+              { extends: true as const, test: { name: 'serve', include: SERVE_SUITES, env: { QFILL_TEST_BACKEND: 'postgres', QFILL_TEST_SERVE: 'processes' } } },
+            ]
           : []),
       ],
     },

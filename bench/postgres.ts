@@ -1,19 +1,23 @@
 /**
  * SQLite beside PostgreSQL, end to end over HTTP: the fixtures knowledge base ingested, the CAIQ from
- * upload to `complete`, `POST /chat/ask/` latency, and asks per second from 8 concurrent clients against
+ * upload to `complete`, `POST /chat/ask/` latency (the fixtures KB, and a synthetic 100,000-passage one
+ * built from the fixtures' vocabulary: minutes; `--no-synthetic` skips it), and asks per second from 8 concurrent clients against
  * 1, 2 and 4 `qfill serve` processes on one PostgreSQL database (SQLite: 1 process). PostgreSQL comes
  * from QFILL_BENCH_DATABASE_URL or QFILL_TEST_DATABASE_URL (a server the bench may create a database on),
  * else the local server. Needs ../shared/fixtures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ApiClient } from '../src/api/client';
-import { createKey, type StorageTarget } from '../src/service/admin';
+import { createKey } from '../src/service/admin';
 import { buildApp } from '../src/service/app';
+import type { StorageOptions } from '../src/service/storage/open';
+import { FIXTURES, fixturesEndToEnd, percentile, round } from './end-to-end';
+import { buildSyntheticKb, chatOverHttp, corpusVocabulary } from './retrieval';
 
 export interface PostgresRow {
   backend: string;
@@ -33,23 +37,11 @@ export const POSTGRES_COLUMNS: [keyof PostgresRow, string][] = [
   ['total', 'total / rate'],
 ];
 
-const FIXTURES = path.resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures');
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CLIENTS = 8;
+/** The issue's size for the latency target (ask p95 < 50 ms); `--no-synthetic` leaves these rows out. */
+const SYNTHETIC_PASSAGES = 100_000;
 const THROUGHPUT_MS = 8_000;
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
 
 async function serverUrl(): Promise<string> {
   const url = process.env.QFILL_BENCH_DATABASE_URL ?? process.env.QFILL_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -110,46 +102,38 @@ async function throughput(bases: string[], key: string, questions: string[]): Pr
   return { rate: (times.length * 1000) / elapsed, p50: percentile(times, 50), p95: percentile(times, 95), n: times.length };
 }
 
-async function runBackend(backend: 'sqlite' | 'postgres', target: StorageTarget, log: (line: string) => void): Promise<{ rows: PostgresRow[]; key: string; questions: string[] }> {
-  const opts = typeof target === 'string' ? { dataDir: target } : target;
-  const built = await buildApp({ ...opts, staticDir: null, logger: false });
-  const rows: PostgresRow[] = [];
+async function runBackend(backend: 'sqlite' | 'postgres', target: StorageOptions, log: (line: string) => void): Promise<{ rows: PostgresRow[]; key: string; questions: string[] }> {
+  const built = await buildApp({ ...target, staticDir: null, logger: false });
   try {
     const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
     const key = await createKey(target, { org: 'bench', user: 'bench', role: 'admin' });
-    const client = new ApiClient({ baseUrl: base, apiKey: key });
-    const kb = filesUnder(path.join(FIXTURES, 'kb'));
-    log(`${backend}: ingesting ${kb.length} knowledge-base files…`);
-    let t = performance.now();
-    for (let i = 0; i < kb.length; i += 20) {
-      await client.uploadRepositoryFiles(kb.slice(i, i + 20).map((f) => ({ name: path.basename(f), data: new Uint8Array(readFileSync(f)) })), { scope_includes_company: true });
-    }
-    for (;;) {
-      const pending = (await client.listRepositoryFiles({ page_size: 1, status: 'processing' })).count + (await client.listRepositoryFiles({ page_size: 1, status: 'submitted' })).count;
-      if (pending === 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    rows.push({ backend, measure: 'ingest the fixtures knowledge base to ready', n: kb.length, p50_ms: '-', p95_ms: '-', total: `${Math.round(performance.now() - t)} ms` });
-
-    log(`${backend}: filling the CAIQ…`);
-    t = performance.now();
-    const upload = await client.uploadQuestionnaires([{ name: 'caiq.xlsx', data: new Uint8Array(readFileSync(path.join(FIXTURES, 'questionnaires', 'caiq-v4.0.3-blank.xlsx'))) }]);
-    const id = upload.questionnaire_ids[0]!;
-    const progress = await client.pollAnswerProgress(id, { minIntervalMs: 50, maxIntervalMs: 100 });
-    rows.push({ backend, measure: 'CAIQ upload → complete (extractive)', n: progress.answers_expected, p50_ms: '-', p95_ms: '-', total: `${Math.round(performance.now() - t)} ms` });
-
-    const questions = (await client.getAnswers(id)).map((q) => q.original_question_text).slice(0, 200);
-    const times: number[] = [];
-    for (const q of questions) {
-      const s = performance.now();
-      await client.ask({ question: q.slice(0, 4000) });
-      times.push(performance.now() - s);
-    }
-    times.sort((a, b) => a - b);
-    rows.push({ backend, measure: 'POST /chat/ask/, fixtures KB, one client', n: times.length, p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), total: `${Math.round(times.reduce((a, b) => a + b, 0))} ms` });
-    return { rows, key, questions };
+    const { ingest, caiq, asks } = await fixturesEndToEnd(new ApiClient({ baseUrl: base, apiKey: key }), (line) => log(`${backend}: ${line}`));
+    const t = asks.times;
+    return {
+      key,
+      questions: asks.questions,
+      rows: [
+        { backend, measure: 'ingest the fixtures knowledge base to ready', n: ingest.files, p50_ms: '-', p95_ms: '-', total: `${ingest.ms} ms` },
+        { backend, measure: 'CAIQ upload → complete (extractive)', n: caiq.questions, p50_ms: '-', p95_ms: '-', total: `${caiq.ms} ms` },
+        { backend, measure: 'POST /chat/ask/, fixtures KB, one client', n: t.length, p50_ms: round(percentile(t, 50)), p95_ms: round(percentile(t, 95)), total: `${Math.round(t.reduce((a, b) => a + b, 0))} ms` },
+      ],
+    };
   } finally {
     await built.close();
+  }
+}
+
+/** `POST /chat/ask/` on a synthetic knowledge base of `passages` (SQLite, or in the database `databaseUrl`), one client. */
+async function syntheticRow(backend: 'sqlite' | 'postgres', vocabulary: string[], passages: number, questions: string[], databaseUrl: string | null, log: (line: string) => void): Promise<PostgresRow> {
+  log(`${backend}: building a synthetic ${passages.toLocaleString('en')}-passage knowledge base…`);
+  const started = performance.now();
+  const synthetic = await buildSyntheticKb(vocabulary, passages, databaseUrl);
+  log(`${backend}: built in ${Math.round((performance.now() - started) / 1000)} s; asking…`);
+  try {
+    const row = await chatOverHttp(synthetic, questions);
+    return { backend, measure: `POST /chat/ask/, synthetic KB (${synthetic.passages.toLocaleString('en')} passages), one client`, n: row.n, p50_ms: row.p50_ms ?? '-', p95_ms: row.p95_ms ?? '-', total: `${Math.round(row.total_ms)} ms` };
+  } finally {
+    await synthetic.remove();
   }
 }
 
@@ -165,10 +149,24 @@ export async function runPostgresBench(log: (line: string) => void = () => {}): 
   const children: ChildProcess[] = [];
   const rows: PostgresRow[] = [];
   try {
-    const sqlite = await runBackend('sqlite', sqliteDir, log);
+    const sqlite = await runBackend('sqlite', { dataDir: sqliteDir }, log);
     rows.push(...sqlite.rows);
     const postgres = await runBackend('postgres', { dataDir: shared, databaseUrl: dbUrl.toString() }, log);
     rows.push(...postgres.rows);
+
+    if (!process.argv.includes('--no-synthetic')) {
+      const vocabulary = await corpusVocabulary();
+      rows.push(await syntheticRow('sqlite', vocabulary, SYNTHETIC_PASSAGES, postgres.questions, null, log));
+      const syntheticDb = `${name}_synthetic`;
+      await admin(server, `CREATE DATABASE ${syntheticDb}`);
+      try {
+        const url = new URL(server);
+        url.pathname = `/${syntheticDb}`;
+        rows.push(await syntheticRow('postgres', vocabulary, SYNTHETIC_PASSAGES, postgres.questions, url.toString(), log));
+      } finally {
+        await admin(server, `DROP DATABASE IF EXISTS ${syntheticDb} WITH (FORCE)`).catch(() => undefined);
+      }
+    }
 
     log('sqlite: throughput, 1 process…');
     const one = await serveProcess(['--data', sqliteDir]);

@@ -3,7 +3,7 @@
  * filled from upload to `complete`, chat asks, and the lossless writer on the largest fixture.
  * Needs ../shared/fixtures (fails with a clear message when absent).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApiClient } from '../src/api/client';
@@ -13,6 +13,7 @@ import { detectQuestionnaire } from '../src/service/detect';
 import ExcelJS from 'exceljs';
 import { XlsxPackage, type XlsxWrite } from '../src/xlsx';
 import { comparePackages } from '../src/xlsx/compare';
+import { FIXTURES, fixturesEndToEnd, percentile, round } from './end-to-end';
 
 /** Data validations in a package's worksheets: classic and x14 (cross-sheet lists Excel writes in extLst). */
 function validations(bytes: Uint8Array): { classic: number; x14: number } {
@@ -60,31 +61,6 @@ export const SERVICE_COLUMNS: [keyof ServiceRow, string][] = [
   ['budget', 'budget (DESIGN.md)'],
 ];
 
-const FIXTURES = path.resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures');
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? files(full) : [full];
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
-
-async function waitFor<T>(what: string, fn: () => Promise<T | null>, timeoutMs = 600_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== null) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 export async function runServiceBench(log: (line: string) => void = () => {}): Promise<ServiceRow[]> {
   if (!existsSync(FIXTURES)) throw new Error(`${FIXTURES} is missing: the service bench needs ../shared/fixtures`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'qfill-bench-'));
@@ -93,44 +69,11 @@ export async function runServiceBench(log: (line: string) => void = () => {}): P
   try {
     const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
     const client = new ApiClient({ baseUrl: base, apiKey: await createKey(dataDir, { org: 'bench', user: 'bench', role: 'admin' }) });
-
-    const kb = files(path.join(FIXTURES, 'kb'));
-    log(`ingesting ${kb.length} knowledge-base files…`);
-    let t = performance.now();
-    const rejected: string[] = [];
-    for (let i = 0; i < kb.length; i += 20) {
-      const batch = kb.slice(i, i + 20).map((f) => ({ name: path.basename(f), data: new Uint8Array(readFileSync(f)) }));
-      const result = await client.uploadRepositoryFiles(batch, { scope_includes_company: true });
-      rejected.push(...(result.failed ?? []));
-    }
-    // Done when every accepted file is in a final state, read in one listing: two counts taken one after
-    // the other miss a file that moves between them.
-    const accepted = kb.length - rejected.length;
-    const states = await waitFor('ingestion', async () => {
-      const seen: string[] = [];
-      for await (const f of client.iterateRepositoryFiles({ page_size: 200 })) seen.push(f.status);
-      return seen.length === accepted && seen.every((s) => s === 'ready' || s === 'failed') ? seen : null;
-    });
-    const ready = states.filter((s) => s === 'ready').length;
-    const failed = states.length - ready;
-    rows.push({ measure: `ingest the fixtures knowledge base to ready (${ready} ready, ${failed} failed, ${rejected.length} refused at upload${rejected.length ? `: ${rejected.map((r) => r.split(':')[0]).join(', ')}` : ''})`, n: kb.length, p50_ms: null, p95_ms: null, total_ms: Math.round(performance.now() - t), budget: '' });
-
-    const caiqPath = path.join(FIXTURES, 'questionnaires', 'caiq-v4.0.3-blank.xlsx');
-    log('filling the CAIQ…');
-    t = performance.now();
-    const upload = await client.uploadQuestionnaires([{ name: 'caiq.xlsx', data: new Uint8Array(readFileSync(caiqPath)) }]);
-    const id = upload.questionnaire_ids[0]!;
-    const progress = await client.pollAnswerProgress(id, { minIntervalMs: 50, maxIntervalMs: 100 });
-    rows.push({ measure: 'CAIQ upload → answer generation complete (extractive)', n: progress.answers_expected, p50_ms: null, p95_ms: null, total_ms: Math.round(performance.now() - t), budget: '< 5,000 ms' });
-
-    const questions = (await client.getAnswers(id)).map((q) => q.original_question_text).slice(0, 200);
-    const times: number[] = [];
-    for (const q of questions) {
-      const s = performance.now();
-      await client.ask({ question: q.slice(0, 4000) });
-      times.push(performance.now() - s);
-    }
-    times.sort((a, b) => a - b);
+    const { ingest, caiq, asks } = await fixturesEndToEnd(client, log);
+    const { rejected } = ingest;
+    rows.push({ measure: `ingest the fixtures knowledge base to ready (${ingest.ready} ready, ${ingest.failed} failed, ${rejected.length} refused at upload${rejected.length ? `: ${rejected.map((r) => r.split(':')[0]).join(', ')}` : ''})`, n: ingest.files, p50_ms: null, p95_ms: null, total_ms: ingest.ms, budget: '' });
+    rows.push({ measure: 'CAIQ upload → answer generation complete (extractive)', n: caiq.questions, p50_ms: null, p95_ms: null, total_ms: caiq.ms, budget: '< 5,000 ms' });
+    const times = asks.times;
     rows.push({ measure: 'POST /chat/ask/ over HTTP, fixtures knowledge base', n: times.length, p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), total_ms: Math.round(times.reduce((a, b) => a + b, 0)), budget: 'p95 < 50 ms (10k passages)' });
   } finally {
     await built.close();

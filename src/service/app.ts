@@ -114,6 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
       leaseCheckMs: opts.leaseCheckMs,
       // Well within the job's lease, so a live worker never loses its job to another.
       heartbeatMs: Math.max(20, Math.floor((opts.jobLeaseMs ?? 30_000) / 3)),
+      jobLeaseMs: opts.jobLeaseMs ?? 30_000,
     },
   );
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOrg } from '../../src/service/admin';
 import { buildApp } from '../../src/service/app';
 import { call, client, expectError, files, KB_TEXT, questionnaireXlsx, SECURITY_SHEET, startService, waitForFile, type Service } from './helpers';
+import { queryDatabase } from './database';
 
 let service: Service;
 
@@ -48,10 +49,8 @@ describe('API keys', () => {
 
   it('stores keys only as hashes', async () => {
     const key = await service.key({ org: 'acme', user: 'hashcheck' });
-    const Database = (await import('better-sqlite3')).default;
-    const db = new Database(`${service.dataDir}/qfill.sqlite`, { readonly: true });
-    const rows = db.prepare('SELECT key_hash, prefix FROM api_keys').all() as { key_hash: string; prefix: string }[];
-    db.close();
+    const rows = await queryDatabase<{ key_hash: string; prefix: string }>(service.storage, 'SELECT key_hash, prefix FROM api_keys');
+    expect(rows.length).toBeGreaterThan(0);
     expect(rows.some((r) => r.key_hash === key)).toBe(false);
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.key_hash))).toBe(true);
   });
@@ -118,10 +117,10 @@ describe('organization settings', () => {
     for (let i = 0; i < 5; i++) expect((await calm.get('/api/v2/chat/sessions/')).status).toBe(200);
   });
 
-  it('shares one quota between service processes on the same data folder', async () => {
+  it('shares one quota between service processes on the same state', async () => {
     await setOrg(service.storage, { org: 'shared', quota: 4 });
     const key = await service.key({ org: 'shared', user: 's' });
-    const other = await buildApp({ dataDir: service.dataDir, staticDir: null, startWorkers: false });
+    const other = await buildApp({ ...service.storage, staticDir: null, startWorkers: false });
     const otherBase = await other.app.listen({ port: 0, host: '127.0.0.1' });
     try {
       for (const base of [service.base, otherBase, service.base, otherBase]) {

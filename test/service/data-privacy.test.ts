@@ -40,7 +40,9 @@ describe('data on disk', () => {
     expect(mode(join(parent, 'nested'))).toBe(0o700);
     expect(mode(join(service.dataDir, 'files'))).toBe(0o700);
     const onDisk = readdirSync(service.dataDir).filter((f) => f.startsWith('qfill.sqlite'));
-    expect(onDisk).toContain('qfill.sqlite-wal');
+    // On PostgreSQL the database is the server's: nothing of it in the data folder.
+    if (service.storage.databaseUrl) expect(onDisk).toEqual([]);
+    else expect(onDisk).toContain('qfill.sqlite-wal');
     for (const f of onDisk) expect([f, mode(join(service.dataDir, f))]).toEqual([f, 0o600]);
     const blobs = readdirSync(join(service.dataDir, 'files')).filter((f) => f !== 'incoming');
     expect(blobs.length).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ import { buildApp, type BuiltApp } from '../../src/service/app';
 import type { StorageOptions } from '../../src/service/storage/open';
 import { pdfFromObjects } from './hostile-inputs';
 import { createTestDatabase, TEST_BACKEND, type TestDatabase } from './postgres';
+import { spawnServe, type ServeProcess } from './serve-process';
 
 export const FIXTURES = join(__dirname, '..', '..', '..', 'shared', 'fixtures');
 
@@ -22,6 +23,23 @@ export function fixture(...parts: string[]): string {
     throw new Error(`Missing fixture ${path}: the shared fixtures folder (../shared/fixtures, see its README) must be present to run this test`);
   }
   return path;
+}
+
+/**
+ * Where a test's service keeps its state on the test project's backend: a fresh data folder, and in the
+ * `postgres` project a throwaway database; `destroy` removes both. For suites that build the app themselves.
+ */
+export async function testStorage(opts: { dataDir?: string; backend?: 'sqlite' | 'postgres' } = {}): Promise<StorageOptions & { destroy(): Promise<void> }> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'qfill-test-'));
+  const database = (opts.backend ?? TEST_BACKEND) === 'postgres' ? await createTestDatabase() : null;
+  return {
+    dataDir,
+    databaseUrl: database?.url ?? null,
+    destroy: async () => {
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface Service {
@@ -37,11 +55,19 @@ export interface Service {
 }
 
 /**
+ * QFILL_TEST_SERVE=processes (the `serve` vitest project): `startService` runs two `qfill serve --database`
+ * child processes on one PostgreSQL database instead of in-process instances, requests alternating
+ * between them. A suite that reaches into the in-process service (`built`, workers off, restart) cannot
+ * run that way and says so.
+ */
+export const SERVE_PROCESSES = process.env.QFILL_TEST_SERVE === 'processes';
+
+/**
  * A service on loopback. Its backend is the test project's (SQLite, or PostgreSQL in the `postgres`
  * project: a throwaway database, dropped by `destroy`), unless `backend` says otherwise. On PostgreSQL
  * it is two service instances on the one database, as behind a load balancer: `base` alternates between
  * them, so consecutive requests of a test (upload, then read; ask, then list) go to different instances,
- * and both work the job queue.
+ * and both work the job queue. With QFILL_TEST_SERVE=processes they are `qfill serve` processes.
  */
 export async function startService(
   opts: { dataDir?: string; startWorkers?: boolean; backend?: 'sqlite' | 'postgres' } = {},
@@ -50,13 +76,40 @@ export async function startService(
   let database: TestDatabase | null = null;
   if ((opts.backend ?? TEST_BACKEND) === 'postgres') database = await createTestDatabase();
   const storage: StorageOptions = { dataDir, databaseUrl: database?.url ?? null };
+  const processes = SERVE_PROCESSES && database !== null;
+  if (SERVE_PROCESSES && !processes) throw new Error('QFILL_TEST_SERVE=processes needs PostgreSQL (QFILL_TEST_BACKEND=postgres)');
   const instances = database ? 2 : 1;
   let apps: BuiltApp[] = [];
+  let children: ServeProcess[] = [];
+  const localDirs: string[] = [];
   let bases: string[] = [];
   let turn = 0;
+  const inProcessOnly = (what: string) =>
+    new Error(`${what}: this test reaches into the in-process service, so it cannot run against qfill serve processes (QFILL_TEST_SERVE=processes)`);
   const start = async (startWorkers?: boolean) => {
     apps = [];
+    children = [];
     bases = [];
+    if (processes) {
+      if (startWorkers === false) throw inProcessOnly('startWorkers: false');
+      // Each process its own local folder (logs); uploaded bytes in the shared one, as on several machines.
+      // Started together, as behind a load balancer: one migrates the empty database, the other waits.
+      const started = await Promise.allSettled(
+        Array.from({ length: instances }, () => {
+          const local = mkdtempSync(join(tmpdir(), 'qfill-test-local-'));
+          localDirs.push(local);
+          return spawnServe(['--data', local, '--files', dataDir, '--database', database!.url, '--pool-size', '4']);
+        }),
+      );
+      children = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const failed = started.find((r) => r.status === 'rejected');
+      if (failed) {
+        await Promise.all(children.map((c) => c.stop()));
+        throw failed.reason;
+      }
+      bases = children.map((c) => c.url);
+      return;
+    }
     for (let i = 0; i < instances; i++) {
       const app = await buildApp({ ...storage, staticDir: null, startWorkers, poolSize: database ? 4 : undefined });
       apps.push(app);
@@ -65,6 +118,7 @@ export async function startService(
   };
   const closeAll = async () => {
     for (const app of apps) await app.close();
+    await Promise.all(children.map((c) => c.stop()));
   };
   await start(opts.startWorkers);
   let running = true;
@@ -75,6 +129,7 @@ export async function startService(
       return bases[turn++ % bases.length]!;
     },
     get built() {
+      if (processes) throw inProcessOnly('service.built');
       return apps[0]!;
     },
     key: (k) => createKey(storage, { user: 'user', ...k }),
@@ -91,6 +146,7 @@ export async function startService(
       await service.stop();
       await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      for (const d of localDirs) rmSync(d, { recursive: true, force: true });
     },
   };
   return service;
@@ -194,11 +250,12 @@ export async function uploadKnowledge(c: ReturnType<typeof client>): Promise<num
   return id;
 }
 
-export async function waitForComplete(c: ReturnType<typeof client>, id: number) {
+export async function waitForComplete(c: ReturnType<typeof client>, id: number, timeoutMs?: number) {
   return waitFor(
     `questionnaire ${id} to complete`,
     () => c.get(`/api/v2/filler/questionnaires/${id}/answer-progress/`),
     (r) => r.status !== 200 || r.body.status === 'complete',
+    timeoutMs,
   );
 }
 

@@ -4,16 +4,15 @@
  * bytes on disk; other requests are answered meanwhile; SIGTERM stops the service whatever a reader is
  * doing; a job that keeps dying is not run again after a restart.
  */
-import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../src/service/admin';
 import { buildApp, type BuiltApp } from '../../src/service/app';
 import { ReaderSandbox } from '../../src/service/sandbox';
-import { call, files, KB_TEXT, waitFor } from './helpers';
+import { queryDatabase } from './database';
+import { call, files, KB_TEXT, testStorage, waitFor } from './helpers';
 import { expandingDocx, largeCsvQuestionnaire, nestedGraphicsPdf, repeatedPagePdf } from './hostile-inputs';
 
 const ROOT = join(__dirname, '..', '..');
@@ -24,7 +23,7 @@ const READING = { timeoutMs: 4000, maxOoxmlPartBytes: 1 * MB, maxOoxmlTotalBytes
 const SLOW_PDF_DEPTH = 40_000;
 
 interface Running {
-  dataDir: string;
+  storage: TestStorage;
   base: string;
   built: BuiltApp;
   key: string;
@@ -33,10 +32,12 @@ interface Running {
 /** Small request limits: 2 MB per upload request, one upload received at a time. */
 const UPLOADS = { maxRequestMb: 2, maxInFlight: 1 };
 
-async function start(dataDir: string, opts: { startWorkers?: boolean } = {}): Promise<Running> {
-  const built = await buildApp({ dataDir, staticDir: null, reading: READING, uploads: UPLOADS, startWorkers: opts.startWorkers });
+type TestStorage = Awaited<ReturnType<typeof testStorage>>;
+
+async function start(storage: TestStorage, opts: { startWorkers?: boolean } = {}): Promise<Running> {
+  const built = await buildApp({ ...storage, staticDir: null, reading: READING, uploads: UPLOADS, startWorkers: opts.startWorkers });
   const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  return { dataDir, base, built, key: await createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' }) };
+  return { storage, base, built, key: await createKey(storage, { org: 'acme', user: 'alice', role: 'admin' }) };
 }
 
 const get = (s: Running, path: string) => call(s.base, s.key, 'GET', path);
@@ -56,31 +57,26 @@ function waitUntilDone(s: Running, id: number, timeoutMs = 60_000) {
   ).then((r) => r.body as { status: string; error?: string | null });
 }
 
-function storedPath(dataDir: string, id: number): string {
-  const db = new Database(join(dataDir, 'qfill.sqlite'), { readonly: true });
-  try {
-    const row = db.prepare('SELECT stored_name FROM files WHERE id = ?').get(id) as { stored_name: string };
-    return join(dataDir, 'files', row.stored_name);
-  } finally {
-    db.close();
-  }
+async function storedPath(storage: TestStorage, id: number): Promise<string> {
+  const [row] = await queryDatabase<{ stored_name: string }>(storage, 'SELECT stored_name FROM files WHERE id = ?', [id]);
+  return join(storage.dataDir, 'files', row!.stored_name);
 }
 
 describe('hostile uploads', () => {
   let s: Running;
 
   beforeAll(async () => {
-    s = await start(mkdtempSync(join(tmpdir(), 'qfill-hostile-')));
+    s = await start(await testStorage());
   });
 
   afterAll(async () => {
     await s?.built.close();
-    if (s) rmSync(s.dataDir, { recursive: true, force: true });
+    await s?.storage.destroy();
   });
 
   it('stops reading a PDF at its time budget: failed with the reason, bytes removed, other requests answered meanwhile', async () => {
     const id = await uploadOne(s, 'generated.pdf', nestedGraphicsPdf(SLOW_PDF_DEPTH));
-    const path = storedPath(s.dataDir, id);
+    const path = await storedPath(s.storage, id);
     expect(existsSync(path)).toBe(true);
     await waitFor(
       'the PDF being read',
@@ -108,7 +104,7 @@ describe('hostile uploads', () => {
 
   it('refuses a .docx whose document.xml would inflate past the part limit, naming the limit', async () => {
     const id = await uploadOne(s, 'huge.docx', expandingDocx(3 * MB));
-    const path = storedPath(s.dataDir, id);
+    const path = await storedPath(s.storage, id);
     const done = await waitUntilDone(s, id);
     expect(done.status).toBe('failed');
     expect(done.error).toMatch(/^"huge\.docx" was refused as a possible zip bomb: part word\/document\.xml would inflate to 3\.0 MiB \(limit 1\.0 MiB\)/);
@@ -177,19 +173,19 @@ describe('upload limits', () => {
   let s: Running;
 
   beforeAll(async () => {
-    s = await start(mkdtempSync(join(tmpdir(), 'qfill-uploads-')));
+    s = await start(await testStorage());
   });
 
   afterAll(async () => {
     await s?.built.close();
-    if (s) rmSync(s.dataDir, { recursive: true, force: true });
+    await s?.storage.destroy();
   });
 
   it('refuses a request declaring more than the limit with 400 {error} before reading it', async () => {
     const res = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['a.txt', 'x'.repeat(1.5 * MB)], ['b.txt', 'y'.repeat(1.5 * MB)]));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'body: the upload is larger than 2 MB; send fewer or smaller files per request' });
-    await expectNothingWaiting(s.dataDir);
+    await expectNothingWaiting(s.storage.dataDir);
   });
 
   it('stops receiving a streamed request at the limit, with 400 {error}, and keeps nothing of it on disk', async () => {
@@ -198,7 +194,7 @@ describe('upload limits', () => {
     const res = await postStream(s, upload);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'body: the upload is larger than 2 MB; send fewer or smaller files per request' });
-    await expectNothingWaiting(s.dataDir);
+    await expectNothingWaiting(s.storage.dataDir);
   });
 
   it('answers 429 with Retry-After while the uploads in flight are at their cap, then takes uploads again', async () => {
@@ -224,10 +220,10 @@ describe('upload limits', () => {
     const res = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['fake.pdf', 'not a pdf'], ['ok.txt', KB_TEXT]));
     expect(res.status).toBe(200);
     expect(res.body.failed).toEqual(['fake.pdf: the content is text, not a PDF']);
-    await expectNothingWaiting(s.dataDir);
+    await expectNothingWaiting(s.storage.dataDir);
     const bad = await call(s.base, s.key, 'POST', '/api/v2/filler/questionnaires/', files(['notes.csv', 'just,a,table\n1,2,3\n']));
     expect(bad.status).toBe(400);
-    await expectNothingWaiting(s.dataDir);
+    await expectNothingWaiting(s.storage.dataDir);
   });
 });
 
@@ -249,20 +245,18 @@ describe('a reader over its memory budget', () => {
 
 describe('a poison job', () => {
   it('is failed on restart, not run again, once its attempts are used up by processes that died', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'qfill-poison-'));
-    let s = await start(dataDir, { startWorkers: false });
+    const storage = await testStorage();
+    let s = await start(storage, { startWorkers: false });
     try {
       const id = await uploadOne(s, 'policy.txt', KB_TEXT);
-      const path = storedPath(dataDir, id);
+      const path = await storedPath(storage, id);
       await s.built.close();
 
-      // As if two processes in a row had died (kill -9) while reading this file.
-      const db = new Database(join(dataDir, 'qfill.sqlite'));
-      expect(db.prepare("UPDATE jobs SET state = 'running', attempts = 2 WHERE kind = 'ingest_file'").run().changes).toBe(1);
-      db.prepare("UPDATE files SET status = 'processing', processing_stage = 'extracting text' WHERE id = ?").run(id);
-      db.close();
+      // As if two processes in a row had died (kill -9) while reading this file (its lease long gone).
+      expect(await queryDatabase(storage, "UPDATE jobs SET state = 'running', attempts = 2, lease_until = 0 WHERE kind = 'ingest_file' RETURNING id")).toHaveLength(1);
+      await queryDatabase(storage, "UPDATE files SET status = 'processing', processing_stage = 'extracting text' WHERE id = ? RETURNING id", [id]);
 
-      s = await start(dataDir);
+      s = await start(storage);
       const done = await waitUntilDone(s, id);
       // A readable file: had it been run again, it would be ready.
       expect(done.status).toBe('failed');
@@ -270,16 +264,17 @@ describe('a poison job', () => {
       expect(existsSync(path)).toBe(false);
     } finally {
       await s.built.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await storage.destroy();
     }
   });
 });
 
 describe('SIGTERM', () => {
   it('stops `qfill serve` while a reader is busy with a file that would take minutes', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'qfill-sigterm-'));
-    const key = await createKey(dataDir, { org: 'acme', user: 'alice', role: 'admin' });
-    const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', '--data', dataDir], {
+    const storage = await testStorage();
+    const key = await createKey(storage, { org: 'acme', user: 'alice', role: 'admin' });
+    const where = ['--data', storage.dataDir, ...(storage.databaseUrl ? ['--database', storage.databaseUrl] : [])];
+    const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', ...where], {
       cwd: ROOT,
       env: { ...process.env, QFILL_READ_TIMEOUT_SECONDS: '600' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -313,7 +308,7 @@ describe('SIGTERM', () => {
       expect(stderr).toContain('SIGTERM received, stopping');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
+      await storage.destroy();
     }
   }, 60_000);
 });

@@ -26,6 +26,7 @@ import {
   uploadKnowledge,
   type Service,
 } from './helpers';
+import { TEST_BACKEND } from './postgres';
 
 let service: Service;
 let api: ReturnType<typeof client>;
@@ -277,7 +278,8 @@ describe('fields are never null where the spec does not allow it', () => {
   });
 });
 
-describe('a database locked by another process', () => {
+// SQLite's own failure mode (one writer per file); PostgreSQL's (the server gone) is test/service/postgres-faults.test.ts.
+describe.runIf(TEST_BACKEND === 'sqlite')('a SQLite database locked by another process', () => {
   it('answers 429 with Retry-After instead of 500, and recovers once the lock is gone', async () => {
     const local = await buildApp({ dataDir: service.dataDir, staticDir: null, startWorkers: false, busyTimeoutMs: 50 });
     const base = await local.app.listen({ port: 0, host: '127.0.0.1' });

@@ -6,7 +6,7 @@ import { expectError, startService, type Service } from './helpers';
 
 let service: Service;
 beforeAll(async () => {
-  service = await startService({ startWorkers: false });
+  service = await startService();
 });
 afterAll(async () => service.destroy());
 

@@ -4,7 +4,7 @@
  * one holding a generation job is killed, another takes the job over once its lease runs out and
  * finishes it, each question answered once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +13,8 @@ import { afterAll, expect, it } from 'vitest';
 import { createKey } from '../../src/service/admin';
 import { call, files, KB_TEXT, questionnaireXlsx, waitFor } from './helpers';
 import { createTestDatabase, type TestDatabase } from './postgres';
+import { spawnServe } from './serve-process';
 
-const ROOT = join(__dirname, '..', '..');
 const shared = mkdtempSync(join(tmpdir(), 'qfill-pg-files-'));
 const children: ChildProcess[] = [];
 let db: TestDatabase | undefined;
@@ -25,24 +25,11 @@ afterAll(async () => {
   rmSync(shared, { recursive: true, force: true });
 });
 
-function serve(url: string): Promise<{ url: string; pid: number; child: ChildProcess }> {
+function serve(url: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'qfill-pg-local-'));
-  const child = spawn(
-    process.execPath,
-    ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', '--data', dataDir, '--files', shared, '--database', url, '--pool-size', '4'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, QFILL_JOB_LEASE_SECONDS: '3' } },
-  );
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      stdout += d;
-      const m = /Listening on (http:\/\/[^\s]+)/.exec(stdout);
-      if (m) resolve({ url: m[1]!, pid: child.pid!, child });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  return spawnServe(['--data', dataDir, '--files', shared, '--database', url, '--pool-size', '4'], { QFILL_JOB_LEASE_SECONDS: '3' }).then((p) => {
+    children.push(p.child);
+    return p;
   });
 }
 

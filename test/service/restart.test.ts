@@ -1,12 +1,9 @@
-import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import type { ServiceContext } from '../../src/service/context';
-import { DiskBlobStore } from '../../src/service/files/blobstore';
 import { ingestFileHandler } from '../../src/service/jobs/ingest';
 import { extractDocument, KnowledgeBase } from '../../src/service/knowledge';
-import { openDatabase } from '../../src/service/storage/sqlite/database';
-import { createSqliteStore } from '../../src/service/storage/sqlite/store';
-import { SqliteKnowledgeIndex } from '../../src/service/storage/sqlite/knowledge';
+import { openStorage } from '../../src/service/storage/open';
+import { queryDatabase } from './database';
 import { client, files, KB_TEXT, questionnaireXlsx, startService, waitFor, waitForComplete, uploadKnowledge, type Service } from './helpers';
 
 let service: Service;
@@ -51,22 +48,20 @@ it('resumes answer generation after a shutdown and after a crash, without duplic
   await service.stop();
 
   // Simulate a crash: the job is left `running`, as if the process had died mid-job.
-  const db = new Database(`${service.dataDir}/qfill.sqlite`);
-  const changed = db.prepare("UPDATE jobs SET state = 'running' WHERE kind = 'generate_answers' AND state = 'queued'").run().changes;
-  db.close();
-  expect(changed).toBe(1);
+  // (Its lease long expired: on PostgreSQL any process takes it over at once.)
+  const changed = await queryDatabase(service.storage, "UPDATE jobs SET state = 'running', lease_until = 0 WHERE kind = 'generate_answers' AND state = 'queued' RETURNING id");
+  expect(changed).toHaveLength(1);
 
   await service.restart();
   api = client(service, key);
-  const done = await waitForComplete(api, id);
+  // 2,000 questions: on a loaded machine (and on PostgreSQL, a round trip per write) well over a minute.
+  const done = await waitForComplete(api, id, 150_000);
   expect(done.body).toEqual({ status: 'complete', answers_expected: COUNT, answers_received: COUNT, percent: 100 });
   const answers = (await api.get(`/api/v2/filler/questionnaires/${id}/answers/`)).body as { answers: unknown[] }[];
   expect(answers).toHaveLength(COUNT);
   expect(answers.every((q) => q.answers.length === 1)).toBe(true);
 
-  const check = new Database(`${service.dataDir}/qfill.sqlite`, { readonly: true });
-  const jobs = check.prepare("SELECT state FROM jobs WHERE kind = 'generate_answers'").all() as { state: string }[];
-  check.close();
+  const jobs = await queryDatabase(service.storage, "SELECT state FROM jobs WHERE kind = 'generate_answers'");
   expect(jobs).toEqual([{ state: 'done' }]);
 }, 180_000);
 
@@ -81,14 +76,12 @@ it('resumes a repository file cut short by a crash: it ends ready, and its progr
     await svc.stop();
 
     // As if the process had died while indexing at 60%.
-    const db = new Database(`${svc.dataDir}/qfill.sqlite`);
-    db.prepare("UPDATE jobs SET state = 'running', attempts = 1 WHERE kind = 'ingest_file'").run();
-    db.prepare("UPDATE files SET status = 'processing', processing_stage = 'indexing', processing_percent = 60 WHERE id = ?").run(id);
-    db.close();
+    await queryDatabase(svc.storage, "UPDATE jobs SET state = 'running', attempts = 1, lease_until = 0 WHERE kind = 'ingest_file' RETURNING id");
+    await queryDatabase(svc.storage, "UPDATE files SET status = 'processing', processing_stage = 'indexing', processing_percent = 60 WHERE id = ? RETURNING id", [id]);
 
     // Resume by hand, watching every progress update the job writes.
-    const data = openDatabase(svc.dataDir);
-    const store = createSqliteStore(data);
+    const storage = await openStorage(svc.storage);
+    const store = storage.store;
     const percents: number[] = [];
     const update = store.files.update.bind(store.files);
     store.files.update = (fileId, change) => {
@@ -98,8 +91,8 @@ it('resumes a repository file cut short by a crash: it ends ready, and its progr
     const queue = store.jobs;
     const ctx = {
       store,
-      blobs: new DiskBlobStore(svc.dataDir),
-      knowledge: new KnowledgeBase(new SqliteKnowledgeIndex(data)),
+      blobs: storage.blobs,
+      knowledge: new KnowledgeBase(storage.knowledgeIndex!),
       extract: extractDocument,
       detect: () => Promise.reject(new Error('not used')),
       wake: () => undefined,
@@ -112,7 +105,7 @@ it('resumes a repository file cut short by a crash: it ends ready, and its progr
     expect(percents.at(-1)).toBe(100);
     expect(await store.files.getAny(id)).toMatchObject({ status: 'ready', processing_percent: 100 });
     expect((await store.files.getAny(id))!.passage_count).toBeGreaterThan(0);
-    data.close();
+    await store.close();
   } finally {
     await svc.destroy();
   }

@@ -4,25 +4,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKey } from '../../src/service/admin';
+import { testStorage } from './helpers';
 import { buildApp, type BuiltApp } from '../../src/service/app';
 
 let built: BuiltApp;
 let base: string;
 let key: string;
-const dataDir = mkdtempSync(join(tmpdir(), 'qfill-static-'));
+let storage: Awaited<ReturnType<typeof testStorage>>;
 const distDir = mkdtempSync(join(tmpdir(), 'qfill-dist-'));
 
 beforeAll(async () => {
   writeFileSync(join(distDir, 'taskpane.html'), '<!doctype html><title>Task pane</title>');
   writeFileSync(join(distDir, 'taskpane.js'), 'console.log("pane")');
-  key = await createKey(dataDir, { org: 'acme', user: 'alice' });
-  built = await buildApp({ dataDir, staticDir: distDir, startWorkers: false, corsOrigins: ['https://addin.example.com'] });
+  storage = await testStorage();
+  key = await createKey(storage, { org: 'acme', user: 'alice' });
+  built = await buildApp({ ...storage, staticDir: distDir, startWorkers: false, corsOrigins: ['https://addin.example.com'] });
   base = await built.app.listen({ port: 0, host: '127.0.0.1' });
 });
 
 afterAll(async () => {
   await built.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await storage.destroy();
   rmSync(distDir, { recursive: true, force: true });
 });
 

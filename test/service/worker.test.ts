@@ -93,6 +93,67 @@ describe('JobWorker', () => {
   });
 });
 
+describe('a job whose lease cannot be renewed (the database unreachable from its worker)', () => {
+  it('is stopped by its worker before another may claim it, taken over once the lease ends, and written once', async () => {
+    const db = database();
+    const LEASE = 400;
+    // Two processes' queues on one database; A's connection "goes down" while it works.
+    const a = new SqlJobQueue(new SqliteSql(db), { leaseMs: LEASE });
+    const b = new SqlJobQueue(new SqliteSql(db), { leaseMs: LEASE });
+    let down = false;
+    const unreachable = () => Promise.reject(new Error('Connection terminated unexpectedly'));
+    const queueA: JobQueue = {
+      enqueue: (k, p) => a.enqueue(k, p),
+      claim: (kind) => (down ? unreachable() : a.claim(kind)),
+      heartbeat: (id) => (down ? unreachable() : a.heartbeat(id)),
+      complete: (id) => (down ? unreachable() : a.complete(id)),
+      release: (id, o) => (down ? unreachable() : a.release(id, o)),
+      requeueRunning: () => a.requeueRunning(),
+      get: (id) => a.get(id),
+    };
+    // The job's results: step n written by whom, and when; a step is written once unless two workers overlap.
+    const written: { step: number; by: string; at: number }[] = [];
+    const handler = (by: string) => async (_job: Job, ctx: { shouldStop(): boolean }) => {
+      for (let step = written.length; step < 60; step = written.length) {
+        await new Promise((r) => setTimeout(r, 10));
+        // The result is computed; it is stored only while the job is still ours (what generation does).
+        if (ctx.shouldStop()) return 'interrupted' as const;
+        written.push({ step, by, at: Date.now() });
+      }
+      return 'done' as const;
+    };
+    const logged: string[] = [];
+    const workerA = new JobWorker(queueA, { work: handler('A') }, { pollMs: 5, heartbeatMs: LEASE / 4, jobLeaseMs: LEASE, log: (m) => logged.push(m) });
+    const workerB = new JobWorker(b, { work: handler('B') }, { pollMs: 5, heartbeatMs: LEASE / 4, jobLeaseMs: LEASE });
+    const id = await a.enqueue('work', {});
+    workerA.start();
+    try {
+      await until('A to start the job', () => written.length >= 3);
+      down = true;
+      const downAt = Date.now();
+      workerB.start();
+      await until('the job to be finished', () => written.length >= 60, 10_000);
+      const byA = written.filter((w) => w.by === 'A');
+      const byB = written.filter((w) => w.by === 'B');
+      // A stopped within half a lease of its last renewal; B took over only after the lease ended.
+      expect(byB.length).toBeGreaterThan(0);
+      expect(Math.max(...byA.map((w) => w.at))).toBeLessThan(Math.min(...byB.map((w) => w.at)));
+      expect(Math.max(...byA.map((w) => w.at)) - downAt).toBeLessThan(LEASE);
+      // Every step once: nothing written twice, nothing left out.
+      expect(written.map((w) => w.step)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+      expect(logged.some((m) => /lease could not be renewed/.test(m))).toBe(true);
+      const deadline = Date.now() + 2000;
+      while ((await b.get(id))!.state !== 'done' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(await b.get(id)).toMatchObject({ state: 'done', attempts: 2 });
+    } finally {
+      down = false;
+      await workerA.stop();
+      await workerB.stop();
+      db.close();
+    }
+  });
+});
+
 describe('SqliteWorkerLease', () => {
   it('is held by one owner at a time, renewable, free after release or expiry', async () => {
     const db = database();

@@ -7,6 +7,7 @@ import type { ServiceContext } from '../context';
 import { evidenceRow } from '../domain/evidence';
 import { WorkbookConsistency } from '../knowledge/answer/consistency';
 import type { SearchFilters } from '../knowledge/types';
+import { StorageUnavailable } from '../storage/errors';
 import type { NewAnswer } from '../storage/types';
 import type { JobHandler } from './worker';
 
@@ -61,12 +62,17 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
           evidence: result.evidence.map(evidenceRow),
         };
       } catch (error) {
+        // The database gone is no answer: the attempt fails and the job resumes here once it is back.
+        if (error instanceof StorageUnavailable) throw error;
         // One question that cannot be answered must not stall the whole questionnaire.
         const message = error instanceof Error ? error.message : String(error);
         log?.(`question ${questionId} of questionnaire ${q.id} could not be answered: ${message}`, error);
         const evaluation: Evaluation = { score: 0, trust: 'low', reason: `answering failed: ${message}`, method: 'none' };
         answer = { text: '', evaluation, slot_responses: [], method: 'none', flagged_for_review: true, evidence: [] };
       }
+      // Answering may take long (a language model): the job may have stopped being ours meanwhile, and
+      // then another worker answers this question; storing ours too would give it two answers.
+      if (jobCtx.shouldStop()) return 'interrupted';
       await repo.addAnswer(questionId, answer);
       // Keep HTTP responsive between questions.
       await new Promise((resolve) => setImmediate(resolve));

@@ -7,10 +7,15 @@
  * stands by (its uploads are picked up by the holder's polling) and takes over when the holder goes away.
  * Without one (PostgreSQL), every process works; each running job's own lease is renewed by a heartbeat
  * while its handler runs, and a job whose process died is claimed again once that lease runs out.
+ *
+ * A job whose lease this worker could not renew for half of it (the database unreachable, this process
+ * stalled) is no longer safely ours: `shouldStop` says so, before another worker may claim it, and the
+ * handler writes nothing more. Two workers never write one job's results at the same time.
  */
 import type { Job, JobQueue, WorkerLease } from './types';
 
 export interface JobContext {
+  /** True on shutdown, when the job was taken over, or when its lease may be about to pass to another worker. */
   shouldStop(): boolean;
 }
 
@@ -27,6 +32,9 @@ export interface WorkerOptions {
   leaseCheckMs?: number;
   /** How often a running job's lease is renewed (default: a third of the queue's lease, or 10 s). */
   heartbeatMs?: number;
+  /** The queue's job lease (default 30 s): a job not renewed for half of it is stopped. */
+  jobLeaseMs?: number;
+  now?: () => number;
 }
 
 export class JobWorker {
@@ -152,10 +160,17 @@ export class JobWorker {
       // Renew the job's lease while it runs; if it was taken over (we stalled past the lease), stop.
       let lost = false;
       const current = job;
+      const now = this.options.now ?? Date.now;
+      // The claim was the first renewal; measured from before the heartbeat's statement is sent, so a
+      // renewal counts from no later than the lease it wrote.
+      let renewedAt = now();
+      const safeFor = (this.options.jobLeaseMs ?? 30_000) / 2;
       const heartbeat = setInterval(() => {
+        const sent = now();
         this.queue.heartbeat(current.id).then(
           (ours) => {
-            if (!ours && !lost) {
+            if (ours) renewedAt = Math.max(renewedAt, sent);
+            else if (!lost) {
               lost = true;
               this.options.log?.(`job ${current.id} (${kind}) was taken over by another worker; this one stops it`);
             }
@@ -164,7 +179,14 @@ export class JobWorker {
         );
       }, this.options.heartbeatMs ?? 10_000);
       heartbeat.unref();
-      const ctx: JobContext = { shouldStop: () => !this.active || lost };
+      const unsafe = () => {
+        if (!lost && now() - renewedAt > safeFor) {
+          lost = true;
+          this.options.log?.(`job ${current.id} (${kind}): its lease could not be renewed for ${Math.round(safeFor / 1000)} s; this worker stops it, and it is claimed again when the lease ends`);
+        }
+        return lost;
+      };
+      const ctx: JobContext = { shouldStop: () => !this.active || unsafe() };
       try {
         const outcome = await handler(job, ctx);
         if (outcome === 'interrupted') await this.queue.release(job.id, { state: 'queued' });

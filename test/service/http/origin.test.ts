@@ -4,15 +4,12 @@
  * configured ones (never `null`, never any page on the web).
  */
 import { request as httpRequest } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../../src/service/admin';
 import { buildApp, type BuiltApp } from '../../../src/service/app';
-import { call, expectError } from '../helpers';
+import { call, expectError, testStorage } from '../helpers';
 
-let dataDir: string;
+let storage: Awaited<ReturnType<typeof testStorage>>;
 let built: BuiltApp;
 let base: string;
 let port: number;
@@ -33,17 +30,17 @@ function rawGet(path: string, headers: Record<string, string>): Promise<{ status
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'qfill-origin-'));
-  built = await buildApp({ dataDir, staticDir: null, startWorkers: false, corsOrigins: ['https://addin.example.com'] });
+  storage = await testStorage();
+  built = await buildApp({ ...storage, staticDir: null, startWorkers: false, corsOrigins: ['https://addin.example.com'] });
   base = await built.app.listen({ port: 0, host: '127.0.0.1' });
   port = Number(new URL(base).port);
-  key = await createKey(dataDir, { org: 'acme', user: 'alice' });
+  key = await createKey(storage, { org: 'acme', user: 'alice' });
   for (let i = 0; i < 3; i++) await call(base, key, 'POST', '/api/v2/chat/sessions/', { title: `s${i}` });
 });
 
 afterAll(async () => {
   await built?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await storage?.destroy();
 });
 
 describe('next/previous links', () => {
@@ -61,8 +58,8 @@ describe('next/previous links', () => {
   });
 
   it('use the configured public URL when there is one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'qfill-origin-'));
-    const other = await buildApp({ dataDir: dir, staticDir: null, startWorkers: false, publicUrl: 'https://qfill.example.com/ignored/path' });
+    const dir = await testStorage();
+    const other = await buildApp({ ...dir, staticDir: null, startWorkers: false, publicUrl: 'https://qfill.example.com/ignored/path' });
     try {
       const otherBase = await other.app.listen({ port: 0, host: '127.0.0.1' });
       const k = await createKey(dir, { org: 'acme', user: 'bob' });
@@ -71,7 +68,7 @@ describe('next/previous links', () => {
       expect(res.body.next).toBe('https://qfill.example.com/api/v2/chat/sessions/?page_size=1&page=2');
     } finally {
       await other.close();
-      rmSync(dir, { recursive: true, force: true });
+      await dir.destroy();
     }
   });
 

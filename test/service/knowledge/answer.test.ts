@@ -10,8 +10,8 @@ import { addText, meta, tempKb, YES_NO_SLOTS, type TempKb } from './helpers';
 const DEMO_KB = path.resolve('scripts/demo/kb');
 
 let t: TempKb;
-beforeEach(() => {
-  t = tempKb();
+beforeEach(async () => {
+  t = await tempKb();
 });
 afterEach(() => t.close());
 

@@ -8,7 +8,7 @@ import { addText, meta, tempKb, type TempKb } from './helpers';
 
 let t: TempKb;
 beforeEach(async () => {
-  t = tempKb();
+  t = await tempKb();
   await addText(
     t.kb,
     meta({ file_id: 1, filename: 'Incident Response Plan.md' }),

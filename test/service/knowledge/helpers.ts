@@ -1,11 +1,18 @@
-/** Shared test helpers: a real SQLite database in a temp folder, fixture paths, small generated files. */
+/**
+ * Shared test helpers: a real knowledge index (SQLite in a temp folder, or a throwaway PostgreSQL database
+ * in the `postgres` project), fixture paths, small generated files.
+ */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { extractDocument, KnowledgeBase, type FileMeta, type KnowledgeOptions } from '../../../src/service/knowledge';
+import type { KnowledgeIndex } from '../../../src/service/storage/knowledge-index';
+import { openStorage } from '../../../src/service/storage/open';
 import { SqliteKnowledgeIndex } from '../../../src/service/storage/sqlite/knowledge';
+import { queryDatabase } from '../database';
+import { createTestDatabase, TEST_BACKEND } from '../postgres';
 
 export const FIXTURES = path.resolve('../shared/fixtures');
 
@@ -20,24 +27,52 @@ export function fixture(relative: string): Uint8Array {
 
 export interface TempKb {
   kb: KnowledgeBase;
-  index: SqliteKnowledgeIndex;
-  db: Database.Database;
-  dir: string;
-  close: () => void;
+  index: KnowledgeIndex;
+  backend: 'sqlite' | 'postgres';
+  /** Rows of a query on the index's database (`?` placeholders, SQL both backends accept). */
+  query<T = Record<string, unknown>>(sql: string, args?: unknown[]): Promise<T[]>;
+  /** The same index through a second connection, as another process would see it. */
+  second(): Promise<{ index: KnowledgeIndex; close: () => Promise<void> }>;
+  close: () => Promise<void>;
 }
 
-export function tempKb(options?: KnowledgeOptions): TempKb {
+/** A knowledge base over an empty index on the test project's backend. */
+export async function tempKb(options?: KnowledgeOptions): Promise<TempKb> {
   const dir = mkdtempSync(path.join(tmpdir(), 'qfill-kb-'));
-  const db = new Database(path.join(dir, 'kb.sqlite'));
+  if (TEST_BACKEND === 'postgres') {
+    const database = await createTestDatabase();
+    const open = () => openStorage({ dataDir: dir, databaseUrl: database.url, poolSize: 2 });
+    const storage = await open();
+    return {
+      kb: new KnowledgeBase(storage.knowledgeIndex!, options),
+      index: storage.knowledgeIndex!,
+      backend: 'postgres',
+      query: (sql, args) => queryDatabase({ databaseUrl: database.url }, sql, args),
+      second: async () => {
+        const other = await open();
+        return { index: other.knowledgeIndex!, close: () => other.store.close() };
+      },
+      close: async () => {
+        await storage.store.close();
+        await database.drop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const file = path.join(dir, 'kb.sqlite');
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   const index = new SqliteKnowledgeIndex(db);
-  const kb = new KnowledgeBase(index, options);
   return {
-    kb,
+    kb: new KnowledgeBase(index, options),
     index,
-    db,
-    dir,
-    close: () => {
+    backend: 'sqlite',
+    query: (sql, args) => queryDatabase({ sqliteFile: file }, sql, args),
+    second: async () => {
+      const other = new Database(file);
+      return { index: new SqliteKnowledgeIndex(other), close: async () => void other.close() };
+    },
+    close: async () => {
       db.close();
       rmSync(dir, { recursive: true, force: true });
     },

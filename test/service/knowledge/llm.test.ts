@@ -66,7 +66,7 @@ afterAll(() => new Promise<void>((resolve) => stub.server.close(() => resolve())
 beforeEach(async () => {
   stub.requests.length = 0;
   stub.replies.length = 0;
-  t = tempKb({ llm: { baseUrl: stub.url, model: 'stub-model', apiKey: 'test-key' } });
+  t = await tempKb({ llm: { baseUrl: stub.url, model: 'stub-model', apiKey: 'test-key' } });
   await addText(
     t.kb,
     meta({ file_id: 1, filename: 'Security Overview.md' }),
@@ -135,13 +135,13 @@ describe('generated answers through an OpenAI-compatible endpoint', () => {
   });
 
   it('stores embeddings and finds a passage by meaning when an embeddings endpoint is configured', async () => {
-    const dense = tempKb({ embeddings: { baseUrl: stub.url, model: 'stub-embed' } });
+    const dense = await tempKb({ embeddings: { baseUrl: stub.url, model: 'stub-embed' } });
     try {
       const doc = { file_format: 'txt' as const, document_type: 'documentation' as const, qa: [], pages: [{ page_number: 1, text: 'Backup copies are replicated to a second region every night.' }] };
       const counts = await dense.kb.indexDocument(meta({ file_id: 1, filename: 'dr.md' }), doc);
       expect(counts).toEqual({ passage_count: 1, qa_count: 0, total_embeddings: 1 });
-      const row = dense.db.prepare('SELECT length(embedding) AS bytes FROM kb_passages').get() as { bytes: number };
-      expect(row.bytes).toBe(4 * 4);
+      const [row] = await dense.query<{ bytes: number }>('SELECT length(embedding) AS bytes FROM kb_passages');
+      expect(row!.bytes).toBe(4 * 4);
       expect(stub.requests.some((r) => r.path === '/v1/embeddings' && (r.body.input as string[])[0]!.includes('Backup copies'))).toBe(true);
       // No term in common with the passage: only the embeddings can connect them.
       expect(await dense.kb.search(1, 'Where are snapshots stored?', {})).toEqual([]);
@@ -150,7 +150,7 @@ describe('generated answers through an OpenAI-compatible endpoint', () => {
       // Related by meaning but no sentence shares the question's terms: cited, not answered.
       expect(result).toMatchObject({ method: 'none', text: '', flagged_for_review: true });
     } finally {
-      dense.close();
+      await dense.close();
     }
   });
 });

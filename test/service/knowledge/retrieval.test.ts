@@ -1,14 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import { KnowledgeBase, type ExtractedDocument } from '../../../src/service/knowledge';
-import { SqliteKnowledgeIndex } from '../../../src/service/storage/sqlite/knowledge';
 import { ftsQuery } from '../../../src/service/knowledge/text';
 import { addText, meta, tempKb, type TempKb } from './helpers';
 
 let t: TempKb;
-beforeEach(() => {
-  t = tempKb();
+beforeEach(async () => {
+  t = await tempKb();
 });
 afterEach(() => t.close());
 
@@ -79,7 +76,7 @@ describe('search', () => {
     expect(await names({ file_id: 4 })).toEqual(['not-a-source.md']);
     await t.kb.removeFile(1, 1);
     expect(await names({})).not.toContain('company.md');
-    expect(t.db.prepare('SELECT COUNT(*) AS n FROM kb_passages WHERE file_id = 1').get()).toEqual({ n: 0 });
+    expect(await t.query('SELECT COUNT(*) AS n FROM kb_passages WHERE file_id = 1')).toEqual([{ n: 0 }]);
   });
 
   it('ranks from 1 with relevance between 0 and 1, best first, and re-indexing replaces content', async () => {
@@ -146,11 +143,11 @@ describe('knowledge index term statistics', () => {
     expect(await index.orgRows('passages', 1)).toBe(1);
 
     // Another process on the same database file: seen at the next search.
-    const other = new Database(path.join(t.dir, 'kb.sqlite'));
+    const other = await t.second();
     try {
-      await addText(new KnowledgeBase(new SqliteKnowledgeIndex(other)), meta({ file_id: 3, filename: 'c.md' }), 'Backups are kept for 30 days.');
+      await addText(new KnowledgeBase(other.index), meta({ file_id: 3, filename: 'c.md' }), 'Backups are kept for 30 days.');
     } finally {
-      other.close();
+      await other.close();
     }
     await t.kb.search(1, 'backups', {});
     expect(await index.termDocs('passages', [{ stem: 'backup', word: 'backups' }])).toEqual([2]);

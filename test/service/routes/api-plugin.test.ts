@@ -2,32 +2,31 @@
  * The API as one plugin under /api/v2 (src/service/routes/index.ts): its hooks (key, licence, quota)
  * cover every API path, known or not, and nothing else the server carries (the add-in's files).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, setOrg } from '../../../src/service/admin';
 import { buildApp, type BuiltApp } from '../../../src/service/app';
-import { call, expectError } from '../helpers';
+import { call, expectError, testStorage } from '../helpers';
 
-let dataDir: string;
+let storage: Awaited<ReturnType<typeof testStorage>>;
 let built: BuiltApp;
 let base: string;
 let key: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'qfill-api-plugin-'));
-  const dist = join(dataDir, 'dist');
+  storage = await testStorage();
+  const dist = join(storage.dataDir, 'dist');
   mkdirSync(dist);
   writeFileSync(join(dist, 'taskpane.html'), '<!doctype html><title>pane</title>');
-  built = await buildApp({ dataDir, staticDir: dist, startWorkers: false });
+  built = await buildApp({ ...storage, staticDir: dist, startWorkers: false });
   base = await built.app.listen({ port: 0, host: '127.0.0.1' });
-  key = await createKey(dataDir, { org: 'acme', user: 'alice' });
+  key = await createKey(storage, { org: 'acme', user: 'alice' });
 });
 
 afterAll(async () => {
   await built?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await storage?.destroy();
 });
 
 describe('the /api/v2 plugin', () => {
@@ -38,7 +37,7 @@ describe('the /api/v2 plugin', () => {
   });
 
   it("the add-in's files need no key and do not count against the quota", async () => {
-    await setOrg(dataDir, { org: 'acme', quota: 2 });
+    await setOrg(storage, { org: 'acme', quota: 2 });
     for (let i = 0; i < 4; i++) {
       const page = await fetch(`${base}/taskpane.html`);
       expect(page.status).toBe(200);

@@ -1,24 +1,23 @@
-/** The storage boundary's unit of work: all or nothing, jobs included; on SQLite, no I/O inside. */
-import { mkdtempSync, rmSync } from 'node:fs';
+/** The storage boundary's unit of work: all or nothing, jobs included (on the test project's backend); on SQLite, no I/O inside. */
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStorage } from '../../../src/service/storage/open';
 import type { Store } from '../../../src/service/storage/types';
+import { testStorage } from '../helpers';
+import { TEST_BACKEND } from '../postgres';
 
-const opened: { store: Store; dir: string }[] = [];
+const opened: { store: Store; where: { destroy(): Promise<void> } }[] = [];
 afterEach(async () => {
-  for (const { store, dir } of opened.splice(0)) {
+  for (const { store, where } of opened.splice(0)) {
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await where.destroy();
   }
 });
 
-async function sqliteStore(): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), 'qfill-uow-'));
-  const { store } = await openStorage({ dataDir: dir });
-  opened.push({ store, dir });
+async function openStore(backend: 'sqlite' | 'postgres' = TEST_BACKEND): Promise<Store> {
+  const where = await testStorage({ backend });
+  const { store } = await openStorage(where);
+  opened.push({ store, where });
   return store;
 }
 
@@ -28,9 +27,9 @@ async function newFile(store: Store) {
   return { org, user };
 }
 
-describe('unit of work on SQLite', () => {
+describe(`unit of work (${TEST_BACKEND})`, () => {
   it('commits the file and its job together, or neither', async () => {
-    const store = await sqliteStore();
+    const store = await openStore();
     const { org, user } = await newFile(store);
     const file = (name: string) => ({
       org_id: org.id,
@@ -62,8 +61,12 @@ describe('unit of work on SQLite', () => {
     expect(await store.jobs.claim('ingest_file')).toBeNull();
   });
 
+});
+
+// How the SQLite executor keeps one connection's transaction to itself; PostgreSQL gives each its own connection.
+describe.runIf(TEST_BACKEND === 'sqlite')('unit of work on SQLite', () => {
   it('keeps statements from outside the transaction out of it: they run after it ends', async () => {
-    const store = await sqliteStore();
+    const store = await openStore('sqlite');
     const outside: Promise<unknown>[] = [];
     await expect(
       store.unitOfWork(async (tx) => {
@@ -80,7 +83,7 @@ describe('unit of work on SQLite', () => {
   });
 
   it('refuses a unit of work that awaits other I/O, and rolls it back', async () => {
-    const store = await sqliteStore();
+    const store = await openStore('sqlite');
     await expect(
       store.unitOfWork(async (tx) => {
         await tx.orgs.upsert('before-io', {});

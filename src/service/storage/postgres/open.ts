@@ -4,7 +4,8 @@ import { DiskBlobStore } from '../../files/blobstore';
 import type { Storage, StorageOptions } from '../open';
 import type { Sql } from '../sql/executor';
 import { openPostgres } from './database';
-import { PgSql } from './executor';
+import { StorageUnavailable } from '../errors';
+import { isConnectionError, PgSql } from './executor';
 import { PostgresKnowledgeIndex } from './knowledge';
 import { KNOWLEDGE_INDEX_MIGRATIONS } from './knowledge/schema';
 import { createPostgresStore } from './store';
@@ -15,8 +16,34 @@ export async function openPostgresStorage(opts: StorageOptions & { databaseUrl: 
   return {
     store: createPostgresStore(pool, { jobs: { leaseMs: opts.jobLeaseMs } }),
     blobs: new DiskBlobStore(resolve(opts.filesDir ?? opts.dataDir)),
-    knowledgeIndex: new PostgresKnowledgeIndex(pool),
+    knowledgeIndex: unavailableWhenDisconnected(new PostgresKnowledgeIndex(pool)),
   };
+}
+
+/**
+ * The index's calls, with "the database cannot be reached" reported as the boundary's StorageUnavailable
+ * (as the store's are): a request gets 503, and answer generation stops and resumes rather than storing
+ * "answering failed" as an answer.
+ */
+function unavailableWhenDisconnected<T extends object>(target: T): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value = Reflect.get(object, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const translate = (error: unknown) => {
+          if (isConnectionError(error)) throw new StorageUnavailable(`the database is unreachable (${(error as Error).message}); retry shortly`, error);
+          throw error;
+        };
+        try {
+          const result = (value as (...a: unknown[]) => unknown).apply(object, args);
+          return result instanceof Promise ? result.catch(translate) : result;
+        } catch (error) {
+          return translate(error);
+        }
+      };
+    },
+  });
 }
 
 /** The database as the shared SQL executor, migrated, for `qfill migrate` to copy into. */

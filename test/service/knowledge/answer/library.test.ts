@@ -6,8 +6,8 @@ import { detectQuestionnaire } from '../../../../src/service/detect';
 import { fixture, meta, tempKb, YES_NO_SLOTS, type TempKb } from '../helpers';
 
 let t: TempKb;
-beforeEach(() => {
-  t = tempKb();
+beforeEach(async () => {
+  t = await tempKb();
 });
 afterEach(() => t.close());
 

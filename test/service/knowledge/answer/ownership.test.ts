@@ -64,7 +64,7 @@ describe('whose statement a document is', () => {
 describe('answers from another organisation\'s document', () => {
   let t: TempKb;
   beforeAll(async () => {
-    t = tempKb();
+    t = await tempKb();
     const name = 'AWS SOC 3.pdf';
     await t.kb.indexDocument(meta({ file_id: 1, filename: name }), await extractDocument(fixture(`kb/instructure/${name}`), name));
   }, 60_000);

@@ -1,0 +1,80 @@
+/**
+ * The fixtures knowledge base end to end over HTTP, shared by the service bench and the SQLite/PostgreSQL
+ * bench: every file under kb/ uploaded and ingested, the CAIQ from upload to `complete`, then
+ * `POST /chat/ask/` once per CAIQ question (200 at most), one client.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { ApiClient } from '../src/api/client';
+
+export const FIXTURES = path.resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures');
+
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export const round = (ms: number) => Math.round(ms * 10) / 10;
+
+async function waitFor<T>(what: string, fn: () => Promise<T | null>, timeoutMs = 600_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== null) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface EndToEnd {
+  ingest: { files: number; ready: number; failed: number; rejected: string[]; ms: number };
+  caiq: { questions: number; ms: number };
+  /** Sorted ask times (ms), and the questions asked (for further runs). */
+  asks: { times: number[]; questions: string[] };
+}
+
+export async function fixturesEndToEnd(client: ApiClient, log: (line: string) => void): Promise<EndToEnd> {
+  const kb = filesUnder(path.join(FIXTURES, 'kb'));
+  log(`ingesting ${kb.length} knowledge-base files…`);
+  let t = performance.now();
+  const rejected: string[] = [];
+  for (let i = 0; i < kb.length; i += 20) {
+    const batch = kb.slice(i, i + 20).map((f) => ({ name: path.basename(f), data: new Uint8Array(readFileSync(f)) }));
+    const result = await client.uploadRepositoryFiles(batch, { scope_includes_company: true });
+    rejected.push(...(result.failed ?? []));
+  }
+  // Done when every accepted file is in a final state, read in one listing: two counts taken one after
+  // the other miss a file that moves between them.
+  const accepted = kb.length - rejected.length;
+  const states = await waitFor('ingestion', async () => {
+    const seen: string[] = [];
+    for await (const f of client.iterateRepositoryFiles({ page_size: 200 })) seen.push(f.status);
+    return seen.length === accepted && seen.every((s) => s === 'ready' || s === 'failed') ? seen : null;
+  });
+  const ready = states.filter((s) => s === 'ready').length;
+  const ingest = { files: kb.length, ready, failed: states.length - ready, rejected, ms: Math.round(performance.now() - t) };
+
+  log('filling the CAIQ…');
+  t = performance.now();
+  const caiqPath = path.join(FIXTURES, 'questionnaires', 'caiq-v4.0.3-blank.xlsx');
+  const upload = await client.uploadQuestionnaires([{ name: 'caiq.xlsx', data: new Uint8Array(readFileSync(caiqPath)) }]);
+  const id = upload.questionnaire_ids[0]!;
+  const progress = await client.pollAnswerProgress(id, { minIntervalMs: 50, maxIntervalMs: 100 });
+  const caiq = { questions: progress.answers_expected, ms: Math.round(performance.now() - t) };
+
+  const questions = (await client.getAnswers(id)).map((q) => q.original_question_text).slice(0, 200);
+  const times: number[] = [];
+  for (const q of questions) {
+    const s = performance.now();
+    await client.ask({ question: q.slice(0, 4000) });
+    times.push(performance.now() - s);
+  }
+  times.sort((a, b) => a - b);
+  return { ingest, caiq, asks: { times, questions } };
+}
