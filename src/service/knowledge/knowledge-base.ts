@@ -102,11 +102,6 @@ export class KnowledgeBase {
     await this.index.deleteFile(orgId, fileId);
   }
 
-  /** Offerings, scope, `use_as_source` or filename changed: the content stays, its filters change. */
-  async updateFileMeta(meta: FileMeta): Promise<void> {
-    await this.index.updateFile(meta);
-  }
-
   /** Lexical search over passages and the answer library, ranked, relevance 0..1. */
   async search(orgId: number, query: string, filters: SearchFilters, limit = 10): Promise<Evidence[]> {
     const safeLimit = Math.max(1, Math.min(100, Math.floor(limit) || 10));
