@@ -8,6 +8,7 @@ import os from 'node:os';
 import { runWritebackBench, WRITEBACK_COLUMNS } from './writeback';
 import { runRetrievalBench, type Row as RetrievalRow } from './retrieval';
 import { runServiceBench, SERVICE_COLUMNS } from './service';
+import { LLM_COLUMNS, runLlmBench } from './llm';
 import { ATTACK_COLUMNS, runAttackBench } from './attack';
 import { runScaleBench, SCALE_COLUMNS } from './scale';
 import { POSTGRES_COLUMNS, runPostgresBench } from './postgres';
@@ -45,6 +46,11 @@ const SECTIONS: Section[] = [
     columns: RETRIEVAL_COLUMNS as [string, string][],
   },
   { title: 'The local service end to end (real HTTP on loopback)', run: () => runServiceBench(), columns: SERVICE_COLUMNS as [string, string][] },
+  {
+    title: 'Through a language model (the CAIQ, loopback stub model with 300 ms latency)',
+    run: () => runLlmBench((line) => console.error(line)),
+    columns: LLM_COLUMNS as [string, string][],
+  },
   { title: 'Under attack (hostile uploads, a qfill serve process)', run: () => runAttackBench((line) => console.error(line)), columns: ATTACK_COLUMNS as [string, string][] },
   {
     title: 'SQLite and PostgreSQL (real HTTP, qfill serve processes on one database)',

@@ -3,8 +3,8 @@
  * trust and sources. Printed as a summary; written as JSON with `--report`.
  */
 import { readEvaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
-import { pickAnswer, summarise, topSources } from '../fill';
-import type { SkipReason, SourceRef, WritePlan } from '../fill/types';
+import { describeModelUsage, modelUsage, pickAnswer, summarise, topSources } from '../fill';
+import type { ModelUsage, SkipReason, SourceRef, WritePlan } from '../fill/types';
 
 export interface CellReport {
   address: string | null;
@@ -43,6 +43,8 @@ export interface FillReportJson {
   /** Values changed to fit a cell (e.g. truncated to Excel's limit). */
   notes: { tab: string; address: string; note: string }[];
   tabs: TabCellsReport[];
+  /** Language-model requests and tokens spent on the answers (summed from their evaluations); null without a model. */
+  model_usage: ModelUsage | null;
 }
 
 export interface ReportContext {
@@ -117,6 +119,7 @@ export function buildFillReport(plan: WritePlan, questions: readonly QuestionWit
     changed_parts: ctx.changedParts,
     notes: ctx.notes,
     tabs: [...tabs.values()],
+    model_usage: modelUsage(questions) ?? null,
   };
 }
 
@@ -135,6 +138,7 @@ export function summaryLines(plan: WritePlan, report: FillReportJson): string[] 
     lines.push(`${plural(lowTrust.length, 'answer')} with low trust, worth a review: ${sample}${lowTrust.length > 5 ? ', ...' : ''}`);
   }
   for (const n of report.notes) lines.push(`  note: ${n.tab}!${n.address} ${n.note}`);
+  if (report.model_usage) lines.push(describeModelUsage(report.model_usage));
   if (plan.writes.length === 0 && (plan.report.byReason.no_value ?? 0) > 0) {
     lines.push('The service had no answers: add your documents or completed questionnaires to its knowledge base (the repository) and fill again.');
   }

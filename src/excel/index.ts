@@ -9,5 +9,5 @@ export { runBatched } from './batch';
 export type { BatchOp, BatchOptions, BatchResult, CellFailure } from './batch';
 export { detectSupport, officeErrorCode, API_SETS } from './office';
 export type { ApiFeature } from './office';
-export { UndoStore, memoryStorage, defaultStorage } from './undo-store';
+export { UndoStore, memoryStorage } from './undo-store';
 export type { StorageLike, UndoSnapshot } from './undo-store';

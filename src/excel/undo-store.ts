@@ -54,22 +54,6 @@ export function memoryStorage(): StorageLike {
   };
 }
 
-/** Browser localStorage when usable (it throws in some sandboxed frames), else memory. */
-export function defaultStorage(): StorageLike {
-  try {
-    const ls = (globalThis as { localStorage?: StorageLike }).localStorage;
-    if (ls) {
-      const probe = '__qfill_probe__';
-      ls.setItem(probe, '1');
-      ls.removeItem(probe);
-      return ls;
-    }
-  } catch {
-    // fall through
-  }
-  return memoryStorage();
-}
-
 export class UndoStore {
   /** Kept when storage refuses the snapshot (quota), so Undo works until the pane closes. */
   private readonly memory = new Map<string, UndoSnapshot>();

@@ -33,14 +33,14 @@ import { loadSheetNames, readCells, type CellRead, type WorkbookRead } from './r
 import { readOpenWorkbook, type ReadFileOptions } from './read-file';
 import { addCellToSnapshot, emptySnapshot, restoreSnapshot, snapshotBlocks, snapshotHolds } from './snapshot';
 import type { AnnotateOptions, ApplyResult, CellRef, ReadProgress, UndoOptions, UndoResult, WorkbookAdapter } from './types';
-import { defaultStorage, UndoStore, type StorageLike } from './undo-store';
+import { UndoStore, type StorageLike } from './undo-store';
 
 export { sourceNoteText, TRUST_FILLS } from './annotations';
 export { splitAreaAddresses } from './merges';
 
 export interface ExcelWorkbookOptions {
-  /** Where Undo snapshots live. Default: localStorage (prefixed with Office's partition key). */
-  storage?: StorageLike;
+  /** Where Undo snapshots live: the pane's storage (localStorage under Office's partition key, else memory). */
+  storage: StorageLike;
   /** Use no API above this ExcelApi version even if Excel has it (e.g. '1.1' to behave like the oldest Excel). */
   excelApiVersion?: string;
   /** Request budget per sync; Excel on the web rejects requests over 5 MB. Default 4 MB. */
@@ -82,17 +82,12 @@ async function syncOneWrite(context: Excel.RequestContext, where: string): Promi
   }
 }
 
-export function createExcelWorkbook(options: ExcelWorkbookOptions = {}): WorkbookAdapter {
+export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdapter {
   const budget = options.payloadBudgetBytes ?? DEFAULT_PAYLOAD_BUDGET;
   let support: Record<ApiFeature, boolean> | null = null;
   const features = () => (support ??= detectSupport(options.excelApiVersion));
-  let store: UndoStore | null = null;
-  const undoStore = () => {
-    if (store) return store;
-    if (options.storage) return (store = new UndoStore(options.storage, ''));
-    const partition = typeof Office !== 'undefined' ? Office.context?.partitionKey : undefined;
-    return (store = new UndoStore(defaultStorage(), partition ? `${partition}:` : ''));
-  };
+  const store = new UndoStore(options.storage, '');
+  const undoStore = () => store;
   let cachedKey: string | null = null;
 
   async function documentKey(): Promise<string> {

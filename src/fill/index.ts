@@ -9,7 +9,7 @@ export type { CellBlock } from './blocks';
 export { planFill, targetCells, topSources, MAX_SOURCES } from './plan';
 export { bySourceRank, pickAnswer, primarySlot, slotValue, slotKey, slotResponseFor, isListSlot } from './answer';
 export type { ChoosableAnswer } from './answer';
-export { buildReport, summarise, describeAnnotationGaps } from './report';
+export { buildReport, summarise, describeAnnotationGaps, describeModelUsage, modelUsage } from './report';
 export { cellRefusal, cellHasValue, refusalDetail } from './cell-safety';
 export type { CellRefusal, CellSafetyOptions } from './cell-safety';
 export { anchorSlotsToMerges } from './merges';

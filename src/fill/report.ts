@@ -1,5 +1,6 @@
 /** The fill report: counts per tab and per skip reason that add up. */
-import type { AnnotationGap, CellWrite, FillReport, SkipReason, SkippedSlot, TabReport, WritePlan } from './types';
+import type { QuestionWithAnswers } from '../api/schemas';
+import type { AnnotationGap, CellWrite, FillReport, ModelUsage, SkipReason, SkippedSlot, TabReport, WritePlan } from './types';
 
 export function buildReport(writes: readonly CellWrite[], skipped: readonly SkippedSlot[], tabOrder: readonly string[] = []): FillReport {
   const tabs = new Map<string, TabReport>();
@@ -19,6 +20,23 @@ export function buildReport(writes: readonly CellWrite[], skipped: readonly Skip
   }
   return { written: writes.length, skipped: skipped.length, byReason, tabs: [...tabs.values()] };
 }
+
+/** Requests and tokens the service's language model spent on these questions' answers, or undefined. */
+export function modelUsage(questions: readonly QuestionWithAnswers[]): ModelUsage | undefined {
+  const u: ModelUsage = { models: [], requests: 0, tokens: 0 };
+  for (const q of questions) {
+    for (const a of q.answers) {
+      const e = (a.evaluation ?? {}) as { model?: unknown; llm_usage?: { requests?: unknown; tokens?: unknown } };
+      if (typeof e.model === 'string' && !u.models.includes(e.model)) u.models.push(e.model);
+      u.requests += Number(e.llm_usage?.requests) || 0;
+      u.tokens += Number(e.llm_usage?.tokens) || 0;
+    }
+  }
+  return u.models.length || u.requests ? u : undefined;
+}
+
+/** "Model gpt-4o-mini: 34 requests, 51200 tokens." */
+export const describeModelUsage = (u: ModelUsage) => `Model ${u.models.join(', ')}: ${u.requests} requests, ${u.tokens} tokens.`;
 
 const REASON_WORDS: Record<SkipReason, string> = {
   blocked: 'not to be filled',

@@ -84,6 +84,13 @@ export interface FillReport {
   tabs: TabReport[];
 }
 
+/** Summed from the answers' evaluations (`llm_usage`, `model`: extension fields of this project's service). */
+export interface ModelUsage {
+  models: string[];
+  requests: number;
+  tokens: number;
+}
+
 export interface WritePlan {
   writes: CellWrite[];
   skipped: SkippedSlot[];

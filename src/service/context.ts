@@ -5,7 +5,11 @@
 import type { DetectedQuestionnaire } from './detect/types';
 import type { BlobStore } from './files/blobstore';
 import type { FileSource } from './files/source';
+import type { TokenBudget } from './llm/budget';
+import type { Meter } from './llm/client';
+import type { PendingAnswer, PreparedAnswer } from './knowledge/knowledge-base';
 import type {
+  AnsweringEngine,
   AnswerOptions,
   AnswerResult,
   ChatAnswer,
@@ -27,6 +31,16 @@ export interface Knowledge {
   removeFile(orgId: number, fileId: number): Promise<void>;
   answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult>;
   answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer>;
+  /** Which engine writes answers (shown by the pane); absent = extractive. */
+  answeringEngine?(): AnsweringEngine;
+  /**
+   * Batched generation with a language model (issue 17): present together. `batching()` is null when
+   * no model is configured; generation then answers one question at a time with `answerQuestion`.
+   */
+  batching?(): { concurrency: number; tokenBudget: number } | null;
+  prepareAnswer?(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<PreparedAnswer>;
+  planBatches?(pending: PendingAnswer[]): PendingAnswer[][];
+  answerBatch?(batch: PendingAnswer[], budget: TokenBudget): Promise<{ results: AnswerResult[]; usage: Meter }>;
   /** The organisation's own names: evidence about anyone else is a third party's (issue 14). */
   organisationNames(orgId: number): Promise<string[]>;
   setOrganisationNames(orgId: number, names: string[]): Promise<string[]>;

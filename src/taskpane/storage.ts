@@ -4,16 +4,9 @@
  * there is no partition key, plain keys. Where localStorage is unavailable (blocked third-party storage),
  * memory: the pane still works, it just forgets when closed.
  */
-import type { StorageLike } from './types';
+import { memoryStorage, type StorageLike } from '../excel/undo-store';
 
-export function memoryStorage(): StorageLike {
-  const map = new Map<string, string>();
-  return {
-    getItem: (k) => map.get(k) ?? null,
-    setItem: (k, v) => void map.set(k, String(v)),
-    removeItem: (k) => void map.delete(k),
-  };
-}
+export { memoryStorage };
 
 function usable(storage: Storage | null | undefined): storage is Storage {
   if (!storage) return false;

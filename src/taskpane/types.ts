@@ -5,6 +5,7 @@
 import type { ApiClient } from '../api/client';
 import type { RetryNotice } from '../api/http';
 import type { WorkbookAdapter } from '../excel/types';
+import type { StorageLike } from '../excel/undo-store';
 
 /**
  * The part of `ApiClient` (src/api/client.ts) the task pane calls: the panes depend on these methods,
@@ -44,8 +45,8 @@ export interface Settings extends ConnectionSettings {
   keyPersistence: KeyPersistence;
 }
 
-/** The subset of the Web Storage API the pane uses; Office hands in a partitioned localStorage. */
-export type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+/** The subset of the Web Storage API the pane uses (Office hands in a partitioned localStorage): src/excel's one definition. */
+export type { StorageLike };
 
 /** Colours follow Office's theme when Office gives one, else the system's light/dark preference. */
 export interface Theme {

@@ -102,6 +102,8 @@ export class FakeService {
   askTrust: string | null = null;
   /** Extensions to v2 it offers (`GET /extensions/`); null: a plain v2 service, which has no such routes (404). */
   extensions: string[] | null = null;
+  /** What `GET /extensions/` says writes the answers (`answering`), when set. */
+  answering: unknown = undefined;
   /** The organisation's offerings, listed under the "offerings.list" extension. */
   offerings: { id: number; name: string; type: 'service' | 'product' | 'module' }[] = [];
   orgNames: string[] = [];
@@ -212,7 +214,7 @@ export class FakeService {
     const m = (re: RegExp) => p.match(re);
     if (r.method === 'GET' && p === '/repository/files/') return [200, this.listFiles(r.query)];
     const has = (name: string) => this.extensions?.includes(name) === true;
-    if (r.method === 'GET' && p === '/extensions/' && this.extensions) return [200, { extensions: this.extensions }];
+    if (r.method === 'GET' && p === '/extensions/' && this.extensions) return [200, { extensions: this.extensions, ...(this.answering ? { answering: this.answering } : {}) }];
     if (r.method === 'GET' && p === '/offerings/' && has('offerings.list')) return [200, { results: this.offerings }];
     if (p === '/organisation/names/' && has('organisation.names')) {
       if (r.method === 'PUT') this.orgNames = (JSON.parse(r.body) as { names: string[] }).names.map((n) => n.trim()).filter(Boolean);

@@ -72,14 +72,35 @@ describe('Settings', () => {
     expect((screen.getByLabelText(/For this session only/) as HTMLInputElement).checked).toBe(true);
   });
 
+  it('says which engine writes the answers when the service tells (extractive, or the model by name)', async () => {
+    fake.extensions = [];
+    try {
+      fake.answering = { engine: 'llm', model: 'gpt-4o-mini' };
+      renderApp({ baseUrl: fake.origin, apiKey: null });
+      fillSettings(fake.origin, API_KEY);
+      fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+      await screen.findByText(/library holds 2 files\. Answers by gpt-4o-mini\./);
+      cleanup();
+      fake.answering = { engine: 'extractive' };
+      renderApp({ baseUrl: fake.origin, apiKey: null });
+      fillSettings(fake.origin, API_KEY);
+      fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+      await screen.findByText(/Answers by extraction, no language model\./);
+    } finally {
+      fake.extensions = null;
+      fake.answering = undefined;
+    }
+  });
+
   it('tests the connection with one cheap call and says what it found', async () => {
     renderApp({ baseUrl: fake.origin, apiKey: null });
     fillSettings(fake.origin, API_KEY);
     const before = fake.requests.length;
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
-    await screen.findByText(/Connected to .*: the key was accepted; the library holds 2 files\./);
+    await screen.findByText(/Connected to .*: the key was accepted; the library holds 2 files\.$/);
     const call = fake.requests.slice(before);
-    expect(call.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v2/repository/files/']);
+    // The second call asks which engine writes answers; a plain v2 service answers 404 and nothing is said.
+    expect(call.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v2/repository/files/', 'GET /api/v2/extensions/']);
     expect(call[0]!.path).toBe('/api/v2/repository/files/');
     expect(call[0]!.query.get('page_size')).toBe('1');
     expect(call[0]!.headers['x-api-key']).toBe(API_KEY);

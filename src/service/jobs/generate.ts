@@ -7,9 +7,178 @@ import type { ServiceContext } from '../context';
 import { evidenceRow } from '../domain/evidence';
 import { WorkbookConsistency } from '../knowledge/answer/consistency';
 import type { SearchFilters } from '../knowledge/types';
+import type { PendingAnswer } from '../knowledge/knowledge-base';
+import type { AnswerOptions, AnswerResult } from '../knowledge/types';
+import { TokenBudget } from '../llm/budget';
+import type { Meter } from '../llm/client';
 import { StorageUnavailable } from '../storage/errors';
-import type { NewAnswer } from '../storage/types';
-import type { JobHandler } from './worker';
+import type { NewAnswer, QuestionRecord, QuestionnaireRecord } from '../storage/types';
+import type { JobContext, JobHandler } from './worker';
+
+type Log = (message: string, error?: unknown) => void;
+type Asked = { text: string; original_id?: string | null; answer_slots: QuestionRecord['answer_slots']; where: string };
+
+/** What one run of the job works with. */
+interface Run {
+  ctx: ServiceContext;
+  q: QuestionnaireRecord;
+  filters: SearchFilters;
+  options: AnswerOptions;
+  consistency: WorkbookConsistency;
+  where: (x: { tab_name: string; question_coordinate?: string | null; row?: number | null }) => string;
+  jobCtx: JobContext;
+  log?: Log;
+}
+
+/**
+ * Model usage recorded on a stored answer's evaluation (extension field `llm_usage`): the first answer of
+ * each batch carries the batch's requests and tokens (retries and repairs included), so summing over a
+ * questionnaire's answers gives what it cost.
+ */
+export function llmUsageOf(evaluation: unknown): Meter {
+  const u = (evaluation as { llm_usage?: { tokens?: unknown; requests?: unknown } } | null)?.llm_usage;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+  return { tokens: n(u?.tokens), requests: n(u?.requests) };
+}
+
+function newAnswer(result: AnswerResult): NewAnswer {
+  return {
+    text: result.text,
+    evaluation: { ...result.evaluation, method: result.evaluation.method ?? result.method },
+    slot_responses: result.slot_responses,
+    method: result.method,
+    flagged_for_review: result.flagged_for_review,
+    evidence: result.evidence.map(evidenceRow),
+  };
+}
+
+function failedAnswer(run: Run, questionId: number, error: unknown): NewAnswer {
+  // One question that cannot be answered must not stall the whole questionnaire.
+  const message = error instanceof Error ? error.message : String(error);
+  run.log?.(`question ${questionId} of questionnaire ${run.q.id} could not be answered: ${message}`, error);
+  const evaluation: Evaluation = { score: 0, trust: 'low', reason: `answering failed: ${message}`, method: 'none' };
+  return { text: '', evaluation, slot_responses: [], method: 'none', flagged_for_review: true, evidence: [] };
+}
+
+const askedOf = (run: Run, question: QuestionRecord): Asked => ({
+  text: question.text,
+  original_id: question.original_id,
+  answer_slots: question.answer_slots,
+  where: run.where(question),
+});
+const inputOf = (question: QuestionRecord) => ({ text: question.text, original_id: question.original_id, answer_slots: question.answer_slots, tab_name: question.tab_name });
+
+/** Without a language model: one question after another, each stored as soon as it is answered. */
+async function generateOneByOne(run: Run, ids: number[]): Promise<'done' | 'interrupted'> {
+  const repo = run.ctx.store.questionnaires;
+  for (const questionId of ids) {
+    if (run.jobCtx.shouldStop()) return 'interrupted';
+    const question = await repo.question(questionId);
+    if (!question) continue;
+    let answer: NewAnswer;
+    try {
+      const asked = askedOf(run, question);
+      answer = newAnswer(
+        run.consistency.record(asked, run.consistency.repeatOf(asked) ?? (await run.ctx.knowledge.answerQuestion(run.q.org_id, inputOf(question), run.filters, run.options))),
+      );
+    } catch (error) {
+      // The database gone is no answer: the attempt fails and the job resumes here once it is back.
+      if (error instanceof StorageUnavailable) throw error;
+      answer = failedAnswer(run, questionId, error);
+    }
+    // Answering may take long (a language model): the job may have stopped being ours meanwhile, and
+    // then another worker answers this question; storing ours too would give it two answers.
+    if (run.jobCtx.shouldStop()) return 'interrupted';
+    await repo.addAnswer(questionId, answer);
+    // Keep HTTP responsive between questions.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return 'done';
+}
+
+/**
+ * With a language model: questions are prepared (retrieval, library answers) in reading order; those that
+ * need the model are gathered per section (tab and section path) and sent in batches, at most `concurrency`
+ * at a time, while the next section is prepared. Every answer is stored as soon as its batch returns, so a
+ * restart resumes with the questions still unanswered: a batch in flight when the process died is asked
+ * again, an answer stored is never asked again.
+ */
+async function generateBatched(run: Run, ids: number[], budget: TokenBudget, concurrency: number): Promise<'done' | 'interrupted'> {
+  const repo = run.ctx.store.questionnaires;
+  const k = run.ctx.knowledge;
+  const inFlight = new Set<Promise<void>>();
+  let storeError: unknown = null;
+  const waiting = new Map<PendingAnswer, { questionId: number; asked: Asked }>();
+
+  const dispatch = async (batch: PendingAnswer[]) => {
+    while (inFlight.size >= concurrency) await Promise.race(inFlight);
+    const task = (async () => {
+      const { results, usage } = await k.answerBatch!(batch, budget);
+      // The job stopped being ours while the model answered (lease lost): another worker asks these again.
+      if (run.jobCtx.shouldStop()) return;
+      for (const [i, result] of results.entries()) {
+        const item = waiting.get(batch[i]!)!;
+        waiting.delete(batch[i]!);
+        const answer = newAnswer(run.consistency.record(item.asked, result));
+        if (i === 0) (answer.evaluation as Evaluation & { llm_usage?: unknown }).llm_usage = { ...usage, questions: batch.length };
+        await repo.addAnswer(item.questionId, answer);
+      }
+    })().catch((error: unknown) => {
+      // The answers could not be stored: the questions stay unanswered and the job is tried again.
+      storeError ??= error;
+      run.log?.(`answers of questionnaire ${run.q.id} could not be stored`, error);
+    });
+    inFlight.add(task);
+    void task.finally(() => inFlight.delete(task));
+  };
+  const flush = async (section: PendingAnswer[]) => {
+    for (const batch of k.planBatches!(section)) await dispatch(batch);
+  };
+  const finish = async () => {
+    await Promise.all(inFlight);
+    if (storeError) throw storeError;
+  };
+
+  let sectionKey: string | null = null;
+  let section: PendingAnswer[] = [];
+  for (const questionId of ids) {
+    if (run.jobCtx.shouldStop()) {
+      await finish();
+      return 'interrupted';
+    }
+    const question = await repo.question(questionId);
+    if (!question) continue;
+    const key = JSON.stringify([question.tab_name, question.section_path ?? []]);
+    if (key !== sectionKey) {
+      await flush(section);
+      section = [];
+      sectionKey = key;
+    }
+    const asked = askedOf(run, question);
+    let stored: NewAnswer | null = null;
+    try {
+      const repeat = run.consistency.repeatOf(asked);
+      const prepared = repeat ? { result: repeat } : await k.prepareAnswer!(run.q.org_id, inputOf(question), run.filters, run.options);
+      if ('result' in prepared) {
+        stored = newAnswer(run.consistency.record(asked, prepared.result));
+      } else {
+        waiting.set(prepared.pending, { questionId, asked });
+        section.push(prepared.pending);
+      }
+    } catch (error) {
+      if (error instanceof StorageUnavailable) {
+        await Promise.all(inFlight);
+        throw error;
+      }
+      stored = failedAnswer(run, questionId, error);
+    }
+    if (stored) await repo.addAnswer(questionId, stored);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await flush(section);
+  await finish();
+  return 'done';
+}
 
 export function generateAnswersHandler(ctx: ServiceContext, log?: (message: string, error?: unknown) => void): JobHandler {
   return async (job, jobCtx) => {
@@ -27,7 +196,10 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
     const consistency = new WorkbookConsistency();
     const where = (x: { tab_name: string; question_coordinate?: string | null; row?: number | null }) =>
       `${x.tab_name}!${x.question_coordinate ?? `row ${x.row ?? '?'}`}`;
+    // Tokens this questionnaire's stored answers already cost: the budget is per questionnaire, restarts included.
+    let spent = 0;
     for (const done of await repo.questions(q.id, { withEvidence: false })) {
+      for (const a of done.answers) spent += llmUsageOf(a.evaluation).tokens;
       const stored = done.answers[0];
       const evaluation = stored?.evaluation;
       if (!stored || !evaluation) continue;
@@ -36,47 +208,15 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
       consistency.record(asked, result, false);
     }
 
-    for (const questionId of await repo.unansweredQuestionIds(q.id)) {
-      if (jobCtx.shouldStop()) return 'interrupted';
-      const question = await repo.question(questionId);
-      if (!question) continue;
-      let answer: NewAnswer;
-      try {
-        const asked = { text: question.text, original_id: question.original_id, answer_slots: question.answer_slots, where: where(question) };
-        const result = consistency.record(
-          asked,
-          consistency.repeatOf(asked) ??
-            (await ctx.knowledge.answerQuestion(
-              q.org_id,
-              { text: question.text, original_id: question.original_id, answer_slots: question.answer_slots, tab_name: question.tab_name },
-              filters,
-              options,
-            )),
-        );
-        answer = {
-          text: result.text,
-          evaluation: { ...result.evaluation, method: result.evaluation.method ?? result.method },
-          slot_responses: result.slot_responses,
-          method: result.method,
-          flagged_for_review: result.flagged_for_review,
-          evidence: result.evidence.map(evidenceRow),
-        };
-      } catch (error) {
-        // The database gone is no answer: the attempt fails and the job resumes here once it is back.
-        if (error instanceof StorageUnavailable) throw error;
-        // One question that cannot be answered must not stall the whole questionnaire.
-        const message = error instanceof Error ? error.message : String(error);
-        log?.(`question ${questionId} of questionnaire ${q.id} could not be answered: ${message}`, error);
-        const evaluation: Evaluation = { score: 0, trust: 'low', reason: `answering failed: ${message}`, method: 'none' };
-        answer = { text: '', evaluation, slot_responses: [], method: 'none', flagged_for_review: true, evidence: [] };
-      }
-      // Answering may take long (a language model): the job may have stopped being ours meanwhile, and
-      // then another worker answers this question; storing ours too would give it two answers.
-      if (jobCtx.shouldStop()) return 'interrupted';
-      await repo.addAnswer(questionId, answer);
-      // Keep HTTP responsive between questions.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    const ids = await repo.unansweredQuestionIds(q.id);
+    const k = ctx.knowledge;
+    const batching = k.batching?.() ?? null;
+    const run: Run = { ctx, q, filters, options, consistency, where, jobCtx, log };
+    const outcome =
+      batching && k.prepareAnswer && k.planBatches && k.answerBatch
+        ? await generateBatched(run, ids, new TokenBudget(batching.tokenBudget, spent), batching.concurrency)
+        : await generateOneByOne(run, ids);
+    if (outcome === 'interrupted') return 'interrupted';
 
     await repo.setGenerationStatus(q.id, 'complete');
     if (q.status === 'draft') await repo.setStatus(q.id, 'ready');

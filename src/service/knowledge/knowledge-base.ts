@@ -8,6 +8,10 @@ import { noAnswer } from './answer/evaluation';
 import { bestSentences, evidenceOnly, extractiveAnswer, guardThirdParty, relevantEvidence, thirdPartyDraft } from './answer/extractive';
 import { answerFromLibrary, findLibraryMatches, withoutSuperseded, type LibraryFileFacts } from './answer/library';
 import { LlmAnswerer } from './answer/llm';
+import { writableSlots } from './answer/slots';
+import { batchLimitsFrom, planBatches, type BatchLimits } from '../llm/batch';
+import type { TokenBudget } from '../llm/budget';
+import type { Meter } from '../llm/client';
 import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
 import { documentSubject } from './extract/subject';
 import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
@@ -16,12 +20,21 @@ import { pairsToIndex, passageEntry, qaEntry } from './entries';
 import { splitIntoPassages, type Passage } from './passages';
 import { questionFocus, ranked, retrieve, type Candidate, type QuestionFocus } from './retrieval';
 import { stemmedTerms } from './text';
-import type { AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, SearchFilters } from './types';
+import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, SearchFilters } from './types';
 
 export interface KnowledgeOptions {
   llm?: EndpointConfig | null;
   embeddings?: EndpointConfig | null;
 }
+
+/** A question whose evidence is ready for the language model; `extractive` is its answer without one. */
+export interface PendingAnswer {
+  question: QuestionInput;
+  candidates: Candidate[];
+  extractive(): Promise<AnswerResult>;
+}
+
+export type PreparedAnswer = { result: AnswerResult } | { pending: PendingAnswer };
 
 export const NOT_FOUND_ANSWER = 'I could not find this in your knowledge base.';
 
@@ -36,13 +49,16 @@ const CHAT_EVIDENCE = 5;
 export class KnowledgeBase {
   private readonly embedder: Embedder | null;
   private readonly llm: LlmAnswerer | null;
+  private readonly batchLimits: BatchLimits;
 
   constructor(
     private readonly index: KnowledgeIndex,
     options: KnowledgeOptions = {},
+    env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.embedder = options.embeddings ? new Embedder(options.embeddings) : null;
-    this.llm = options.llm ? new LlmAnswerer(options.llm) : null;
+    this.embedder = options.embeddings ? new Embedder(options.embeddings, env) : null;
+    this.llm = options.llm ? new LlmAnswerer(options.llm, env) : null;
+    this.batchLimits = batchLimitsFrom(env);
   }
 
   /** Replaces the file's content in the index. Embedding failures fail the call (nothing half-stored). */
@@ -86,11 +102,6 @@ export class KnowledgeBase {
     await this.index.deleteFile(orgId, fileId);
   }
 
-  /** Offerings, scope, `use_as_source` or filename changed: the content stays, its filters change. */
-  async updateFileMeta(meta: FileMeta): Promise<void> {
-    await this.index.updateFile(meta);
-  }
-
   /** Lexical search over passages and the answer library, ranked, relevance 0..1. */
   async search(orgId: number, query: string, filters: SearchFilters, limit = 10): Promise<Evidence[]> {
     const safeLimit = Math.max(1, Math.min(100, Math.floor(limit) || 10));
@@ -99,8 +110,22 @@ export class KnowledgeBase {
   }
 
   async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<AnswerResult> {
+    const prepared = await this.prepareAnswer(orgId, q, filters, options);
+    if ('result' in prepared) return prepared.result;
+    try {
+      return guardThirdParty(await this.llm!.answerQuestion(prepared.pending.question, prepared.pending.candidates));
+    } catch (error) {
+      return this.fallback(prepared.pending, `the language model failed: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Everything before the language model: the answer itself when no model is needed (a library answer,
+   * no evidence, no model configured), else the question with its evidence, for `answerBatch`.
+   */
+  async prepareAnswer(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<PreparedAnswer> {
     const text = q.text.trim();
-    if (!text) return noAnswer('The question is empty');
+    if (!text) return { result: noAnswer('The question is empty') };
     const dense = await this.denseRankings(orgId, text);
 
     // 1. The answer library: past answers to the same question, disagreements settled only by a stated rule.
@@ -108,14 +133,14 @@ export class KnowledgeBase {
     const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
     const matches = findLibraryMatches({ ...q, text }, library, (fileId) => facts.get(fileId)!);
     const reused = answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
-    if (reused) return reused;
+    if (reused) return { result: reused };
 
     // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
     const passages = await retrieve(this.index, orgId, text, filters, { limit: ANSWER_EVIDENCE * 2, includeQa: false, dense });
     const usable = await this.ownedEvidence(orgId, [...library, ...passages]);
     const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {
-      return noAnswer('No evidence in the knowledge base shares enough of this question\'s key terms; answer it manually');
+      return { result: noAnswer('No evidence in the knowledge base shares enough of this question\'s key terms; answer it manually') };
     }
     const own = candidates.filter((c) => !isThirdParty(c));
     const extractive = async () => {
@@ -126,16 +151,57 @@ export class KnowledgeBase {
         evidenceOnly(candidates, 'Related evidence was found but no sentence in it says what the question asks; answer it manually (the evidence is cited)')
       );
     };
-    if (this.llm) {
-      try {
-        return guardThirdParty(await this.llm.answerQuestion({ ...q, text }, candidates));
-      } catch (error) {
-        const fallback = guardThirdParty(await extractive());
-        const reason = `${fallback.evaluation.reason} (the language model failed: ${(error as Error).message}; extractive fallback)`;
-        return { ...fallback, evaluation: { ...fallback.evaluation, reason } };
-      }
+    if (!this.llm) return { result: guardThirdParty(await extractive()) };
+    return { pending: { question: { ...q, text }, candidates, extractive } };
+  }
+
+  /** Which engine writes answers: the language model's name, or extractive (quotes from the documents). */
+  answeringEngine(): AnsweringEngine {
+    if (!this.llm) return { engine: 'extractive' };
+    const endpoint = this.llm.client.endpoint;
+    return { engine: 'llm', model: endpoint.model, structured_output: this.llm.client.structuredOutput, concurrency: endpoint.concurrency, token_budget: endpoint.tokenBudget || null };
+  }
+
+  /** How generation may batch and parallelise model requests; null without a model (answers are local). */
+  batching(): { concurrency: number; tokenBudget: number } | null {
+    return this.llm ? { concurrency: this.llm.client.endpoint.concurrency, tokenBudget: this.llm.client.endpoint.tokenBudget } : null;
+  }
+
+  /** Groups prepared questions into requests (same answer cells, capped questions and prompt size). */
+  planBatches(pending: PendingAnswer[]): PendingAnswer[][] {
+    return planBatches(
+      pending.map((p) => {
+        const keys = p.candidates.map((c) => `${c.evidence.type}:${c.evidence.passage_id ?? ''}:${c.evidence.qna_id ?? ''}:${c.evidence.content.slice(0, 80)}`);
+        return {
+          p,
+          shape: JSON.stringify(writableSlots(p.question.answer_slots).map((s) => [s.role, s.allowed_values ?? null])),
+          evidenceKeys: keys,
+          evidenceChars: new Map(keys.map((k, i) => [k, p.candidates[i]!.evidence.content.length + 80])),
+          questionChars: p.question.text.length + 200,
+        };
+      }),
+      this.batchLimits,
+    ).map((batch) => batch.map((b) => b.p));
+  }
+
+  /**
+   * One request for a batch of prepared questions; a question the model does not answer (failure, left
+   * out, budget spent) gets the extractive answer, flagged, with the reason. Never throws.
+   */
+  async answerBatch(batch: PendingAnswer[], budget: TokenBudget): Promise<{ results: AnswerResult[]; usage: Meter }> {
+    const answered = await this.llm!.answerBatch(batch, budget, this.batchLimits);
+    const results: AnswerResult[] = [];
+    for (const [i, outcome] of answered.outcomes.entries()) {
+      results.push('result' in outcome ? guardThirdParty(outcome.result) : await this.fallback(batch[i]!, outcome.failed));
     }
-    return guardThirdParty(await extractive());
+    return { results, usage: answered.usage };
+  }
+
+  /** The extractive answer, flagged, its reason saying why the model did not answer. */
+  private async fallback(pending: PendingAnswer, why: string): Promise<AnswerResult> {
+    const answer = guardThirdParty(await pending.extractive());
+    const reason = `${answer.evaluation.reason} (${why}; extractive answer instead, review it)`;
+    return { ...answer, flagged_for_review: true, evaluation: { ...answer.evaluation, reason } };
   }
 
   /** The organisation's own names, which decide whose statement a document is. */

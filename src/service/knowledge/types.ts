@@ -109,6 +109,11 @@ export interface AnswerResult {
   method: 'library' | 'extractive' | 'llm' | 'none';
 }
 
+/** Which engine writes generated answers (extension field of `GET /extensions/`, for the pane). */
+export type AnsweringEngine =
+  | { engine: 'extractive' }
+  | { engine: 'llm'; model: string; structured_output: boolean | null; concurrency: number; token_budget: number | null };
+
 export interface ChatTurn {
   sender: 'user' | 'assistant';
   content: string;

@@ -26,6 +26,12 @@ export class LlmHttpError extends Error {
   }
 }
 
+/** Requests made and tokens used by one piece of work (e.g. one batch of questions), retries included. */
+export interface Meter {
+  requests: number;
+  tokens: number;
+}
+
 export interface ClientOptions {
   /** First backoff delay; doubled per attempt, with jitter. */
   baseDelayMs?: number;
@@ -53,12 +59,12 @@ export class ChatClient {
     this.maxAttempts = o.maxAttempts ?? 4;
   }
 
-  async complete(messages: ChatMessage[], schema?: { name: string; schema: object }): Promise<ChatReply> {
+  async complete(messages: ChatMessage[], schema?: { name: string; schema: object }, meter?: Meter): Promise<ChatReply> {
     await this.acquire();
     try {
       if (schema && this.structuredOutput !== false) {
         try {
-          const reply = await this.send(messages, schema);
+          const reply = await this.send(messages, schema, meter);
           this.structuredOutput = true;
           return reply;
         } catch (error) {
@@ -66,16 +72,16 @@ export class ChatClient {
           this.structuredOutput = false;
         }
       }
-      return await this.send(messages);
+      return await this.send(messages, undefined, meter);
     } finally {
       this.release();
     }
   }
 
-  private async send(messages: ChatMessage[], schema?: { name: string; schema: object }): Promise<ChatReply> {
+  private async send(messages: ChatMessage[], schema?: { name: string; schema: object }, meter?: Meter): Promise<ChatReply> {
     const body: Record<string, unknown> = { model: this.endpoint.model, temperature: 0, messages };
     if (schema) body.response_format = { type: 'json_schema', json_schema: { name: schema.name, strict: true, schema: schema.schema } };
-    const json = (await this.post('chat/completions', body)) as { model?: string; choices?: { message?: { content?: string } }[] };
+    const json = (await this.post('chat/completions', body, meter)) as { model?: string; choices?: { message?: { content?: string } }[] };
     const content = json.choices?.[0]?.message?.content;
     if (typeof content !== 'string' || !content.trim()) throw new Error('the language model returned an empty reply');
     return { content, model: json.model || this.endpoint.model, tokens: usageTokens(json) };
@@ -98,10 +104,11 @@ export class ChatClient {
   }
 
   /** One JSON POST to `path` under the endpoint, retried on 429/5xx/no answer; counts requests and tokens. */
-  private async post(path: string, body: object): Promise<unknown> {
+  private async post(path: string, body: object, meter?: Meter): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       this.requests++;
+      if (meter) meter.requests++;
       try {
         response = await fetch(endpointUrl(this.endpoint, path), {
           method: 'POST',
@@ -123,6 +130,7 @@ export class ChatClient {
           throw new Error(`the language model endpoint answered HTTP ${response.status} with something that is not JSON: ${text.slice(0, 120)}`);
         }
         this.tokens += usageTokens(json);
+        if (meter) meter.tokens += usageTokens(json);
         return json;
       }
       const retryable = response.status === 429 || response.status >= 500;

@@ -30,13 +30,27 @@ export function keyTerms(text: string): string[] {
   return [...new Set(words.filter((w) => !STOP.has(w)))];
 }
 
+function termsFound(terms: string[], cited: string[]): number {
+  const haystack = cited.join(' ').toLowerCase();
+  return terms.filter((t) => haystack.includes(t.length > 5 ? t.slice(0, t.length - 2) : t)).length;
+}
+
 /** Whether the cited texts support the claim: most of its key terms (stem-tolerant) appear in them. */
 export function citedTextSupports(claim: string, cited: string[]): boolean {
   const terms = keyTerms(claim);
   if (terms.length === 0) return true;
-  const haystack = cited.join(' ').toLowerCase();
-  const found = terms.filter((t) => haystack.includes(t.length > 5 ? t.slice(0, t.length - 2) : t)).length;
-  return found / terms.length >= 2 / 3;
+  return termsFound(terms, cited) / terms.length >= 2 / 3;
+}
+
+/**
+ * Whether the cited texts are about the question at all: some of its key terms appear in them (a quarter,
+ * at least one; questions are wordier than evidence). Catches a Yes/No answer resting on evidence retrieved
+ * for another question, which the claim check cannot see when there is no free-text claim.
+ */
+export function citedTextAddresses(question: string, cited: string[]): boolean {
+  const terms = keyTerms(question);
+  if (terms.length === 0) return true;
+  return termsFound(terms, cited) >= Math.max(1, Math.ceil(terms.length / 4));
 }
 
 export interface CitationCheck {

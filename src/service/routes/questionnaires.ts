@@ -12,6 +12,7 @@ import { formToObject } from '../http/form';
 import { readMultipart } from '../http/multipart';
 import { pathId, singleValuedQuery } from '../http/params';
 import { questionnaire, questionWithAnswers } from '../http/serialize';
+import { llmUsageOf } from '../jobs/generate';
 import type { Principal, QuestionnaireRecord } from '../storage/types';
 import { assertOfferingsExist } from './grounding';
 import { checkUpload, QUESTIONNAIRE_FORMATS, storeUploadBytes, type AcceptedUpload } from './uploads';
@@ -157,7 +158,19 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): 
 
   app.get('/filler/questionnaires/:id/', async (request) => {
     const p = principalOf(request);
-    return questionnaire(await visibleOr404(ctx, p, pathId(request)), p);
+    const q = await visibleOr404(ctx, p, pathId(request));
+    const out = questionnaire(q, p);
+    // What generating this questionnaire's answers cost in language-model calls (summed from its answers,
+    // so it survives restarts); only here, not in the list, which would have to read every answer.
+    const usage = { requests: 0, tokens: 0 };
+    for (const question of await ctx.store.questionnaires.questions(q.id, { withEvidence: false })) {
+      for (const a of question.answers) {
+        const u = llmUsageOf(a.evaluation);
+        usage.requests += u.requests;
+        usage.tokens += u.tokens;
+      }
+    }
+    return { ...out, stats: { ...out.stats, llm_requests: usage.requests, llm_tokens: usage.tokens } };
   });
 
   app.get('/filler/questionnaires/:id/answer-progress/', async (request) => {

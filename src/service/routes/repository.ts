@@ -43,7 +43,9 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
 
   app.get('/extensions/', async (request) => {
     principalOf(request); // authenticated like every endpoint, so it also tells a working key
-    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames] };
+    // `answering`: which engine writes generated answers, so the pane can say so (extractive or the model).
+    const answering = ctx.knowledge.answeringEngine?.() ?? { engine: 'extractive' };
+    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames], answering };
   });
 
   app.get('/offerings/', async (request) => {

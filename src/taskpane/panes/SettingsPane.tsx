@@ -148,7 +148,9 @@ export function SettingsPane(props: SettingsPaneProps) {
     try {
       const client = props.createClient(target);
       const page = await client.listRepositoryFiles({ page_size: 1 });
-      const text = `Connected to ${target.baseUrl || props.pageOrigin}: the key was accepted; the library holds ${page.count} file${page.count === 1 ? '' : 's'}.`;
+      // Which engine writes answers, when the service says (`answering` of GET /extensions/); else nothing.
+      const a = await client.getExtensions().then((r) => r.answering as { model?: string } | undefined, () => undefined);
+      const text = `Connected to ${target.baseUrl || props.pageOrigin}: the key was accepted; the library holds ${page.count} file${page.count === 1 ? '' : 's'}.${a ? ` Answers by ${a.model ?? 'extraction, no language model'}.` : ''}`;
       setStatus({ about: key, status: { kind: 'ok', saved, text } });
       if (saved || key === signature(props.settings)) props.onConnectionOk?.();
     } catch (err) {
