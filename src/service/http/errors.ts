@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Socket } from 'node:net';
 import type { z } from 'zod/mini';
 import { describeIssue } from '../../api/schemas';
+import { isStorageBusy } from '../storage/errors';
 
 export class HttpError extends Error {
   constructor(
@@ -83,7 +84,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
     }
     const code = (error as { code?: unknown }).code;
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED') {
+    if (isStorageBusy(error)) {
       // Another process held the database longer than busy_timeout: a retry will do, and our clients
       // already retry 429 after Retry-After.
       return reply

@@ -10,3 +10,12 @@ export class StorageUnavailable extends Error {
     this.name = 'StorageUnavailable';
   }
 }
+
+/**
+ * Another process holds the database's write lock beyond the wait allowed (SQLite's busy codes; PostgreSQL
+ * waits on row locks instead): nothing was written, and the same request works a moment later.
+ */
+export function isStorageBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
+}
