@@ -3,7 +3,7 @@
  * trust and sources. Printed as a summary; written as JSON with `--report`.
  */
 import { readEvaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
-import { describeModelUsage, modelUsage, pickAnswer, summarise, topSources } from '../fill';
+import { describeModelUsage, pickAnswer, summarise, topSources } from '../fill';
 import type { ModelUsage, SkipReason, SourceRef, WritePlan } from '../fill/types';
 
 export interface CellReport {
@@ -119,7 +119,7 @@ export function buildFillReport(plan: WritePlan, questions: readonly QuestionWit
     changed_parts: ctx.changedParts,
     notes: ctx.notes,
     tabs: [...tabs.values()],
-    model_usage: modelUsage(questions) ?? null,
+    model_usage: plan.report.model ?? null,
   };
 }
 

@@ -7,7 +7,7 @@ import { parseA1, toA1 } from '../xlsx/a1';
 import { bySourceRank, isListSlot, pickAnswer, primarySlot, slotValue } from './answer';
 import { cellRefusal, refusalDetail } from './cell-safety';
 import { coerceToAllowed } from './coerce';
-import { buildReport } from './report';
+import { buildReport, modelUsage } from './report';
 import { resolveTab } from './tabs';
 import { needsTextProtection } from './text-safety';
 import type { CellState, CellWrite, PlanOptions, SkipReason, SkippedSlot, SourceRef, WorkbookView, WritePlan } from './types';
@@ -177,7 +177,7 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
     }
     placeCandidates(question, slots, answer, evaluation, candidates, options, writes, skipped);
   }
-  return { writes, skipped, report: buildReport(writes, skipped, tabOrder) };
+  return { writes, skipped, report: { ...buildReport(writes, skipped, tabOrder), model: modelUsage(questions) } };
 }
 
 /**

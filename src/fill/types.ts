@@ -82,6 +82,8 @@ export interface FillReport {
   skipped: number;
   byReason: Partial<Record<SkipReason, number>>;
   tabs: TabReport[];
+  /** What generating the answers cost in language-model calls; absent when no answer came from a model. */
+  model?: ModelUsage;
 }
 
 /** Summed from the answers' evaluations (`llm_usage`, `model`: extension fields of this project's service). */

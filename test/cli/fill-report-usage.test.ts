@@ -15,6 +15,7 @@ describe('fill report: what the language model cost', () => {
       question({ answer_slots: [slot('C5')], answers: [{ id: 3, text: 'Yes', evaluation: usage(1, 700) }, { id: 4, text: 'older', evaluation: usage(1, 650) }] }),
     ];
     const plan = planFill(questions, view(['Sheet1']));
+    expect(plan.report.model).toEqual({ models: ['gpt-4o-mini'], requests: 4, tokens: 2850 });
     const report = buildFillReport(plan, questions, ctx);
     expect(report.model_usage).toEqual({ models: ['gpt-4o-mini'], requests: 4, tokens: 2850 });
     expect(summaryLines(plan, report)).toContain('Model gpt-4o-mini: 4 requests, 2850 tokens.');

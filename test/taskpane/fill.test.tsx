@@ -97,6 +97,17 @@ describe('Fill', () => {
     expect(screen.getByTestId('write-warnings').textContent).toBe('2 answers on "Security" have no trust colour: the sheet is protected.');
   });
 
+  it('says in the report what the language model cost, from the answers the service sent', async () => {
+    for (const [i, q] of fake.questions.entries()) {
+      const e = q.answers[0]!.evaluation as Record<string, unknown>;
+      q.answers[0]!.evaluation = { ...e, model: 'gpt-4o-mini', ...(i === 0 ? { llm_usage: { requests: 2, tokens: 1800, questions: 3 } } : {}) };
+    }
+    renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 2 cells/);
+    expect(screen.getByText('Model gpt-4o-mini: 2 requests, 1800 tokens.')).toBeTruthy();
+  });
+
   it('says what the service noted about the workbook, e.g. a sheet it skipped and why', async () => {
     fake.warnings = ['Sheet "Lookups" was skipped: it has no answer column.'];
     renderApp({ baseUrl: fake.origin });

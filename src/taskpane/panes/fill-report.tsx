@@ -1,5 +1,6 @@
 /** What the Fill pane shows after writing: the report, and why nothing was written when nothing was. */
 import type { ApplyResult } from '../../excel/types';
+import { describeModelUsage } from '../../fill/report';
 import type { SkipReason, WritePlan } from '../../fill/types';
 
 // Partial: src/fill may add reasons; an unknown one is shown by its id.
@@ -76,6 +77,7 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
           ))}
         </div>
       ) : null}
+      {plan.report.model && <p class="qf-small">{describeModelUsage(plan.report.model)}</p>}
       {result.written === 0 && (
         <div class="qf-msg qf-msg-warn" role="status">
           <p>Nothing was written.</p>
