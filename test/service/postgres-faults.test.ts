@@ -1,6 +1,8 @@
 /**
- * PostgreSQL faults: unreachable at start (one clear line, exit 1), and lost while serving (503 with
- * {"error"}, nothing half-stored, and the service answers again by itself once the database is back).
+ * PostgreSQL faults: unreachable at start (one clear line, exit 1), lost while serving (503 with
+ * {"error"}, nothing half-stored, and the service answers again by itself once the database is back), and
+ * lost to the process generating answers for longer than the job's lease (another finishes the job, each
+ * question answered once).
  * The database "goes away" behind a TCP proxy we cut, so the real server stays up for everyone else.
  */
 import { spawn } from 'node:child_process';
@@ -11,7 +13,8 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createKey } from '../../src/service/admin';
 import { buildApp, type BuiltApp } from '../../src/service/app';
-import { call, expectError, files, KB_TEXT, waitFor, waitForFile } from './helpers';
+import { queryDatabase } from './database';
+import { call, expectError, files, KB_TEXT, questionnaireXlsx, waitFor, waitForFile } from './helpers';
 import { createTestDatabase, type TestDatabase } from './postgres';
 
 const ROOT = join(__dirname, '..', '..');
@@ -103,3 +106,58 @@ it('answers 503 while the database is gone, stores nothing half-way, and recover
   expect((await waitForFile(api, again.body.file_ids[0])).body.status).toBe('ready');
   expect((await api.get('/api/v2/repository/files/')).body.count).toBe(2);
 }, 120_000);
+
+it('a database lost to the process generating answers: another process finishes the job after its lease, and nothing is answered twice', async () => {
+  const outage = await createTestDatabase();
+  const own = mkdtempSync(join(tmpdir(), 'qfill-pg-outage-'));
+  const real = new URL(outage.url);
+  const cut = new Proxy({ host: real.hostname, port: Number(real.port || 5432) });
+  await cut.up();
+  const viaProxy = new URL(outage.url);
+  viaProxy.port = String(cut.port);
+  const LEASE = 2000;
+  // A works the queue through the proxy; B (no workers yet) serves requests on a direct connection.
+  const a = await buildApp({ dataDir: own, databaseUrl: viaProxy.toString(), staticDir: null, poolSize: 3, jobLeaseMs: LEASE });
+  const b = await buildApp({ dataDir: own, databaseUrl: outage.url, staticDir: null, poolSize: 3, startWorkers: false });
+  let c: BuiltApp | undefined;
+  try {
+    const base = await b.app.listen({ port: 0, host: '127.0.0.1' });
+    const key = await createKey({ dataDir: own, databaseUrl: outage.url }, { org: 'acme', user: 'alice', role: 'admin' });
+    const api = { get: (path: string) => call(base, key, 'GET', path), post: (path: string, body?: unknown) => call(base, key, 'POST', path, body) };
+    const kb = await api.post('/api/v2/repository/files/', files(['security.txt', KB_TEXT]));
+    expect((await waitForFile(api, kb.body.file_ids[0])).body.status).toBe('ready');
+
+    const COUNT = 600;
+    const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [string, string][];
+    const up = await api.post('/api/v2/filler/questionnaires/', files(['big.xlsx', await questionnaireXlsx([{ name: 'Big', sections: [{ questions }] }])]));
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const id = up.body.questionnaire_ids[0];
+    const progress = () => api.get(`/api/v2/filler/questionnaires/${id}/answer-progress/`);
+    await waitFor('A to answer', progress, (r) => r.body.answers_received > 0);
+
+    // The database gone for A, longer than the job's lease; C starts working meanwhile.
+    await cut.down();
+    const cutAt = (await progress()).body.answers_received as number;
+    expect(cutAt).toBeLessThan(COUNT);
+    c = await buildApp({ dataDir: own, databaseUrl: outage.url, staticDir: null, poolSize: 3, jobLeaseMs: LEASE });
+    const done = await waitFor('C to take the job over and finish it', progress, (r) => r.body.status === 'complete', 120_000);
+    expect(done.body).toMatchObject({ answers_expected: COUNT, answers_received: COUNT });
+
+    // A's database comes back: it must not add anything to a job that is no longer its own.
+    await cut.up();
+    await waitFor('A to reach the database again', async () => (await a.app.inject({ method: 'GET', url: '/api/v2/repository/files/', headers: { 'X-API-Key': key } })).statusCode, (s) => s === 200, 30_000);
+    await new Promise((r) => setTimeout(r, LEASE));
+    const perQuestion = await queryDatabase<{ n: number }>({ databaseUrl: outage.url }, 'SELECT COUNT(*) AS n FROM answers GROUP BY question_id');
+    expect(perQuestion).toHaveLength(COUNT);
+    expect(perQuestion.filter((r) => r.n !== 1)).toEqual([]);
+    const [job] = await queryDatabase<{ state: string; attempts: number }>({ databaseUrl: outage.url }, "SELECT state, attempts FROM jobs WHERE kind = 'generate_answers'");
+    expect(job).toMatchObject({ state: 'done', attempts: 2 });
+  } finally {
+    await c?.close();
+    await b.close();
+    await a.close();
+    await cut.down();
+    await outage.drop();
+    rmSync(own, { recursive: true, force: true });
+  }
+}, 240_000);
