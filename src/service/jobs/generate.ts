@@ -132,7 +132,10 @@ async function generateBatched(run: Run, ids: number[], budget: TokenBudget, con
     void task.finally(() => inFlight.delete(task));
   };
   const flush = async (section: PendingAnswer[]) => {
-    for (const batch of k.planBatches!(section)) await dispatch(batch);
+    for (const batch of k.planBatches!(section)) {
+      if (run.jobCtx.shouldStop()) return;
+      await dispatch(batch);
+    }
   };
   const finish = async () => {
     await Promise.all(inFlight);
@@ -177,7 +180,8 @@ async function generateBatched(run: Run, ids: number[], budget: TokenBudget, con
   }
   await flush(section);
   await finish();
-  return 'done';
+  // Batches that returned after the job stopped being ours stored nothing: not complete here.
+  return run.jobCtx.shouldStop() ? 'interrupted' : 'done';
 }
 
 export function generateAnswersHandler(ctx: ServiceContext, log?: (message: string, error?: unknown) => void): JobHandler {
