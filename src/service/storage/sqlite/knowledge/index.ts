@@ -87,10 +87,13 @@ const FILE_FILTER = `
  */
 function searchSql(fts: string, weights: string, table: string, alias: string, columns: string, ranked: boolean): string {
   const bm25 = `bm25(${fts}, 0, 0, ${weights})`;
+  // better-sqlite3 binds every JS number as a REAL, and FTS5 ignores a rowid bound that is not an
+  // INTEGER: it reads the terms' whole doclists (every organisation's rows) and SQLite drops the rows
+  // outside the range afterwards. Cast, FTS5 seeks to the range and stops at its end.
   // Unranked ('all' terms): newest first, and FTS5 stops after the pool instead of scoring every match.
   const pool = ranked
-    ? `SELECT rowid AS id, -${bm25} AS bm FROM ${fts} WHERE ${fts} MATCH @match AND rowid BETWEEN @lo AND @hi ORDER BY ${bm25} LIMIT @pool`
-    : `SELECT rowid AS id, 1.0 AS bm FROM ${fts} WHERE ${fts} MATCH @match AND rowid BETWEEN @lo AND @hi ORDER BY rowid DESC LIMIT @pool`;
+    ? `SELECT rowid AS id, -${bm25} AS bm FROM ${fts} WHERE ${fts} MATCH @match AND rowid BETWEEN CAST(@lo AS INTEGER) AND CAST(@hi AS INTEGER) ORDER BY ${bm25} LIMIT @pool`
+    : `SELECT rowid AS id, 1.0 AS bm FROM ${fts} WHERE ${fts} MATCH @match AND rowid BETWEEN CAST(@lo AS INTEGER) AND CAST(@hi AS INTEGER) ORDER BY rowid DESC LIMIT @pool`;
   return `
       WITH hits AS (${pool})
       SELECT ${columns}, hits.bm AS bm, (SELECT COUNT(*) FROM hits) AS pool_size
@@ -245,7 +248,6 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     );
     this.maxPassageId = db.prepare<[number, number], number | null>('SELECT MAX(id) FROM kb_passages WHERE id BETWEEN ? AND ?').pluck();
     this.maxQaId = db.prepare<[number, number], number | null>('SELECT MAX(id) FROM kb_qa WHERE id BETWEEN ? AND ?').pluck();
-    // No rowid bound here: FTS5 stops at the LIMIT, but with a rowid bound it reads the term's whole doclist.
     this.passageFirstRows = db.prepare<[string, number], number>(
       'SELECT rowid FROM kb_passages_fts WHERE kb_passages_fts MATCH ? ORDER BY rowid LIMIT ?',
     ).pluck();
@@ -475,8 +477,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
    * term with fewer is counted exactly (only rare terms choose what a search touches); a frequent one is
    * estimated from how many rows those postings span (ids are dense within an organisation's range, see
    * `orgRange`), a few per cent off, which moves its small weight little. Cost: TERM_SAMPLE postings at
-   * most, whatever the corpus. (A window `rowid BETWEEN` count is no cheaper: FTS5 reads the term's whole
-   * doclist when the query bounds the rowid, tens of milliseconds for a common word at a million rows.)
+   * most, whatever the corpus.
    */
   private countTermDocs(kind: IndexKind, term: string, word: string, total: number): number {
     if (total <= EXACT_STATS_ROWS) return (kind === 'passages' ? this.passageTermDocs : this.qaTermDocs).get(term) ?? 0;
