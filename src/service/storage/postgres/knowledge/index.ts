@@ -236,16 +236,22 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
   }
 
   async fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null> {
-    const { rows } = await this.db.query<{ subject: string | null; label: string | null; offerings: string[] | null }>(
-      `SELECT f.subject,
+    return (await this.filesFacts(orgId, [fileId], labelQuestions)).get(fileId) ?? null;
+  }
+
+  async filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, FileFacts>> {
+    const found = new Map<number, FileFacts>();
+    if (fileIds.length === 0) return found;
+    const { rows } = await this.db.query<{ file_id: string | number; subject: string | null; label: string | null; offerings: (string | number)[] | null }>(
+      `SELECT f.file_id, f.subject,
          (SELECT q.answer FROM kb_qa q WHERE q.org_id = f.org_id AND q.file_id = f.file_id
             AND lower(trim(q.question)) = ANY($3::text[]) AND length(q.answer) <= 80 ORDER BY q.id LIMIT 1) AS label,
          (SELECT array_agg(o.offering_id ORDER BY o.offering_id) FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id) AS offerings
-       FROM kb_files f WHERE f.org_id = $1 AND f.file_id = $2`,
-      [orgId, fileId, labelQuestions],
+       FROM kb_files f WHERE f.org_id = $1 AND f.file_id = ANY($2::bigint[])`,
+      [orgId, [...new Set(fileIds)], labelQuestions],
     );
-    const row = rows[0];
-    return row ? { subject: row.subject, label: row.label, offering_ids: (row.offerings ?? []).map(Number) } : null;
+    for (const row of rows) found.set(Number(row.file_id), { subject: row.subject, label: row.label, offering_ids: (row.offerings ?? []).map(Number) });
+    return found;
   }
 
   async setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void> {
