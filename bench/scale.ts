@@ -83,12 +83,39 @@ function machine() {
   return { peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), load: Math.round(os.loadavg()[0]! * 10) / 10 };
 }
 
+/** CPU seconds of the calling thread (Linux: /proc/thread-self/stat), or null elsewhere. */
+function threadCpuSeconds(): number | null {
+  try {
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const fields = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+function processCpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
 async function measureOne(passages: number, options: OneOptions): Promise<ScaleRow> {
   const vocabulary = await corpusVocabulary();
   const started = performance.now();
+  const mainCpu = threadCpuSeconds();
+  const processCpu = processCpuSeconds();
   const synthetic = await buildSyntheticKb(vocabulary, passages, null, {
     workers: options.workers,
-    onBuilt: (t) => console.error(`built in ${Math.round(t.total_ms)} ms, ${Math.round(t.indexing_ms)} ms of it writing (indexDocument)`),
+    // CPU beside wall time: on 2 shared cores the wall time depends on what else runs.
+    onBuilt: (t) => {
+      const main = mainCpu === null ? null : threadCpuSeconds()! - mainCpu;
+      const all = processCpuSeconds() - processCpu;
+      console.error(
+        `built in ${Math.round(t.total_ms)} ms, ${Math.round(t.indexing_ms)} ms of it writing (indexDocument); ` +
+          `CPU ${all.toFixed(1)} s (${Math.round((all * 1e6) / passages)} µs/passage), main thread ` +
+          `${main === null ? '?' : `${main.toFixed(1)} s (${Math.round((main * 1e6) / passages)} µs/passage)`}; load ${os.loadavg()[0]!.toFixed(1)}`,
+      );
+    },
   });
   const buildMs = performance.now() - started;
   try {

@@ -103,7 +103,9 @@ export function lastSentence(content: string): string {
   let last: string | null = null;
   const paragraphs = content.split(/\n+/);
   for (let p = paragraphs.length - 1; p >= 0; p--) {
-    const cleaned = paragraphs[p]!.replace(/\s+/g, ' ').trim();
+    const paragraph = paragraphs[p]!;
+    // Collapsing whitespace changes nothing in a paragraph whose only whitespace is single spaces (most).
+    const cleaned = (OTHER_WHITESPACE.test(paragraph) ? paragraph.replace(/\s+/g, ' ') : paragraph).trim();
     let end = cleaned.length;
     // Sentences of the paragraph, last first: the text after each boundary (a space, see isBoundary).
     for (let j = end - 1; j >= -1; j--) {
@@ -118,6 +120,8 @@ export function lastSentence(content: string): string {
   return '';
 }
 
+/** Whitespace that `replace(/\s+/g, ' ')` would change: other than a space, or a run of two. */
+const OTHER_WHITESPACE = /[^\S ]|\s\s/;
 /** What splitSentences strips from the start of each sentence. */
 const LEADING_NON_TEXT = /^[^\p{L}\p{N}"“(]+/u;
 const SENTENCE_START = /[A-Z0-9"“(•]/u;

@@ -38,6 +38,12 @@ const ROW_BUDGET = 1500;
 const LARGE_INDEX_ROWS = 50_000;
 const SCORE_BUDGET = 2000;
 const MAX_TOGETHER = 4;
+/**
+ * Postings an 'all' search may walk (about a millisecond). FTS5 walks every term's postings, newest
+ * first, until the pool is full: rows x (pool / rows holding them all), or every posting when fewer
+ * rows than the pool hold them all.
+ */
+const WALK_BUDGET = 30_000;
 const MIN_TERMS = 2;
 const RRF_K = 60;
 const QUESTION_FORM_STEMS = new Set(['often', 'frequent', 'frequenc', 'long', 'mani', 'much', 'kind', 'type', 'typic']);
@@ -143,6 +149,12 @@ interface SearchPlan {
   fallback?: SearchPlan;
 }
 
+/**
+ * Rows FTS5 collects before the filters: a ranked search orders FTS_POOL of them by BM25; an 'all' search
+ * is unranked (newest first), so it stops after as many rows as the search keeps.
+ */
+const poolOf = (plan: SearchPlan) => (plan.match === 'all' ? POOL : FTS_POOL);
+
 async function searchPlan(terms: string[], orgId: number, index: KnowledgeIndex, kind: IndexKind): Promise<SearchPlan> {
   const plan: SearchPlan = { terms, match: 'any' };
   if (terms.length === 0) return plan;
@@ -160,13 +172,18 @@ async function searchPlan(terms: string[], orgId: number, index: KnowledgeIndex,
     rows += c.rows;
   }
   if (orgRows <= LARGE_INDEX_ROWS || rows <= SCORE_BUDGET) return { terms: kept, match: 'any' };
-  // Together: expected rows = orgRows x the product of each term's share; stop once it is small.
+  // Together: expected rows = orgRows x the product of each term's share; stop once it is small, or
+  // before a term would make the walk to a full pool cost more than WALK_BUDGET postings.
   const together: string[] = [];
   let expected = orgRows;
+  let postings = 0;
   for (const c of counted.filter((c) => c.rows > 0)) {
     if (together.length >= MAX_TOGETHER || (together.length >= MIN_TERMS && expected <= FTS_POOL)) break;
+    const next = expected * (c.rows / orgRows);
+    if (together.length >= MIN_TERMS && (postings + c.rows) * Math.min(1, POOL / next) > WALK_BUDGET) break;
     together.push(c.term);
-    expected *= c.rows / orgRows;
+    expected = next;
+    postings += c.rows;
   }
   const rarest = counted.find((c) => c.rows > 0) ?? counted[0]!;
   const fallback: SearchPlan | undefined = rarest.rows <= SCORE_BUDGET ? { terms: [rarest.term], match: 'any' } : undefined;
@@ -193,7 +210,7 @@ async function searchIndex<K extends IndexKind>(
   const rows: HitOf<K>[] = [];
   // A plan that finds too few rows is topped up by its fallback.
   while (plan && plan.terms.length && rows.length < POOL) {
-    rows.push(...missingRows(rows, await lexical(search.index, { kind, scope, terms: plan.terms, match: plan.match, limit: POOL, pool: FTS_POOL })));
+    rows.push(...missingRows(rows, await lexical(search.index, { kind, scope, terms: plan.terms, match: plan.match, limit: POOL, pool: poolOf(plan) })));
     plan = plan.fallback;
   }
   const extra = missingIds(denseIds, rows);

@@ -28,6 +28,13 @@ const JOINED_PATTERNS: [RegExp, string, string][] = [
   [/\b24\s*[x×\/]\s*7\b/gi, '24x7', '24'],
 ];
 
+/**
+ * Whether any of JOINED_PATTERNS matches anywhere: one scan of the text. Most passages hold none, and
+ * then the patterns (each a scan, several triggered by common words such as "share" or "trusted") are
+ * not run at all; when one matches they run in order as before, so the result is the same.
+ */
+const ANY_JOINED = new RegExp(JOINED_PATTERNS.map(([pattern]) => `(?:${pattern.source})`).join('|'), 'i');
+
 export { SYNONYMS } from './vocabulary';
 
 /** All phrases in one alternation (longest first), so a text is scanned once, not once per phrase. */
@@ -41,21 +48,26 @@ const PHRASES = Object.values(SYNONYMS)
 const phraseSource = (phrase: string) => phrase.split(' ').map(escapeRegExp).join('[\\s\\-–]*');
 const PHRASE_PATTERN = new RegExp(`\\b(?:${PHRASES.map(phraseSource).join('|')})\\b`, 'gi');
 /**
- * The same alternation split by a phrase's first two characters (order kept), each part anchored
+ * The same alternation split by a phrase's first three characters (order kept), each part anchored
  * (sticky): `acronymsFor` tries, at each word start, only the phrases that can begin there, instead of
- * the whole alternation at every position. Null when a phrase's first word is shorter than two letters
- * or digits (the split would not be exact): then the whole pattern is used.
+ * the whole alternation at every position (two characters still let a regex run at most word starts:
+ * "se", "co", "in"). Indexed by the first two characters, then the third. Null when a phrase does not
+ * start with three letters or digits (the split would not be exact): then the whole pattern is used.
  */
-const PHRASES_BY_START: (RegExp | undefined)[] | null = (() => {
-  const groups = new Map<number, string[]>();
+const PHRASES_BY_START: (Map<number, RegExp> | undefined)[] | null = (() => {
+  const groups = new Map<number, Map<number, string[]>>();
   for (const phrase of PHRASES) {
     const lower = phrase.toLowerCase();
-    if (!/^[a-z0-9]{2}/.test(lower) || lower.split(' ')[0]!.length < 2) return null;
+    if (!/^[a-z0-9]{3}/.test(lower)) return null;
     const key = (lower.charCodeAt(0) << 7) | lower.charCodeAt(1);
-    groups.set(key, [...(groups.get(key) ?? []), phraseSource(phrase)]);
+    const byThird = groups.get(key) ?? new Map<number, string[]>();
+    groups.set(key, byThird);
+    byThird.set(lower.charCodeAt(2), [...(byThird.get(lower.charCodeAt(2)) ?? []), phraseSource(phrase)]);
   }
-  const table: (RegExp | undefined)[] = new Array(1 << 14);
-  for (const [key, sources] of groups) table[key] = new RegExp(`(?:${sources.join('|')})\\b`, 'iy');
+  const table: (Map<number, RegExp> | undefined)[] = new Array(1 << 14);
+  for (const [key, byThird] of groups) {
+    table[key] = new Map([...byThird].map(([third, sources]) => [third, new RegExp(`(?:${sources.join('|')})\\b`, 'iy')]));
+  }
   return table;
 })();
 const ACRONYMS = new Set(Object.keys(SYNONYMS));
@@ -90,6 +102,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
 export function normalizeText(text: string): string {
   // ASCII text is its own NFKC form and holds no curly quote: most passages skip both passes.
   let t = NON_ASCII.test(text) ? text.normalize('NFKC').toLowerCase().replace(/[’‘]/g, "'") : text.toLowerCase();
+  if (!ANY_JOINED.test(t)) return t;
   for (const [pattern, replacement, word] of JOINED_PATTERNS) if (t.includes(word)) t = t.replace(pattern, replacement);
   return t;
 }
@@ -123,7 +136,7 @@ function acronymsFor(normalized: string): string[] {
     if (!isWordChar(c) || (i > 0 && isWordChar(normalized.charCodeAt(i - 1)))) continue;
     const next = lowerCode(normalized.charCodeAt(i + 1));
     if (c >= 128 || next >= 128) continue;
-    const pattern = PHRASES_BY_START[(c << 7) | next];
+    const pattern = PHRASES_BY_START[(c << 7) | next]?.get(lowerCode(normalized.charCodeAt(i + 2)));
     if (!pattern) continue;
     pattern.lastIndex = i;
     const match = pattern.exec(normalized);

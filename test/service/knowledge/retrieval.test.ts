@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KnowledgeBase, type ExtractedDocument } from '../../../src/service/knowledge';
-import { ftsQuery } from '../../../src/service/knowledge/text';
+import { ftsQuery, stemmedTerms, textForIndex } from '../../../src/service/knowledge/text';
+import type { PassageEntry } from '../../../src/service/storage/knowledge-index';
 import { addText, meta, tempKb, type TempKb } from './helpers';
 
 let t: TempKb;
@@ -123,6 +124,33 @@ describe('search on a large knowledge base', () => {
     await t.kb.removeFile(1, 3);
     expect((await t.kb.search(1, 'Does the security policy quarantine outbound spreadsheets?', {})).map((e) => e.filename)).not.toContain('dlp.md');
   });
+});
+
+describe('search past 50,000 passages', () => {
+  function entry(content: string): PassageEntry {
+    return {
+      page_number: 1,
+      section_path: ['Notes'],
+      context_header: 'Notes',
+      content,
+      stems: [...stemmedTerms(`Notes\n${content}`)].join(' '),
+      index_header: textForIndex('Notes'),
+      index_body: textForIndex(content),
+      embedding: null,
+    };
+  }
+
+  it('finds the one passage holding all of the question\'s words when each of them is in a third of the rows', async () => {
+    // Each word alone is in 17,000 rows: too many to score, so the search asks for rows holding them together.
+    const words = ['turbine', 'glacier', 'lantern'];
+    const filler = Array.from({ length: 51_000 }, (_, i) => entry(`Entry ${i} mentions the ${words[i % 3]} once.`));
+    await t.index.replaceFile(meta({ file_id: 1, filename: 'target.md' }), [entry('The turbine, the glacier and the lantern are inspected together.')], []);
+    await t.index.replaceFile(meta({ file_id: 2, filename: 'filler.md' }), filler, []);
+    await t.index.replaceFile(meta({ org_id: 2, file_id: 3, filename: 'other-org.md' }), [entry('The turbine, the glacier and the lantern of another organisation.')], []);
+    const hits = await t.kb.search(1, 'Is there a turbine, a glacier and a lantern?', {});
+    expect(hits[0]).toMatchObject({ filename: 'target.md', rank: 1 });
+    expect(hits.map((h) => h.filename)).not.toContain('other-org.md');
+  }, 120_000);
 });
 
 describe('knowledge index term statistics', () => {

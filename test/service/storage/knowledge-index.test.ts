@@ -185,3 +185,27 @@ describe.each([
     expect(ids.map((id) => rows.find((r) => r.id === id)!.content)).toEqual(['One.', 'Two.']);
   });
 });
+
+describe('SQLite term statistics past 50,000 rows', () => {
+  it('counts a rare term exactly and estimates a frequent one from its first postings, across organisations', async () => {
+    const backend = await sqliteBackend();
+    try {
+      const index = backend.index;
+      // "alpha" in every 10th row of both organisations: 100 of org 1's 1,000 rows, 5,000 of org 2's 50,000.
+      const rows = (n: number, tag: string) =>
+        Array.from({ length: n }, (_, i) => passage(`Row ${tag}${i} ${i % 10 === 0 ? 'alpha' : 'beta'}${i % 7000 === 0 ? ' zebrafish' : ''}.`));
+      await index.replaceFile(file({ file_id: 1 }), rows(1_000, 'a'), []);
+      await index.replaceFile(file({ org_id: 2, file_id: 2 }), rows(50_000, 'b'), []);
+      const [alpha, zebrafish, none] = await index.termDocs('passages', [
+        { stem: 'alpha', word: 'alpha' },
+        { stem: 'zebrafish', word: 'zebrafish' },
+        { stem: 'zzz', word: 'zzz' },
+      ]);
+      expect(zebrafish).toBe(1 + 8);
+      expect(none).toBe(0);
+      expect(Math.abs(alpha! - 5_100)).toBeLessThan(5_100 * 0.05);
+    } finally {
+      await backend.close();
+    }
+  }, 120_000);
+});

@@ -87,10 +87,13 @@ const FILE_FILTER = `
  */
 function searchSql(fts: string, weights: string, table: string, alias: string, columns: string, ranked: boolean): string {
   const bm25 = `bm25(${fts}, 0, 0, ${weights})`;
+  // better-sqlite3 binds every JS number as a REAL, and FTS5 ignores a rowid bound that is not an
+  // INTEGER: it reads the terms' whole doclists (every organisation's rows) and SQLite drops the rows
+  // outside the range afterwards. Cast, FTS5 seeks to the range and stops at its end.
   // Unranked ('all' terms): newest first, and FTS5 stops after the pool instead of scoring every match.
   const pool = ranked
-    ? `SELECT rowid AS id, -${bm25} AS bm FROM ${fts} WHERE ${fts} MATCH @match AND rowid BETWEEN @lo AND @hi ORDER BY ${bm25} LIMIT @pool`
-    : `SELECT rowid AS id, 1.0 AS bm FROM ${fts} WHERE ${fts} MATCH @match AND rowid BETWEEN @lo AND @hi ORDER BY rowid DESC LIMIT @pool`;
+    ? `SELECT rowid AS id, -${bm25} AS bm FROM ${fts} WHERE ${fts} MATCH @match AND rowid BETWEEN CAST(@lo AS INTEGER) AND CAST(@hi AS INTEGER) ORDER BY ${bm25} LIMIT @pool`
+    : `SELECT rowid AS id, 1.0 AS bm FROM ${fts} WHERE ${fts} MATCH @match AND rowid BETWEEN CAST(@lo AS INTEGER) AND CAST(@hi AS INTEGER) ORDER BY rowid DESC LIMIT @pool`;
   return `
       WITH hits AS (${pool})
       SELECT ${columns}, hits.bm AS bm, (SELECT COUNT(*) FROM hits) AS pool_size
@@ -155,8 +158,8 @@ const WRITE_BATCH = 500;
 const VECTOR_BATCH = 2000;
 /** Up to this many rows, term counts are exact (see countTermDocs). */
 const EXACT_STATS_ROWS = 50_000;
-const TERM_COUNT_CAP = 1_000;
-const WINDOW_ROWS = 5_000;
+/** Beyond, a term's first TERM_SAMPLE postings are read: its count if it has fewer, else its density. */
+const TERM_SAMPLE = 1_000;
 /** A term count made at another row count is kept while the index changed by less than this share. */
 const STATS_TOLERANCE = 0.05;
 
@@ -185,11 +188,9 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly addCount: Statement<[number, IndexKind, number]>;
   private readonly maxPassageId: Statement<[number, number], number | null>;
   private readonly maxQaId: Statement<[number, number], number | null>;
-  private readonly passageCapped: Statement<[string, number], number>;
-  private readonly qaCapped: Statement<[string, number], number>;
-  private readonly passageWindow: Statement<[string, number, number], number>;
-  private readonly qaWindow: Statement<[string, number, number], number>;
-  private readonly largestOrg: Statement<[IndexKind], { org_id: number; rows: number }>;
+  private readonly passageFirstRows: Statement<[string, number], number>;
+  private readonly qaFirstRows: Statement<[string, number], number>;
+  private readonly rowsBeforeOrg: Statement<[IndexKind, number], number>;
   private readonly passagesByIds: Statement<[FilterParams & { ids: string }], PassageRow>;
   private readonly qaByIds: Statement<[FilterParams & { ids: string }], QaRow>;
   private readonly passageEmbeddings: Statement<[{ org: number; after: number; hi: number; limit: number }], EmbeddingRow>;
@@ -247,17 +248,11 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     );
     this.maxPassageId = db.prepare<[number, number], number | null>('SELECT MAX(id) FROM kb_passages WHERE id BETWEEN ? AND ?').pluck();
     this.maxQaId = db.prepare<[number, number], number | null>('SELECT MAX(id) FROM kb_qa WHERE id BETWEEN ? AND ?').pluck();
-    this.passageCapped = db.prepare<[string, number], number>(
-      'SELECT COUNT(*) FROM (SELECT 1 FROM kb_passages_fts WHERE kb_passages_fts MATCH ? LIMIT ?)',
+    this.passageFirstRows = db.prepare<[string, number], number>(
+      'SELECT rowid FROM kb_passages_fts WHERE kb_passages_fts MATCH ? ORDER BY rowid LIMIT ?',
     ).pluck();
-    this.qaCapped = db.prepare<[string, number], number>('SELECT COUNT(*) FROM (SELECT 1 FROM kb_qa_fts WHERE kb_qa_fts MATCH ? LIMIT ?)').pluck();
-    this.passageWindow = db.prepare<[string, number, number], number>(
-      'SELECT COUNT(*) FROM kb_passages_fts WHERE kb_passages_fts MATCH ? AND rowid BETWEEN ? AND ?',
-    ).pluck();
-    this.qaWindow = db.prepare<[string, number, number], number>('SELECT COUNT(*) FROM kb_qa_fts WHERE kb_qa_fts MATCH ? AND rowid BETWEEN ? AND ?').pluck();
-    this.largestOrg = db.prepare<[IndexKind], { org_id: number; rows: number }>(
-      'SELECT org_id, rows FROM kb_counts WHERE kind = ? ORDER BY rows DESC LIMIT 1',
-    );
+    this.qaFirstRows = db.prepare<[string, number], number>('SELECT rowid FROM kb_qa_fts WHERE kb_qa_fts MATCH ? ORDER BY rowid LIMIT ?').pluck();
+    this.rowsBeforeOrg = db.prepare<[IndexKind, number], number>('SELECT COALESCE(SUM(rows), 0) FROM kb_counts WHERE kind = ? AND org_id < ?').pluck();
     this.passagesByIds = db.prepare(`
       SELECT ${passageColumns}, 0 AS bm FROM kb_passages p
       JOIN kb_files f ON f.org_id = p.org_id AND f.file_id = p.file_id
@@ -478,24 +473,25 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
 
   /**
    * Exact from fts5vocab on an index of up to EXACT_STATS_ROWS rows (it walks the term's whole doclist).
-   * Beyond, a term in fewer than TERM_COUNT_CAP rows is counted exactly (a capped walk), and a frequent
-   * one is estimated from a window of WINDOW_ROWS consecutive rows of the largest organisation: only
-   * rare terms need exact counts (they choose what a search touches), a frequent term's weight is
-   * small and changes little with a few per cent of error. No walk exceeds a few thousand postings.
+   * Beyond, the term's first TERM_SAMPLE postings (lowest row ids) are read, which FTS5 stops after: a
+   * term with fewer is counted exactly (only rare terms choose what a search touches); a frequent one is
+   * estimated from how many rows those postings span (ids are dense within an organisation's range, see
+   * `orgRange`), a few per cent off, which moves its small weight little. Cost: TERM_SAMPLE postings at
+   * most, whatever the corpus.
    */
   private countTermDocs(kind: IndexKind, term: string, word: string, total: number): number {
     if (total <= EXACT_STATS_ROWS) return (kind === 'passages' ? this.passageTermDocs : this.qaTermDocs).get(term) ?? 0;
     // MATCH stems its input as the text was stemmed, so it is given the word, never the stem.
     if (!/^[\p{L}\p{N}]+$/u.test(word)) return 0;
-    const phrase = `"${word}"`;
-    const capped = (kind === 'passages' ? this.passageCapped : this.qaCapped).get(phrase, TERM_COUNT_CAP) ?? 0;
-    if (capped < TERM_COUNT_CAP) return capped;
-    const largest = this.largestOrg.get(kind);
-    if (!largest || largest.rows <= 0) return capped;
-    const { lo } = orgRange(largest.org_id);
-    const window = Math.min(WINDOW_ROWS, largest.rows);
-    const hits = (kind === 'passages' ? this.passageWindow : this.qaWindow).get(phrase, lo, lo + window) ?? 0;
-    return Math.max(capped, Math.min(total, Math.round((hits / window) * total)));
+    const rowids = (kind === 'passages' ? this.passageFirstRows : this.qaFirstRows).all(`"${word}"`, TERM_SAMPLE);
+    if (rowids.length < TERM_SAMPLE) return rowids.length;
+    const last = rowids[rowids.length - 1]!;
+    const org = Math.floor(last / ORG_ROWID_SPAN);
+    // Rows spanned: every row of the organisations before the last posting's, and its own up to it.
+    const ownRows = this.kindOrgTotal.get(kind, org) ?? 0;
+    const spanned = (this.rowsBeforeOrg.get(kind, org) ?? 0) + Math.min(ownRows, last - org * ORG_ROWID_SPAN);
+    if (spanned <= 0) return TERM_SAMPLE;
+    return Math.max(TERM_SAMPLE, Math.min(total, Math.round((TERM_SAMPLE / spanned) * total)));
   }
 
   async totalRows(kind: IndexKind): Promise<number> {

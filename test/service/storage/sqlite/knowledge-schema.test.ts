@@ -1,0 +1,75 @@
+/**
+ * The knowledge index's schema migrations on SQLite: a database made at an older version is brought to
+ * the current one with its content intact and searchable as before.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteKnowledgeIndex } from '../../../../src/service/storage/sqlite/knowledge';
+import { FTS_AUTOMERGE, migrateKnowledgeIndex, ORG_ROWID_SPAN } from '../../../../src/service/storage/sqlite/knowledge/schema';
+import { stemmedTerms, textForIndex } from '../../../../src/service/knowledge/text';
+
+describe('knowledge index schema on SQLite', () => {
+  let dir: string;
+  let db: Database.Database;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'qfill-kschema-'));
+    db = new Database(join(dir, 'kb.sqlite'));
+  });
+  afterEach(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A version-3 database with two passages of organisation 1, written as version 3 wrote them. */
+  function versionThree(): void {
+    migrateKnowledgeIndex(db, 3);
+    db.prepare('INSERT INTO kb_files (org_id, file_id, filename) VALUES (1, 1, ?)').run('backup.md');
+    const texts = ['Backups are encrypted with AES-256 at rest.', 'Keys rotate every year and backups are tested.'];
+    texts.forEach((content, i) => {
+      const id = ORG_ROWID_SPAN + 1 + i;
+      db.prepare(
+        `INSERT INTO kb_passages (id, org_id, file_id, page_number, section_path, context_header, content, stems) VALUES (?, 1, 1, 1, '["Policy"]', 'Policy', ?, ?)`,
+      ).run(id, content, [...stemmedTerms(`Policy\n${content}`)].join(' '));
+      db.prepare('INSERT INTO kb_passages_fts (rowid, org, file, header, body) VALUES (?, ?, ?, ?, ?)').run(id, 'o1', 'f1', textForIndex('Policy'), textForIndex(content));
+    });
+    db.prepare("INSERT INTO kb_counts (org_id, kind, rows) VALUES (1, 'passages', 2)").run();
+  }
+
+  const scores = () =>
+    db.prepare(`SELECT rowid, bm25(kb_passages_fts, 0, 0, 0.5, 1.0) AS bm FROM kb_passages_fts WHERE kb_passages_fts MATCH '"backup"' ORDER BY rowid`).all();
+  const config = (table: string) => db.prepare(`SELECT v FROM ${table}_config WHERE k = 'automerge'`).pluck().get();
+
+  it('migrates a version-3 index to version 4: merge setting stored, content and scores unchanged', async () => {
+    versionThree();
+    const before = scores();
+    expect(before).toHaveLength(2);
+    expect(config('kb_passages_fts')).toBeUndefined();
+
+    const index = new SqliteKnowledgeIndex(db);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(4);
+    expect(config('kb_passages_fts')).toBe(FTS_AUTOMERGE);
+    expect(config('kb_qa_fts')).toBe(FTS_AUTOMERGE);
+    expect(scores()).toEqual(before);
+    db.prepare("INSERT INTO kb_passages_fts (kb_passages_fts) VALUES ('integrity-check')").run();
+
+    const found = await index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['backups'], limit: 10, pool: 50, match: 'any' });
+    expect(found.hits.map((h) => h.content).sort()).toEqual(['Backups are encrypted with AES-256 at rest.', 'Keys rotate every year and backups are tested.']);
+    expect(await index.orgRows('passages', 1)).toBe(2);
+  });
+
+  it('keeps the index whole through many small writes merged FTS_AUTOMERGE segments at a time', async () => {
+    const index = new SqliteKnowledgeIndex(db);
+    const file = (file_id: number) => ({ org_id: 1, file_id, filename: `f${file_id}.md`, offering_ids: [], scope_includes_company: true, use_as_source: true });
+    for (let f = 1; f <= 3 * FTS_AUTOMERGE; f++) {
+      const content = `Passage of file ${f} about retention r${f}.`;
+      await index.replaceFile(file(f), [{ page_number: 1, section_path: ['P'], context_header: 'P', content, stems: [...stemmedTerms(`P\n${content}`)].join(' '), index_header: 'p', index_body: textForIndex(content), embedding: null }], []);
+    }
+    db.prepare("INSERT INTO kb_passages_fts (kb_passages_fts) VALUES ('integrity-check')").run();
+    const found = await index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['retention'], limit: 100, pool: 100, match: 'any' });
+    expect(found.hits).toHaveLength(3 * FTS_AUTOMERGE);
+    expect((await index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['r7'], limit: 10, pool: 10, match: 'any' })).hits.map((h) => h.filename)).toEqual(['f7.md']);
+  });
+});
