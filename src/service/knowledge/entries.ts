@@ -6,7 +6,7 @@
 import type { PassageEntry, QaEntry } from '../storage/knowledge-index';
 import { splitIntoPassages, type Passage } from './passages';
 import { qaContent } from './retrieval';
-import { stemmedTerms, textForIndex } from './text';
+import { indexTexts, stemmedTerms } from './text';
 import type { ExtractedDocument, QaPair } from './types';
 
 export type PreparedPassage = Omit<PassageEntry, 'embedding'>;
@@ -27,14 +27,15 @@ export function pairsToIndex(doc: ExtractedDocument): QaPair[] {
 }
 
 export function passageEntry(p: Passage): PreparedPassage {
+  const texts = indexTexts(p.context_header, p.content);
   return {
     page_number: p.page_number,
     section_path: p.section_path,
     context_header: p.context_header,
     content: p.content,
-    stems: [...stemmedTerms(`${p.context_header}\n${p.content}`)].join(' '),
-    index_header: textForIndex(p.context_header),
-    index_body: textForIndex(p.content),
+    stems: [...texts.stems].join(' '),
+    index_header: texts.indexHead,
+    index_body: texts.indexBody,
   };
 }
 
@@ -42,6 +43,7 @@ export function qaEntry(pair: QaPair): PreparedQa {
   const slots = pair.slots.filter((s) => s.content.trim() !== '');
   const answer = pair.answer.trim() || slots[0]!.content;
   const answerText = qaContent(answer, slots);
+  const texts = indexTexts(pair.question, answerText);
   return {
     question: pair.question,
     answer,
@@ -50,8 +52,8 @@ export function qaEntry(pair: QaPair): PreparedQa {
     tab_name: pair.tab_name ?? '',
     location: pair.location ?? '',
     question_stems: [...stemmedTerms(pair.question)].join(' '),
-    stems: [...stemmedTerms(`${pair.question}\n${answerText}`)].join(' '),
-    index_question: textForIndex(pair.question),
-    index_answer: textForIndex(answerText),
+    stems: [...texts.stems].join(' '),
+    index_question: texts.indexHead,
+    index_answer: texts.indexBody,
   };
 }

@@ -30,9 +30,10 @@ export function splitIntoPassages(doc: ExtractedDocument): Passage[] {
     let words = 0;
 
     const sectionPath = () => [...root, ...trail.map((t) => t.text)];
+    // `words` is always countWords(current.join('\n')): joining on whitespace neither merges nor splits words.
     const flush = (overlap: boolean) => {
       const content = current.join('\n').trim();
-      if (content && countWords(content) >= MIN_WORDS) {
+      if (content && words >= MIN_WORDS) {
         const section_path = sectionPath();
         passages.push({ page_number: page.page_number, section_path, context_header: section_path.join(' > '), content });
       }
@@ -50,8 +51,7 @@ export function splitIntoPassages(doc: ExtractedDocument): Passage[] {
         trail.push({ level: block.level, text });
         continue;
       }
-      for (const piece of piecesOf(text)) {
-        const pieceWords = countWords(piece);
+      for (const { piece, pieceWords } of piecesOf(text)) {
         if (words > 0 && words + pieceWords > MAX_WORDS) flush(true);
         current.push(piece);
         words += pieceWords;
@@ -68,29 +68,36 @@ function blockFromText(text: string): TextBlock {
   return heading ? { level: heading[1]!.length, text: heading[2]! } : { level: 0, text };
 }
 
-/** A paragraph longer than a passage is cut into sentence groups. */
-function piecesOf(paragraph: string): string[] {
-  if (countWords(paragraph) <= MAX_WORDS) return [paragraph];
-  const pieces: string[] = [];
+/**
+ * A paragraph longer than a passage is cut into sentence groups. Each piece with its word count (counted
+ * once: pieces joined on whitespace have the sum of their words).
+ */
+function piecesOf(paragraph: string): { piece: string; pieceWords: number }[] {
+  const total = countWords(paragraph);
+  if (total <= MAX_WORDS) return [{ piece: paragraph, pieceWords: total }];
+  const pieces: { piece: string; pieceWords: number }[] = [];
   let current: string[] = [];
   let words = 0;
   for (const sentence of splitSentences(paragraph)) {
     const n = countWords(sentence);
     if (words > 0 && words + n > TARGET_WORDS) {
-      pieces.push(current.join(' '));
+      pieces.push({ piece: current.join(' '), pieceWords: words });
       current = [];
       words = 0;
     }
     // A "sentence" longer than a passage (a table flattened to text) is cut by words.
     if (n > MAX_WORDS) {
       const tokens = sentence.split(/\s+/);
-      for (let i = 0; i < tokens.length; i += TARGET_WORDS) pieces.push(tokens.slice(i, i + TARGET_WORDS).join(' '));
+      for (let i = 0; i < tokens.length; i += TARGET_WORDS) {
+        const chunk = tokens.slice(i, i + TARGET_WORDS);
+        pieces.push({ piece: chunk.join(' '), pieceWords: chunk.length });
+      }
       continue;
     }
     current.push(sentence);
     words += n;
   }
-  if (current.length) pieces.push(current.join(' '));
+  if (current.length) pieces.push({ piece: current.join(' '), pieceWords: words });
   return pieces;
 }
 

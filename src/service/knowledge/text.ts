@@ -100,11 +100,19 @@ const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Lower-cases, folds quotes and rewrites standards/acronyms into single canonical tokens. */
 export function normalizeText(text: string): string {
-  // ASCII text is its own NFKC form and holds no curly quote: most passages skip both passes.
-  let t = NON_ASCII.test(text) ? text.normalize('NFKC').toLowerCase().replace(/[’‘]/g, "'") : text.toLowerCase();
+  let t = foldCase(text);
   if (!ANY_JOINED.test(t)) return t;
   for (const [pattern, replacement, word] of JOINED_PATTERNS) if (t.includes(word)) t = t.replace(pattern, replacement);
   return t;
+}
+
+/**
+ * NFKC, lower case, straight quotes: normalizeText before the joined standards. Character by character
+ * (nothing maps across a line break), so folding two texts joined by `\n` is joining their folds.
+ */
+function foldCase(text: string): string {
+  // ASCII text is its own NFKC form and holds no curly quote: most passages skip both passes.
+  return NON_ASCII.test(text) ? text.normalize('NFKC').toLowerCase().replace(/[’‘]/g, "'") : text.toLowerCase();
 }
 
 /** `\w` of a non-unicode regex: ASCII letters, digits and `_`. */
@@ -120,31 +128,44 @@ function lowerCode(c: number): number {
 /** Acronyms whose spelled-out phrase occurs in `normalized` text: PHRASE_PATTERN's matches, in order. */
 function acronymsFor(normalized: string): string[] {
   const found = new Set<string>();
-  const add = (matched: string) => {
-    const acronym = PHRASE_TO_ACRONYM.get(matched.toLowerCase().replace(/[\s\-–]+/g, ''));
-    if (acronym) found.add(acronym);
-  };
   if (!PHRASES_BY_START) {
-    for (const match of normalized.matchAll(PHRASE_PATTERN)) add(match[0]);
+    for (const match of normalized.matchAll(PHRASE_PATTERN)) addAcronym(found, match[0]);
     return [...found];
   }
+  scanAcronyms(normalized, found, 0, normalized.length);
+  return [...found];
+}
+
+function addAcronym(found: Set<string>, matched: string): void {
+  const acronym = PHRASE_TO_ACRONYM.get(matched.toLowerCase().replace(/[\s\-–]+/g, ''));
+  if (acronym) found.add(acronym);
+}
+
+/**
+ * Adds to `found` the acronyms of the phrases that begin at word starts in [from, to) of `normalized`
+ * (PHRASES_BY_START must be set); returns where the scan stopped: `to`, or past it when the last phrase
+ * found runs beyond `to`.
+ */
+function scanAcronyms(normalized: string, found: Set<string>, from: number, to: number): number {
+  const table = PHRASES_BY_START!;
   // A match begins where `\b` holds before a word character: a word start. Scanning on from each
   // match's end, as a global regex does.
   const n = normalized.length;
-  for (let i = 0; i < n - 1; i++) {
+  let i = from;
+  for (; i < to && i < n - 1; i++) {
     const c = lowerCode(normalized.charCodeAt(i));
     if (!isWordChar(c) || (i > 0 && isWordChar(normalized.charCodeAt(i - 1)))) continue;
     const next = lowerCode(normalized.charCodeAt(i + 1));
     if (c >= 128 || next >= 128) continue;
-    const pattern = PHRASES_BY_START[(c << 7) | next]?.get(lowerCode(normalized.charCodeAt(i + 2)));
+    const pattern = table[(c << 7) | next]?.get(lowerCode(normalized.charCodeAt(i + 2)));
     if (!pattern) continue;
     pattern.lastIndex = i;
     const match = pattern.exec(normalized);
     if (!match) continue;
-    add(match[0]);
+    addAcronym(found, match[0]);
     i += match[0].length - 1;
   }
-  return [...found];
+  return i;
 }
 
 /** Raw word tokens of normalised text (letters/digits, keeping `tls 1.2` as `1.2`-free pieces). */
@@ -156,8 +177,11 @@ export function wordTokens(normalized: string): string[] {
 /** What goes into the FTS index: the text plus the acronyms its phrases stand for. */
 export function textForIndex(text: string): string {
   const normalized = normalizeText(text);
-  const extra = acronymsFor(normalized);
-  return extra.length ? `${normalized}\n${extra.join(' ')}` : normalized;
+  return withAcronyms(normalized, acronymsFor(normalized));
+}
+
+function withAcronyms(normalized: string, acronyms: string[]): string {
+  return acronyms.length ? `${normalized}\n${acronyms.join(' ')}` : normalized;
 }
 
 /** Key terms of a question or passage: normalised, stop words dropped, acronyms added, unstemmed. */
@@ -179,6 +203,50 @@ function isKeyTerm(token: string): boolean {
  */
 export function stemmedTerms(text: string): Set<string> {
   const normalized = normalizeText(text);
+  const stems = tokenStems(normalized);
+  for (const acronym of acronymsFor(normalized)) stems.add(stem(acronym));
+  return stems;
+}
+
+/** What an indexed entry stores of its two texts (a passage's heading trail and content, a question and answer). */
+export interface IndexTexts {
+  /** `stemmedTerms(`${head}\n${body}`)` */
+  stems: Set<string>;
+  /** `textForIndex(head)` */
+  indexHead: string;
+  /** `textForIndex(body)` */
+  indexBody: string;
+}
+
+/**
+ * `stemmedTerms(`${head}\n${body}`)`, `textForIndex(head)` and `textForIndex(body)`, with the body (most of
+ * the text) normalised and scanned for phrases once instead of twice: the index text of a million passages
+ * is made at ingestion. The same result as the three calls, which it falls back to when the line break
+ * between the texts could matter: a joined standard or a phrase across it ("SOC" / "2").
+ */
+export function indexTexts(head: string, body: string): IndexTexts {
+  const foldedHead = foldCase(head);
+  const foldedBody = foldCase(body);
+  // No joined standard anywhere: each text's normalisation is its fold, and the joined text's is theirs joined.
+  const joined = `${foldedHead}\n${foldedBody}`;
+  if (PHRASES_BY_START && !ANY_JOINED.test(joined)) {
+    const acronyms = new Set<string>();
+    // The joined scan, in two parts: the head's word starts, then (when no phrase ran across the line
+    // break) the body's, which are then the body's own scan.
+    if (scanAcronyms(joined, acronyms, 0, foldedHead.length) <= foldedHead.length) {
+      const bodyAcronyms = acronymsFor(foldedBody);
+      for (const acronym of bodyAcronyms) acronyms.add(acronym);
+      const stems = tokenStems(joined);
+      for (const acronym of acronyms) stems.add(stem(acronym));
+      const headAcronyms = acronymsFor(foldedHead);
+      return { stems, indexHead: withAcronyms(foldedHead, headAcronyms), indexBody: withAcronyms(foldedBody, bodyAcronyms) };
+    }
+  }
+  return { stems: stemmedTerms(`${head}\n${body}`), indexHead: textForIndex(head), indexBody: textForIndex(body) };
+}
+
+/** The stems of the key-term tokens of normalised text, in order (acronyms not added). */
+function tokenStems(normalized: string): Set<string> {
   const stems = new Set<string>();
   for (const token of wordTokens(normalized)) {
     let stemmed = keyStemCache.get(token);
@@ -190,7 +258,6 @@ export function stemmedTerms(text: string): Set<string> {
     }
     if (stemmed !== null) stems.add(stemmed);
   }
-  for (const acronym of acronymsFor(normalized)) stems.add(stem(acronym));
   return stems;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyTerms, normalizeText, stem, stemmedTerms, textForIndex, wordTokens } from '../../../src/service/knowledge/text';
+import { indexTexts, keyTerms, normalizeText, stem, stemmedTerms, textForIndex, wordTokens } from '../../../src/service/knowledge/text';
 
 /** Texts that exercise the tokeniser's shortcuts: ASCII and not, phrases at and off word starts. */
 const TEXTS = [
@@ -35,5 +35,23 @@ describe('tokeniser', () => {
     for (const text of TEXTS) {
       expect([...stemmedTerms(text)]).toEqual([...new Set(keyTerms(text).map(stem))]);
     }
+  });
+
+  it('indexTexts gives what stemmedTerms and textForIndex give, also across the line break between the texts', () => {
+    const heads = [...TEXTS, 'Policy > SOC', 'Access > Use multi', 'Controls - ISO', 'Identity > single sign', 'Ops > 24/', 'Keys > TLS'];
+    const bodies = [...TEXTS, '2 Type II report.', 'factor authentication everywhere.', '27001 certified', 'on is required.', '7 monitoring', 'v1.2 only'];
+    for (const head of heads) {
+      for (const body of bodies) {
+        const texts = indexTexts(head, body);
+        expect([[...texts.stems], texts.indexHead, texts.indexBody]).toEqual([
+          [...stemmedTerms(`${head}\n${body}`)],
+          textForIndex(head),
+          textForIndex(body),
+        ]);
+      }
+    }
+    // The joined text is one text: "SOC" ending the heading and "2" opening the body are SOC 2.
+    expect(indexTexts('Policy > SOC', '2 Type II report.').stems.has('soc2')).toBe(true);
+    expect(indexTexts('Access > Use multi', 'factor authentication everywhere.').stems.has('mfa')).toBe(true);
   });
 });
