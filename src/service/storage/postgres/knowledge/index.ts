@@ -450,26 +450,29 @@ function hitOf(kind: IndexKind, r: Record<string, unknown>): PassageHit | QaHit 
  */
 function rankedPool(table: string, matching: string, terms: number): string {
   const f = (i: number) => `f${i}`;
-  const lookups = Array.from({ length: terms }, (_, i) => `(t.tf -> ($8::text[])[${i + 1}])::float8 / 10 AS ${f(i)}`).join(', ');
+  const lookups = Array.from({ length: terms }, (_, i) => `(d.tf -> ($8::text[])[${i + 1}])::float8 / 10 AS ${f(i)}`).join(', ');
   const score = Array.from(
     { length: terms },
     (_, i) => `CASE WHEN x.${f(i)} IS NULL THEN 0 ELSE s.w[${i + 1}] * ((x.${f(i)} * ${K1 + 1}::float8) / (x.${f(i)} + x.norm)) END`,
   ).join(' + ');
-  // Statistics once (MATERIALIZED: not re-evaluated per row); OFFSET 0 keeps the lateral subquery a
-  // subquery, so each lookup runs once per row, not once per use.
+  // Statistics once (MATERIALIZED: not re-evaluated per row). Per row, `tf || '{}'` decompresses the
+  // stored object once (a lookup on the stored value would decompress it again for every lexeme), and
+  // OFFSET 0 keeps each subquery a subquery, so each lookup runs once per row, not once per use.
   return `WITH totals AS (SELECT coalesce(sum(rows), 0)::float8 AS n, coalesce(sum(tokens), 0)::float8 AS tokens FROM kb_counts WHERE kind = $7),
     stats AS MATERIALIZED (
       SELECT CASE WHEN tt.n > 0 THEN tt.tokens / tt.n ELSE 1::float8 END AS avgdl,
         array(
           SELECT q.m * (CASE WHEN (tt.n - d.docs + 0.5) / (d.docs + 0.5) <= 1 THEN 1e-6::float8 ELSE ln((tt.n - d.docs + 0.5) / (d.docs + 0.5)) END)
           FROM unnest($8::text[], $9::int[]) WITH ORDINALITY AS q(term, m, i)
-            CROSS JOIN LATERAL (SELECT coalesce((SELECT k.docs FROM kb_terms k WHERE k.kind = $7 AND k.term = q.term), 0)::float8 AS docs) d
+            CROSS JOIN LATERAL (SELECT coalesce((SELECT k.docs FROM kb_terms k WHERE k.kind = $7 AND k.term = q.term), 0)::float8 AS docs OFFSET 0) d
           ORDER BY q.i
         ) AS w
       FROM totals tt)
     SELECT t.id, t.file_id, ${score} AS bm
     FROM stats s CROSS JOIN ${table} t
-      CROSS JOIN LATERAL (SELECT ${lookups}, ${K1}::float8 * (1::float8 - ${B}::float8 + (${B}::float8 * t.doclen) / s.avgdl) AS norm OFFSET 0) x
+      CROSS JOIN LATERAL (
+        SELECT ${lookups}, ${K1}::float8 * (1::float8 - ${B}::float8 + (${B}::float8 * t.doclen) / s.avgdl) AS norm
+        FROM (SELECT t.tf || '{}'::jsonb AS tf OFFSET 0) d OFFSET 0) x
     WHERE ${matching}
     ORDER BY bm DESC, t.id LIMIT $5`;
 }
