@@ -5,11 +5,16 @@
  * 1, 2 and 4 `qfill serve` processes on one PostgreSQL database (SQLite: 1 process). PostgreSQL comes
  * from QFILL_BENCH_DATABASE_URL or QFILL_TEST_DATABASE_URL (a server the bench may create a database on),
  * else the local server. Needs ../shared/fixtures.
+ *
+ * `--synthetic-database URL` keeps the PostgreSQL synthetic knowledge base in that database (built there
+ * when it is empty, never dropped), so a re-measurement skips the minutes of building it;
+ * `--synthetic-only` measures only that row. The load average is logged beside every measurement: the
+ * machine is shared, and a timing without it means little.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ApiClient } from '../src/api/client';
@@ -17,7 +22,7 @@ import { createKey } from '../src/service/admin';
 import { buildApp } from '../src/service/app';
 import type { StorageOptions } from '../src/service/storage/open';
 import { FIXTURES, fixturesEndToEnd, percentile, round } from './end-to-end';
-import { buildSyntheticKb, chatOverHttp, corpusVocabulary } from './retrieval';
+import { buildSyntheticKb, chatOverHttp, corpusVocabulary, type SyntheticKb } from './retrieval';
 
 export interface PostgresRow {
   backend: string;
@@ -107,7 +112,9 @@ async function runBackend(backend: 'sqlite' | 'postgres', target: StorageOptions
   try {
     const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
     const key = await createKey(target, { org: 'bench', user: 'bench', role: 'admin' });
-    const { ingest, caiq, asks } = await fixturesEndToEnd(new ApiClient({ baseUrl: base, apiKey: key }), (line) => log(`${backend}: ${line}`));
+    log(`${backend}: fixtures run starting (${load()})`);
+    const { ingest, caiq, asks } = await fixturesEndToEnd(new ApiClient({ baseUrl: base, apiKey: key }), (line) => log(`${backend}: ${line} (${load()})`));
+    log(`${backend}: fixtures run done (${load()})`);
     const t = asks.times;
     return {
       key,
@@ -123,22 +130,73 @@ async function runBackend(backend: 'sqlite' | 'postgres', target: StorageOptions
   }
 }
 
+function load(): string {
+  return `load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`;
+}
+
+/** The synthetic knowledge base a previous run left in `url` (organisation "bench"), or null when it is empty. */
+async function existingSynthetic(url: string): Promise<SyntheticKb | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let passages = 0;
+  try {
+    const { rows } = await client.query<{ n: string | null }>(
+      "SELECT (SELECT SUM(rows) FROM kb_counts WHERE kind = 'passages') AS n WHERE to_regclass('kb_counts') IS NOT NULL",
+    );
+    passages = Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+  if (passages === 0) return null;
+  const storage: StorageOptions = { dataDir: mkdtempSync(path.join(tmpdir(), 'qfill-bench-service-')), databaseUrl: url };
+  const apiKey = await createKey(storage, { org: 'bench', user: 'bench', role: 'admin' });
+  const remove = async () => rmSync(storage.dataDir, { recursive: true, force: true });
+  return { storage, apiKey, orgId: 0, passages, kb: null as never, closeDatabase: async () => undefined, remove };
+}
+
 /** `POST /chat/ask/` on a synthetic knowledge base of `passages` (SQLite, or in the database `databaseUrl`), one client. */
 async function syntheticRow(backend: 'sqlite' | 'postgres', vocabulary: string[], passages: number, questions: string[], databaseUrl: string | null, log: (line: string) => void): Promise<PostgresRow> {
-  log(`${backend}: building a synthetic ${passages.toLocaleString('en')}-passage knowledge base…`);
-  const started = performance.now();
-  const synthetic = await buildSyntheticKb(vocabulary, passages, databaseUrl);
-  log(`${backend}: built in ${Math.round((performance.now() - started) / 1000)} s; asking…`);
+  let synthetic = databaseUrl ? await existingSynthetic(databaseUrl) : null;
+  if (synthetic) log(`${backend}: reusing the synthetic ${synthetic.passages.toLocaleString('en')}-passage knowledge base in ${new URL(databaseUrl!).pathname}`);
+  else {
+    log(`${backend}: building a synthetic ${passages.toLocaleString('en')}-passage knowledge base (${load()})…`);
+    const started = performance.now();
+    synthetic = await buildSyntheticKb(vocabulary, passages, databaseUrl);
+    log(`${backend}: built in ${Math.round((performance.now() - started) / 1000)} s (${load()})`);
+  }
   try {
+    log(`${backend}: asking (${load()})…`);
     const row = await chatOverHttp(synthetic, questions);
+    log(`${backend}: asked, p50 ${row.p50_ms} ms, p95 ${row.p95_ms} ms (${load()})`);
     return { backend, measure: `POST /chat/ask/, synthetic KB (${synthetic.passages.toLocaleString('en')} passages), one client`, n: row.n, p50_ms: row.p50_ms ?? '-', p95_ms: row.p95_ms ?? '-', total: `${Math.round(row.total_ms)} ms` };
   } finally {
     await synthetic.remove();
   }
 }
 
+function argument(name: string): string | null {
+  const i = process.argv.indexOf(name);
+  if (i < 0) return null;
+  const value = process.argv[i + 1];
+  if (!value || value.startsWith('--')) throw new Error(`${name} needs a value`);
+  return value;
+}
+
+/** Questions for the synthetic rows when the fixtures' run is skipped: the CAIQ's, as that run asks them. */
+async function caiqQuestions(): Promise<string[]> {
+  const { detectQuestionnaire } = await import('../src/service/detect');
+  const { readFileSync } = await import('node:fs');
+  const file = path.join(FIXTURES, 'questionnaires', 'caiq-v4.0.3-blank.xlsx');
+  return (await detectQuestionnaire(new Uint8Array(readFileSync(file)), 'caiq.xlsx')).questions.map((q) => q.original_question_text).slice(0, 200);
+}
+
 export async function runPostgresBench(log: (line: string) => void = () => {}): Promise<PostgresRow[]> {
   if (!existsSync(FIXTURES)) throw new Error(`${FIXTURES} is missing: the PostgreSQL bench needs ../shared/fixtures`);
+  const keptSynthetic = argument('--synthetic-database');
+  if (process.argv.includes('--synthetic-only')) {
+    if (!keptSynthetic) throw new Error('--synthetic-only needs --synthetic-database URL');
+    return [await syntheticRow('postgres', await corpusVocabulary(), SYNTHETIC_PASSAGES, await caiqQuestions(), keptSynthetic, log)];
+  }
   const server = await serverUrl();
   const name = `qf_bench_${randomBytes(4).toString('hex')}`;
   await admin(server, `CREATE DATABASE ${name}`);
@@ -157,14 +215,17 @@ export async function runPostgresBench(log: (line: string) => void = () => {}): 
     if (!process.argv.includes('--no-synthetic')) {
       const vocabulary = await corpusVocabulary();
       rows.push(await syntheticRow('sqlite', vocabulary, SYNTHETIC_PASSAGES, postgres.questions, null, log));
-      const syntheticDb = `${name}_synthetic`;
-      await admin(server, `CREATE DATABASE ${syntheticDb}`);
-      try {
-        const url = new URL(server);
-        url.pathname = `/${syntheticDb}`;
-        rows.push(await syntheticRow('postgres', vocabulary, SYNTHETIC_PASSAGES, postgres.questions, url.toString(), log));
-      } finally {
-        await admin(server, `DROP DATABASE IF EXISTS ${syntheticDb} WITH (FORCE)`).catch(() => undefined);
+      if (keptSynthetic) rows.push(await syntheticRow('postgres', vocabulary, SYNTHETIC_PASSAGES, postgres.questions, keptSynthetic, log));
+      else {
+        const syntheticDb = `${name}_synthetic`;
+        await admin(server, `CREATE DATABASE ${syntheticDb}`);
+        try {
+          const url = new URL(server);
+          url.pathname = `/${syntheticDb}`;
+          rows.push(await syntheticRow('postgres', vocabulary, SYNTHETIC_PASSAGES, postgres.questions, url.toString(), log));
+        } finally {
+          await admin(server, `DROP DATABASE IF EXISTS ${syntheticDb} WITH (FORCE)`).catch(() => undefined);
+        }
       }
     }
 
@@ -172,6 +233,7 @@ export async function runPostgresBench(log: (line: string) => void = () => {}): 
     const one = await serveProcess(['--data', sqliteDir]);
     children.push(one.child);
     let r = await throughput([one.url], sqlite.key, sqlite.questions);
+    log(`sqlite: ${r.rate.toFixed(0)} asks/s (${load()})`);
     rows.push({ backend: 'sqlite', measure: `POST /chat/ask/ throughput, ${CLIENTS} clients, 1 process`, n: r.n, p50_ms: round(r.p50), p95_ms: round(r.p95), total: `${r.rate.toFixed(0)} asks/s` });
     one.child.kill('SIGTERM');
 
@@ -182,6 +244,7 @@ export async function runPostgresBench(log: (line: string) => void = () => {}): 
       );
       children.push(...procs.map((p) => p.child));
       r = await throughput(procs.map((p) => p.url), postgres.key, postgres.questions);
+      log(`postgres: ${r.rate.toFixed(0)} asks/s with ${count} (${load()})`);
       rows.push({ backend: 'postgres', measure: `POST /chat/ask/ throughput, ${CLIENTS} clients, ${count} process${count > 1 ? 'es' : ''}`, n: r.n, p50_ms: round(r.p50), p95_ms: round(r.p95), total: `${r.rate.toFixed(0)} asks/s` });
       for (const p of procs) p.child.kill('SIGTERM');
       await new Promise((res) => setTimeout(res, 500));

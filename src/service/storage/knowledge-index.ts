@@ -165,6 +165,8 @@ export interface KnowledgeIndex {
    * most) to the first of `labelQuestions` (lower-cased question texts) it answers.
    */
   fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null>;
+  /** `fileFacts` of several files at once (one round trip on a networked backend); files not in the index are absent. */
+  filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, FileFacts>>;
   setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void>;
   /** The organisation's own names, as set (null when never set). */
   orgNames(orgId: number): Promise<string | null>;

@@ -140,6 +140,12 @@ describe.each([
     await index.setFileSubject(1, 2, 'Amazon Web Services');
     expect(await index.fileFacts(1, 2, ['product name'])).toEqual({ subject: 'Amazon Web Services', label: null, offering_ids: [10] });
     expect(await index.fileFacts(1, 99, [])).toBeNull();
+    // Several files at once: the same facts, and nothing for a file not in the index (nor another organisation's).
+    const many = await index.filesFacts(1, [5, 2, 99, 5], ['product name']);
+    expect([...many.keys()].sort()).toEqual([2, 5]);
+    expect(many.get(5)).toEqual({ subject: null, label: 'Acme Cloud', offering_ids: [] });
+    expect(many.get(2)).toEqual({ subject: 'Amazon Web Services', label: null, offering_ids: [10] });
+    expect((await index.filesFacts(2, [5, 2], ['product name'])).size).toBe(0);
     expect(await index.orgNames(1)).toBeNull();
     await index.setOrgNames(1, '["Acme"]');
     expect(await index.orgNames(1)).toBe('["Acme"]');

@@ -2,6 +2,9 @@
  * The knowledge index on PostgreSQL: tsvector + GIN finds the rows, and BM25 is computed as SQLite's
  * FTS5 computes it (k1 1.2, b 0.75, the same column weights, document frequencies and lengths over the
  * same lexemes, see ./tokens), so both backends rank alike. Statistics are kept in tables as rows change.
+ *
+ * A search is one statement: the statistics it needs, the ranked pool (each matching row scored from
+ * its small inline `tf` object, never its whole tsvector), the scope's filters and the rows' contents.
  */
 import type pg from 'pg';
 import type {
@@ -21,8 +24,8 @@ import type {
   TermRef,
 } from '../../knowledge-index';
 import { keepBest } from '../../nearest';
-import { migratePostgresKnowledgeIndex } from './schema';
-import { indexTokens, tsqueryLiteral, tsvectorLiteral } from './tokens';
+import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
+import { indexTokens, indexVector, tsqueryLiteral } from './tokens';
 
 export { KNOWLEDGE_INDEX_MIGRATIONS, migratePostgresKnowledgeIndex } from './schema';
 
@@ -31,8 +34,6 @@ export type Queryable = Pick<pg.Pool, 'query' | 'connect'>;
 
 const K1 = 1.2;
 const B = 0.75;
-/** Column weights, as SQLite's bm25() gets them: [heading or question ('A'), body or answer]. */
-const WEIGHTS: Record<IndexKind, [number, number]> = { passages: [0.5, 1.0], qa: [1.0, 0.3] };
 /** Scope tokens FTS5 indexes in every row (org and file columns) count in its lengths; so here too. */
 const SCOPE_TOKENS = 2;
 const WRITE_BATCH = 500;
@@ -41,9 +42,17 @@ const VECTOR_BATCH = 2000;
 interface Prepared {
   row: Record<string, unknown>;
   tsv: string;
+  /** JSON of lexeme → 10 × weighted occurrences (see TF_TENTHS). */
+  tf: string;
   doclen: number;
-  lexemes: Set<string>;
+  lexemes: string[];
 }
+
+/** The columns a hit returns, per kind (besides id, file_id and the file's name). */
+const HIT_COLUMNS: Record<IndexKind, string[]> = {
+  passages: ['page_number', 'section_path', 'context_header', 'content', 'stems'],
+  qa: ['question', 'answer', 'slots', 'original_id', 'tab_name', 'location', 'question_stems', 'stems'],
+};
 
 function toBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -107,70 +116,50 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     const words = query.terms.filter((t) => /^[\p{L}\p{N}]+$/u.test(t));
     const lexemes = words.map(lexeme).filter((l): l is string => l !== null);
     if (lexemes.length === 0) return { hits: [], pool_size: 0 };
-    const table = query.kind === 'passages' ? 'kb_passages' : 'kb_qa';
-    const tsquery = tsqueryLiteral([...new Set(lexemes)], query.match ?? 'any');
+    const kind: IndexKind = query.kind;
+    const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
+    // One phrase per query word, as FTS5 counts them (two words with one stem count twice).
+    const multiplicity = new Map<string, number>();
+    for (const l of lexemes) multiplicity.set(l, (multiplicity.get(l) ?? 0) + 1);
+    const distinct = [...multiplicity.keys()];
+    const match = query.match ?? 'any';
     const fileId = query.scope.file_id;
     const oneFile = fileId !== undefined && fileId !== null && Number.isInteger(fileId);
-    const args: unknown[] = [tsquery, query.scope.org_id];
-    if (oneFile) args.push(fileId);
-    const where = `t.tsv @@ $1::tsquery AND t.org_id = $2${oneFile ? ' AND t.file_id = $3' : ''}`;
-
-    let pool: { id: number; bm: number }[];
-    if (query.match === 'all') {
+    const offerings = query.scope.offering_ids?.length ? query.scope.offering_ids : null;
+    // $1 query, $2 org, $3 file (or null), $4 offerings (or null), $5 pool, $6 limit, then the ranking's.
+    const args: unknown[] = [tsqueryLiteral(distinct, match), query.scope.org_id, oneFile ? fileId : null, offerings, Math.floor(query.pool), Math.floor(query.limit)];
+    const matching = `t.tsv @@ $1::tsquery AND t.org_id = $2${oneFile ? ' AND t.file_id = $3' : ''}`;
+    let pool: string;
+    if (match === 'all') {
       // Unranked: newest first, and PostgreSQL stops after the pool.
-      const { rows } = await this.db.query<{ id: string }>(`SELECT t.id FROM ${table} t WHERE ${where} ORDER BY t.id DESC LIMIT ${Math.floor(query.pool)}`, args);
-      pool = rows.map((r) => ({ id: Number(r.id), bm: 1 }));
+      pool = `SELECT t.id, t.file_id, 1::float8 AS bm FROM ${table} t WHERE ${matching} ORDER BY t.id DESC LIMIT $5`;
     } else {
-      pool = await this.ranked(query.kind, table, where, args, lexemes, query.pool);
+      args.push(kind, distinct, distinct.map((l) => multiplicity.get(l)!));
+      pool = rankedPool(table, matching, distinct.length);
     }
-    if (pool.length === 0) return { hits: [], pool_size: 0 };
-    const hits = await this.fetch(query.kind, query.scope, pool.map((p) => p.id));
-    const bm = new Map(pool.map((p) => [p.id, p.bm]));
-    const ordered = hits
-      .map((h) => ({ ...h, bm: bm.get(h.id) ?? 0 }))
-      .sort((a, b) => b.bm - a.bm || a.id - b.id)
-      .slice(0, query.limit);
-    return { hits: ordered as HitOf<K>[], pool_size: pool.length };
-  }
-
-  /** Every matching row's BM25 (FTS5's formula), best `pool` first. */
-  private async ranked(kind: IndexKind, table: string, where: string, args: unknown[], lexemes: string[], pool: number): Promise<{ id: number; bm: number }[]> {
-    const distinct = [...new Set(lexemes)];
-    const { rows } = await this.db.query<{ id: string; doclen: number; lexeme: string; a: number; d: number }>(
-      `SELECT t.id, t.doclen, u.lexeme,
-         cardinality(array_positions(u.weights, 'A')) AS a,
-         cardinality(u.positions) - cardinality(array_positions(u.weights, 'A')) AS d
-       FROM ${table} t CROSS JOIN LATERAL unnest(t.tsv) AS u
-       WHERE ${where} AND u.lexeme = ANY($${args.length + 1}::text[])`,
-      [...args, distinct],
+    const columns = HIT_COLUMNS[kind].map((c) => `t.${c}`).join(', ');
+    // The pool is ranked before the scope's mutable filters (as in SQLite); only the best `limit` rows
+    // that pass them are read whole. The first row always comes, carrying the pool's size.
+    const { rows } = await this.db.query(
+      `WITH pool AS (${pool}),
+       passed AS (
+         SELECT p.id, p.bm FROM pool p JOIN kb_files f ON f.org_id = $2 AND f.file_id = p.file_id
+         WHERE f.use_as_source AND ($3::bigint IS NULL OR f.file_id = $3)
+           AND ($4::bigint[] IS NULL OR f.scope_includes_company OR EXISTS (
+             SELECT 1 FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id AND o.offering_id = ANY($4::bigint[])))
+         ORDER BY p.bm DESC, p.id LIMIT $6)
+       SELECT (SELECT count(*) FROM pool) AS pool_size, h.* FROM (SELECT 1) AS one LEFT JOIN (
+         SELECT p.bm, t.id, t.file_id, f.filename, ${columns}
+         FROM passed p JOIN ${table} t ON t.id = p.id JOIN kb_files f ON f.org_id = t.org_id AND f.file_id = t.file_id
+       ) h ON TRUE`,
+      args,
     );
-    const [n, tokens] = await this.totals(kind);
-    const avgdl = n > 0 ? tokens / n : 1;
-    const docs = await this.lexemeDocs(kind, distinct);
-    const idf = new Map(distinct.map((l, i) => {
-      const hit = docs[i] ?? 0;
-      const v = Math.log((n - hit + 0.5) / (hit + 0.5));
-      return [l, v <= 0 ? 1e-6 : v];
-    }));
-    const [wa, wd] = WEIGHTS[kind];
-    const perRow = new Map<number, { doclen: number; freq: Map<string, number> }>();
-    for (const r of rows) {
-      const id = Number(r.id);
-      let entry = perRow.get(id);
-      if (!entry) perRow.set(id, (entry = { doclen: r.doclen, freq: new Map() }));
-      entry.freq.set(r.lexeme, wa * Number(r.a) + wd * Number(r.d));
-    }
-    const scored = [...perRow].map(([id, { doclen, freq }]) => {
-      let score = 0;
-      // One phrase per query word, as FTS5 counts them (two words with one stem count twice).
-      for (const l of lexemes) {
-        const f = freq.get(l) ?? 0;
-        score += (idf.get(l) ?? 0) * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * doclen) / avgdl)));
-      }
-      return { id, bm: score };
-    });
-    scored.sort((a, b) => b.bm - a.bm || a.id - b.id);
-    return scored.slice(0, pool);
+    const poolSize = Number(rows[0]?.pool_size ?? 0);
+    const hits = rows
+      .filter((r) => r.id !== null && r.id !== undefined)
+      .map((r) => ({ ...hitOf(kind, r), bm: Number(r.bm) }))
+      .sort((a, b) => b.bm - a.bm || a.id - b.id);
+    return { hits: hits as HitOf<K>[], pool_size: poolSize };
   }
 
   async byIds<K extends IndexKind>(kind: K, scope: IndexScope, ids: number[]): Promise<HitOf<K>[]> {
@@ -181,48 +170,17 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
   /** The rows with these ids that the scope allows, with their file's name. */
   private async fetch(kind: IndexKind, scope: IndexScope, ids: number[]): Promise<(PassageHit | QaHit)[]> {
     const offerings = scope.offering_ids?.length ? scope.offering_ids : null;
-    const filter = `t.id = ANY($1::bigint[]) AND t.org_id = $2 AND f.use_as_source
-      AND ($3::bigint IS NULL OR f.file_id = $3)
-      AND ($4::bigint[] IS NULL OR f.scope_includes_company OR EXISTS (
-        SELECT 1 FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id AND o.offering_id = ANY($4::bigint[])))`;
-    const args = [ids, scope.org_id, scope.file_id ?? null, offerings];
-    if (kind === 'passages') {
-      const { rows } = await this.db.query(
-        `SELECT t.id, t.file_id, f.filename, t.page_number, t.section_path, t.context_header, t.content, t.stems
-         FROM kb_passages t JOIN kb_files f ON f.org_id = t.org_id AND f.file_id = t.file_id WHERE ${filter}`,
-        args,
-      );
-      return rows.map((r) => ({
-        id: Number(r.id),
-        file_id: Number(r.file_id),
-        filename: r.filename as string,
-        page_number: Number(r.page_number),
-        section_path: JSON.parse(r.section_path as string) as string[],
-        context_header: r.context_header as string,
-        content: r.content as string,
-        stems: r.stems as string,
-        bm: 0,
-      }));
-    }
+    const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
     const { rows } = await this.db.query(
-      `SELECT t.id, t.file_id, f.filename, t.question, t.answer, t.slots, t.original_id, t.tab_name, t.location, t.question_stems, t.stems
-       FROM kb_qa t JOIN kb_files f ON f.org_id = t.org_id AND f.file_id = t.file_id WHERE ${filter}`,
-      args,
+      `SELECT t.id, t.file_id, f.filename, ${HIT_COLUMNS[kind].map((c) => `t.${c}`).join(', ')}
+       FROM ${table} t JOIN kb_files f ON f.org_id = t.org_id AND f.file_id = t.file_id
+       WHERE t.id = ANY($1::bigint[]) AND t.org_id = $2 AND f.use_as_source
+         AND ($3::bigint IS NULL OR f.file_id = $3)
+         AND ($4::bigint[] IS NULL OR f.scope_includes_company OR EXISTS (
+           SELECT 1 FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id AND o.offering_id = ANY($4::bigint[])))`,
+      [ids, scope.org_id, scope.file_id ?? null, offerings],
     );
-    return rows.map((r) => ({
-      id: Number(r.id),
-      file_id: Number(r.file_id),
-      filename: r.filename as string,
-      question: r.question as string,
-      answer: r.answer as string,
-      slots: JSON.parse(r.slots as string) as QaSlot[],
-      original_id: (r.original_id as string | null) ?? null,
-      tab_name: r.tab_name as string,
-      location: r.location as string,
-      question_stems: r.question_stems as string,
-      stems: r.stems as string,
-      bm: 0,
-    }));
+    return rows.map((r) => hitOf(kind, r));
   }
 
   /**
@@ -278,16 +236,22 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
   }
 
   async fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null> {
-    const { rows } = await this.db.query<{ subject: string | null; label: string | null; offerings: string[] | null }>(
-      `SELECT f.subject,
+    return (await this.filesFacts(orgId, [fileId], labelQuestions)).get(fileId) ?? null;
+  }
+
+  async filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, FileFacts>> {
+    const found = new Map<number, FileFacts>();
+    if (fileIds.length === 0) return found;
+    const { rows } = await this.db.query<{ file_id: string | number; subject: string | null; label: string | null; offerings: (string | number)[] | null }>(
+      `SELECT f.file_id, f.subject,
          (SELECT q.answer FROM kb_qa q WHERE q.org_id = f.org_id AND q.file_id = f.file_id
             AND lower(trim(q.question)) = ANY($3::text[]) AND length(q.answer) <= 80 ORDER BY q.id LIMIT 1) AS label,
          (SELECT array_agg(o.offering_id ORDER BY o.offering_id) FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id) AS offerings
-       FROM kb_files f WHERE f.org_id = $1 AND f.file_id = $2`,
-      [orgId, fileId, labelQuestions],
+       FROM kb_files f WHERE f.org_id = $1 AND f.file_id = ANY($2::bigint[])`,
+      [orgId, [...new Set(fileIds)], labelQuestions],
     );
-    const row = rows[0];
-    return row ? { subject: row.subject, label: row.label, offering_ids: (row.offerings ?? []).map(Number) } : null;
+    for (const row of rows) found.set(Number(row.file_id), { subject: row.subject, label: row.label, offering_ids: (row.offerings ?? []).map(Number) });
+    return found;
   }
 
   async setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void> {
@@ -338,82 +302,83 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     }
   }
 
-  /** Removes a file's rows and takes them out of the statistics. */
+  /** Removes a file's rows and takes them out of the statistics (one statement per kind). */
   private async deleteContent(c: pg.PoolClient, orgId: number, fileId: number): Promise<void> {
     for (const [kind, table] of [['passages', 'kb_passages'], ['qa', 'kb_qa']] as const) {
-      await c.query(
-        `UPDATE kb_terms k SET docs = k.docs - d.n
-         FROM (SELECT u.lexeme, COUNT(*) AS n FROM ${table} t CROSS JOIN LATERAL unnest(t.tsv) AS u
-               WHERE t.org_id = $2 AND t.file_id = $3 GROUP BY u.lexeme) d
-         WHERE k.kind = $1 AND k.term = d.lexeme`,
+      const { rows } = await c.query<{ term: string; docs: string | number }>(
+        `WITH gone AS (DELETE FROM ${table} WHERE org_id = $2 AND file_id = $3 RETURNING doclen, tf),
+         counted AS (
+           UPDATE kb_counts k SET rows = k.rows - g.n, tokens = k.tokens - g.tokens
+           FROM (SELECT count(*) AS n, coalesce(sum(doclen), 0) AS tokens FROM gone) g
+           WHERE k.org_id = $2 AND k.kind = $1 AND g.n > 0)
+         UPDATE kb_terms k SET docs = k.docs - d.n
+         FROM (SELECT l.term, count(*) AS n FROM gone, jsonb_object_keys(gone.tf) AS l(term) GROUP BY l.term) d
+         WHERE k.kind = $1 AND k.term = d.term
+         RETURNING k.term, k.docs`,
         [kind, orgId, fileId],
       );
-      const { rows } = await c.query<{ n: string; tokens: string | null }>(
-        `WITH gone AS (DELETE FROM ${table} WHERE org_id = $1 AND file_id = $2 RETURNING doclen) SELECT COUNT(*) AS n, SUM(doclen) AS tokens FROM gone`,
-        [orgId, fileId],
-      );
-      const n = Number(rows[0]?.n ?? 0);
-      if (n > 0) {
-        await c.query('UPDATE kb_counts SET rows = rows - $3, tokens = tokens - $4 WHERE org_id = $1 AND kind = $2', [
-          orgId,
-          kind,
-          n,
-          Number(rows[0]?.tokens ?? 0),
-        ]);
-      }
+      const unused = rows.filter((r) => Number(r.docs) <= 0).map((r) => r.term);
+      if (unused.length) await c.query('DELETE FROM kb_terms WHERE kind = $1 AND term = ANY($2::text[]) AND docs <= 0', [kind, unused]);
     }
-    await c.query("DELETE FROM kb_terms WHERE docs <= 0");
   }
 
+  /** A batch of rows and the statistics they add, in one statement. */
   private async insertBatch(c: pg.PoolClient, kind: IndexKind, file: IndexedFile, batch: Prepared[]): Promise<void> {
     const columns = Object.keys(batch[0]!.row);
-    const all = [...columns, 'tsv', 'doclen'];
-    const types: Record<string, string> = { page_number: 'int', embedding: 'bytea', tsv: 'tsvector', doclen: 'int' };
-    const args = all.map((col) =>
-      batch.map((p) => (col === 'tsv' ? p.tsv : col === 'doclen' ? p.doclen : p.row[col])),
-    );
-    const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
-    await c.query(
-      `INSERT INTO ${table} (org_id, file_id, ${all.join(', ')})
-       SELECT $1, $2, ${all.map((col) => `u.${col}`).join(', ')}
-       FROM unnest(${all.map((col, i) => `$${i + 3}::${types[col] === 'tsvector' ? 'text' : (types[col] ?? 'text')}[]`).join(', ')}) AS u(${all.join(', ')})`.replace(
-        'u.tsv,',
-        'u.tsv::tsvector,',
-      ),
-      [file.org_id, file.file_id, ...args],
-    );
+    const all = [...columns, 'tsv', 'tf', 'doclen'];
+    // Sent as arrays (text for tsvector and jsonb, cast per row): one parameter per column, whatever the batch.
+    const types: Record<string, [string, string]> = {
+      page_number: ['int', ''],
+      embedding: ['bytea', ''],
+      tsv: ['text', '::tsvector'],
+      tf: ['text', '::jsonb'],
+      doclen: ['int', ''],
+    };
+    const args = all.map((col) => batch.map((p) => (col === 'tsv' ? p.tsv : col === 'tf' ? p.tf : col === 'doclen' ? p.doclen : p.row[col])));
     const docs = new Map<string, number>();
     let tokens = 0;
     for (const p of batch) {
       tokens += p.doclen;
       for (const l of p.lexemes) docs.set(l, (docs.get(l) ?? 0) + 1);
     }
+    // Terms in one order in every transaction, so concurrent ingestions lock kb_terms rows alike.
+    const terms = [...docs.keys()].sort();
+    const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
+    const n = all.length + 3;
     await c.query(
-      `INSERT INTO kb_terms (kind, term, docs) SELECT $1, t, n FROM unnest($2::text[], $3::bigint[]) AS u(t, n)
-       ON CONFLICT (kind, term) DO UPDATE SET docs = kb_terms.docs + excluded.docs`,
-      [kind, [...docs.keys()], [...docs.values()]],
-    );
-    await c.query(
-      `INSERT INTO kb_counts (org_id, kind, rows, tokens) VALUES ($1, $2, $3, $4)
+      `WITH inserted AS (
+         INSERT INTO ${table} (org_id, file_id, ${all.join(', ')})
+         SELECT $1, $2, ${all.map((col) => `u.${col}${types[col]?.[1] ?? ''}`).join(', ')}
+         FROM unnest(${all.map((col, i) => `$${i + 3}::${types[col]?.[0] ?? 'text'}[]`).join(', ')}) AS u(${all.join(', ')})),
+       terms AS (
+         INSERT INTO kb_terms (kind, term, docs) SELECT $${n}, t, d FROM unnest($${n + 1}::text[], $${n + 2}::bigint[]) AS u(t, d)
+         ON CONFLICT (kind, term) DO UPDATE SET docs = kb_terms.docs + excluded.docs)
+       INSERT INTO kb_counts (org_id, kind, rows, tokens) VALUES ($1, $${n}, $${n + 3}, $${n + 4})
        ON CONFLICT (org_id, kind) DO UPDATE SET rows = kb_counts.rows + excluded.rows, tokens = kb_counts.tokens + excluded.tokens`,
-      [file.org_id, kind, batch.length, tokens],
+      [file.org_id, file.file_id, ...args, kind, terms, terms.map((t) => docs.get(t)!), batch.length, tokens],
     );
   }
 }
 
-function prepare(row: Record<string, unknown>, head: string, body: string): Prepared {
+function prepare(kind: IndexKind, row: Record<string, unknown>, head: string, body: string): Prepared {
   const headTokens = indexTokens(head);
   const bodyTokens = indexTokens(body);
+  const vector = indexVector([{ tokens: headTokens, weight: 'A' }, { tokens: bodyTokens, weight: '' }]);
+  const tenths = TF_TENTHS[kind];
+  const tf: Record<string, number> = {};
+  for (const [l, { a, d }] of vector.counts) tf[l] = tenths.a * a + tenths.d * d;
   return {
     row,
-    tsv: tsvectorLiteral([{ tokens: headTokens, weight: 'A' }, { tokens: bodyTokens, weight: '' }]),
+    tsv: vector.literal,
+    tf: JSON.stringify(tf),
     doclen: headTokens.length + bodyTokens.length + SCOPE_TOKENS,
-    lexemes: new Set([...headTokens, ...bodyTokens]),
+    lexemes: [...vector.counts.keys()],
   };
 }
 
 function preparePassage(p: PassageEntry): Prepared {
   return prepare(
+    'passages',
     {
       page_number: p.page_number,
       section_path: JSON.stringify(p.section_path),
@@ -429,6 +394,7 @@ function preparePassage(p: PassageEntry): Prepared {
 
 function prepareQa(q: QaEntry): Prepared {
   return prepare(
+    'qa',
     {
       question: q.question,
       answer: q.answer,
@@ -450,4 +416,63 @@ function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
   return sum;
+}
+
+/** A row of HIT_COLUMNS (with id, file_id, filename) as a hit, `bm` 0. */
+function hitOf(kind: IndexKind, r: Record<string, unknown>): PassageHit | QaHit {
+  const common = { id: Number(r.id), file_id: Number(r.file_id), filename: r.filename as string, stems: r.stems as string, bm: 0 };
+  if (kind === 'passages') {
+    return {
+      ...common,
+      page_number: Number(r.page_number),
+      section_path: JSON.parse(r.section_path as string) as string[],
+      context_header: r.context_header as string,
+      content: r.content as string,
+    };
+  }
+  return {
+    ...common,
+    question: r.question as string,
+    answer: r.answer as string,
+    slots: JSON.parse(r.slots as string) as QaSlot[],
+    original_id: (r.original_id as string | null) ?? null,
+    tab_name: r.tab_name as string,
+    location: r.location as string,
+    question_stems: r.question_stems as string,
+  };
+}
+
+/**
+ * The statement ranking the rows `matching` selects by BM25, FTS5's formula, best `$5` first. Its
+ * parameters after the search's: $7 the kind, $8 the query's distinct lexemes, $9 how many query words
+ * each stands for. Document frequencies and the average length come from the statistics tables in the
+ * same statement; each row's term frequencies from its `tf`, one lookup per query lexeme.
+ */
+function rankedPool(table: string, matching: string, terms: number): string {
+  const f = (i: number) => `f${i}`;
+  const lookups = Array.from({ length: terms }, (_, i) => `(d.tf -> ($8::text[])[${i + 1}])::float8 / 10 AS ${f(i)}`).join(', ');
+  const score = Array.from(
+    { length: terms },
+    (_, i) => `CASE WHEN x.${f(i)} IS NULL THEN 0 ELSE s.w[${i + 1}] * ((x.${f(i)} * ${K1 + 1}::float8) / (x.${f(i)} + x.norm)) END`,
+  ).join(' + ');
+  // Statistics once (MATERIALIZED: not re-evaluated per row). Per row, `tf || '{}'` decompresses the
+  // stored object once (a lookup on the stored value would decompress it again for every lexeme), and
+  // OFFSET 0 keeps each subquery a subquery, so each lookup runs once per row, not once per use.
+  return `WITH totals AS (SELECT coalesce(sum(rows), 0)::float8 AS n, coalesce(sum(tokens), 0)::float8 AS tokens FROM kb_counts WHERE kind = $7),
+    stats AS MATERIALIZED (
+      SELECT CASE WHEN tt.n > 0 THEN tt.tokens / tt.n ELSE 1::float8 END AS avgdl,
+        array(
+          SELECT q.m * (CASE WHEN (tt.n - d.docs + 0.5) / (d.docs + 0.5) <= 1 THEN 1e-6::float8 ELSE ln((tt.n - d.docs + 0.5) / (d.docs + 0.5)) END)
+          FROM unnest($8::text[], $9::int[]) WITH ORDINALITY AS q(term, m, i)
+            CROSS JOIN LATERAL (SELECT coalesce((SELECT k.docs FROM kb_terms k WHERE k.kind = $7 AND k.term = q.term), 0)::float8 AS docs OFFSET 0) d
+          ORDER BY q.i
+        ) AS w
+      FROM totals tt)
+    SELECT t.id, t.file_id, ${score} AS bm
+    FROM stats s CROSS JOIN ${table} t
+      CROSS JOIN LATERAL (
+        SELECT ${lookups}, ${K1}::float8 * (1::float8 - ${B}::float8 + (${B}::float8 * t.doclen) / s.avgdl) AS norm
+        FROM (SELECT t.tf || '{}'::jsonb AS tf OFFSET 0) d OFFSET 0) x
+    WHERE ${matching}
+    ORDER BY bm DESC, t.id LIMIT $5`;
 }

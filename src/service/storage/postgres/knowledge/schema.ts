@@ -4,10 +4,42 @@
  * for BM25's length normalisation, and the statistics BM25 needs kept as rows change (document frequency
  * per lexeme, rows and tokens per organisation), so no query counts anything.
  *
+ * Each row also keeps `tf`, its lexemes' occurrence counts weighted by column (BM25's term frequency),
+ * as a small JSON object stored inline (STORAGE MAIN): a search scores a matching row by looking up the
+ * query's few lexemes in it, instead of unnesting the row's whole tsvector (out of line, in TOAST).
+ *
  * Versions 1001+ so they can run in the core migration table and under its advisory lock
  * (`openPostgres({ extraMigrations: KNOWLEDGE_INDEX_MIGRATIONS })`); every statement is idempotent.
  */
 import type { Migration } from '../migrations';
+import type { IndexKind } from '../../knowledge-index';
+
+/**
+ * Column weights, as SQLite's bm25() gets them, in tenths so a row's weighted count is an integer:
+ * [heading or question (tsvector weight 'A'), body or answer]. `tf` holds 10 × the weighted count.
+ */
+export const TF_TENTHS: Record<IndexKind, { a: number; d: number }> = { passages: { a: 5, d: 10 }, qa: { a: 10, d: 3 } };
+
+/**
+ * SQL computing a row's `tf` from its tsvector `t.tsv`, as ingestion computes it in JavaScript: what the
+ * migration fills rows written before `tf` existed with.
+ */
+export function tfFromTsv(kind: IndexKind): string {
+  const { a, d } = TF_TENTHS[kind];
+  return `coalesce((
+  SELECT jsonb_object_agg(u.lexeme, ${a} * u.a + ${d} * (u.n - u.a))
+  FROM (SELECT lexeme, cardinality(positions) AS n, cardinality(array_positions(weights, 'A')) AS a FROM unnest(t.tsv)) u
+), '{}'::jsonb)`;
+}
+
+function addTf(table: string, kind: IndexKind): string {
+  return `
+ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS tf JSONB;
+ALTER TABLE ${table} ALTER COLUMN tf SET STORAGE MAIN;
+UPDATE ${table} t SET tf = ${tfFromTsv(kind)} WHERE t.tf IS NULL;
+ALTER TABLE ${table} ALTER COLUMN tf SET NOT NULL;
+`;
+}
 
 export const KNOWLEDGE_INDEX_MIGRATIONS: Migration[] = [
   {
@@ -77,6 +109,11 @@ CREATE TABLE IF NOT EXISTS kb_counts (
 );
 CREATE TABLE IF NOT EXISTS kb_org_names (org_id BIGINT PRIMARY KEY, names TEXT NOT NULL);
 `,
+  },
+  {
+    version: 1002,
+    name: 'knowledge index: term frequencies per row',
+    sql: addTf('kb_passages', 'passages') + addTf('kb_qa', 'qa'),
   },
 ];
 

@@ -33,21 +33,42 @@ function stemToken(word: string): string {
   return stemmed;
 }
 
-/** A tsvector literal: each token at its position (1-based, at most 16383), `weight` 'A' or none. */
-export function tsvectorLiteral(parts: { tokens: string[]; weight: 'A' | '' }[]): string {
-  const positions = new Map<string, string[]>();
+/** A row's text as the index stores it: the tsvector literal, and each lexeme's occurrences by weight. */
+export interface IndexVector {
+  /** Each token at its position (1-based, at most 16383), `weight` 'A' or none. */
+  literal: string;
+  /** Per lexeme, the positions the tsvector keeps: `a` weighted 'A' (heading, question), `d` the rest. */
+  counts: Map<string, { a: number; d: number }>;
+}
+
+/**
+ * The tsvector literal and, from the same positions, the counts BM25 needs: what PostgreSQL keeps of
+ * the literal (at most 256 positions per lexeme, one per position), so the counts equal what unnesting
+ * the stored tsvector gives.
+ */
+export function indexVector(parts: { tokens: string[]; weight: 'A' | '' }[]): IndexVector {
+  const positions = new Map<string, Map<number, 'A' | ''>>();
   let position = 0;
   for (const { tokens, weight } of parts) {
     for (const token of tokens) {
       position = Math.min(16383, position + 1);
-      const list = positions.get(token);
-      // tsvector keeps at most 256 positions per lexeme.
-      if (list) {
-        if (list.length < 256) list.push(`${position}${weight}`);
-      } else positions.set(token, [`${position}${weight}`]);
+      let list = positions.get(token);
+      if (!list) positions.set(token, (list = new Map()));
+      const had = list.get(position);
+      // A repeated position (past 16383) is one position; PostgreSQL keeps its highest weight.
+      if (had === undefined ? list.size < 256 : had === '') list.set(position, weight === 'A' ? 'A' : (had ?? ''));
     }
   }
-  return [...positions].map(([token, list]) => `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}':${list.join(',')}`).join(' ');
+  const counts = new Map<string, { a: number; d: number }>();
+  const literal = [...positions]
+    .map(([token, list]) => {
+      let a = 0;
+      for (const w of list.values()) if (w === 'A') a++;
+      counts.set(token, { a, d: list.size - a });
+      return `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}':${[...list].map(([p, w]) => `${p}${w}`).join(',')}`;
+    })
+    .join(' ');
+  return { literal, counts };
 }
 
 /** A tsquery of lexemes joined by `|` (any) or `&` (all). */

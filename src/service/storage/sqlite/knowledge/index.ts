@@ -535,6 +535,15 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   /** Cached until the content or a file's scope changes. */
+  async filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, FileFacts>> {
+    const found = new Map<number, FileFacts>();
+    for (const fileId of new Set(fileIds)) {
+      const facts = await this.fileFacts(orgId, fileId, labelQuestions);
+      if (facts) found.set(fileId, facts);
+    }
+    return found;
+  }
+
   async fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null> {
     this.noticeExternalChanges();
     const key = `${orgId}:${fileId}:${labelQuestions.join('|')}`;

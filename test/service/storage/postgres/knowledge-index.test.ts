@@ -1,0 +1,128 @@
+/**
+ * The PostgreSQL knowledge index's own representation (the shared contract is in ../knowledge-index.test.ts):
+ * each row's term frequencies (`tf`) equal what its stored tsvector holds, rows indexed before `tf` existed
+ * are filled by the migration and rank as before, and a search is one statement.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IndexedFile, IndexQuery, PassageEntry, QaEntry } from '../../../../src/service/storage/knowledge-index';
+import { PostgresKnowledgeIndex } from '../../../../src/service/storage/postgres/knowledge';
+import { tfFromTsv } from '../../../../src/service/storage/postgres/knowledge/schema';
+import { stemmedTerms, textForIndex } from '../../../../src/service/knowledge/text';
+import { createTestDatabase, type TestDatabase } from '../../postgres';
+
+const FILE: IndexedFile = { org_id: 1, file_id: 1, filename: 'policy.md', offering_ids: [], scope_includes_company: true, use_as_source: true };
+
+function passage(header: string, content: string): PassageEntry {
+  return {
+    page_number: 1,
+    section_path: [header],
+    context_header: header,
+    content,
+    stems: [...stemmedTerms(`${header}\n${content}`)].join(' '),
+    index_header: textForIndex(header),
+    index_body: textForIndex(content),
+    embedding: null,
+  };
+}
+
+function qa(question: string, answer: string): QaEntry {
+  return {
+    question,
+    answer,
+    slots: [{ slot_key: 'answer', content: answer }],
+    original_id: null,
+    tab_name: 'Sheet1',
+    location: 'Sheet1!C2',
+    question_stems: [...stemmedTerms(question)].join(' '),
+    stems: [...stemmedTerms(`${question}\n${answer}`)].join(' '),
+    index_question: textForIndex(question),
+    index_answer: textForIndex(answer),
+    embedding: null,
+  };
+}
+
+const PASSAGES = [
+  passage('Encryption', 'Customer data is encrypted at rest with AES-256 and in transit with TLS 1.2. Encryption keys rotate yearly.'),
+  passage('Access control', 'Access to production requires SSO with MFA; access reviews are quarterly. Encryption of backups is enforced.'),
+  passage('Backups backups', 'Backups are taken daily, backups are encrypted, and restores are tested twice a year.'),
+  // Longer than the tsvector's 16,383 positions: the last positions collapse into one, as PostgreSQL stores them.
+  passage('Long appendix', `${'retention '.repeat(300)}${'filler words here '.repeat(5500)}retention retention audit audit audit`),
+];
+const QA = [
+  qa('Is data encrypted at rest?', 'Yes, with AES-256; encryption keys are rotated.'),
+  qa('Do you require MFA for access?', 'Yes. MFA is required for all access.'),
+];
+
+describe('PostgreSQL knowledge index: term frequencies and search statements', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let index: PostgresKnowledgeIndex;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    index = new PostgresKnowledgeIndex(pool);
+    await index.migrate();
+    await index.replaceFile(FILE, PASSAGES, QA);
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await database?.drop();
+  });
+
+  it('stores each row\'s term frequencies as its tsvector holds them, heading or question weighted', async () => {
+    for (const [table, kind] of [['kb_passages', 'passages'], ['kb_qa', 'qa']] as const) {
+      const { rows } = await pool.query<{ tf: Record<string, number>; from_tsv: Record<string, number> }>(`SELECT t.tf, ${tfFromTsv(kind)} AS from_tsv FROM ${table} t ORDER BY t.id`);
+      expect(rows.length).toBe(kind === 'passages' ? PASSAGES.length : QA.length);
+      for (const row of rows) expect(row.tf).toEqual(row.from_tsv);
+    }
+    const { rows } = await pool.query<{ tf: Record<string, number> }>('SELECT tf FROM kb_passages ORDER BY id');
+    // "backup": twice in the heading (weight 0.5 each), twice in the body (1 each), in tenths.
+    expect(rows[2]!.tf.backup).toBe(2 * 5 + 2 * 10);
+    // Positions past 16,383 are one position: "audit" three times there counts once.
+    expect(rows[3]!.tf.audit).toBe(10);
+    const qaRows = await pool.query<{ tf: Record<string, number> }>('SELECT tf FROM kb_qa ORDER BY id');
+    // In the library the question weighs 1 and the answer 0.3: "encrypt" once in each.
+    expect(qaRows.rows[0]!.tf.encrypt).toBe(10 + 3);
+  });
+
+  it('fills the term frequencies of rows indexed before they existed, and ranks them as before', async () => {
+    const queries: IndexQuery[] = [
+      { kind: 'passages', scope: { org_id: 1 }, terms: ['encryption', 'backups', 'access', 'retention'], limit: 10, pool: 50 },
+      { kind: 'qa', scope: { org_id: 1 }, terms: ['encrypted', 'MFA'], limit: 10, pool: 50 },
+    ];
+    const before = await Promise.all(queries.map((q) => index.search(q)));
+    expect(before[0]!.hits.length).toBe(4);
+    await pool.query('ALTER TABLE kb_passages DROP COLUMN tf; ALTER TABLE kb_qa DROP COLUMN tf');
+    await index.migrate();
+    const after = await Promise.all(queries.map((q) => index.search(q)));
+    expect(after).toEqual(before);
+  });
+
+  it('answers a search in one statement, statistics, ranking, filters and contents together', async () => {
+    const statements: string[] = [];
+    const counting = {
+      connect: pool.connect.bind(pool),
+      query: ((sql: string, args?: unknown[]) => {
+        statements.push(sql);
+        return pool.query(sql, args);
+      }) as pg.Pool['query'],
+    };
+    const counted = new PostgresKnowledgeIndex(counting);
+    for (const match of ['any', 'all'] as const) {
+      statements.length = 0;
+      const result = await counted.search({ kind: 'passages', scope: { org_id: 1, offering_ids: [7] }, terms: ['encryption', 'data'], match, limit: 5, pool: 20 });
+      expect(result.hits.length).toBeGreaterThan(0);
+      expect(statements.length).toBe(1);
+    }
+    // A scope that hides every pooled row still reports the pool, so the caller can widen it.
+    await pool.query('UPDATE kb_files SET use_as_source = FALSE');
+    statements.length = 0;
+    const hidden = await counted.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['encryption'], limit: 5, pool: 20 });
+    expect(hidden).toEqual({ hits: [], pool_size: 3 });
+    expect(statements.length).toBe(1);
+    await pool.query('UPDATE kb_files SET use_as_source = TRUE');
+  });
+});
