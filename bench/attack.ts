@@ -42,14 +42,14 @@ const MB = 1024 * 1024;
 /** A shorter reading budget than the default 60 s keeps the bench short; the mechanism is the same. */
 const READ_TIMEOUT_S = 15;
 
-interface Server {
+export interface Server {
   base: string;
   pid: number;
   child: ChildProcess;
   stop(): Promise<void>;
 }
 
-async function startServer(dataDir: string): Promise<Server> {
+export async function startServer(dataDir: string): Promise<Server> {
   const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', '--data', dataDir], {
     cwd: ROOT,
     env: { ...process.env, QFILL_READ_TIMEOUT_SECONDS: String(READ_TIMEOUT_S) },
@@ -79,7 +79,7 @@ async function startServer(dataDir: string): Promise<Server> {
 }
 
 /** Peak and current resident memory of a process, from /proc (Linux). */
-function memoryOf(pid: number): { peakMb: number; rssMb: number } {
+export function memoryOf(pid: number): { peakMb: number; rssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
   return { peakMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) };

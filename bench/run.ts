@@ -12,12 +12,15 @@ import { LLM_COLUMNS, runLlmBench } from './llm';
 import { ATTACK_COLUMNS, runAttackBench } from './attack';
 import { runScaleBench, SCALE_COLUMNS } from './scale';
 import { POSTGRES_COLUMNS, runPostgresBench } from './postgres';
+import { INGEST_COLUMNS, runIngestBench } from './ingest';
 import { markdownTable } from './table';
 
 interface Section {
   title: string;
   run: () => Promise<object[]>;
   columns: [string, string][];
+  /** Runs only when named (minutes long): `npm run bench -- "<part of its title>"`. */
+  optIn?: boolean;
 }
 
 
@@ -58,6 +61,12 @@ const SECTIONS: Section[] = [
     columns: POSTGRES_COLUMNS as [string, string][],
   },
   { title: 'Bundles (production build)', run: bundleRows, columns: [['name', 'bundle'], ['raw', 'minified'], ['gz', 'gzipped'], ['budget', 'budget']] },
+  {
+    title: 'Ingest while asking (a qfill serve process ingests 100 MB of text while a client chats)',
+    run: () => runIngestBench(100, (line) => console.error(line)),
+    columns: INGEST_COLUMNS as [string, string][],
+    optIn: true,
+  },
 ];
 
 async function main(): Promise<void> {
@@ -71,7 +80,8 @@ async function main(): Promise<void> {
   }
   const only = args;
   for (const section of SECTIONS) {
-    if (only.length && !only.some((o) => section.title.toLowerCase().includes(o.toLowerCase()))) continue;
+    const named = only.some((o) => section.title.toLowerCase().includes(o.toLowerCase()));
+    if ((only.length || section.optIn) && !named) continue;
     const rows = await section.run();
     console.log(`\n### ${section.title}\n`);
     console.log(markdownTable(rows, section.columns));

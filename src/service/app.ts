@@ -16,7 +16,7 @@ import { badRequest, clientErrorHandler, installErrorHandlers } from './http/err
 import { parseUrlencodedBody } from './http/form';
 import { registerUploads, type UploadLimits } from './http/multipart';
 import { generateAnswersHandler } from './jobs/generate';
-import { ingestFileHandler } from './jobs/ingest';
+import { INGEST_CONCURRENCY, ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
 import { KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
 import { readLimitsFromEnv } from './files/limits';
@@ -115,6 +115,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
       // Well within the job's lease, so a live worker never loses its job to another.
       heartbeatMs: Math.max(20, Math.floor((opts.jobLeaseMs ?? 30_000) / 3)),
       jobLeaseMs: opts.jobLeaseMs ?? 30_000,
+      concurrency: { [JOB_KINDS.ingestFile]: INGEST_CONCURRENCY },
     },
   );
 

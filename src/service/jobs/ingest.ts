@@ -17,6 +17,12 @@ import { duplicateStage, sameContentAs } from './duplicate';
 /** Claims of one job (each claim counts, including one cut short by a crash) before its file fails. */
 export const MAX_INGEST_ATTEMPTS = 2;
 const MAX_ATTEMPTS = MAX_INGEST_ATTEMPTS;
+/**
+ * Files ingested at once by a process: one is read and prepared in a reader worker thread while another
+ * is written to the index (one at a time, reading and writing took turns and a core idled). Each file's
+ * index writes are transactions of their own, so two files' batches interleave safely.
+ */
+export const INGEST_CONCURRENCY = 2;
 
 export function ingestFileHandler(ctx: ServiceContext): JobHandler {
   return async (job) => {

@@ -1,5 +1,6 @@
 /**
- * Runs persisted jobs in the background: one loop per kind, one job at a time per kind. Handlers get a
+ * Runs persisted jobs in the background: one loop per kind, one job at a time per kind unless its
+ * `concurrency` says more (each loop claims from the queue as another process would). Handlers get a
  * `shouldStop` check so a shutdown can interrupt long work between steps; the job then goes back to
  * `queued` and resumes on the next start.
  *
@@ -34,6 +35,8 @@ export interface WorkerOptions {
   heartbeatMs?: number;
   /** The queue's job lease (default 30 s): a job not renewed for half of it is stopped. */
   jobLeaseMs?: number;
+  /** Jobs of a kind run at once (default 1): each its own loop, claiming from the queue like another process. */
+  concurrency?: Record<string, number>;
   now?: () => number;
 }
 
@@ -43,7 +46,8 @@ export class JobWorker {
   private announcedStandby = false;
   private running: Promise<void> = Promise.resolve();
   private leaseTimer: ReturnType<typeof setInterval> | null = null;
-  private wakers = new Map<string, () => void>();
+  /** The sleeping loops' wake functions, by kind and loop. */
+  private wakers = new Map<string, { kind: string; wake: () => void }>();
 
   constructor(
     private readonly queue: JobQueue,
@@ -66,7 +70,7 @@ export class JobWorker {
 
   /** Wakes the loop of `kind` (or all loops) after a job was queued. */
   notify(kind?: string): void {
-    for (const [k, wake] of this.wakers) if (kind === undefined || k === kind) wake();
+    for (const waker of this.wakers.values()) if (kind === undefined || waker.kind === kind) waker.wake();
   }
 
   async stop(): Promise<void> {
@@ -138,10 +142,13 @@ export class JobWorker {
         this.options.log?.('could not put interrupted jobs back in the queue; they are claimed again when their lease ends', error);
       }
     }
-    await Promise.all(Object.keys(this.handlers).map((kind) => this.loop(kind)));
+    const loops = Object.keys(this.handlers).flatMap((kind) =>
+      Array.from({ length: Math.max(1, this.options.concurrency?.[kind] ?? 1) }, (_, slot) => this.loop(kind, slot)),
+    );
+    await Promise.all(loops);
   }
 
-  private async loop(kind: string): Promise<void> {
+  private async loop(kind: string, slot: number): Promise<void> {
     const handler = this.handlers[kind]!;
     const maxAttempts = this.options.maxAttempts ?? 3;
     while (this.active) {
@@ -154,7 +161,7 @@ export class JobWorker {
         job = null;
       }
       if (!job) {
-        await this.sleep(kind);
+        await this.sleep(kind, slot);
         continue;
       }
       // Renew the job's lease while it runs; if it was taken over (we stalled past the lease), stop.
@@ -208,16 +215,20 @@ export class JobWorker {
     }
   }
 
-  private sleep(kind: string): Promise<void> {
+  private sleep(kind: string, slot: number): Promise<void> {
+    const key = `${kind}#${slot}`;
     return new Promise((resolve) => {
       const timer = setTimeout(done, this.options.pollMs ?? 1000);
       function done() {
         clearTimeout(timer);
         resolve();
       }
-      this.wakers.set(kind, () => {
-        this.wakers.delete(kind);
-        done();
+      this.wakers.set(key, {
+        kind,
+        wake: () => {
+          this.wakers.delete(key);
+          done();
+        },
       });
     });
   }

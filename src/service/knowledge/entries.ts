@@ -15,6 +15,11 @@ export type PreparedQa = Omit<QaEntry, 'embedding'>;
 export interface IndexEntries {
   passages: PreparedPassage[];
   qa: PreparedQa[];
+  /**
+   * `documentSubject` of the document under the name it is indexed by (null: none), when the reader
+   * computed it: it reads the whole text, too long a pause for the request thread on a large file.
+   */
+  subject?: string | null;
 }
 
 export function indexEntries(doc: ExtractedDocument): IndexEntries {

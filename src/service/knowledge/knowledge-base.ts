@@ -92,7 +92,11 @@ export class KnowledgeBase {
     const from = this.embedder ? 80 : 10;
     const total = Math.max(1, passages.length + qa.length);
     await this.index.replaceFile(meta, passageEntries, qaEntries, (stored) => onProgress?.(Math.floor(from + ((100 - from) * stored) / total)));
-    const subject = doc.subject ?? documentSubject({ filename: meta.filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
+    const subject =
+      doc.subject ??
+      (prepared?.subject !== undefined
+        ? prepared.subject
+        : (documentSubject({ filename: meta.filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null));
     await this.index.setFileSubject(meta.org_id, meta.file_id, subject);
     onProgress?.(100);
     return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };

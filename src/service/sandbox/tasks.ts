@@ -7,6 +7,7 @@ import { megabytes, type ReadLimits } from '../files/limits';
 import { sourceBytes, sourceSize, type FileSource } from '../files/source';
 import { indexEntries } from '../knowledge/entries';
 import { extractDocument } from '../knowledge/extract';
+import { documentSubject } from '../knowledge/extract/subject';
 import type { ExtractedDocument } from '../knowledge/types';
 
 export interface TaskInput {
@@ -15,10 +16,14 @@ export interface TaskInput {
   limits: ReadLimits;
 }
 
-/** The document and, computed here rather than on the request thread, its index entries. */
+/**
+ * The document and, computed here rather than on the request thread, its index entries and subject
+ * (under `filename`, the name it is indexed by).
+ */
 export async function extractTask(input: TaskInput): Promise<ExtractedDocument> {
   const doc = await extractDocument(input.source, input.filename, input.limits);
-  return { ...doc, prepared_index: indexEntries(doc) };
+  const subject = documentSubject({ filename: input.filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
+  return { ...doc, prepared_index: { ...indexEntries(doc), subject } };
 }
 
 export async function detectTask(input: TaskInput): Promise<DetectedQuestionnaire> {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteKnowledgeIndex } from '../../../../src/service/storage/sqlite/knowledge';
-import { FTS_AUTOMERGE, migrateKnowledgeIndex, ORG_ROWID_SPAN } from '../../../../src/service/storage/sqlite/knowledge/schema';
+import { FTS_AUTOMERGE, FTS_CRISISMERGE, migrateKnowledgeIndex, ORG_ROWID_SPAN } from '../../../../src/service/storage/sqlite/knowledge/schema';
 import { stemmedTerms, textForIndex } from '../../../../src/service/knowledge/text';
 
 describe('knowledge index schema on SQLite', () => {
@@ -40,24 +40,34 @@ describe('knowledge index schema on SQLite', () => {
 
   const scores = () =>
     db.prepare(`SELECT rowid, bm25(kb_passages_fts, 0, 0, 0.5, 1.0) AS bm FROM kb_passages_fts WHERE kb_passages_fts MATCH '"backup"' ORDER BY rowid`).all();
-  const config = (table: string) => db.prepare(`SELECT v FROM ${table}_config WHERE k = 'automerge'`).pluck().get();
+  const config = (table: string, key = 'automerge') => db.prepare(`SELECT v FROM ${table}_config WHERE k = ?`).pluck().get(key);
 
-  it('migrates a version-3 index to version 4: merge setting stored, content and scores unchanged', async () => {
+  it('migrates a version-3 index to the current version: merge settings stored, content and scores unchanged', async () => {
     versionThree();
     const before = scores();
     expect(before).toHaveLength(2);
     expect(config('kb_passages_fts')).toBeUndefined();
 
     const index = new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(4);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(5);
     expect(config('kb_passages_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_qa_fts')).toBe(FTS_AUTOMERGE);
+    expect(config('kb_passages_fts', 'crisismerge')).toBe(FTS_CRISISMERGE);
+    expect(config('kb_qa_fts', 'crisismerge')).toBe(FTS_CRISISMERGE);
     expect(scores()).toEqual(before);
     db.prepare("INSERT INTO kb_passages_fts (kb_passages_fts) VALUES ('integrity-check')").run();
 
     const found = await index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['backups'], limit: 10, pool: 50, match: 'any' });
     expect(found.hits.map((h) => h.content).sort()).toEqual(['Backups are encrypted with AES-256 at rest.', 'Keys rotate every year and backups are tested.']);
     expect(await index.orgRows('passages', 1)).toBe(2);
+  });
+
+  it('migrates a version-4 index to version 5 (crisis merges), keeping its automerge setting', () => {
+    migrateKnowledgeIndex(db, 4);
+    expect(config('kb_passages_fts', 'crisismerge')).toBeUndefined();
+    migrateKnowledgeIndex(db);
+    expect(config('kb_passages_fts')).toBe(FTS_AUTOMERGE);
+    expect(config('kb_passages_fts', 'crisismerge')).toBe(FTS_CRISISMERGE);
   });
 
   it('keeps the index whole through many small writes merged FTS_AUTOMERGE segments at a time', async () => {

@@ -152,8 +152,15 @@ function fromBlob(blob: Buffer): Float32Array {
   return new Float32Array(copy.buffer);
 }
 
-/** Rows written per transaction: small enough that the event loop is never held for long. */
+/** Rows of a file replaced in one transaction; a larger file is written in several (see replaceFile). */
 const WRITE_BATCH = 500;
+/**
+ * A larger file's transactions: slices of WRITE_SLICE rows, as many as fit in WRITE_BUDGET_MS, so the
+ * event loop is free every few milliseconds (chat stays quick while a large upload is indexed, and with
+ * two files ingested at once, each waits for at most the other's one transaction).
+ */
+const WRITE_SLICE = 50;
+const WRITE_BUDGET_MS = 10;
 /** Vectors read per statement by `nearest`. */
 const VECTOR_BATCH = 2000;
 /** Up to this many rows, term counts are exact (see countTermDocs). */
@@ -166,6 +173,14 @@ const STATS_TOLERANCE = 0.05;
 interface Batch {
   passages: PassageEntry[];
   qa: QaEntry[];
+}
+
+/** A batch cut into batches of at most `size` rows, in order. */
+function slicesOf(batch: Batch, size: number): Batch[] {
+  const slices: Batch[] = [];
+  for (let i = 0; i < batch.passages.length; i += size) slices.push({ passages: batch.passages.slice(i, i + size), qa: [] });
+  for (let i = 0; i < batch.qa.length; i += size) slices.push({ passages: [], qa: batch.qa.slice(i, i + size) });
+  return slices;
 }
 
 export class SqliteKnowledgeIndex implements KnowledgeIndex {
@@ -314,11 +329,19 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
         this.deleteFileRow.run(file.org_id, file.file_id);
       })();
       for (let batch: IteratorResult<Batch> = first; !batch.done; batch = batch === first ? second : rows.next()) {
-        const { passages: p, qa: q } = batch.value;
-        this.db.transaction(() => this.insertBatch(file, batch.value as Batch))();
-        stored += p.length + q.length;
-        onProgress?.(stored);
-        await new Promise((resolve) => setImmediate(resolve));
+        const slices = slicesOf(batch.value, WRITE_SLICE);
+        for (let i = 0; i < slices.length; ) {
+          const deadline = performance.now() + WRITE_BUDGET_MS;
+          this.db.transaction(() => {
+            do {
+              this.insertBatch(file, slices[i]!);
+              stored += slices[i]!.passages.length + slices[i]!.qa.length;
+              i++;
+            } while (i < slices.length && performance.now() < deadline);
+          })();
+          onProgress?.(stored);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
       this.db.transaction(() => this.saveFile(file))();
     } catch (error) {

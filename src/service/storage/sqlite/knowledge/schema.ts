@@ -9,10 +9,12 @@ import type { Database } from 'better-sqlite3';
 export const ORG_ROWID_SPAN = 4294967296;
 export const MAX_ORG_ID = 2 ** 21 - 1;
 
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 /** Segments FTS5 lets accumulate on a level before merging them into one (its default is 4). */
 export const FTS_AUTOMERGE = 16;
+/** Segments on one level at which FTS5 merges them all at once, inside one write (its default is 16). */
+export const FTS_CRISISMERGE = 64;
 
 const MIGRATIONS: Record<number, string> = {
   1: `
@@ -93,6 +95,13 @@ const MIGRATIONS: Record<number, string> = {
   4: `
     INSERT INTO kb_passages_fts (kb_passages_fts, rank) VALUES ('automerge', ${FTS_AUTOMERGE});
     INSERT INTO kb_qa_fts (kb_qa_fts, rank) VALUES ('automerge', ${FTS_AUTOMERGE});
+  `,
+  // With 16 segments merged at a time, a level often reached the default crisis threshold (16) before the
+  // incremental merges had caught up, and one write then merged the whole level: a 700 ms transaction
+  // holding the event loop while a large upload was indexed. Incremental merging is left to do it.
+  5: `
+    INSERT INTO kb_passages_fts (kb_passages_fts, rank) VALUES ('crisismerge', ${FTS_CRISISMERGE});
+    INSERT INTO kb_qa_fts (kb_qa_fts, rank) VALUES ('crisismerge', ${FTS_CRISISMERGE});
   `,
 };
 
