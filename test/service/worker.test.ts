@@ -63,6 +63,43 @@ describe('JobWorker', () => {
     }
   });
 
+  it('runs as many jobs of a kind at once as its concurrency says, each once, and one at a time by default', async () => {
+    const db = database();
+    const queue = new SqlJobQueue(new SqliteSql(db));
+    let inFlight = 0;
+    let most = 0;
+    const done: number[] = [];
+    const release: (() => void)[] = [];
+    const handler = async (job: Job) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      // Held until the test lets it go, so jobs that can overlap do.
+      await new Promise<void>((resolve) => release.push(resolve));
+      inFlight--;
+      done.push(Number(job.payload.n));
+      return 'done' as const;
+    };
+    const worker = new JobWorker(queue, { work: handler, other: handler }, { pollMs: 5, concurrency: { work: 2 } });
+    for (let n = 1; n <= 4; n++) await queue.enqueue('work', { n });
+    await queue.enqueue('other', { n: 5 });
+    await queue.enqueue('other', { n: 6 });
+    worker.start();
+    try {
+      // Two 'work' loops and one 'other' loop hold a job each.
+      await until('three jobs in flight', () => inFlight === 3);
+      while (done.length < 6) {
+        release.shift()?.();
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(most).toBe(3);
+      expect([...done].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    } finally {
+      for (const r of release) r();
+      await worker.stop();
+      db.close();
+    }
+  });
+
   it('runs nothing while another holder has the lease, and takes over (requeueing its jobs) once it is free', async () => {
     const db = database();
     const queue = new SqlJobQueue(new SqliteSql(db));
