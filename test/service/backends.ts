@@ -14,6 +14,7 @@ export const OWN_BACKEND: Record<string, string> = {
   'test/service/storage/postgres.test.ts': 'PostgreSQL by design: advisory-lock migrations, SKIP LOCKED leases, the shared quota',
   'test/service/storage/knowledge-index.test.ts': 'runs every case on both backends itself',
   'test/service/storage/migrate.test.ts': 'copies SQLite into PostgreSQL: both by design',
+  'test/service/storage/postgres/executor.test.ts': "PostgreSQL by design: the pool's handling of a connection lost while checked out",
   'test/service/storage/postgres/knowledge-index.test.ts': "PostgreSQL by design: the index's own term-frequency column, its migration and one statement per search",
   'test/service/storage/sqlite/knowledge-schema.test.ts': "SQLite by design: the FTS5 index's own schema migrations",
   'test/service/two-processes.test.ts': "SQLite's single-holder worker lease on one data folder (PostgreSQL's per-job lease: postgres-processes)",

@@ -35,6 +35,10 @@ export function createPool(opts: PoolOptions): pg.Pool {
   // An idle connection dropped by the server (restart, failover) must not crash the process; the pool
   // discards it and opens a new one on the next query.
   pool.on('error', () => undefined);
+  // The pool stops listening for a connection's errors while it is checked out, so a connection lost
+  // between two statements of a transaction would be an uncaught error that ends the process. The loss
+  // surfaces anyway as the next statement's failure (and the connection is discarded on release).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
