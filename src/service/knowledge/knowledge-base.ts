@@ -3,7 +3,7 @@
  * questionnaire questions and chat messages from them, with evidence. Storage and full-text search are
  * the knowledge index's (src/service/storage/knowledge-index.ts); this is orchestration only.
  */
-import type { FileFacts, KnowledgeIndex, PassageEntry, QaEntry } from '../storage/knowledge-index';
+import type { KnowledgeIndex, PassageEntry, QaEntry } from '../storage/knowledge-index';
 import { noAnswer } from './answer/evaluation';
 import { bestSentences, evidenceOnly, extractiveAnswer, guardThirdParty, relevantEvidence, thirdPartyDraft } from './answer/extractive';
 import { answerFromLibrary, findLibraryMatches, withoutSuperseded, type LibraryFileFacts } from './answer/library';
@@ -282,7 +282,7 @@ export class KnowledgeBase {
   private async fileFacts(orgId: number, fileIds: number[]): Promise<Map<number, LibraryFileFacts & { subject: string | null }>> {
     const facts = new Map<number, LibraryFileFacts & { subject: string | null }>();
     const unique = [...new Set(fileIds)];
-    const found = unique.length ? await this.index.filesFacts(orgId, unique, PRODUCT_NAME_QUESTIONS) : new Map<number, FileFacts>();
+    const found = await this.index.filesFacts(orgId, unique, PRODUCT_NAME_QUESTIONS);
     for (const fileId of unique) {
       const row = found.get(fileId);
       facts.set(fileId, { label: row?.label ?? null, subject: row?.subject ?? null, offering_ids: row?.offering_ids ?? [] });

@@ -535,15 +535,6 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   /** Cached until the content or a file's scope changes. */
-  async filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, FileFacts>> {
-    const found = new Map<number, FileFacts>();
-    for (const fileId of new Set(fileIds)) {
-      const facts = await this.fileFacts(orgId, fileId, labelQuestions);
-      if (facts) found.set(fileId, facts);
-    }
-    return found;
-  }
-
   async fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null> {
     this.noticeExternalChanges();
     const key = `${orgId}:${fileId}:${labelQuestions.join('|')}`;
@@ -556,6 +547,16 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     if (this.factsCache.size > 10_000) this.factsCache.clear();
     this.factsCache.set(key, facts);
     return facts;
+  }
+
+  /** One cached `fileFacts` per file: in process, a round trip costs nothing to save. */
+  async filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, FileFacts>> {
+    const found = new Map<number, FileFacts>();
+    for (const fileId of new Set(fileIds)) {
+      const facts = await this.fileFacts(orgId, fileId, labelQuestions);
+      if (facts) found.set(fileId, facts);
+    }
+    return found;
   }
 
   async setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void> {
