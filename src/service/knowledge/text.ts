@@ -234,11 +234,13 @@ export function indexTexts(head: string, body: string): IndexTexts {
     // The joined scan, in two parts: the head's word starts, then (when no phrase ran across the line
     // break) the body's, which are then the body's own scan.
     if (scanAcronyms(joined, acronyms, 0, foldedHead.length) <= foldedHead.length) {
+      // No phrase ran past the head, so its part of the joined scan is the head's own scan ("\n" ends a
+      // word as the end of the text does).
+      const headAcronyms = [...acronyms];
       const bodyAcronyms = acronymsFor(foldedBody);
       for (const acronym of bodyAcronyms) acronyms.add(acronym);
       const stems = tokenStems(joined);
       for (const acronym of acronyms) stems.add(stem(acronym));
-      const headAcronyms = acronymsFor(foldedHead);
       return { stems, indexHead: withAcronyms(foldedHead, headAcronyms), indexBody: withAcronyms(foldedBody, bodyAcronyms) };
     }
   }
