@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IndexedFile, KnowledgeIndex, PassageEntry, QaEntry } from '../../../src/service/storage/knowledge-index';
+import type { IndexedFile, KnowledgeIndex } from '../../../src/service/storage/knowledge-index';
 import { SqliteKnowledgeIndex } from '../../../src/service/storage/sqlite/knowledge';
 import { PostgresKnowledgeIndex } from '../../../src/service/storage/postgres/knowledge';
-import { stemmedTerms, textForIndex } from '../../../src/service/knowledge/text';
 import { createTestDatabase, type TestDatabase } from '../postgres';
+import { passageOf, qaOf } from './entries';
 
 interface Backend {
   index: KnowledgeIndex;
@@ -49,34 +49,8 @@ function file(overrides: Partial<IndexedFile> & { file_id: number }): IndexedFil
   return { org_id: 1, filename: `f${overrides.file_id}.md`, offering_ids: [], scope_includes_company: true, use_as_source: true, ...overrides };
 }
 
-function passage(content: string, header = 'Policy', embedding: number[] | null = null): PassageEntry {
-  return {
-    page_number: 1,
-    section_path: [header],
-    context_header: header,
-    content,
-    stems: [...stemmedTerms(`${header}\n${content}`)].join(' '),
-    index_header: textForIndex(header),
-    index_body: textForIndex(content),
-    embedding: embedding ? Float32Array.from(embedding) : null,
-  };
-}
-
-function qa(question: string, answer: string): QaEntry {
-  return {
-    question,
-    answer,
-    slots: [{ slot_key: 'answer', content: answer }],
-    original_id: null,
-    tab_name: 'Sheet1',
-    location: 'Sheet1!C2',
-    question_stems: [...stemmedTerms(question)].join(' '),
-    stems: [...stemmedTerms(`${question}\n${answer}`)].join(' '),
-    index_question: textForIndex(question),
-    index_answer: textForIndex(answer),
-    embedding: null,
-  };
-}
+const passage = (content: string, header = 'Policy', embedding: number[] | null = null) => passageOf(header, content, embedding);
+const qa = qaOf;
 
 const scope = { org_id: 1 };
 

@@ -5,42 +5,16 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IndexedFile, IndexQuery, PassageEntry, QaEntry } from '../../../../src/service/storage/knowledge-index';
+import type { IndexedFile, IndexQuery } from '../../../../src/service/storage/knowledge-index';
 import { PostgresKnowledgeIndex } from '../../../../src/service/storage/postgres/knowledge';
 import { tfFromTsv } from '../../../../src/service/storage/postgres/knowledge/schema';
-import { stemmedTerms, textForIndex } from '../../../../src/service/knowledge/text';
 import { createTestDatabase, type TestDatabase } from '../../postgres';
+import { passageOf, qaOf } from '../entries';
 
 const FILE: IndexedFile = { org_id: 1, file_id: 1, filename: 'policy.md', offering_ids: [], scope_includes_company: true, use_as_source: true };
 
-function passage(header: string, content: string): PassageEntry {
-  return {
-    page_number: 1,
-    section_path: [header],
-    context_header: header,
-    content,
-    stems: [...stemmedTerms(`${header}\n${content}`)].join(' '),
-    index_header: textForIndex(header),
-    index_body: textForIndex(content),
-    embedding: null,
-  };
-}
-
-function qa(question: string, answer: string): QaEntry {
-  return {
-    question,
-    answer,
-    slots: [{ slot_key: 'answer', content: answer }],
-    original_id: null,
-    tab_name: 'Sheet1',
-    location: 'Sheet1!C2',
-    question_stems: [...stemmedTerms(question)].join(' '),
-    stems: [...stemmedTerms(`${question}\n${answer}`)].join(' '),
-    index_question: textForIndex(question),
-    index_answer: textForIndex(answer),
-    embedding: null,
-  };
-}
+const passage = (header: string, content: string) => passageOf(header, content);
+const qa = qaOf;
 
 const PASSAGES = [
   passage('Encryption', 'Customer data is encrypted at rest with AES-256 and in transit with TLS 1.2. Encryption keys rotate yearly.'),
