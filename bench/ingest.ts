@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKey } from '../src/service/admin';
 import { detectQuestionnaire } from '../src/service/detect';
-import { startServer, type Server } from './attack';
+import { startServer, type AttackRow, type Server } from './attack';
 import { corpusVocabulary, fixturesDir } from './retrieval';
 import { stateAt, syntheticDoc } from './synthetic';
 import { markdownTable } from './table';
@@ -24,15 +24,8 @@ const FILES = 10;
 const ASK_GAP_MS = 20;
 const PROGRESS_POLL_MS = 200;
 
-export interface IngestRow {
-  measure: string;
-  n: number | null;
-  p50_ms: number | null;
-  p95_ms: number | null;
-  max_ms: number | null;
-  outcome: string;
-  budget: string;
-}
+/** A row as the attack bench prints it, without its verdict column. */
+export type IngestRow = Omit<AttackRow, 'verdict'>;
 
 export const INGEST_COLUMNS: [keyof IngestRow, string][] = [
   ['measure', 'measure'],
