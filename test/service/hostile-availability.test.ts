@@ -200,12 +200,16 @@ describe('upload limits', () => {
   it('answers 429 with Retry-After while the uploads in flight are at their cap, then takes uploads again', async () => {
     const slow = streamedUpload('slow.txt', new TextEncoder().encode(KB_TEXT), 1);
     const first = postStream(s, slow);
-    // The first upload holds the only slot until its body ends.
-    const busy = await waitFor(
-      'the second upload refused',
-      () => call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['other.txt', KB_TEXT])),
-      (r) => r.status === 429,
+    // The first upload holds the only slot until its body ends. Its part being received proves it has the
+    // slot: asked sooner, the second upload could take the slot first and the slow one get the 429.
+    await waitFor(
+      'the slow upload to be received',
+      async () => readdirSync(join(s.storage.dataDir, 'files', 'incoming')),
+      (names) => names.length > 0,
+      10_000,
     );
+    const busy = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['other.txt', KB_TEXT]));
+    expect(busy.status).toBe(429);
     expect(busy.body).toEqual({ error: 'too many uploads in progress (at most 1 at once); retry in a few seconds' });
     expect(busy.headers.get('retry-after')).toBe('5');
     // The chat is not an upload: answered meanwhile.
