@@ -77,10 +77,35 @@ export const TICK = /(?:^|\s)x(?=\s|$)/g;
 /** A document made mostly of a standard's numbered requirements (a PCI responsibility matrix). */
 export function isRequirementMatrix(pages: ExtractedPage[]): boolean {
   const text = pages.map((p) => p.text).join('\n');
-  const words = text.split(/\s+/).length;
+  const words = splitWordCount(text);
   if (words < 200) return false;
   const items = text.match(REQUIREMENT_ITEM)?.length ?? 0;
-  const ticks = text.match(TICK)?.length ?? 0;
   // One numbered requirement per ~40 words and tick marks beside them: a matrix, not prose citing a requirement.
-  return items >= words / 40 && ticks >= items / 2;
+  if (items < words / 40) return false;
+  const ticks = text.match(TICK)?.length ?? 0;
+  return ticks >= items / 2;
+}
+
+/**
+ * `text.split(/\s+/).length`, counted without making the array: on a 10 MB upload that split made
+ * 1.4 million strings (0.6 s of the reader's time, most of it garbage collection).
+ */
+export function splitWordCount(text: string): number {
+  let runs = 0;
+  let inRun = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isJsWhitespace(text.charCodeAt(i));
+    if (space && !inRun) runs++;
+    inRun = space;
+  }
+  return runs + 1;
+}
+
+/** The characters `\s` matches in a JavaScript regular expression (WhiteSpace and LineTerminator). */
+function isJsWhitespace(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
