@@ -8,7 +8,7 @@ export function markdownBlocks(source: string): { blocks: TextBlock[]; title?: s
   let paragraph: string[] = [];
   let inFence = false;
   const flush = () => {
-    const text = paragraph.join(' ').replace(/\s+/g, ' ').trim();
+    const text = singleSpaced(paragraph.join(' ')).trim();
     if (text) blocks.push({ level: 0, text: cleanInlineMarkdown(text) });
     paragraph = [];
   };
@@ -60,11 +60,22 @@ export function atxHeading(line: string): { level: number; text: string } | null
 }
 
 function cleanInlineMarkdown(text: string): string {
-  const cleaned = linksToText(linksToText(text, true), false)
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/(\*\*|__)(.*?)\1/g, '$2')
-    .replace(/^\s*[-*+]\s+/, '');
+  let cleaned = text.includes('[') ? linksToText(linksToText(text, true), false) : text;
+  if (cleaned.includes('`')) cleaned = cleaned.replace(/`([^`]*)`/g, '$1');
+  if (cleaned.includes('**') || cleaned.includes('__')) cleaned = cleaned.replace(/(\*\*|__)(.*?)\1/g, '$2');
+  cleaned = cleaned.replace(/^\s*[-*+]\s+/, '');
   return spacedPipes(cleaned).trim();
+}
+
+/** Whitespace other than a single space, or two spaces: what `\s+` → ' ' would change. */
+const NOT_SINGLE_SPACED = /[^\S ]| {2}/;
+
+/**
+ * `text.replace(/\s+/g, ' ')`, skipped when it would change nothing: most lines of a document are
+ * already single-spaced, and the replace copied every one of them (a 10 MB upload's text, twice over).
+ */
+function singleSpaced(text: string): string {
+  return NOT_SINGLE_SPACED.test(text) ? text.replace(/\s+/g, ' ') : text;
 }
 
 /**
@@ -129,11 +140,13 @@ export function stripFrontMatter(source: string): { body: string; title?: string
  * sentence punctuation followed by body text. Those become headings; everything else paragraphs.
  */
 export function plainTextBlocks(source: string): TextBlock[] {
-  const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/).map((l) => l.replace(/\s+/g, ' ').trim());
+  const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/).map((l) => singleSpaced(l).trim());
   const blocks: TextBlock[] = [];
   let paragraph: string[] = [];
   const flush = () => {
-    const text = paragraph.join(' ').replace(/\s+/g, ' ').replace(/•\s*•/g, '•').trim();
+    // The lines are single-spaced and trimmed, and none is empty: joined by spaces, they stay single-spaced.
+    const joined = paragraph.join(' ');
+    const text = (joined.includes('•') ? joined.replace(/•\s*•/g, '•') : joined).trim();
     if (text && text !== '•') blocks.push({ level: 0, text });
     paragraph = [];
   };
