@@ -38,7 +38,7 @@ export function passageEntry(p: Passage): PreparedPassage {
     section_path: p.section_path,
     context_header: p.context_header,
     content: p.content,
-    stems: [...texts.stems].join(' '),
+    stems: texts.stems,
     index_header: texts.indexHead,
     index_body: texts.indexBody,
   };
@@ -57,7 +57,7 @@ export function qaEntry(pair: QaPair): PreparedQa {
     tab_name: pair.tab_name ?? '',
     location: pair.location ?? '',
     question_stems: [...stemmedTerms(pair.question)].join(' '),
-    stems: [...texts.stems].join(' '),
+    stems: texts.stems,
     index_question: texts.indexHead,
     index_answer: texts.indexBody,
   };

@@ -5,6 +5,7 @@
  * canonical tokens, and spelled-out phrases gain their acronym so "MFA" finds "multi-factor authentication".
  */
 import { porterStem } from './porter';
+import { hashOf, HASH_START, hashStep, TokenTable } from './token-table';
 import { RELATED, SYNONYMS } from './vocabulary';
 
 /**
@@ -137,8 +138,13 @@ function acronymsFor(normalized: string): string[] {
 }
 
 function addAcronym(found: Set<string>, matched: string): void {
-  const acronym = PHRASE_TO_ACRONYM.get(matched.toLowerCase().replace(/[\s\-–]+/g, ''));
+  const acronym = acronymOf(matched);
   if (acronym) found.add(acronym);
+}
+
+/** The acronym of a phrase PHRASE_PATTERN matched. */
+function acronymOf(matched: string): string | undefined {
+  return PHRASE_TO_ACRONYM.get(matched.toLowerCase().replace(/[\s\-–]+/g, ''));
 }
 
 /**
@@ -147,25 +153,33 @@ function addAcronym(found: Set<string>, matched: string): void {
  * found runs beyond `to`.
  */
 function scanAcronyms(normalized: string, found: Set<string>, from: number, to: number): number {
-  const table = PHRASES_BY_START!;
   // A match begins where `\b` holds before a word character: a word start. Scanning on from each
   // match's end, as a global regex does.
   const n = normalized.length;
   let i = from;
   for (; i < to && i < n - 1; i++) {
-    const c = lowerCode(normalized.charCodeAt(i));
-    if (!isWordChar(c) || (i > 0 && isWordChar(normalized.charCodeAt(i - 1)))) continue;
-    const next = lowerCode(normalized.charCodeAt(i + 1));
-    if (c >= 128 || next >= 128) continue;
-    const pattern = table[(c << 7) | next]?.get(lowerCode(normalized.charCodeAt(i + 2)));
-    if (!pattern) continue;
-    pattern.lastIndex = i;
-    const match = pattern.exec(normalized);
-    if (!match) continue;
-    addAcronym(found, match[0]);
-    i += match[0].length - 1;
+    if (!isWordChar(normalized.charCodeAt(i)) || (i > 0 && isWordChar(normalized.charCodeAt(i - 1)))) continue;
+    const matched = phraseAt(normalized, i);
+    if (matched === null) continue;
+    addAcronym(found, matched);
+    i += matched.length - 1;
   }
   return i;
+}
+
+/**
+ * The phrase of PHRASE_PATTERN that begins at word start `i` of `normalized` (i < length - 1), tried
+ * among the phrases with the same first three characters only (PHRASES_BY_START must be set); null: none.
+ */
+function phraseAt(normalized: string, i: number): string | null {
+  const c = lowerCode(normalized.charCodeAt(i));
+  const next = lowerCode(normalized.charCodeAt(i + 1));
+  if (c >= 128 || next >= 128) return null;
+  const pattern = PHRASES_BY_START![(c << 7) | next]?.get(lowerCode(normalized.charCodeAt(i + 2)));
+  if (!pattern) return null;
+  pattern.lastIndex = i;
+  const match = pattern.exec(normalized);
+  return match ? match[0] : null;
 }
 
 /** Raw word tokens of normalised text (letters/digits, keeping `tls 1.2` as `1.2`-free pieces). */
@@ -202,16 +216,20 @@ function isKeyTerm(token: string): boolean {
  * in the same order, made in one pass (each token's stem, or that it is no key term, is cached).
  */
 export function stemmedTerms(text: string): Set<string> {
-  const normalized = normalizeText(text);
-  const stems = tokenStems(normalized);
-  for (const acronym of acronymsFor(normalized)) stems.add(stem(acronym));
-  return stems;
+  return new Set(stemList(normalizeText(text)));
+}
+
+/** `stemmedTerms` of normalised text, in order. */
+function stemList(normalized: string): string[] {
+  const scanned = PHRASES_BY_START ? scanAscii(normalized, 0) : null;
+  if (scanned) return withAcronymStems(scanned.stems, scanned.bodyAcronyms);
+  return withAcronymStems(tokenStems(normalized), acronymsFor(normalized));
 }
 
 /** What an indexed entry stores of its two texts (a passage's heading trail and content, a question and answer). */
 export interface IndexTexts {
-  /** `stemmedTerms(`${head}\n${body}`)` */
-  stems: Set<string>;
+  /** `stemmedTerms(`${head}\n${body}`)`, joined by spaces */
+  stems: string;
   /** `textForIndex(head)` */
   indexHead: string;
   /** `textForIndex(body)` */
@@ -220,51 +238,158 @@ export interface IndexTexts {
 
 /**
  * `stemmedTerms(`${head}\n${body}`)`, `textForIndex(head)` and `textForIndex(body)`, with the body (most of
- * the text) normalised and scanned for phrases once instead of twice: the index text of a million passages
- * is made at ingestion. The same result as the three calls, which it falls back to when the line break
- * between the texts could matter: a joined standard or a phrase across it ("SOC" / "2").
+ * the text) normalised and scanned once instead of twice: the index text of a million passages is made at
+ * ingestion. The same result as the three calls, which it falls back to when the line break between the
+ * texts could matter: a joined standard or a phrase across it ("SOC" / "2").
  */
 export function indexTexts(head: string, body: string): IndexTexts {
   const foldedHead = foldCase(head);
   const foldedBody = foldCase(body);
   // No joined standard anywhere: each text's normalisation is its fold, and the joined text's is theirs joined.
   const joined = `${foldedHead}\n${foldedBody}`;
-  if (PHRASES_BY_START && !ANY_JOINED.test(joined)) {
-    const acronyms = new Set<string>();
-    // The joined scan, in two parts: the head's word starts, then (when no phrase ran across the line
-    // break) the body's, which are then the body's own scan.
-    if (scanAcronyms(joined, acronyms, 0, foldedHead.length) <= foldedHead.length) {
-      // No phrase ran past the head, so its part of the joined scan is the head's own scan ("\n" ends a
-      // word as the end of the text does).
-      const headAcronyms = [...acronyms];
-      const bodyAcronyms = acronymsFor(foldedBody);
-      for (const acronym of bodyAcronyms) acronyms.add(acronym);
-      const stems = tokenStems(joined);
-      for (const acronym of acronyms) stems.add(stem(acronym));
-      return { stems, indexHead: withAcronyms(foldedHead, headAcronyms), indexBody: withAcronyms(foldedBody, bodyAcronyms) };
+  if (PHRASES_BY_START) {
+    const scanned = scanAscii(joined, foldedHead.length);
+    if (scanned) {
+      // A joined standard's match holds its word, which lies within one token: without such a token the
+      // combined scan cannot match.
+      if (!scanned.crossed && !(scanned.joinedWord && ANY_JOINED.test(joined))) {
+        const { headAcronyms, bodyAcronyms } = scanned;
+        return {
+          stems: withAcronymStems(scanned.stems, headAcronyms.length ? [...headAcronyms, ...bodyAcronyms] : bodyAcronyms).join(' '),
+          indexHead: withAcronyms(foldedHead, headAcronyms),
+          indexBody: withAcronyms(foldedBody, bodyAcronyms),
+        };
+      }
+    } else if (!ANY_JOINED.test(joined)) {
+      const acronyms = new Set<string>();
+      // The joined scan, in two parts: the head's word starts, then (when no phrase ran across the line
+      // break) the body's, which are then the body's own scan.
+      if (scanAcronyms(joined, acronyms, 0, foldedHead.length) <= foldedHead.length) {
+        // No phrase ran past the head, so its part of the joined scan is the head's own scan ("\n" ends a
+        // word as the end of the text does).
+        const headAcronyms = [...acronyms];
+        const bodyAcronyms = acronymsFor(foldedBody);
+        for (const acronym of bodyAcronyms) acronyms.add(acronym);
+        return {
+          stems: withAcronymStems(tokenStems(joined), [...acronyms]).join(' '),
+          indexHead: withAcronyms(foldedHead, headAcronyms),
+          indexBody: withAcronyms(foldedBody, bodyAcronyms),
+        };
+      }
     }
   }
-  return { stems: stemmedTerms(`${head}\n${body}`), indexHead: textForIndex(head), indexBody: textForIndex(body) };
+  return { stems: stemList(normalizeText(`${head}\n${body}`)).join(' '), indexHead: textForIndex(head), indexBody: textForIndex(body) };
 }
 
-/** The stems of the key-term tokens of normalised text, in order (acronyms not added). */
-function tokenStems(normalized: string): Set<string> {
-  const stems = new Set<string>();
-  for (const token of wordTokens(normalized)) {
-    let stemmed = keyStemCache.get(token);
-    if (stemmed === undefined) {
-      stemmed = isKeyTerm(token) ? stem(token) : null;
-      // Bounded like stemCache.
-      if (keyStemCache.size > 200_000) keyStemCache.clear();
-      keyStemCache.set(token, stemmed);
+/** What one scan of normalised ASCII text finds (see scanAscii). */
+interface Scanned {
+  /** The stems of its key-term tokens, in order, each once (acronyms not added). */
+  stems: string[];
+  /** Acronyms of the phrases at word starts before `headEnd`, in order, each once; then those after it. */
+  headAcronyms: string[];
+  bodyAcronyms: string[];
+  /** A phrase beginning before `headEnd` ends after it. */
+  crossed: boolean;
+  /** A token holds a word of JOINED_PATTERNS. */
+  joinedWord: boolean;
+}
+
+/**
+ * `tokenStems` and the phrase scan (`scanAcronyms`) of normalised text in one pass over its characters,
+ * the phrases found before `headEnd` apart from those after it; null when the text is not ASCII (its
+ * tokens are then Unicode letters and digits: see wordTokens). Begins a pass of TOKENS.
+ */
+function scanAscii(text: string, headEnd: number): Scanned | null {
+  TOKENS.beginPass();
+  const stems: string[] = [];
+  const headAcronyms: string[] = [];
+  const bodyAcronyms: string[] = [];
+  let crossed = false;
+  let joinedWord = false;
+  const n = text.length;
+  // Phrases are looked for at word starts from `resume` on: a match skips to its end, as scanAcronyms does.
+  let resume = 0;
+  // The character before the current one; a space before the text's start.
+  let before = 32;
+  for (let i = 0; i < n; ) {
+    let c = text.charCodeAt(i);
+    if (c >= 128) return null;
+    if (!isAsciiAlnum(c)) {
+      before = c;
+      i++;
+      continue;
     }
-    if (stemmed !== null) stems.add(stemmed);
+    const start = i;
+    let hash = hashStep(HASH_START, c);
+    while (++i < n && isAsciiAlnum((c = text.charCodeAt(i)))) hash = hashStep(hash, c);
+    const e = TOKENS.entry(text, start, i, hash);
+    const id = TOKENS.stemId(e);
+    if (id >= 0 && TOKENS.take(id)) stems.push(TOKENS.stems[id]!);
+    if (TOKENS.joinedWord(e)) joinedWord = true;
+    // A word start (`before` is no letter or digit; `_` is a word character) where a phrase may begin.
+    if (before !== 95 && start >= resume && start < n - 1 && TOKENS.phraseStart(e)) {
+      const matched = phraseAt(text, start);
+      if (matched !== null) {
+        resume = start + matched.length;
+        const acronym = acronymOf(matched);
+        if (acronym) {
+          const found = start < headEnd ? headAcronyms : bodyAcronyms;
+          if (!found.includes(acronym)) found.push(acronym);
+        }
+        if (start < headEnd && resume > headEnd) crossed = true;
+      }
+    }
+    before = text.charCodeAt(i - 1);
+  }
+  return { stems, headAcronyms, bodyAcronyms, crossed, joinedWord };
+}
+
+/** `[A-Za-z0-9]`: what wordTokens takes as a token's characters in ASCII text. */
+function isAsciiAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+}
+
+/** `stems` with the stems of `acronyms` not among them, in order (in the pass that made `stems`). */
+function withAcronymStems(stems: string[], acronyms: string[]): string[] {
+  for (const acronym of acronyms) {
+    const id = TOKENS.idOfStem(stem(acronym));
+    if (TOKENS.take(id)) stems.push(TOKENS.stems[id]!);
   }
   return stems;
 }
 
-/** Token -> its stem, or null when it is no key term (a stop word, a single letter). */
-const keyStemCache = new Map<string, string | null>();
+/** The stems of the key-term tokens of normalised text, in order, each once (acronyms not added). Begins a pass of TOKENS. */
+function tokenStems(normalized: string): string[] {
+  TOKENS.beginPass();
+  const stems: string[] = [];
+  for (const token of wordTokens(normalized)) {
+    const id = TOKENS.stemId(TOKENS.entry(token, 0, token.length, hashOf(token)));
+    if (id >= 0 && TOKENS.take(id)) stems.push(TOKENS.stems[id]!);
+  }
+  return stems;
+}
+
+/** The words of JOINED_PATTERNS, when each is letters and digits (so a match's word lies within one token). */
+const JOINED_WORDS = JOINED_PATTERNS.every(([, , word]) => /^[a-z0-9]+$/.test(word)) ? JOINED_PATTERNS.map(([, , word]) => word) : null;
+
+/**
+ * Every prefix of every phrase with its spaces removed, when phrases are lower-case letters, digits and
+ * single spaces: a phrase's match is then its words with separators between them, so the token it begins
+ * with (letters and digits up to the first separator) is such a prefix. Null: every token may begin one.
+ */
+const PHRASE_PREFIXES = PHRASES.every((phrase) => /^[a-z0-9]+( [a-z0-9]+)*$/.test(phrase))
+  ? new Set(PHRASES.flatMap((phrase) => {
+      const joinedPhrase = phrase.replace(/ /g, '');
+      return Array.from({ length: joinedPhrase.length }, (_, i) => joinedPhrase.slice(0, i + 1));
+    }))
+  : null;
+
+/** Each distinct token's stem (null: no key term) and what the scans need to know of it. Bounded like stemCache. */
+const TOKENS = new TokenTable(200_000, (token) => ({
+  stem: isKeyTerm(token) ? stem(token) : null,
+  joinedWord: JOINED_WORDS === null || JOINED_WORDS.some((word) => token.includes(word)),
+  phraseStart: PHRASE_PREFIXES === null || PHRASE_PREFIXES.has(token.toLowerCase()),
+}));
 const stemCache = new Map<string, string>();
 
 export function stem(term: string): string {

@@ -43,15 +43,15 @@ describe('tokeniser', () => {
     for (const head of heads) {
       for (const body of bodies) {
         const texts = indexTexts(head, body);
-        expect([[...texts.stems], texts.indexHead, texts.indexBody]).toEqual([
-          [...stemmedTerms(`${head}\n${body}`)],
+        expect([texts.stems, texts.indexHead, texts.indexBody]).toEqual([
+          [...stemmedTerms(`${head}\n${body}`)].join(' '),
           textForIndex(head),
           textForIndex(body),
         ]);
       }
     }
     // The joined text is one text: "SOC" ending the heading and "2" opening the body are SOC 2.
-    expect(indexTexts('Policy > SOC', '2 Type II report.').stems.has('soc2')).toBe(true);
-    expect(indexTexts('Access > Use multi', 'factor authentication everywhere.').stems.has('mfa')).toBe(true);
+    expect(indexTexts('Policy > SOC', '2 Type II report.').stems.split(' ')).toContain('soc2');
+    expect(indexTexts('Access > Use multi', 'factor authentication everywhere.').stems.split(' ')).toContain('mfa');
   });
 });
