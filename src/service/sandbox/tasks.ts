@@ -8,7 +8,7 @@ import { sourceBytes, sourceSize, type FileSource } from '../files/source';
 import { indexEntries } from '../knowledge/entries';
 import { extractDocument } from '../knowledge/extract';
 import { documentSubject } from '../knowledge/extract/subject';
-import { documentHasText, type ReadDocument } from '../knowledge/types';
+import { documentHasText, type ExtractedDocument, type ReadDocument } from '../knowledge/types';
 
 export interface TaskInput {
   source: FileSource;
@@ -21,8 +21,12 @@ export interface TaskInput {
  * rather than on the request thread, and what else indexing needs of it; not its pages.
  */
 export async function extractTask(input: TaskInput): Promise<ReadDocument> {
-  const doc = await extractDocument(input.source, input.filename, input.limits);
-  const subject = documentSubject({ filename: input.filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
+  return readDocument(await extractDocument(input.source, input.filename, input.limits), input.filename);
+}
+
+/** What a reader thread sends back of a document it read (see `ReadDocument`). */
+export function readDocument(doc: ExtractedDocument, filename: string): ReadDocument {
+  const subject = documentSubject({ filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
   const { pages: _pages, qa: _qa, prepared_index: _prepared, ...rest } = doc;
   return { ...rest, has_text: documentHasText(doc), prepared_index: { ...indexEntries(doc), subject } };
 }
