@@ -19,7 +19,7 @@ import { buildApp } from '../src/service/app';
 import { detectQuestionnaire } from '../src/service/detect';
 import { openStorage, type StorageOptions } from '../src/service/storage/open';
 import { SqliteKnowledgeIndex } from '../src/service/storage/sqlite/knowledge';
-import { extractDocument, KnowledgeBase, type ExtractedDocument } from '../src/service/knowledge';
+import { extractDocument, KnowledgeBase, type ExtractedDocument, type ReadDocument } from '../src/service/knowledge';
 import { PER_DOC, syntheticDocs } from './synthetic';
 
 export interface Row {
@@ -214,18 +214,18 @@ export async function buildSyntheticKb(
 }
 
 /**
- * The synthetic documents, in order, made with their index entries by `workers` worker threads, a few
- * documents ahead of the writer.
+ * The synthetic documents, in order, made by `workers` worker threads a few documents ahead of the writer,
+ * each sent back as a service reader thread sends a document it read: its index entries and subject.
  */
-async function* preparedDocs(vocabulary: string[], passages: number, workers: number): AsyncGenerator<ExtractedDocument> {
+async function* preparedDocs(vocabulary: string[], passages: number, workers: number): AsyncGenerator<ReadDocument> {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'synthetic-worker.mjs');
   const pool = Array.from({ length: workers }, () => new Worker(script, { workerData: { vocabulary } }));
   // Each pending document's settle functions; a worker's failure fails every pending one (not a
   // Promise.race against a never-settling promise, which would keep every document it ever raced).
-  const waiting = new Map<number, { resolve: (doc: ExtractedDocument) => void; reject: (error: Error) => void }>();
+  const waiting = new Map<number, { resolve: (doc: ReadDocument) => void; reject: (error: Error) => void }>();
   let failure: Error | null = null;
   for (const worker of pool) {
-    worker.on('message', ({ d, doc }: { d: number; doc: ExtractedDocument }) => waiting.get(d)?.resolve(doc));
+    worker.on('message', ({ d, doc }: { d: number; doc: ReadDocument }) => waiting.get(d)?.resolve(doc));
     worker.on('error', (error: Error) => {
       failure = error;
       for (const pending of waiting.values()) pending.reject(error);
@@ -233,7 +233,7 @@ async function* preparedDocs(vocabulary: string[], passages: number, workers: nu
   }
   const total = Math.ceil(passages / PER_DOC);
   const ahead = workers * 3;
-  const requested = new Map<number, Promise<ExtractedDocument>>();
+  const requested = new Map<number, Promise<ReadDocument>>();
   const request = (d: number) => {
     if (d >= total || requested.has(d)) return;
     requested.set(d, new Promise((resolve, reject) => (failure ? reject(failure) : waiting.set(d, { resolve, reject }))));

@@ -17,6 +17,7 @@ import type {
   ExtractedDocument,
   FileMeta,
   QuestionInput,
+  ReadDocument,
   SearchFilters,
 } from './knowledge/types';
 import type { Store } from './storage/types';
@@ -25,7 +26,7 @@ import type { Store } from './storage/types';
 export interface Knowledge {
   indexDocument(
     meta: FileMeta,
-    doc: ExtractedDocument,
+    doc: ExtractedDocument | ReadDocument,
     onProgress?: (percent: number) => void,
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }>;
   removeFile(orgId: number, fileId: number): Promise<void>;
@@ -51,8 +52,11 @@ export interface ServiceContext {
   store: Store;
   blobs: BlobStore;
   knowledge: Knowledge;
-  /** Reads a file's text; in the service, in a worker thread within the reading limits (`sandbox/`). */
-  extract(source: FileSource, filename: string): Promise<ExtractedDocument>;
+  /**
+   * Reads a file and prepares its index entries; in the service, in a worker thread within the reading
+   * limits (`sandbox/`), which sends back the entries, not the pages.
+   */
+  extract(source: FileSource, filename: string): Promise<ExtractedDocument | ReadDocument>;
   detect(source: FileSource, filename: string): Promise<DetectedQuestionnaire>;
   /** Tells the background worker that a job of `kind` is waiting. */
   wake(kind: string): void;

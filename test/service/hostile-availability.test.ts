@@ -240,7 +240,7 @@ describe('a reader over its memory budget', () => {
       );
       // The pool replaced the worker: the next file is read.
       const doc = await sandbox.extract(new TextEncoder().encode(KB_TEXT), 'policy.txt');
-      expect(doc.pages[0]!.text).toContain('Multi-factor authentication');
+      expect(doc.prepared_index.passages.map((p) => p.content).join(' ')).toContain('Multi-factor authentication');
     } finally {
       await sandbox.close();
     }

@@ -9,7 +9,7 @@
  */
 import type { ServiceContext } from '../context';
 import { knowledgeFileMeta } from '../domain/file-meta';
-import { ExtractError } from '../knowledge/types';
+import { documentHasText, ExtractError } from '../knowledge/types';
 import { SandboxError } from '../sandbox';
 import type { JobHandler } from './worker';
 import { duplicateStage, sameContentAs } from './duplicate';
@@ -80,8 +80,7 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
       await fail(error instanceof ExtractError ? error.message : `could not read the file (${message})`);
       return 'done';
     }
-    const hasText = doc.pages.some((p) => p.text.trim() !== '') || doc.qa.length > 0;
-    if (!hasText) {
+    if (!documentHasText(doc)) {
       await fail('no readable text found in the file (a scanned PDF needs OCR first)');
       return 'done';
     }

@@ -20,7 +20,7 @@ import { pairsToIndex, passageEntry, qaEntry } from './entries';
 import { splitIntoPassages, type Passage } from './passages';
 import { questionFocus, ranked, retrieve, type Candidate, type QuestionFocus } from './retrieval';
 import { stemmedTerms } from './text';
-import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, SearchFilters } from './types';
+import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, ReadDocument, SearchFilters } from './types';
 
 export interface KnowledgeOptions {
   llm?: EndpointConfig | null;
@@ -64,12 +64,15 @@ export class KnowledgeBase {
   /** Replaces the file's content in the index. Embedding failures fail the call (nothing half-stored). */
   async indexDocument(
     meta: FileMeta,
-    doc: ExtractedDocument,
+    doc: ExtractedDocument | ReadDocument,
     onProgress?: (percent: number) => void,
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }> {
+    // A reader thread's document comes with its entries; a document read in process may not.
     const prepared = doc.prepared_index;
-    const passages: { context_header: string; content: string }[] = prepared?.passages ?? splitIntoPassages(doc);
-    const qa: { question: string }[] = prepared?.qa ?? pairsToIndex(doc);
+    const whole = 'pages' in doc ? doc : null;
+    if (!prepared && !whole) throw new Error('a document without its pages must come with its index entries');
+    const passages: { context_header: string; content: string }[] = prepared?.passages ?? splitIntoPassages(whole!);
+    const qa: { question: string }[] = prepared?.qa ?? pairsToIndex(whole!);
     onProgress?.(10);
 
     let passageVectors: Float32Array[] = [];
@@ -94,9 +97,9 @@ export class KnowledgeBase {
     await this.index.replaceFile(meta, passageEntries, qaEntries, (stored) => onProgress?.(Math.floor(from + ((100 - from) * stored) / total)));
     const subject =
       doc.subject ??
-      (prepared?.subject !== undefined
-        ? prepared.subject
-        : (documentSubject({ filename: meta.filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null));
+      (prepared?.subject !== undefined || !whole
+        ? (prepared?.subject ?? null)
+        : (documentSubject({ filename: meta.filename, title: doc.title, pages: whole.pages, document_type: doc.document_type }) ?? null));
     await this.index.setFileSubject(meta.org_id, meta.file_id, subject);
     onProgress?.(100);
     return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };

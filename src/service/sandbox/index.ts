@@ -7,7 +7,7 @@
 import { DetectError, type DetectedQuestionnaire } from '../detect/types';
 import { DEFAULT_READ_LIMITS, seconds, type ReadLimits } from '../files/limits';
 import type { FileSource } from '../files/source';
-import { ExtractError, type ExtractedDocument } from '../knowledge/types';
+import { ExtractError, type ReadDocument } from '../knowledge/types';
 import { SandboxError, TaskError, WorkerPool } from './pool';
 import type { TaskName } from './tasks';
 
@@ -28,8 +28,8 @@ export class ReaderSandbox {
     this.pool = new WorkerPool({ size: Math.max(1, workers ?? 2), memoryMb: this.limits.memoryMb });
   }
 
-  extract(source: FileSource, filename: string): Promise<ExtractedDocument> {
-    return this.run<ExtractedDocument>('extract', source, filename, (message) => new ExtractError(message));
+  extract(source: FileSource, filename: string): Promise<ReadDocument> {
+    return this.run<ReadDocument>('extract', source, filename, (message) => new ExtractError(message));
   }
 
   detect(source: FileSource, filename: string): Promise<DetectedQuestionnaire> {

@@ -8,7 +8,7 @@ import { sourceBytes, sourceSize, type FileSource } from '../files/source';
 import { indexEntries } from '../knowledge/entries';
 import { extractDocument } from '../knowledge/extract';
 import { documentSubject } from '../knowledge/extract/subject';
-import type { ExtractedDocument } from '../knowledge/types';
+import { documentHasText, type ExtractedDocument, type ReadDocument } from '../knowledge/types';
 
 export interface TaskInput {
   source: FileSource;
@@ -17,13 +17,18 @@ export interface TaskInput {
 }
 
 /**
- * The document and, computed here rather than on the request thread, its index entries and subject
- * (under `filename`, the name it is indexed by).
+ * The document's index entries and subject (under `filename`, the name it is indexed by), computed here
+ * rather than on the request thread, and what else indexing needs of it; not its pages.
  */
-export async function extractTask(input: TaskInput): Promise<ExtractedDocument> {
-  const doc = await extractDocument(input.source, input.filename, input.limits);
-  const subject = documentSubject({ filename: input.filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
-  return { ...doc, prepared_index: { ...indexEntries(doc), subject } };
+export async function extractTask(input: TaskInput): Promise<ReadDocument> {
+  return readDocument(await extractDocument(input.source, input.filename, input.limits), input.filename);
+}
+
+/** What a reader thread sends back of a document it read (see `ReadDocument`). */
+export function readDocument(doc: ExtractedDocument, filename: string): ReadDocument {
+  const subject = documentSubject({ filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
+  const { pages: _pages, qa: _qa, prepared_index: _prepared, ...rest } = doc;
+  return { ...rest, has_text: documentHasText(doc), prepared_index: { ...indexEntries(doc), subject } };
 }
 
 export async function detectTask(input: TaskInput): Promise<DetectedQuestionnaire> {
