@@ -108,27 +108,57 @@ function piecesOf(paragraph: string): { piece: string; pieceWords: number }[] {
  */
 export function lastSentence(content: string): string {
   let last: string | null = null;
-  const paragraphs = content.split(/\n+/);
-  for (let p = paragraphs.length - 1; p >= 0; p--) {
-    const paragraph = paragraphs[p]!;
-    // Collapsing whitespace changes nothing in a paragraph whose only whitespace is single spaces (most).
-    const cleaned = (OTHER_WHITESPACE.test(paragraph) ? paragraph.replace(/\s+/g, ' ') : paragraph).trim();
-    let end = cleaned.length;
-    // Sentences of the paragraph, last first: the text after each boundary (a space, see isBoundary).
-    for (let j = end - 1; j >= -1; j--) {
-      if (j >= 0 && !(cleaned.charCodeAt(j) === 32 && isBoundary(cleaned, j))) continue;
-      const sentence = cleaned.slice(j + 1, end).replace(LEADING_NON_TEXT, '').trim();
-      end = j;
-      if (!sentence) continue;
-      if (last !== null) return countWords(last) <= OVERLAP_MAX_WORDS ? last : '';
-      last = sentence;
-    }
+  // The paragraphs of split(/\n+/), last first (the empty ones between two line breaks hold no sentence).
+  for (let stop = content.length; stop >= 0; ) {
+    const start = stop > 0 ? content.lastIndexOf('\n', stop - 1) + 1 : 0;
+    const paragraph = content.slice(start, stop);
+    stop = start - 1;
+    // Collapsing whitespace changes nothing where the only whitespace is single spaces (most paragraphs):
+    // scanned as it is, and again collapsed only if the part scanned holds other whitespace.
+    const scanned: Found | typeof UNCLEAN = sentencesFromEnd(paragraph.trim(), last, true);
+    const found: Found = scanned === UNCLEAN ? sentencesFromEnd(paragraph.replace(/\s+/g, ' ').trim(), last, false) : scanned;
+    if (typeof found === 'object' && found !== null) return countWords(found.last) <= OVERLAP_MAX_WORDS ? found.last : '';
+    last = found;
   }
   return '';
 }
 
-/** Whitespace that `replace(/\s+/g, ' ')` would change: other than a space, or a run of two. */
-const OTHER_WHITESPACE = /[^\S ]|\s\s/;
+/** What sentencesFromEnd found: the last sentence so far (null: none), or `{ last }` when a sentence precedes it. */
+type Found = string | null | { last: string };
+/** sentencesFromEnd met whitespace that collapsing would change. */
+const UNCLEAN = Symbol('unclean');
+
+/**
+ * The sentences of a whitespace-collapsed, trimmed paragraph, last first, until two are known: `{ last }`
+ * when one is found before `last` (given, or found here), else `last` (or the paragraph's first sentence).
+ * With `checkClean` the paragraph is trimmed but maybe not collapsed: UNCLEAN when a character scanned
+ * is whitespace other than a single space (what is not scanned does not change what is found: the
+ * sentences are cut from the end).
+ */
+function sentencesFromEnd(cleaned: string, last: string | null, checkClean: false): Found;
+function sentencesFromEnd(cleaned: string, last: string | null, checkClean: boolean): Found | typeof UNCLEAN;
+function sentencesFromEnd(cleaned: string, last: string | null, checkClean: boolean): Found | typeof UNCLEAN {
+  let end = cleaned.length;
+  // Sentences of the paragraph, last first: the text after each boundary (a space, see isBoundary).
+  for (let j = end - 1; j >= -1; j--) {
+    if (j >= 0) {
+      const c = cleaned.charCodeAt(j);
+      if (c !== 32) {
+        if (checkClean && (c < 128 ? c >= 9 && c <= 13 : isSpace(c))) return UNCLEAN;
+        continue;
+      }
+      if (checkClean && cleaned.charCodeAt(j + 1) === 32) return UNCLEAN;
+      if (!isBoundary(cleaned, j)) continue;
+    }
+    const sentence = cleaned.slice(j + 1, end).replace(LEADING_NON_TEXT, '').trim();
+    end = j;
+    if (!sentence) continue;
+    if (last !== null) return { last };
+    last = sentence;
+  }
+  return last;
+}
+
 /** What splitSentences strips from the start of each sentence. */
 const LEADING_NON_TEXT = /^[^\p{L}\p{N}"“(]+/u;
 const SENTENCE_START = /[A-Z0-9"“(•]/u;
@@ -137,8 +167,12 @@ const THREE_WORDS = /[A-Z][a-z]+ [a-z]+ [a-z]+/y;
 /**
  * Whether splitSentences cuts a whitespace-collapsed paragraph at its space `j`: after [.!?] before a
  * capital, digit, quote, bracket or bullet; before a bullet and a space; after a colon before three words.
+ * (At a space before a bullet, the character before it may be unscanned whitespace: see sentencesFromEnd.)
  */
 function isBoundary(cleaned: string, j: number): boolean {
+  const beforeCode = cleaned.charCodeAt(j - 1);
+  // Most spaces follow none of . ! ? : and precede no bullet.
+  if (beforeCode !== 46 && beforeCode !== 33 && beforeCode !== 63 && beforeCode !== 58 && cleaned.charCodeAt(j + 1) !== 0x2022) return false;
   const before = cleaned[j - 1];
   const after = cleaned.codePointAt(j + 1);
   if (after === undefined) return false;
