@@ -221,7 +221,7 @@ export function stemmedTerms(text: string): Set<string> {
 
 /** `stemmedTerms` of normalised text, in order. */
 function stemList(normalized: string): string[] {
-  const scanned = PHRASES_BY_START ? scanAscii(normalized, 0) : null;
+  const scanned = PHRASES_BY_START ? scanAscii(normalized, 0, false) : null;
   if (scanned) return withAcronymStems(scanned.stems, scanned.bodyAcronyms);
   return withAcronymStems(tokenStems(normalized), acronymsFor(normalized));
 }
@@ -248,11 +248,9 @@ export function indexTexts(head: string, body: string): IndexTexts {
   // No joined standard anywhere: each text's normalisation is its fold, and the joined text's is theirs joined.
   const joined = `${foldedHead}\n${foldedBody}`;
   if (PHRASES_BY_START) {
-    const scanned = scanAscii(joined, foldedHead.length);
+    const scanned = scanAscii(joined, foldedHead.length, true);
     if (scanned) {
-      // A joined standard's match holds its word, which lies within one token: without such a token the
-      // combined scan cannot match.
-      if (!scanned.crossed && !(scanned.joinedWord && ANY_JOINED.test(joined))) {
+      if (!scanned.crossed && !scanned.joined) {
         const { headAcronyms, bodyAcronyms } = scanned;
         return {
           stems: withAcronymStems(scanned.stems, headAcronyms.length ? [...headAcronyms, ...bodyAcronyms] : bodyAcronyms).join(' '),
@@ -290,22 +288,25 @@ interface Scanned {
   bodyAcronyms: string[];
   /** A phrase beginning before `headEnd` ends after it. */
   crossed: boolean;
-  /** A token holds a word of JOINED_PATTERNS. */
-  joinedWord: boolean;
+  /** `ANY_JOINED.test(text)`, when asked (`checkJoined`), else false. */
+  joined: boolean;
 }
 
 /**
  * `tokenStems` and the phrase scan (`scanAcronyms`) of normalised text in one pass over its characters,
- * the phrases found before `headEnd` apart from those after it; null when the text is not ASCII (its
- * tokens are then Unicode letters and digits: see wordTokens). Begins a pass of TOKENS.
+ * the phrases found before `headEnd` apart from those after it, and with `checkJoined` whether a joined
+ * standard matches; null when the text is not ASCII (its tokens are then Unicode letters and digits: see
+ * wordTokens). Begins a pass of TOKENS.
  */
-function scanAscii(text: string, headEnd: number): Scanned | null {
+function scanAscii(text: string, headEnd: number, checkJoined: boolean): Scanned | null {
   TOKENS.beginPass();
   const stems: string[] = [];
   const headAcronyms: string[] = [];
   const bodyAcronyms: string[] = [];
   let crossed = false;
-  let joinedWord = false;
+  let joined = false;
+  // JOINED_CHECKS to run over the whole text once scanned (bit i: check i).
+  let joinedLater = 0;
   const n = text.length;
   // Phrases are looked for at word starts from `resume` on: a match skips to its end, as scanAcronyms does.
   let resume = 0;
@@ -325,9 +326,9 @@ function scanAscii(text: string, headEnd: number): Scanned | null {
     const e = TOKENS.entry(text, start, i, hash);
     const id = TOKENS.stemId(e);
     if (id >= 0 && TOKENS.take(id)) stems.push(TOKENS.stems[id]!);
-    if (TOKENS.joinedWord(e)) joinedWord = true;
+    const flags = TOKENS.flags(e);
     // A word start (`before` is no letter or digit; `_` is a word character) where a phrase may begin.
-    if (before !== 95 && start >= resume && start < n - 1 && TOKENS.phraseStart(e)) {
+    if (flags & PHRASE_START && before !== 95 && start >= resume && start < n - 1) {
       const matched = phraseAt(text, start);
       if (matched !== null) {
         resume = start + matched.length;
@@ -339,9 +340,23 @@ function scanAscii(text: string, headEnd: number): Scanned | null {
         if (start < headEnd && resume > headEnd) crossed = true;
       }
     }
+    if (checkJoined && flags > PHRASE_START && !joined) {
+      for (let k = 0; k < JOINED_CHECKS!.length; k++) {
+        if (!(flags & (2 << k))) continue;
+        const check = JOINED_CHECKS![k]!;
+        if (check.at === 'start') {
+          check.sticky.lastIndex = start;
+          if (check.sticky.test(text)) joined = true;
+        } else joinedLater |= 1 << k;
+      }
+    }
     before = text.charCodeAt(i - 1);
   }
-  return { stems, headAcronyms, bodyAcronyms, crossed, joinedWord };
+  if (checkJoined && !JOINED_CHECKS) joined = ANY_JOINED.test(text);
+  for (let k = 0; joinedLater !== 0 && k < JOINED_CHECKS!.length && !joined; k++) {
+    if (joinedLater & (1 << k) && JOINED_CHECKS![k]!.anywhere.test(text)) joined = true;
+  }
+  return { stems, headAcronyms, bodyAcronyms, crossed, joined };
 }
 
 /** `[A-Za-z0-9]`: what wordTokens takes as a token's characters in ASCII text. */
@@ -369,8 +384,56 @@ function tokenStems(normalized: string): string[] {
   return stems;
 }
 
-/** The words of JOINED_PATTERNS, when each is letters and digits (so a match's word lies within one token). */
-const JOINED_WORDS = JOINED_PATTERNS.every(([, , word]) => /^[a-z0-9]+$/.test(word)) ? JOINED_PATTERNS.map(([, , word]) => word) : null;
+/**
+ * Whether a joined standard matches, told from the tokens (lower-case ASCII text): each pattern of
+ * JOINED_PATTERNS holds its word (letters and digits, so within one token) in every match. A pattern that
+ * begins with `\b` and its word matches only at a token that starts with the word, so it is tried there
+ * alone ('start', anchored: a passage holds many words such as "share" or "isolated"); one that ends with
+ * its word and `\b` only where a token ends with the word ('end'); else where a token holds it ('any').
+ * An 'end' or 'any' pattern is run over the whole text when such a token occurs. A token's flags: bit 0
+ * PHRASE_START, bit k + 1 that check k applies. Null when a word is not letters and digits or there are
+ * too many patterns for the flags: then ANY_JOINED decides.
+ */
+const JOINED_CHECKS: { word: string; at: 'start' | 'end' | 'any'; sticky: RegExp; anywhere: RegExp }[] | null =
+  JOINED_PATTERNS.length <= 30 && JOINED_PATTERNS.every(([, , word]) => /^[a-z0-9]+$/.test(word))
+    ? JOINED_PATTERNS.map(([pattern, , word]) => {
+        const source = pattern.source;
+        const plain = !hasTopLevelAlternation(source);
+        const at =
+          plain && source.startsWith(`\\b${word}`) && !/^[?*+{]/.test(source.slice(2 + word.length))
+            ? 'start'
+            : plain && source.endsWith(`${word}\\b`) && source[source.length - word.length - 3] !== '\\'
+              ? 'end'
+              : 'any';
+        return { word, at, sticky: new RegExp(source, 'iy'), anywhere: new RegExp(source, 'i') };
+      })
+    : null;
+const PHRASE_START = 1;
+
+/** Whether a regex source has a `|` outside groups and classes (a match may then be any of its sides). */
+function hasTopLevelAlternation(source: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (c === '[') {
+      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return true;
+  }
+  return false;
+}
+
+/** The flags of a token (see JOINED_CHECKS). */
+function tokenFlags(token: string): number {
+  const lower = token.toLowerCase();
+  let flags = PHRASE_PREFIXES === null || PHRASE_PREFIXES.has(lower) ? PHRASE_START : 0;
+  JOINED_CHECKS?.forEach(({ word, at }, k) => {
+    if (at === 'start' ? lower.startsWith(word) : at === 'end' ? lower.endsWith(word) : lower.includes(word)) flags |= 2 << k;
+  });
+  return flags;
+}
 
 /**
  * Every prefix of every phrase with its spaces removed, when phrases are lower-case letters, digits and
@@ -385,11 +448,7 @@ const PHRASE_PREFIXES = PHRASES.every((phrase) => /^[a-z0-9]+( [a-z0-9]+)*$/.tes
   : null;
 
 /** Each distinct token's stem (null: no key term) and what the scans need to know of it. Bounded like stemCache. */
-const TOKENS = new TokenTable(200_000, (token) => ({
-  stem: isKeyTerm(token) ? stem(token) : null,
-  joinedWord: JOINED_WORDS === null || JOINED_WORDS.some((word) => token.includes(word)),
-  phraseStart: PHRASE_PREFIXES === null || PHRASE_PREFIXES.has(token.toLowerCase()),
-}));
+const TOKENS = new TokenTable(200_000, (token) => ({ stem: isKeyTerm(token) ? stem(token) : null, flags: tokenFlags(token) }));
 const stemCache = new Map<string, string>();
 
 export function stem(term: string): string {

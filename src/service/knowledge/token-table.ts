@@ -18,26 +18,23 @@ export function hashStep(hash: number, c: number): number {
 export interface TokenFacts {
   /** Its stem, null when it is no key term. */
   stem: string | null;
-  /** Whether the token holds one of the words a joined standard needs (see text.ts JOINED_PATTERNS). */
-  joinedWord: boolean;
-  /** Whether a phrase of the vocabulary may begin with the token (see text.ts PHRASE_PREFIXES). */
-  phraseStart: boolean;
+  /** Bits the caller defines (what its scans need to know of the token), at most 31. */
+  flags: number;
 }
 
 export class TokenTable {
-  // Slot -> entry index + 1 (0: empty). A power of two, kept at most half full.
-  private slots = new Int32Array(1 << 12);
+  // Slot -> entry + 1 (0: empty). A power of two, kept at most half full.
+  private slots: Int32Array = new Int32Array(1 << 12);
   private keys: string[] = [];
-  private hashes: number[] = [];
-  /** Entry -> its stem's id, -1 when the token is no key term. */
-  private stemIds: number[] = [];
-  private joinedWords: boolean[] = [];
-  private phraseStarts: boolean[] = [];
+  // Entry -> its hash, its stem's id + 1 (0: no key term), its flags. Typed arrays: a hash is no small integer.
+  private hashes: Int32Array = new Int32Array(1 << 11);
+  private stemIds: Int32Array = new Int32Array(1 << 11);
+  private flagBits: Int32Array = new Int32Array(1 << 11);
   /** Stem id -> the stem; ids are shared by tokens with the same stem, so a text's stems dedupe by id. */
   readonly stems: string[] = [];
   private readonly stemIdOf = new Map<string, number>();
   /** Stem id -> the pass that last took it (see `beginPass`). */
-  private taken = new Int32Array(1 << 12);
+  private taken: Int32Array = new Int32Array(1 << 11);
   private pass = 0;
 
   /**
@@ -63,9 +60,10 @@ export class TokenTable {
    * HASH_START) is `hash`; the token is added when new.
    */
   entry(text: string, start: number, end: number, hash: number): number {
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = slots.length - 1;
     for (let s = (hash ^ (hash >>> 16)) & mask; ; s = (s + 1) & mask) {
-      const e = this.slots[s]! - 1;
+      const e = slots[s]! - 1;
       if (e < 0) return this.add(text.slice(start, end), hash, s);
       if (this.hashes[e] === hash && sameChars(this.keys[e]!, text, start, end)) return e;
     }
@@ -73,15 +71,11 @@ export class TokenTable {
 
   /** The stem id of entry `e`, -1 when it is no key term. */
   stemId(e: number): number {
-    return this.stemIds[e]!;
+    return this.stemIds[e]! - 1;
   }
 
-  joinedWord(e: number): boolean {
-    return this.joinedWords[e]!;
-  }
-
-  phraseStart(e: number): boolean {
-    return this.phraseStarts[e]!;
+  flags(e: number): number {
+    return this.flagBits[e]!;
   }
 
   /** The id of a stem not from a token (an acronym's), so it dedupes with the tokens' stems. */
@@ -91,11 +85,7 @@ export class TokenTable {
       id = this.stems.length;
       this.stems.push(stem);
       this.stemIdOf.set(stem, id);
-      if (id >= this.taken.length) {
-        const taken = new Int32Array(this.taken.length * 2);
-        taken.set(this.taken);
-        this.taken = taken;
-      }
+      if (id >= this.taken.length) this.taken = grown(this.taken);
     }
     return id;
   }
@@ -110,11 +100,15 @@ export class TokenTable {
   private add(token: string, hash: number, slot: number): number {
     const e = this.keys.length;
     const facts = this.facts(token);
+    if (e >= this.hashes.length) {
+      this.hashes = grown(this.hashes);
+      this.stemIds = grown(this.stemIds);
+      this.flagBits = grown(this.flagBits);
+    }
     this.keys.push(token);
-    this.hashes.push(hash);
-    this.stemIds.push(facts.stem === null ? -1 : this.idOfStem(facts.stem));
-    this.joinedWords.push(facts.joinedWord);
-    this.phraseStarts.push(facts.phraseStart);
+    this.hashes[e] = hash;
+    this.stemIds[e] = facts.stem === null ? 0 : this.idOfStem(facts.stem) + 1;
+    this.flagBits[e] = facts.flags;
     this.slots[slot] = e + 1;
     if (this.keys.length * 2 > this.slots.length) this.rehash(this.slots.length * 2);
     return e;
@@ -135,15 +129,21 @@ export class TokenTable {
   private clear(): void {
     this.slots = new Int32Array(1 << 12);
     this.keys = [];
-    this.hashes = [];
-    this.stemIds = [];
-    this.joinedWords = [];
-    this.phraseStarts = [];
+    this.hashes = new Int32Array(1 << 11);
+    this.stemIds = new Int32Array(1 << 11);
+    this.flagBits = new Int32Array(1 << 11);
     this.stems.length = 0;
     this.stemIdOf.clear();
-    this.taken = new Int32Array(1 << 12);
+    this.taken = new Int32Array(1 << 11);
     this.pass = 0;
   }
+}
+
+/** A copy twice as long. */
+function grown(array: Int32Array): Int32Array {
+  const copy = new Int32Array(array.length * 2);
+  copy.set(array);
+  return copy;
 }
 
 /** Whether `key` is `text[start, end)`. */
