@@ -5,7 +5,7 @@
  * the boundary is still found whole in one of them.
  */
 import type { ExtractedDocument, TextBlock } from './types';
-import { splitSentences } from './text';
+import { isSpace, splitSentences } from './text';
 
 export interface Passage {
   page_number: number;
@@ -200,11 +200,4 @@ export function countWords(text: string): number {
     inWord = !space;
   }
   return words;
-}
-
-/** JavaScript's `\s`: ASCII whitespace and Unicode space separators, line/paragraph separators, BOM. */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }

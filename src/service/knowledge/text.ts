@@ -116,6 +116,13 @@ function foldCase(text: string): string {
   return NON_ASCII.test(text) ? text.normalize('NFKC').toLowerCase().replace(/[’‘]/g, "'") : text.toLowerCase();
 }
 
+/** JavaScript's `\s`: ASCII whitespace and Unicode space separators, line/paragraph separators, BOM. */
+export function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 /** `\w` of a non-unicode regex: ASCII letters, digits and `_`. */
 function isWordChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95;

@@ -7,6 +7,7 @@
  * against the organisation's names (see answer/ownership.ts), so changing the names needs no re-ingestion.
  */
 import type { DocumentType } from '../../../api/schemas';
+import { isSpace } from '../text';
 import type { ExtractedPage } from '../types';
 
 /** Cloud and service providers whose published reports vendors pass on as their own evidence. */
@@ -99,18 +100,9 @@ export function splitWordCount(text: string, atMost = Infinity): number {
   let runs = 0;
   let inRun = false;
   for (let i = 0; i < text.length && runs + 1 < atMost; i++) {
-    const space = isJsWhitespace(text.charCodeAt(i));
+    const space = isSpace(text.charCodeAt(i));
     if (space && !inRun) runs++;
     inRun = space;
   }
   return Math.min(runs + 1, atMost);
-}
-
-/** The characters `\s` matches in a JavaScript regular expression (WhiteSpace and LineTerminator). */
-function isJsWhitespace(c: number): boolean {
-  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return (
-    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
-  );
 }
