@@ -95,11 +95,12 @@ export class KnowledgeBase {
     const from = this.embedder ? 80 : 10;
     const total = Math.max(1, passages.length + qa.length);
     await this.index.replaceFile(meta, passageEntries, qaEntries, (stored) => onProgress?.(Math.floor(from + ((100 - from) * stored) / total)));
+    // A subject the reader found (null: it looked and found none) is not looked for again.
     const subject =
       doc.subject ??
-      (prepared?.subject !== undefined || !whole
-        ? (prepared?.subject ?? null)
-        : (documentSubject({ filename: meta.filename, title: doc.title, pages: whole.pages, document_type: doc.document_type }) ?? null));
+      (prepared?.subject !== undefined
+        ? prepared.subject
+        : whole && (documentSubject({ filename: meta.filename, title: doc.title, pages: whole.pages, document_type: doc.document_type }) ?? null));
     await this.index.setFileSubject(meta.org_id, meta.file_id, subject);
     onProgress?.(100);
     return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };
