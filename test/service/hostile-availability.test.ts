@@ -158,14 +158,19 @@ function postStream(s: Running, upload: ReturnType<typeof streamedUpload>): Prom
   } as RequestInit);
 }
 
+/** The uploads being received (or received and not yet stored or removed). */
+function incomingFiles(dataDir: string): string[] {
+  return readdirSync(join(dataDir, 'files', 'incoming'));
+}
+
 /** Received files a request did not store are removed once its response is sent (just after the client reads it). */
 async function expectNothingWaiting(dataDir: string): Promise<void> {
   const left = await waitFor(
     'received files removed',
-    async () => readdirSync(join(dataDir, 'files', 'incoming')),
+    async () => incomingFiles(dataDir),
     (names) => names.length === 0,
     5000,
-  ).catch(() => readdirSync(join(dataDir, 'files', 'incoming')));
+  ).catch(() => incomingFiles(dataDir));
   expect(left).toEqual([]);
 }
 
@@ -204,7 +209,7 @@ describe('upload limits', () => {
     // slot: asked sooner, the second upload could take the slot first and the slow one get the 429.
     await waitFor(
       'the slow upload to be received',
-      async () => readdirSync(join(s.storage.dataDir, 'files', 'incoming')),
+      async () => incomingFiles(s.storage.dataDir),
       (names) => names.length > 0,
       10_000,
     );
