@@ -9,18 +9,20 @@ import { DiskBlobStore } from '../../files/blobstore';
 import type { Storage, StorageOptions } from '../open';
 import type { Sql } from '../sql/executor';
 import { databasePath, openDatabase, underWriteLock } from './database';
+import { WalCheckpointer } from './checkpointer';
 import { SqliteSql } from './executor';
 import { SqliteKnowledgeIndex } from './knowledge';
 import { createSqliteStore } from './store';
 
 export function openSqliteStorage(opts: StorageOptions): Storage {
   const db = openDatabase(opts.dataDir, { busyTimeoutMs: opts.busyTimeoutMs });
+  const checkpointer = new WalCheckpointer(db);
   return {
-    store: createSqliteStore(db, { jobs: { leaseMs: opts.jobLeaseMs } }),
+    store: createSqliteStore(db, { jobs: { leaseMs: opts.jobLeaseMs }, beforeClose: () => checkpointer.stop() }),
     blobs: new DiskBlobStore(opts.filesDir ? resolve(opts.filesDir) : opts.dataDir),
     // On the store's connection: the index's statements run synchronously, outside any open unit of
     // work's callback (see ./executor.ts), and WAL lets other processes read meanwhile.
-    knowledgeIndex: underWriteLock(db, () => new SqliteKnowledgeIndex(db)),
+    knowledgeIndex: underWriteLock(db, () => new SqliteKnowledgeIndex(db, { onRowsWritten: (rows) => checkpointer.noteWrites(rows) })),
   };
 }
 

@@ -11,6 +11,8 @@ export interface SqliteStoreOptions {
   jobs?: JobQueueOptions;
   /** How long the worker lease lasts without renewal (default 60 s). */
   workerLeaseMs?: number;
+  /** Runs before the connection closes (the WAL checkpointing thread ends first). */
+  beforeClose?: () => Promise<void>;
 }
 
 export function createSqliteStore(db: Db, options: SqliteStoreOptions = {}): Store {
@@ -26,6 +28,7 @@ export function createSqliteStore(db: Db, options: SqliteStoreOptions = {}): Sto
       return sql.transaction((tx) => fn({ ...repositories(tx), jobs: new SqlJobQueue(tx, options.jobs) }));
     },
     async close() {
+      await options.beforeClose?.();
       db.close();
     },
   };

@@ -183,6 +183,11 @@ function slicesOf(batch: Batch, size: number): Batch[] {
   return slices;
 }
 
+export interface SqliteKnowledgeIndexOptions {
+  /** Called after each committed transaction of `replaceFile` with the rows it wrote (see WalCheckpointer). */
+  onRowsWritten?: (rows: number) => void;
+}
+
 export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly insertPassage: Statement;
   private readonly insertPassageFts: Statement;
@@ -228,7 +233,10 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly dataVersion: Statement<[], number>;
   private seenDataVersion: number;
 
-  constructor(readonly db: Database) {
+  constructor(
+    readonly db: Database,
+    private readonly options: SqliteKnowledgeIndexOptions = {},
+  ) {
     migrateKnowledgeIndex(db);
     this.insertPassage = db.prepare(`
       INSERT INTO kb_passages (id, org_id, file_id, page_number, section_path, context_header, content, stems, embedding)
@@ -318,7 +326,9 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
         if (!first.done) this.insertBatch(file, first.value);
       })();
       this.contentChanged();
-      onProgress?.(first.done ? 0 : first.value.passages.length + first.value.qa.length);
+      const rows = first.done ? 0 : first.value.passages.length + first.value.qa.length;
+      this.options.onRowsWritten?.(rows);
+      onProgress?.(rows);
       return;
     }
     let stored = 0;
@@ -332,6 +342,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
         const slices = slicesOf(batch.value, WRITE_SLICE);
         for (let i = 0; i < slices.length; ) {
           const deadline = performance.now() + WRITE_BUDGET_MS;
+          const before = stored;
           this.db.transaction(() => {
             do {
               this.insertBatch(file, slices[i]!);
@@ -339,6 +350,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
               i++;
             } while (i < slices.length && performance.now() < deadline);
           })();
+          this.options.onRowsWritten?.(stored - before);
           onProgress?.(stored);
           await new Promise((resolve) => setImmediate(resolve));
         }
