@@ -49,7 +49,7 @@ describe('knowledge index schema on SQLite', () => {
     expect(config('kb_passages_fts')).toBeUndefined();
 
     const index = new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(5);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(6);
     expect(config('kb_passages_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_qa_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_passages_fts', 'crisismerge')).toBe(FTS_CRISISMERGE);
@@ -68,6 +68,21 @@ describe('knowledge index schema on SQLite', () => {
     migrateKnowledgeIndex(db);
     expect(config('kb_passages_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_passages_fts', 'crisismerge')).toBe(FTS_CRISISMERGE);
+  });
+
+  it('migrates a version-5 index to version 6 (vector lists): rows keep their content, none has a list yet', async () => {
+    versionThree();
+    migrateKnowledgeIndex(db, 5);
+    const index = new SqliteKnowledgeIndex(db);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(6);
+    expect(db.prepare('SELECT COUNT(*) FROM kb_passages WHERE list_id IS NULL').pluck().get()).toBe(2);
+    expect(db.prepare('SELECT COUNT(*) FROM kb_vector_lists').pluck().get()).toBe(0);
+    const plan = db
+      .prepare('EXPLAIN QUERY PLAN SELECT id FROM kb_passages WHERE org_id = 1 AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(?))')
+      .all('[1,2]') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toContain('kb_passages_by_list');
+    const found = await index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['backups'], limit: 10, pool: 50, match: 'any' });
+    expect(found.hits).toHaveLength(2);
   });
 
   it('keeps the index whole through many small writes merged FTS_AUTOMERGE segments at a time', async () => {

@@ -19,8 +19,8 @@ import type {
   QaSlot,
   TermRef,
 } from '../../knowledge-index';
-import { keepBest } from '../../nearest';
 import { MAX_ORG_ID, migrateKnowledgeIndex, ORG_ROWID_SPAN } from './schema';
+import { SqliteVectorLists } from './vectors';
 
 interface PassageRow {
   id: number;
@@ -47,11 +47,6 @@ interface QaRow {
   question_stems: string;
   stems: string;
   bm: number;
-}
-
-interface EmbeddingRow {
-  id: number;
-  embedding: Buffer;
 }
 
 interface FilterParams {
@@ -146,12 +141,6 @@ function toBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
-function fromBlob(blob: Buffer): Float32Array {
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Float32Array(copy.buffer);
-}
-
 /** Rows of a file replaced in one transaction; a larger file is written in several (see replaceFile). */
 const WRITE_BATCH = 500;
 /**
@@ -161,8 +150,6 @@ const WRITE_BATCH = 500;
  */
 const WRITE_SLICE = 50;
 const WRITE_BUDGET_MS = 10;
-/** Vectors read per statement by `nearest`. */
-const VECTOR_BATCH = 2000;
 /** Up to this many rows, term counts are exact (see countTermDocs). */
 const EXACT_STATS_ROWS = 50_000;
 /** Beyond, a term's first TERM_SAMPLE postings are read: its count if it has fewer, else its density. */
@@ -186,6 +173,8 @@ function slicesOf(batch: Batch, size: number): Batch[] {
 export interface SqliteKnowledgeIndexOptions {
   /** Called after each committed transaction of `replaceFile` with the rows it wrote (see WalCheckpointer). */
   onRowsWritten?: (rows: number) => void;
+  /** Vectors of a kind an organisation has before its nearest-neighbour search uses lists (see ./vectors.ts). */
+  minVectorsForLists?: number;
 }
 
 export class SqliteKnowledgeIndex implements KnowledgeIndex {
@@ -213,8 +202,6 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly rowsBeforeOrg: Statement<[IndexKind, number], number>;
   private readonly passagesByIds: Statement<[FilterParams & { ids: string }], PassageRow>;
   private readonly qaByIds: Statement<[FilterParams & { ids: string }], QaRow>;
-  private readonly passageEmbeddings: Statement<[{ org: number; after: number; hi: number; limit: number }], EmbeddingRow>;
-  private readonly qaEmbeddings: Statement<[{ org: number; after: number; hi: number; limit: number }], EmbeddingRow>;
 
   /**
    * Document frequencies, cached (bounded) until the content changes, here (see `contentChanged`) or
@@ -232,19 +219,21 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly putOrgNames: Statement<[number, string]>;
   private readonly dataVersion: Statement<[], number>;
   private seenDataVersion: number;
+  private readonly vectors: SqliteVectorLists;
 
   constructor(
     readonly db: Database,
     private readonly options: SqliteKnowledgeIndexOptions = {},
   ) {
     migrateKnowledgeIndex(db);
+    this.vectors = new SqliteVectorLists(db, { minVectors: options.minVectorsForLists });
     this.insertPassage = db.prepare(`
-      INSERT INTO kb_passages (id, org_id, file_id, page_number, section_path, context_header, content, stems, embedding)
-      VALUES (@id, @org_id, @file_id, @page_number, @section_path, @context_header, @content, @stems, @embedding)`);
+      INSERT INTO kb_passages (id, org_id, file_id, page_number, section_path, context_header, content, stems, embedding, list_id)
+      VALUES (@id, @org_id, @file_id, @page_number, @section_path, @context_header, @content, @stems, @embedding, @list_id)`);
     this.insertPassageFts = db.prepare('INSERT INTO kb_passages_fts (rowid, org, file, header, body) VALUES (?, ?, ?, ?, ?)');
     this.insertQa = db.prepare(`
-      INSERT INTO kb_qa (id, org_id, file_id, question, answer, slots, original_id, tab_name, location, question_stems, stems, embedding)
-      VALUES (@id, @org_id, @file_id, @question, @answer, @slots, @original_id, @tab_name, @location, @question_stems, @stems, @embedding)`);
+      INSERT INTO kb_qa (id, org_id, file_id, question, answer, slots, original_id, tab_name, location, question_stems, stems, embedding, list_id)
+      VALUES (@id, @org_id, @file_id, @question, @answer, @slots, @original_id, @tab_name, @location, @question_stems, @stems, @embedding, @list_id)`);
     this.insertQaFts = db.prepare('INSERT INTO kb_qa_fts (rowid, org, file, question, answer) VALUES (?, ?, ?, ?, ?)');
     this.upsertFile = db.prepare(`
       INSERT INTO kb_files (org_id, file_id, filename, scope_includes_company, use_as_source)
@@ -284,10 +273,6 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       SELECT ${qaColumns}, 0 AS bm FROM kb_qa q
       JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
       WHERE q.id IN (SELECT value FROM json_each(@ids)) AND q.org_id = @org AND ${FILE_FILTER}`);
-    const vectors = (table: string) =>
-      `SELECT id, embedding FROM ${table} WHERE id > @after AND id <= @hi AND org_id = @org AND embedding IS NOT NULL ORDER BY id LIMIT @limit`;
-    this.passageEmbeddings = db.prepare(vectors('kb_passages'));
-    this.qaEmbeddings = db.prepare(vectors('kb_qa'));
     this.fileFactsRow = db.prepare(`
       SELECT f.subject AS subject,
         (SELECT q.answer FROM kb_qa q WHERE q.org_id = f.org_id AND q.file_id = f.file_id
@@ -327,6 +312,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       })();
       this.contentChanged();
       const rows = first.done ? 0 : first.value.passages.length + first.value.qa.length;
+      if (!first.done) this.noteVectors(file.org_id, [first.value]);
       this.options.onRowsWritten?.(rows);
       onProgress?.(rows);
       return;
@@ -343,6 +329,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
         for (let i = 0; i < slices.length; ) {
           const deadline = performance.now() + WRITE_BUDGET_MS;
           const before = stored;
+          const from = i;
           this.db.transaction(() => {
             do {
               this.insertBatch(file, slices[i]!);
@@ -350,6 +337,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
               i++;
             } while (i < slices.length && performance.now() < deadline);
           })();
+          this.noteVectors(file.org_id, slices.slice(from, i));
           this.options.onRowsWritten?.(stored - before);
           onProgress?.(stored);
           await new Promise((resolve) => setImmediate(resolve));
@@ -362,6 +350,29 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     } finally {
       this.contentChanged();
     }
+  }
+
+  /** Committed rows with embeddings: the organisation's vector lists may now be due (see ./vectors.ts). */
+  private noteVectors(orgId: number, batches: Batch[]): void {
+    let passages = 0;
+    let qa = 0;
+    for (const batch of batches) {
+      for (const p of batch.passages) if (p.embedding) passages++;
+      for (const q of batch.qa) if (q.embedding) qa++;
+    }
+    this.vectors.noteWrite('passages', orgId, passages, orgRange(orgId));
+    this.vectors.noteWrite('qa', orgId, qa, orgRange(orgId));
+  }
+
+  /** Resolves when the vector lists being built in the background are done (tests, benches). */
+  async vectorListsSettled(): Promise<string | null> {
+    await this.vectors.settled();
+    return this.vectors.lastError;
+  }
+
+  /** Vectors the last `nearest` read (tests and benches). */
+  get vectorsLastScanned(): number {
+    return this.vectors.lastScanned;
   }
 
   /** Entries in batches of WRITE_BATCH rows, pulled lazily (the caller may compute them on demand). */
@@ -404,6 +415,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
         content: p.content,
         stems: p.stems,
         embedding: p.embedding ? toBlob(p.embedding) : null,
+        list_id: this.vectors.listFor('passages', file.org_id, p.embedding),
       });
       this.insertPassageFts.run(id, org, scopeFile, p.index_header, p.index_body);
     }
@@ -423,6 +435,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
         question_stems: entry.question_stems,
         stems: entry.stems,
         embedding: entry.embedding ? toBlob(entry.embedding) : null,
+        list_id: this.vectors.listFor('qa', file.org_id, entry.embedding),
       });
       this.insertQaFts.run(id, org, scopeFile, entry.index_question, entry.index_answer);
     }
@@ -467,26 +480,13 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   /**
-   * Cosine over the organisation's vectors, read in batches with only the best `k` kept: memory stays
-   * bounded whatever the corpus (no copy of the vectors is held between queries).
+   * The `k` nearest vectors (cosine; embeddings are unit vectors): an exact scan in batches while the
+   * organisation has few, then through its vector lists (see ./vectors.ts). No copy of the vectors is
+   * held between queries, whatever the corpus.
    */
   async nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number): Promise<number[]> {
-    const best: [number, number][] = [];
-    const { lo, hi } = orgRange(orgId);
-    let after = lo - 1;
-    for (;;) {
-      const rows = (kind === 'passages' ? this.passageEmbeddings : this.qaEmbeddings).all({ org: orgId, after, hi, limit: VECTOR_BATCH });
-      for (const r of rows) {
-        const vector = fromBlob(r.embedding);
-        if (vector.length !== query.length) continue;
-        let dot = 0;
-        for (let j = 0; j < vector.length; j++) dot += vector[j]! * query[j]!;
-        keepBest(best, r.id, dot, k);
-      }
-      if (rows.length < VECTOR_BATCH) break;
-      after = rows[rows.length - 1]!.id;
-    }
-    return best.map(([id]) => id);
+    this.noticeExternalChanges();
+    return this.vectors.nearest(kind, orgId, query, k, orgRange(orgId), await this.orgRows(kind, orgId));
   }
 
   async termDocs(kind: IndexKind, terms: TermRef[]): Promise<number[]> {
@@ -604,6 +604,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     const version = this.dataVersion.get() ?? 0;
     if (version !== this.seenDataVersion) {
       this.contentChanged();
+      this.vectors.forget();
       this.seenDataVersion = version;
     }
   }

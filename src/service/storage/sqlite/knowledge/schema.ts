@@ -9,7 +9,7 @@ import type { Database } from 'better-sqlite3';
 export const ORG_ROWID_SPAN = 4294967296;
 export const MAX_ORG_ID = 2 ** 21 - 1;
 
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 
 /** Segments FTS5 lets accumulate on a level before merging them into one (its default is 4). */
 export const FTS_AUTOMERGE = 16;
@@ -102,6 +102,24 @@ const MIGRATIONS: Record<number, string> = {
   5: `
     INSERT INTO kb_passages_fts (kb_passages_fts, rank) VALUES ('crisismerge', ${FTS_CRISISMERGE});
     INSERT INTO kb_qa_fts (kb_qa_fts, rank) VALUES ('crisismerge', ${FTS_CRISISMERGE});
+  `,
+  // Nearest-neighbour search without reading every vector (issue 18): each row's vector list (see
+  // ../../ivf.ts), indexed only where there is one (rows without an embedding cost the index nothing),
+  // and each organisation's centroids per kind; `ready` once every earlier row has its list.
+  6: `
+    ALTER TABLE kb_passages ADD COLUMN list_id INTEGER;
+    ALTER TABLE kb_qa ADD COLUMN list_id INTEGER;
+    CREATE INDEX IF NOT EXISTS kb_passages_by_list ON kb_passages (org_id, list_id) WHERE list_id IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS kb_qa_by_list ON kb_qa (org_id, list_id) WHERE list_id IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS kb_vector_lists (
+      org_id INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      dim INTEGER NOT NULL,
+      coarse BLOB NOT NULL,
+      fine BLOB NOT NULL,
+      ready INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (org_id, kind)
+    );
   `,
 };
 

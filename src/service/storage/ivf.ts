@@ -1,0 +1,153 @@
+/**
+ * Vector lists (an inverted-file index, IVF) for the nearest-neighbour search of embeddings: vectors are
+ * grouped around centroids, and a query reads only the lists whose centroids are nearest to it instead of
+ * every vector of the organisation (issue 18: a million passages' vectors are 1.5 GB at 384 dimensions).
+ *
+ * Two levels: COARSE centroids, each with FINE centroids of its own, COARSE * FINE lists in all. A vector's
+ * list is found with COARSE + FINE dot products instead of COARSE * FINE, so a row written after training
+ * gets its list for the price of 64 dot products. Embeddings are unit vectors (see knowledge/embeddings.ts),
+ * so similarity is the dot product and centroids are kept at unit length (spherical k-means).
+ *
+ * Pure: the backends store the centroids and each row's list, and scan the lists a query probes.
+ */
+
+export const COARSE = 32;
+export const FINE = 32;
+/** Vectors k-means learns from: enough for 1,024 lists, bounded whatever the corpus. */
+export const TRAINING_SAMPLE = 8_192;
+export const LISTS = COARSE * FINE;
+/**
+ * A query reads the lists nearest to it until they hold about this share of the organisation's vectors
+ * (lists are of even size on average), and never fewer than MIN_SCANNED vectors' worth: a small
+ * organisation's lists are small, and a few more of them cost little and keep recall high.
+ */
+export const SCANNED_SHARE = 0.025;
+export const MIN_SCANNED = 4_000;
+const COARSE_ITERATIONS = 8;
+const FINE_ITERATIONS = 6;
+
+export interface VectorLists {
+  dim: number;
+  /** COARSE unit centroids, one after the other. */
+  coarse: Float32Array;
+  /** COARSE * FINE unit centroids: those of coarse centroid c start at c * FINE * dim. */
+  fine: Float32Array;
+}
+
+/** How training hands the event loop back: called between chunks of work. */
+export type Pause = () => Promise<void>;
+
+const noPause: Pause = async () => {};
+
+export function dot(a: Float32Array, aAt: number, b: Float32Array, bAt: number, dim: number): number {
+  let sum = 0;
+  for (let j = 0; j < dim; j++) sum += a[aAt + j]! * b[bAt + j]!;
+  return sum;
+}
+
+/** Index (0..count-1) of the centroid of `centroids` (from `at`) with the largest dot product with `v`. */
+function best(v: Float32Array, centroids: Float32Array, at: number, count: number, dim: number): number {
+  let bestIndex = 0;
+  let bestScore = -Infinity;
+  for (let c = 0; c < count; c++) {
+    const score = dot(v, 0, centroids, at + c * dim, dim);
+    if (score > bestScore) {
+      bestScore = score;
+      bestIndex = c;
+    }
+  }
+  return bestIndex;
+}
+
+function normaliseInPlace(v: Float32Array, at: number, dim: number): boolean {
+  let norm = 0;
+  for (let j = 0; j < dim; j++) norm += v[at + j]! * v[at + j]!;
+  if (norm === 0) return false;
+  const scale = 1 / Math.sqrt(norm);
+  for (let j = 0; j < dim; j++) v[at + j]! *= scale;
+  return true;
+}
+
+/**
+ * Spherical k-means of `vectors` into `k` unit centroids (k <= vectors.length), started from vectors
+ * spread evenly through the sample, so the same sample always gives the same centroids.
+ */
+async function kMeans(vectors: Float32Array[], k: number, dim: number, iterations: number, pause: Pause): Promise<Float32Array> {
+  const centroids = new Float32Array(k * dim);
+  for (let c = 0; c < k; c++) centroids.set(vectors[Math.floor((c * vectors.length) / k)]!, c * dim);
+  const assigned = new Int32Array(vectors.length);
+  for (let iteration = 0; iteration < iterations; iteration++) {
+    for (let i = 0; i < vectors.length; i++) {
+      assigned[i] = best(vectors[i]!, centroids, 0, k, dim);
+      if (i % 256 === 255) await pause();
+    }
+    const sums = new Float32Array(k * dim);
+    for (let i = 0; i < vectors.length; i++) {
+      const at = assigned[i]! * dim;
+      const v = vectors[i]!;
+      for (let j = 0; j < dim; j++) sums[at + j]! += v[j]!;
+    }
+    // A centroid left without vectors keeps its place.
+    for (let c = 0; c < k; c++) if (normaliseInPlace(sums, c * dim, dim)) centroids.set(sums.subarray(c * dim, (c + 1) * dim), c * dim);
+  }
+  return centroids;
+}
+
+/** Lists learnt from a sample of vectors of one dimension (at least one vector). */
+export async function trainVectorLists(sample: Float32Array[], pause: Pause = noPause): Promise<VectorLists> {
+  const dim = sample[0]!.length;
+  const vectors = sample.filter((v) => v.length === dim);
+  const coarseCount = Math.min(COARSE, vectors.length);
+  const found = await kMeans(vectors, coarseCount, dim, COARSE_ITERATIONS, pause);
+  // Fewer vectors than coarse centroids: the missing ones repeat the first (their lists stay empty).
+  const coarse = new Float32Array(COARSE * dim);
+  for (let c = 0; c < COARSE; c++) coarse.set(found.subarray((c % coarseCount) * dim, ((c % coarseCount) + 1) * dim), c * dim);
+  const members: Float32Array[][] = Array.from({ length: COARSE }, () => []);
+  for (const v of vectors) members[best(v, coarse, 0, COARSE, dim)]!.push(v);
+  const fine = new Float32Array(COARSE * FINE * dim);
+  for (let c = 0; c < COARSE; c++) {
+    const own = members[c]!.length > 0 ? members[c]! : [coarse.slice(c * dim, (c + 1) * dim)];
+    const count = Math.min(FINE, own.length);
+    const centroids = await kMeans(own, count, dim, FINE_ITERATIONS, pause);
+    for (let f = 0; f < FINE; f++) fine.set(centroids.subarray((f % count) * dim, ((f % count) + 1) * dim), (c * FINE + f) * dim);
+    await pause();
+  }
+  return { dim, coarse, fine };
+}
+
+/** The list of `v` (0 .. COARSE * FINE - 1), or null for a vector of another dimension. */
+export function listOf(lists: VectorLists, v: Float32Array): number | null {
+  if (v.length !== lists.dim) return null;
+  const c = best(v, lists.coarse, 0, COARSE, lists.dim);
+  return c * FINE + best(v, lists.fine, c * FINE * lists.dim, FINE, lists.dim);
+}
+
+/** How many lists a query reads in an organisation of `vectors` vectors of its kind (see SCANNED_SHARE). */
+export function probeCount(vectors: number): number {
+  const wanted = Math.max(MIN_SCANNED, vectors * SCANNED_SHARE);
+  return Math.min(LISTS, Math.max(1, Math.ceil((LISTS * wanted) / Math.max(1, vectors))));
+}
+
+/**
+ * The `count` lists whose centroids are nearest `query` (every fine centroid is scored: 1,024 dot
+ * products, well under a millisecond). Empty for a query of another dimension.
+ */
+export function listsToProbe(lists: VectorLists, query: Float32Array, count: number): number[] {
+  const { dim } = lists;
+  if (query.length !== dim) return [];
+  const scores = new Float32Array(LISTS);
+  for (let list = 0; list < LISTS; list++) scores[list] = dot(query, 0, lists.fine, list * dim, dim);
+  return Array.from({ length: LISTS }, (_, list) => list)
+    .sort((a, b) => scores[b]! - scores[a]! || a - b)
+    .slice(0, count);
+}
+
+/** Centroids as bytes to store, and back. */
+export function listsToBytes(lists: VectorLists): { coarse: Buffer; fine: Buffer } {
+  return { coarse: Buffer.from(lists.coarse.buffer.slice(0)), fine: Buffer.from(lists.fine.buffer.slice(0)) };
+}
+
+export function listsFromBytes(dim: number, coarse: Uint8Array, fine: Uint8Array): VectorLists {
+  const floats = (bytes: Uint8Array) => new Float32Array(Uint8Array.from(bytes).buffer);
+  return { dim, coarse: floats(coarse), fine: floats(fine) };
+}

@@ -1,0 +1,225 @@
+/**
+ * Nearest-neighbour search of an organisation's embeddings on SQLite: an exact scan while it has fewer
+ * than `minVectors` of a kind, then vector lists (see ../../ivf.ts): trained once in the background from
+ * a sample, every row given its list (rows written later get theirs when written), and a query reads only
+ * the lists it probes through the `(org_id, list_id)` index. Memory stays bounded either way: vectors are
+ * read in batches and only the best `k` kept.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import type { IndexKind } from '../../knowledge-index';
+import { listOf, listsFromBytes, listsToBytes, listsToProbe, probeCount, trainVectorLists, TRAINING_SAMPLE, type VectorLists } from '../../ivf';
+import { keepBest } from '../../nearest';
+
+/** Organisations with fewer vectors of a kind are searched exactly (every fixture knowledge base is). */
+export const MIN_VECTORS_FOR_LISTS = 20_000;
+/** Vectors read per statement. */
+const VECTOR_BATCH = 2_000;
+/** Rows given their list per transaction while lists are built. */
+const ASSIGN_BATCH = 500;
+
+interface EmbeddingRow {
+  id: number;
+  embedding: Buffer;
+}
+
+interface ListsRow {
+  dim: number;
+  coarse: Buffer;
+  fine: Buffer;
+  ready: number;
+}
+
+export interface VectorListsOptions {
+  /** See MIN_VECTORS_FOR_LISTS (tests lower it). */
+  minVectors?: number;
+}
+
+function fromBlob(blob: Buffer): Float32Array {
+  const copy = new Uint8Array(blob.byteLength);
+  copy.set(blob);
+  return new Float32Array(copy.buffer);
+}
+
+function dotProduct(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let j = 0; j < a.length; j++) sum += a[j]! * b[j]!;
+  return sum;
+}
+
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+type Stored = { lists: VectorLists; ready: boolean } | null;
+
+export class SqliteVectorLists {
+  private readonly minVectors: number;
+  private readonly stored = new Map<string, Stored>();
+  private readonly building = new Map<string, Promise<void>>();
+  private readonly writtenSinceCount = new Map<string, number>();
+  /** The last background build's failure (the search stays exact meanwhile). */
+  lastError: string | null = null;
+  /** Vectors the last query read (tests and benches: how much of the organisation a search touches). */
+  lastScanned = 0;
+  private readonly statements: Record<IndexKind, {
+    range: Statement<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>;
+    inLists: Statement<{ org: number; lists: string }, EmbeddingRow>;
+    unassigned: Statement<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>;
+    setList: Statement<[number | null, number]>;
+    countUpTo: Statement<{ org: number; lo: number; hi: number; limit: number }, number>;
+  }>;
+  private readonly getLists: Statement<[number, IndexKind], ListsRow>;
+  private readonly putLists: Statement<{ org: number; kind: IndexKind; dim: number; coarse: Buffer; fine: Buffer }>;
+  private readonly setReady: Statement<[number, IndexKind]>;
+
+  constructor(
+    private readonly db: Database,
+    options: VectorListsOptions = {},
+  ) {
+    this.minVectors = options.minVectors ?? MIN_VECTORS_FOR_LISTS;
+    const of = (table: string) => ({
+      range: db.prepare<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>(
+        `SELECT id, embedding FROM ${table} WHERE id > @after AND id <= @hi AND org_id = @org AND embedding IS NOT NULL ORDER BY id LIMIT @limit`,
+      ),
+      inLists: db.prepare<{ org: number; lists: string }, EmbeddingRow>(
+        `SELECT id, embedding FROM ${table} WHERE org_id = @org AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(@lists))`,
+      ),
+      unassigned: db.prepare<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>(
+        `SELECT id, embedding FROM ${table} WHERE id > @after AND id <= @hi AND org_id = @org AND embedding IS NOT NULL AND list_id IS NULL ORDER BY id LIMIT @limit`,
+      ),
+      setList: db.prepare<[number | null, number]>(`UPDATE ${table} SET list_id = ? WHERE id = ?`),
+      countUpTo: db
+        .prepare<{ org: number; lo: number; hi: number; limit: number }, number>(
+          `SELECT COUNT(*) FROM (SELECT 1 FROM ${table} WHERE id BETWEEN @lo AND @hi AND org_id = @org AND embedding IS NOT NULL LIMIT @limit)`,
+        )
+        .pluck(),
+    });
+    this.statements = { passages: of('kb_passages'), qa: of('kb_qa') };
+    this.getLists = db.prepare<[number, IndexKind], ListsRow>('SELECT dim, coarse, fine, ready FROM kb_vector_lists WHERE org_id = ? AND kind = ?');
+    this.putLists = db.prepare(
+      'INSERT INTO kb_vector_lists (org_id, kind, dim, coarse, fine, ready) VALUES (@org, @kind, @dim, @coarse, @fine, 0) ON CONFLICT (org_id, kind) DO NOTHING',
+    );
+    this.setReady = db.prepare<[number, IndexKind]>('UPDATE kb_vector_lists SET ready = 1 WHERE org_id = ? AND kind = ?');
+  }
+
+  private lists(kind: IndexKind, orgId: number): Stored {
+    const key = `${kind}:${orgId}`;
+    if (!this.stored.has(key)) {
+      const row = this.getLists.get(orgId, kind);
+      // Bounded: one entry per organisation and kind searched (about 4 MB each at 1,024 dimensions).
+      if (this.stored.size >= 64) this.stored.clear();
+      this.stored.set(key, row ? { lists: listsFromBytes(row.dim, row.coarse, row.fine), ready: row.ready === 1 } : null);
+    }
+    return this.stored.get(key)!;
+  }
+
+  /** Another connection may have built lists: read them again when next needed. */
+  forget(): void {
+    this.stored.clear();
+  }
+
+  /** The list a row written now belongs in (null: no lists yet, or a vector of another dimension). */
+  listFor(kind: IndexKind, orgId: number, embedding: Float32Array | null): number | null {
+    if (!embedding) return null;
+    const stored = this.lists(kind, orgId);
+    return stored ? listOf(stored.lists, embedding) : null;
+  }
+
+  /**
+   * After a write of `vectors` embeddings: builds the organisation's lists in the background once it has
+   * enough. Counted from the table every twentieth of the threshold written, not on every write (an
+   * organisation without embeddings never is).
+   */
+  noteWrite(kind: IndexKind, orgId: number, vectors: number, range: { lo: number; hi: number }): void {
+    if (vectors === 0) return;
+    const key = `${kind}:${orgId}`;
+    if (this.building.has(key) || this.lists(kind, orgId)) return;
+    const written = (this.writtenSinceCount.get(key) ?? 0) + vectors;
+    if (written < Math.max(1, Math.floor(this.minVectors / 20)) && this.writtenSinceCount.has(key)) {
+      this.writtenSinceCount.set(key, written);
+      return;
+    }
+    if (this.writtenSinceCount.size >= 10_000) this.writtenSinceCount.clear();
+    this.writtenSinceCount.set(key, 0);
+    const count = this.statements[kind].countUpTo.get({ org: orgId, ...range, limit: this.minVectors }) ?? 0;
+    if (count < this.minVectors) return;
+    const build = this.build(kind, orgId, range)
+      .catch((error: Error) => {
+        this.lastError = error.message;
+      })
+      .finally(() => this.building.delete(key));
+    this.building.set(key, build);
+  }
+
+  /** Resolves when every background build started so far has ended (tests, benches). */
+  async settled(): Promise<void> {
+    while (this.building.size > 0) await Promise.all([...this.building.values()]);
+  }
+
+  private async build(kind: IndexKind, orgId: number, range: { lo: number; hi: number }): Promise<void> {
+    const st = this.statements[kind];
+    // A sample spread over the whole organisation: every step-th vector, read in batches.
+    const total = st.countUpTo.get({ org: orgId, ...range, limit: Number.MAX_SAFE_INTEGER }) ?? 0;
+    const step = Math.max(1, Math.floor(total / TRAINING_SAMPLE));
+    const sample: Float32Array[] = [];
+    let seen = 0;
+    for (let after = range.lo - 1; ; ) {
+      const rows = st.range.all({ org: orgId, after, hi: range.hi, limit: VECTOR_BATCH });
+      for (const r of rows) if (seen++ % step === 0 && sample.length < TRAINING_SAMPLE) sample.push(fromBlob(r.embedding));
+      if (rows.length < VECTOR_BATCH) break;
+      after = rows[rows.length - 1]!.id;
+      await pause();
+    }
+    if (sample.length === 0) return;
+    const dim = sample[sample.length - 1]!.length;
+    const trained = await trainVectorLists(
+      sample.filter((v) => v.length === dim),
+      pause,
+    );
+    // Another process may have built them meanwhile: the lists stored first are everyone's.
+    this.putLists.run({ org: orgId, kind, dim, ...listsToBytes(trained) });
+    this.stored.delete(`${kind}:${orgId}`);
+    const stored = this.lists(kind, orgId)!;
+    // Rows written from now on get their list when written; those before, here.
+    for (let after = range.lo - 1; ; ) {
+      const rows = st.unassigned.all({ org: orgId, after, hi: range.hi, limit: ASSIGN_BATCH });
+      this.db.transaction(() => {
+        for (const r of rows) st.setList.run(listOf(stored.lists, fromBlob(r.embedding)), r.id);
+      })();
+      if (rows.length < ASSIGN_BATCH) break;
+      after = rows[rows.length - 1]!.id;
+      await pause();
+    }
+    this.setReady.run(orgId, kind);
+    this.stored.delete(`${kind}:${orgId}`);
+  }
+
+  /**
+   * The ids of the `k` vectors nearest `query` (by dot product; unit vectors, so cosine); `rows`: how many
+   * rows of the kind the organisation has, which sets how many lists are read.
+   */
+  nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number, range: { lo: number; hi: number }, rows: number): number[] {
+    const best: [number, number][] = [];
+    const st = this.statements[kind];
+    const stored = this.lists(kind, orgId);
+    const probe = stored?.ready ? listsToProbe(stored.lists, query, probeCount(rows)) : [];
+    this.lastScanned = 0;
+    if (probe.length > 0) {
+      for (const r of st.inLists.iterate({ org: orgId, lists: JSON.stringify(probe) })) {
+        this.lastScanned++;
+        const vector = fromBlob(r.embedding);
+        if (vector.length === query.length) keepBest(best, r.id, dotProduct(vector, query), k);
+      }
+      return best.map(([id]) => id);
+    }
+    for (let after = range.lo - 1; ; ) {
+      const rows = st.range.all({ org: orgId, after, hi: range.hi, limit: VECTOR_BATCH });
+      this.lastScanned += rows.length;
+      for (const r of rows) {
+        const vector = fromBlob(r.embedding);
+        if (vector.length === query.length) keepBest(best, r.id, dotProduct(vector, query), k);
+      }
+      if (rows.length < VECTOR_BATCH) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    return best.map(([id]) => id);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Nearest-neighbour search of embeddings past the vector-list threshold, on a real database: the lists
+ * are built in the background, a query reads a part of the organisation's vectors and still finds
+ * nearly all of the exact top 10; rows written later, deleted rows, other organisations and vectors of
+ * another dimension are handled. Below the threshold the search is the exact scan.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IndexedFile, KnowledgeIndex, PassageEntry } from '../../../src/service/storage/knowledge-index';
+import { SqliteKnowledgeIndex } from '../../../src/service/storage/sqlite/knowledge';
+import { passageOf } from './entries';
+import { clusteredVectors, exactNearest } from './vectors';
+
+interface VectorBackend {
+  index: KnowledgeIndex;
+  /** Background list builds finished; their error, if any. */
+  settled(): Promise<string | null>;
+  /** Vectors the last nearest() read. */
+  scanned(): number;
+  /** Rows with an embedding and no list, and whether the organisation's lists are ready. */
+  state(orgId: number): Promise<{ unassigned: number; ready: boolean }>;
+  close(): Promise<void>;
+}
+
+const MIN_VECTORS = 1_000;
+const DIM = 32;
+
+async function sqliteVectors(): Promise<VectorBackend> {
+  const dir = mkdtempSync(join(tmpdir(), 'qfill-vec-'));
+  const db = new Database(join(dir, 'kb.sqlite'));
+  db.pragma('journal_mode = WAL');
+  const index = new SqliteKnowledgeIndex(db, { minVectorsForLists: MIN_VECTORS });
+  return {
+    index,
+    settled: () => index.vectorListsSettled(),
+    scanned: () => index.vectorsLastScanned,
+    state: async (orgId) => ({
+      unassigned: db.prepare('SELECT COUNT(*) FROM kb_passages WHERE org_id = ? AND embedding IS NOT NULL AND list_id IS NULL').pluck().get(orgId) as number,
+      ready: db.prepare("SELECT ready FROM kb_vector_lists WHERE org_id = ? AND kind = 'passages'").pluck().get(orgId) === 1,
+    }),
+    close: async () => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function file(org_id: number, file_id: number): IndexedFile {
+  return { org_id, file_id, filename: `v${file_id}.md`, offering_ids: [], scope_includes_company: true, use_as_source: true };
+}
+
+const entry = (n: number, v: Float32Array): PassageEntry => ({ ...passageOf('Vectors', `Passage number ${n}.`), embedding: v });
+
+describe.each([['SQLite', sqliteVectors]])('nearest vectors on %s', (_name, open) => {
+  let backend: VectorBackend;
+  /** Row id -> vector, of organisation 1 (read back from the index by content). */
+  const stored = new Map<number, Float32Array>();
+  const vectors = clusteredVectors(12_000, DIM, 60);
+  const queries = clusteredVectors(60, DIM, 60, 99);
+
+  beforeAll(async () => {
+    backend = await open();
+    // 900 vectors: below the threshold, exact.
+    await backend.index.replaceFile(file(1, 1), vectors.slice(0, 900).map((v, n) => entry(n, v)), []);
+    for (const hit of (await backend.index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['passage'], limit: 900, pool: 900, match: 'any' })).hits) {
+      stored.set(hit.id, vectors[Number(/number (\d+)/.exec(hit.content)![1])]!);
+    }
+  }, 60_000);
+
+  afterAll(async () => backend?.close());
+
+  it('searches exactly below the threshold: the exact top 10, reading every vector', async () => {
+    for (const q of queries.slice(0, 10)) {
+      expect(await backend.index.nearest('passages', 1, q, 10)).toEqual(exactNearest(stored, q, 10));
+      expect(backend.scanned()).toBe(900);
+    }
+    expect((await backend.state(1)).ready).toBe(false);
+  });
+
+  it('builds lists past the threshold, then reads a part of the vectors and finds at least 90 % of the exact top 10', async () => {
+    for (let f = 0; f < 111; f++) {
+      const from = 900 + f * 100;
+      await backend.index.replaceFile(file(1, 10 + f), vectors.slice(from, from + 100).map((v, n) => entry(from + n, v)), []);
+    }
+    expect(await backend.settled()).toBeNull();
+    expect(await backend.state(1)).toEqual({ unassigned: 0, ready: true });
+    for (const hit of (await backend.index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['passage'], limit: 20_000, pool: 20_000, match: 'any' })).hits) {
+      stored.set(hit.id, vectors[Number(/number (\d+)/.exec(hit.content)![1])]!);
+    }
+    expect(stored.size).toBe(12_000);
+    let found = 0;
+    let scanned = 0;
+    for (const q of queries) {
+      const exact = new Set(exactNearest(stored, q, 10));
+      const ids = await backend.index.nearest('passages', 1, q, 10);
+      expect(ids).toHaveLength(10);
+      found += ids.filter((id) => exact.has(id)).length;
+      scanned += backend.scanned();
+    }
+    expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.9);
+    expect(scanned / queries.length).toBeLessThan(12_000 * 0.5);
+  }, 120_000);
+
+  it('gives rows written after the lists theirs when written, and finds them', async () => {
+    const fresh = clusteredVectors(50, DIM, 60, 1234);
+    await backend.index.replaceFile(file(1, 500), fresh.map((v, n) => entry(20_000 + n, v)), []);
+    expect((await backend.state(1)).unassigned).toBe(0);
+    for (const [n, v] of fresh.entries()) {
+      const id = (await backend.index.search({ kind: 'passages', scope: { org_id: 1, file_id: 500 }, terms: [`${20_000 + n}`], limit: 1, pool: 5, match: 'any' })).hits[0]!.id;
+      expect((await backend.index.nearest('passages', 1, v, 1))[0]).toBe(id);
+    }
+  });
+
+  it('never returns a deleted row, another organisation\'s, or a vector of another dimension', async () => {
+    const target = vectors[5_000]!;
+    const before = await backend.index.nearest('passages', 1, target, 5);
+    await backend.index.replaceFile(file(2, 900), [entry(1, target), entry(2, target)], []);
+    await backend.index.replaceFile(file(1, 901), [entry(3, Float32Array.from([1, 0, 0]))], []);
+    expect(await backend.index.nearest('passages', 1, target, 5)).toEqual(before);
+    const owner = (await backend.index.byIds('passages', { org_id: 1 }, [before[0]!]))[0]!;
+    await backend.index.deleteFile(1, owner.file_id);
+    const after = await backend.index.nearest('passages', 1, target, 5);
+    expect(after).not.toContain(before[0]);
+    expect(after).toHaveLength(5);
+    expect(await backend.index.nearest('passages', 1, Float32Array.from([1, 0, 0]), 3)).toHaveLength(1);
+  });
+});
