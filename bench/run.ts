@@ -11,6 +11,7 @@ import { runServiceBench, SERVICE_COLUMNS } from './service';
 import { LLM_COLUMNS, runLlmBench } from './llm';
 import { ATTACK_COLUMNS, runAttackBench } from './attack';
 import { runScaleBench, SCALE_COLUMNS } from './scale';
+import { runVectorsBench, VECTORS_COLUMNS } from './vectors';
 import { POSTGRES_COLUMNS, runPostgresBench } from './postgres';
 import { INGEST_COLUMNS, runIngestBench } from './ingest';
 import { markdownTable } from './table';
@@ -76,6 +77,14 @@ async function main(): Promise<void> {
   if (args.includes('--scale')) {
     console.log('\n### A knowledge base at scale (synthetic passages, in process, extractive)\n');
     console.log(markdownTable(runScaleBench(undefined, (line) => console.error(line)), SCALE_COLUMNS as [string, string][]));
+    return;
+  }
+  // Opt-in: minutes of writing and searching 100,000 embeddings (and a million with --vectors 1000000).
+  const vectorsAt = args.indexOf('--vectors');
+  if (vectorsAt >= 0) {
+    const sizes = args.slice(vectorsAt + 1).filter((a) => /^\d+$/.test(a)).map(Number);
+    console.log('\n### Nearest vectors at scale (SQLite, exact scan against vector lists)\n');
+    console.log(markdownTable(runVectorsBench(sizes.length ? sizes : undefined, (line) => console.error(line)), VECTORS_COLUMNS as [string, string][]));
     return;
   }
   const only = args;

@@ -151,3 +151,52 @@ export function listsFromBytes(dim: number, coarse: Uint8Array, fine: Uint8Array
   const floats = (bytes: Uint8Array) => new Float32Array(Uint8Array.from(bytes).buffer);
   return { dim, coarse: floats(coarse), fine: floats(fine) };
 }
+
+/** What building an organisation's lists of one kind needs of a backend. */
+export interface VectorListStore {
+  /** Vectors of the organisation and kind, with ids above `after`, in id order, at most `limit`. */
+  vectors(after: number, limit: number): Promise<{ id: number; embedding: Float32Array }[]>;
+  /** The same, of rows without a list yet. */
+  unassigned(after: number, limit: number): Promise<{ id: number; embedding: Float32Array }[]>;
+  /** Gives rows their lists (null: a vector of another dimension), in one transaction. */
+  assign(lists: [id: number, list: number | null][]): Promise<void>;
+  /** Stores `lists` unless the organisation has some already; the lists stored (another process's first). */
+  keep(lists: VectorLists): Promise<VectorLists>;
+  /** Every row written before the lists were stored has its list: queries may use them. */
+  ready(): Promise<void>;
+}
+
+const READ_BATCH = 2_000;
+const ASSIGN_BATCH = 500;
+
+/**
+ * Builds an organisation's lists: a sample of TRAINING_SAMPLE vectors spread over all of them (of the
+ * dimension most have), k-means, then every row its list. Rows written once the lists are stored get
+ * theirs when written (the backends look the lists up); `pause` between batches keeps the event loop free.
+ */
+export async function buildVectorLists(store: VectorListStore, total: number, pause: Pause): Promise<void> {
+  const step = Math.max(1, Math.floor(total / TRAINING_SAMPLE));
+  const sample: Float32Array[] = [];
+  let seen = 0;
+  for (let after = -Infinity; ; ) {
+    const rows = await store.vectors(after, READ_BATCH);
+    for (const r of rows) if (seen++ % step === 0 && sample.length < TRAINING_SAMPLE) sample.push(r.embedding);
+    if (rows.length < READ_BATCH) break;
+    after = rows[rows.length - 1]!.id;
+    await pause();
+  }
+  if (sample.length === 0) return;
+  // The dimension most vectors have (a model changed midway leaves a few of another).
+  const dims = new Map<number, number>();
+  for (const v of sample) dims.set(v.length, (dims.get(v.length) ?? 0) + 1);
+  const dim = [...dims].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
+  const lists = await store.keep(await trainVectorLists(sample.filter((v) => v.length === dim), pause));
+  for (let after = -Infinity; ; ) {
+    const rows = await store.unassigned(after, ASSIGN_BATCH);
+    await store.assign(rows.map((r) => [r.id, listOf(lists, r.embedding)]));
+    if (rows.length < ASSIGN_BATCH) break;
+    after = rows[rows.length - 1]!.id;
+    await pause();
+  }
+  await store.ready();
+}

@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexedFile, KnowledgeIndex, PassageEntry } from '../../../src/service/storage/knowledge-index';
+import pg from 'pg';
 import { SqliteKnowledgeIndex } from '../../../src/service/storage/sqlite/knowledge';
+import { PostgresKnowledgeIndex } from '../../../src/service/storage/postgres/knowledge';
+import { createTestDatabase } from '../postgres';
 import { passageOf } from './entries';
 import { clusteredVectors, exactNearest } from './vectors';
 
@@ -48,13 +51,37 @@ async function sqliteVectors(): Promise<VectorBackend> {
   };
 }
 
+async function postgresVectors(): Promise<VectorBackend> {
+  const database = await createTestDatabase();
+  const pool = new pg.Pool({ connectionString: database.url, max: 3 });
+  const index = new PostgresKnowledgeIndex(pool, { minVectorsForLists: MIN_VECTORS });
+  await index.migrate();
+  return {
+    index,
+    settled: () => index.vectorListsSettled(),
+    scanned: () => index.vectorsLastScanned,
+    state: async (orgId) => {
+      const unassigned = await pool.query('SELECT count(*)::int AS n FROM kb_passages WHERE org_id = $1 AND embedding IS NOT NULL AND list_id IS NULL', [orgId]);
+      const ready = await pool.query("SELECT ready FROM kb_vector_lists WHERE org_id = $1 AND kind = 'passages'", [orgId]);
+      return { unassigned: unassigned.rows[0].n as number, ready: ready.rows[0]?.ready === true };
+    },
+    close: async () => {
+      await pool.end();
+      await database.drop();
+    },
+  };
+}
+
 function file(org_id: number, file_id: number): IndexedFile {
   return { org_id, file_id, filename: `v${file_id}.md`, offering_ids: [], scope_includes_company: true, use_as_source: true };
 }
 
 const entry = (n: number, v: Float32Array): PassageEntry => ({ ...passageOf('Vectors', `Passage number ${n}.`), embedding: v });
 
-describe.each([['SQLite', sqliteVectors]])('nearest vectors on %s', (_name, open) => {
+describe.each([
+  ['SQLite', sqliteVectors],
+  ['PostgreSQL', postgresVectors],
+])('nearest vectors on %s', (_name, open) => {
   let backend: VectorBackend;
   /** Row id -> vector, of organisation 1 (read back from the index by content). */
   const stored = new Map<number, Float32Array>();

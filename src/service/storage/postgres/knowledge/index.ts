@@ -23,8 +23,8 @@ import type {
   QaSlot,
   TermRef,
 } from '../../knowledge-index';
-import { keepBest } from '../../nearest';
 import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
+import { PostgresVectorLists } from './vectors';
 import { indexTokens, indexVector, tsqueryLiteral } from './tokens';
 
 export { KNOWLEDGE_INDEX_MIGRATIONS, migratePostgresKnowledgeIndex } from './schema';
@@ -37,7 +37,6 @@ const B = 0.75;
 /** Scope tokens FTS5 indexes in every row (org and file columns) count in its lengths; so here too. */
 const SCOPE_TOKENS = 2;
 const WRITE_BATCH = 500;
-const VECTOR_BATCH = 2000;
 
 interface Prepared {
   row: Record<string, unknown>;
@@ -58,19 +57,36 @@ function toBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
-function fromBlob(blob: Buffer): Float32Array {
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Float32Array(copy.buffer);
-}
-
 function lexeme(word: string): string | null {
   const tokens = indexTokens(word);
   return tokens.length === 1 ? tokens[0]! : null;
 }
 
+export interface PostgresKnowledgeIndexOptions {
+  /** Vectors of a kind an organisation has before its nearest-neighbour search uses lists (see ./vectors.ts). */
+  minVectorsForLists?: number;
+}
+
 export class PostgresKnowledgeIndex implements KnowledgeIndex {
-  constructor(private readonly db: Queryable) {}
+  private readonly vectors: PostgresVectorLists;
+
+  constructor(
+    private readonly db: Queryable,
+    options: PostgresKnowledgeIndexOptions = {},
+  ) {
+    this.vectors = new PostgresVectorLists(db, { minVectors: options.minVectorsForLists });
+  }
+
+  /** Resolves when the vector lists being built in the background are done (tests, benches). */
+  async vectorListsSettled(): Promise<string | null> {
+    await this.vectors.settled();
+    return this.vectors.lastError;
+  }
+
+  /** Vectors the last `nearest` read (tests and benches). */
+  get vectorsLastScanned(): number {
+    return this.vectors.lastScanned;
+  }
 
   /** Applies the index's schema (for databases whose migrations do not include KNOWLEDGE_INDEX_MIGRATIONS). */
   async migrate(): Promise<void> {
@@ -78,6 +94,8 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
   }
 
   async replaceFile(file: IndexedFile, passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>, onProgress?: (stored: number) => void): Promise<void> {
+    const listOf = { passages: await this.vectors.listFunction('passages', file.org_id), qa: await this.vectors.listFunction('qa', file.org_id) };
+    const vectors = { passages: 0, qa: 0 };
     await this.transaction(async (c) => {
       await this.saveFile(c, file);
       await this.deleteContent(c, file.org_id, file.file_id);
@@ -92,12 +110,16 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
           onProgress?.(stored);
         };
         for (const entry of entries as Iterable<PassageEntry | QaEntry>) {
-          batch.push(kind === 'passages' ? preparePassage(entry as PassageEntry) : prepareQa(entry as QaEntry));
+          const list = listOf[kind](entry.embedding);
+          if (entry.embedding) vectors[kind]++;
+          batch.push(kind === 'passages' ? preparePassage(entry as PassageEntry, list) : prepareQa(entry as QaEntry, list));
           if (batch.length >= WRITE_BATCH) await flush();
         }
         await flush();
       }
     });
+    await this.vectors.noteWrite('passages', file.org_id, vectors.passages);
+    await this.vectors.noteWrite('qa', file.org_id, vectors.qa);
   }
 
   async updateFile(file: IndexedFile): Promise<void> {
@@ -184,23 +206,12 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
   }
 
   /**
-   * Cosine over the organisation's vectors, read in batches with only the best `k` kept: memory stays
-   * bounded whatever the corpus (pgvector is not installable on these machines; each query reads them).
+   * The `k` nearest vectors (cosine; embeddings are unit vectors): an exact scan in batches while the
+   * organisation has few, then through its vector lists (see ./vectors.ts; pgvector is not installable
+   * on these machines). Memory stays bounded whatever the corpus.
    */
   async nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number): Promise<number[]> {
-    const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
-    const best: [number, number][] = [];
-    let after = 0;
-    for (;;) {
-      const { rows } = await this.db.query<{ id: string; embedding: Buffer }>(
-        `SELECT id, embedding FROM ${table} WHERE org_id = $1 AND embedding IS NOT NULL AND id > $2 ORDER BY id LIMIT ${VECTOR_BATCH}`,
-        [orgId, after],
-      );
-      for (const r of rows) keepBest(best, Number(r.id), dot(fromBlob(r.embedding), query), k);
-      if (rows.length < VECTOR_BATCH) break;
-      after = Number(rows[rows.length - 1]!.id);
-    }
-    return best.map(([id]) => id);
+    return this.vectors.nearest(kind, orgId, query, k, await this.orgRows(kind, orgId));
   }
 
   async termDocs(kind: IndexKind, terms: TermRef[]): Promise<number[]> {
@@ -330,6 +341,7 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     const types: Record<string, [string, string]> = {
       page_number: ['int', ''],
       embedding: ['bytea', ''],
+      list_id: ['int', ''],
       tsv: ['text', '::tsvector'],
       tf: ['text', '::jsonb'],
       doclen: ['int', ''],
@@ -376,7 +388,7 @@ function prepare(kind: IndexKind, row: Record<string, unknown>, head: string, bo
   };
 }
 
-function preparePassage(p: PassageEntry): Prepared {
+function preparePassage(p: PassageEntry, list: number | null): Prepared {
   return prepare(
     'passages',
     {
@@ -386,13 +398,14 @@ function preparePassage(p: PassageEntry): Prepared {
       content: p.content,
       stems: p.stems,
       embedding: p.embedding ? toBlob(p.embedding) : null,
+      list_id: list,
     },
     p.index_header,
     p.index_body,
   );
 }
 
-function prepareQa(q: QaEntry): Prepared {
+function prepareQa(q: QaEntry, list: number | null): Prepared {
   return prepare(
     'qa',
     {
@@ -405,17 +418,11 @@ function prepareQa(q: QaEntry): Prepared {
       question_stems: q.question_stems,
       stems: q.stems,
       embedding: q.embedding ? toBlob(q.embedding) : null,
+      list_id: list,
     },
     q.index_question,
     q.index_answer,
   );
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return -Infinity;
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
 }
 
 /** A row of HIT_COLUMNS (with id, file_id, filename) as a hit, `bm` 0. */

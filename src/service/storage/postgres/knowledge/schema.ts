@@ -115,6 +115,27 @@ CREATE TABLE IF NOT EXISTS kb_org_names (org_id BIGINT PRIMARY KEY, names TEXT N
     name: 'knowledge index: term frequencies per row',
     sql: addTf('kb_passages', 'passages') + addTf('kb_qa', 'qa'),
   },
+  {
+    version: 1003,
+    name: 'knowledge index: vector lists',
+    // As SQLite's version 6: each row's vector list (see ../../ivf.ts), indexed only where there is one,
+    // and each organisation's centroids per kind, `ready` once every earlier row has its list.
+    sql: `
+ALTER TABLE kb_passages ADD COLUMN IF NOT EXISTS list_id INTEGER;
+ALTER TABLE kb_qa ADD COLUMN IF NOT EXISTS list_id INTEGER;
+CREATE INDEX IF NOT EXISTS kb_passages_by_list ON kb_passages (org_id, list_id) WHERE list_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS kb_qa_by_list ON kb_qa (org_id, list_id) WHERE list_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS kb_vector_lists (
+  org_id BIGINT NOT NULL,
+  kind TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  coarse BYTEA NOT NULL,
+  fine BYTEA NOT NULL,
+  ready BOOLEAN NOT NULL DEFAULT FALSE,
+  PRIMARY KEY (org_id, kind)
+);
+`,
+  },
 ];
 
 /** For a database the core migrations do not manage (tests): applies the index's schema. */

@@ -7,15 +7,13 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexKind } from '../../knowledge-index';
-import { listOf, listsFromBytes, listsToBytes, listsToProbe, probeCount, trainVectorLists, TRAINING_SAMPLE, type VectorLists } from '../../ivf';
+import { buildVectorLists, listOf, listsFromBytes, listsToBytes, listsToProbe, probeCount, type VectorLists } from '../../ivf';
 import { keepBest } from '../../nearest';
 
 /** Organisations with fewer vectors of a kind are searched exactly (every fixture knowledge base is). */
 export const MIN_VECTORS_FOR_LISTS = 20_000;
 /** Vectors read per statement. */
 const VECTOR_BATCH = 2_000;
-/** Rows given their list per transaction while lists are built. */
-const ASSIGN_BATCH = 500;
 
 interface EmbeddingRow {
   id: number;
@@ -156,40 +154,32 @@ export class SqliteVectorLists {
 
   private async build(kind: IndexKind, orgId: number, range: { lo: number; hi: number }): Promise<void> {
     const st = this.statements[kind];
-    // A sample spread over the whole organisation: every step-th vector, read in batches.
+    const key = `${kind}:${orgId}`;
+    const read = (rows: EmbeddingRow[]) => rows.map((r) => ({ id: r.id, embedding: fromBlob(r.embedding) }));
+    const from = (after: number) => (after === -Infinity ? range.lo - 1 : after);
     const total = st.countUpTo.get({ org: orgId, ...range, limit: Number.MAX_SAFE_INTEGER }) ?? 0;
-    const step = Math.max(1, Math.floor(total / TRAINING_SAMPLE));
-    const sample: Float32Array[] = [];
-    let seen = 0;
-    for (let after = range.lo - 1; ; ) {
-      const rows = st.range.all({ org: orgId, after, hi: range.hi, limit: VECTOR_BATCH });
-      for (const r of rows) if (seen++ % step === 0 && sample.length < TRAINING_SAMPLE) sample.push(fromBlob(r.embedding));
-      if (rows.length < VECTOR_BATCH) break;
-      after = rows[rows.length - 1]!.id;
-      await pause();
-    }
-    if (sample.length === 0) return;
-    const dim = sample[sample.length - 1]!.length;
-    const trained = await trainVectorLists(
-      sample.filter((v) => v.length === dim),
+    await buildVectorLists(
+      {
+        vectors: async (after, limit) => read(st.range.all({ org: orgId, after: from(after), hi: range.hi, limit })),
+        unassigned: async (after, limit) => read(st.unassigned.all({ org: orgId, after: from(after), hi: range.hi, limit })),
+        assign: async (lists) => {
+          this.db.transaction(() => {
+            for (const [id, list] of lists) st.setList.run(list, id);
+          })();
+        },
+        keep: async (lists) => {
+          this.putLists.run({ org: orgId, kind, dim: lists.dim, ...listsToBytes(lists) });
+          this.stored.delete(key);
+          return this.lists(kind, orgId)!.lists;
+        },
+        ready: async () => {
+          this.setReady.run(orgId, kind);
+          this.stored.delete(key);
+        },
+      },
+      total,
       pause,
     );
-    // Another process may have built them meanwhile: the lists stored first are everyone's.
-    this.putLists.run({ org: orgId, kind, dim, ...listsToBytes(trained) });
-    this.stored.delete(`${kind}:${orgId}`);
-    const stored = this.lists(kind, orgId)!;
-    // Rows written from now on get their list when written; those before, here.
-    for (let after = range.lo - 1; ; ) {
-      const rows = st.unassigned.all({ org: orgId, after, hi: range.hi, limit: ASSIGN_BATCH });
-      this.db.transaction(() => {
-        for (const r of rows) st.setList.run(listOf(stored.lists, fromBlob(r.embedding)), r.id);
-      })();
-      if (rows.length < ASSIGN_BATCH) break;
-      after = rows[rows.length - 1]!.id;
-      await pause();
-    }
-    this.setReady.run(orgId, kind);
-    this.stored.delete(`${kind}:${orgId}`);
   }
 
   /**

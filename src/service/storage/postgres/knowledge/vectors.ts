@@ -1,0 +1,182 @@
+/**
+ * Nearest-neighbour search of an organisation's embeddings on PostgreSQL, as on SQLite (see
+ * ../../sqlite/knowledge/vectors.ts): exact below `minVectors`, then vector lists (../../ivf.ts) built in
+ * the background by the process that noticed, shared with every other process through kb_vector_lists.
+ */
+import type { IndexKind } from '../../knowledge-index';
+import { buildVectorLists, listOf, listsFromBytes, listsToBytes, listsToProbe, probeCount, type VectorLists } from '../../ivf';
+import { keepBest } from '../../nearest';
+import type { Queryable } from './index';
+
+export const MIN_VECTORS_FOR_LISTS = 20_000;
+const VECTOR_BATCH = 2_000;
+/** Lists read per statement by a query. */
+const LISTS_PER_READ = 16;
+/** How long a process trusts that an organisation has no (ready) lists before it looks again. */
+const ABSENT_TTL_MS = 5_000;
+
+type Stored = { lists: VectorLists; ready: boolean } | null;
+
+function fromBytea(blob: Buffer): Float32Array {
+  const copy = new Uint8Array(blob.byteLength);
+  copy.set(blob);
+  return new Float32Array(copy.buffer);
+}
+
+function dotProduct(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let j = 0; j < a.length; j++) sum += a[j]! * b[j]!;
+  return sum;
+}
+
+const TABLES: Record<IndexKind, string> = { passages: 'kb_passages', qa: 'kb_qa' };
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class PostgresVectorLists {
+  private readonly minVectors: number;
+  private readonly stored = new Map<string, { value: Stored; at: number }>();
+  private readonly building = new Map<string, Promise<void>>();
+  private readonly writtenSinceCount = new Map<string, number>();
+  lastError: string | null = null;
+  lastScanned = 0;
+
+  constructor(
+    private readonly db: Queryable,
+    options: { minVectors?: number } = {},
+  ) {
+    this.minVectors = options.minVectors ?? MIN_VECTORS_FOR_LISTS;
+  }
+
+  /** The organisation's lists (read again after ABSENT_TTL_MS while absent or not ready). */
+  async lists(kind: IndexKind, orgId: number): Promise<Stored> {
+    const key = `${kind}:${orgId}`;
+    const cached = this.stored.get(key);
+    if (cached && (cached.value?.ready || Date.now() - cached.at < ABSENT_TTL_MS)) return cached.value;
+    const { rows } = await this.db.query<{ dim: number; coarse: Buffer; fine: Buffer; ready: boolean }>(
+      'SELECT dim, coarse, fine, ready FROM kb_vector_lists WHERE org_id = $1 AND kind = $2',
+      [orgId, kind],
+    );
+    const row = rows[0];
+    const value: Stored = row ? { lists: listsFromBytes(row.dim, row.coarse, row.fine), ready: row.ready } : null;
+    // Bounded: one entry per organisation and kind.
+    if (this.stored.size >= 64) this.stored.clear();
+    this.stored.set(key, { value, at: Date.now() });
+    return value;
+  }
+
+  /** The list function for rows written now (null lists: none yet). */
+  async listFunction(kind: IndexKind, orgId: number): Promise<(embedding: Float32Array | null) => number | null> {
+    const stored = await this.lists(kind, orgId);
+    return (embedding) => (embedding && stored ? listOf(stored.lists, embedding) : null);
+  }
+
+  /** After a committed write of `vectors` embeddings: see SqliteVectorLists.noteWrite. */
+  async noteWrite(kind: IndexKind, orgId: number, vectors: number): Promise<void> {
+    if (vectors === 0) return;
+    const key = `${kind}:${orgId}`;
+    if (this.building.has(key) || (await this.lists(kind, orgId))) return;
+    const written = (this.writtenSinceCount.get(key) ?? 0) + vectors;
+    if (written < Math.max(1, Math.floor(this.minVectors / 20)) && this.writtenSinceCount.has(key)) {
+      this.writtenSinceCount.set(key, written);
+      return;
+    }
+    if (this.writtenSinceCount.size >= 10_000) this.writtenSinceCount.clear();
+    this.writtenSinceCount.set(key, 0);
+    if ((await this.countUpTo(kind, orgId, this.minVectors)) < this.minVectors) return;
+    const build = this.build(kind, orgId)
+      .catch((error: Error) => {
+        this.lastError = error.message;
+      })
+      .finally(() => this.building.delete(key));
+    this.building.set(key, build);
+  }
+
+  async settled(): Promise<void> {
+    while (this.building.size > 0) await Promise.all([...this.building.values()]);
+  }
+
+  private async countUpTo(kind: IndexKind, orgId: number, limit: number | null): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM ${TABLES[kind]} WHERE org_id = $1 AND embedding IS NOT NULL LIMIT $2) s`,
+      [orgId, limit],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private async read(kind: IndexKind, orgId: number, after: number, limit: number, unassigned: boolean) {
+    const { rows } = await this.db.query<{ id: string; embedding: Buffer }>(
+      `SELECT id, embedding FROM ${TABLES[kind]} WHERE org_id = $1 AND embedding IS NOT NULL${unassigned ? ' AND list_id IS NULL' : ''}
+         AND id > $2 ORDER BY id LIMIT $3`,
+      [orgId, after === -Infinity ? 0 : after, limit],
+    );
+    return rows.map((r) => ({ id: Number(r.id), embedding: fromBytea(r.embedding) }));
+  }
+
+  private async build(kind: IndexKind, orgId: number): Promise<void> {
+    const key = `${kind}:${orgId}`;
+    await buildVectorLists(
+      {
+        vectors: (after, limit) => this.read(kind, orgId, after, limit, false),
+        unassigned: (after, limit) => this.read(kind, orgId, after, limit, true),
+        assign: async (lists) => {
+          if (lists.length === 0) return;
+          await this.db.query(
+            `UPDATE ${TABLES[kind]} t SET list_id = u.list FROM unnest($1::bigint[], $2::int[]) AS u(id, list) WHERE t.id = u.id`,
+            [lists.map(([id]) => id), lists.map(([, list]) => list)],
+          );
+        },
+        keep: async (lists) => {
+          const bytes = listsToBytes(lists);
+          await this.db.query(
+            `INSERT INTO kb_vector_lists (org_id, kind, dim, coarse, fine, ready) VALUES ($1, $2, $3, $4, $5, FALSE)
+             ON CONFLICT (org_id, kind) DO NOTHING`,
+            [orgId, kind, lists.dim, bytes.coarse, bytes.fine],
+          );
+          this.stored.delete(key);
+          return (await this.lists(kind, orgId))!.lists;
+        },
+        ready: async () => {
+          await this.db.query('UPDATE kb_vector_lists SET ready = TRUE WHERE org_id = $1 AND kind = $2', [orgId, kind]);
+          this.stored.delete(key);
+        },
+      },
+      await this.countUpTo(kind, orgId, null),
+      pause,
+    );
+  }
+
+  /** See SqliteVectorLists.nearest. */
+  async nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number, rows: number): Promise<number[]> {
+    const best: [number, number][] = [];
+    const stored = await this.lists(kind, orgId);
+    const probe = stored?.ready ? listsToProbe(stored.lists, query, probeCount(rows)) : [];
+    this.lastScanned = 0;
+    const visit = (found: { id: string; embedding: Buffer }[]) => {
+      this.lastScanned += found.length;
+      for (const r of found) {
+        const vector = fromBytea(r.embedding);
+        if (vector.length === query.length) keepBest(best, Number(r.id), dotProduct(vector, query), k);
+      }
+    };
+    if (probe.length > 0) {
+      for (let i = 0; i < probe.length; i += LISTS_PER_READ) {
+        const { rows: found } = await this.db.query<{ id: string; embedding: Buffer }>(
+          `SELECT id, embedding FROM ${TABLES[kind]} WHERE org_id = $1 AND list_id IS NOT NULL AND list_id = ANY($2::int[])`,
+          [orgId, probe.slice(i, i + LISTS_PER_READ)],
+        );
+        visit(found);
+      }
+      return best.map(([id]) => id);
+    }
+    for (let after = 0; ; ) {
+      const { rows: found } = await this.db.query<{ id: string; embedding: Buffer }>(
+        `SELECT id, embedding FROM ${TABLES[kind]} WHERE org_id = $1 AND embedding IS NOT NULL AND id > $2 ORDER BY id LIMIT ${VECTOR_BATCH}`,
+        [orgId, after],
+      );
+      visit(found);
+      if (found.length < VECTOR_BATCH) break;
+      after = Number(found[found.length - 1]!.id);
+    }
+    return best.map(([id]) => id);
+  }
+}
