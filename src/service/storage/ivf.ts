@@ -13,8 +13,11 @@
 
 export const COARSE = 32;
 export const FINE = 32;
-/** Vectors k-means learns from: enough for 1,024 lists, bounded whatever the corpus. */
-export const TRAINING_SAMPLE = 8_192;
+/**
+ * Vectors k-means learns from, bounded whatever the corpus: 32 a list. With 8 a list the centroids split
+ * topics, and on the bench's 100,000 vectors recall@10 reading 4 % of them was 0.47 instead of 0.96.
+ */
+export const TRAINING_SAMPLE = 32_768;
 export const LISTS = COARSE * FINE;
 /**
  * A query reads the lists nearest to it until they hold about this share of the organisation's vectors

@@ -73,20 +73,23 @@ export class SqliteVectorLists {
     options: VectorListsOptions = {},
   ) {
     this.minVectors = options.minVectors ?? MIN_VECTORS_FOR_LISTS;
+    // NOT INDEXED: these walk the organisation's rowid range in order. Left to itself the planner takes
+    // the (org_id, file_id) index for `org_id = ?` and sorts every row of the organisation for each batch
+    // of 2,000: 5.7 s a query at 100,000 vectors, growing with the square of the corpus.
     const of = (table: string) => ({
       range: db.prepare<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>(
-        `SELECT id, embedding FROM ${table} WHERE id > @after AND id <= @hi AND org_id = @org AND embedding IS NOT NULL ORDER BY id LIMIT @limit`,
+        `SELECT id, embedding FROM ${table} NOT INDEXED WHERE id > @after AND id <= @hi AND org_id = @org AND embedding IS NOT NULL ORDER BY id LIMIT @limit`,
       ),
       inLists: db.prepare<{ org: number; lists: string }, EmbeddingRow>(
         `SELECT id, embedding FROM ${table} WHERE org_id = @org AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(@lists))`,
       ),
       unassigned: db.prepare<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>(
-        `SELECT id, embedding FROM ${table} WHERE id > @after AND id <= @hi AND org_id = @org AND embedding IS NOT NULL AND list_id IS NULL ORDER BY id LIMIT @limit`,
+        `SELECT id, embedding FROM ${table} NOT INDEXED WHERE id > @after AND id <= @hi AND org_id = @org AND embedding IS NOT NULL AND list_id IS NULL ORDER BY id LIMIT @limit`,
       ),
       setList: db.prepare<[number | null, number]>(`UPDATE ${table} SET list_id = ? WHERE id = ?`),
       countUpTo: db
         .prepare<{ org: number; lo: number; hi: number; limit: number }, number>(
-          `SELECT COUNT(*) FROM (SELECT 1 FROM ${table} WHERE id BETWEEN @lo AND @hi AND org_id = @org AND embedding IS NOT NULL LIMIT @limit)`,
+          `SELECT COUNT(*) FROM (SELECT 1 FROM ${table} NOT INDEXED WHERE id BETWEEN @lo AND @hi AND org_id = @org AND embedding IS NOT NULL LIMIT @limit)`,
         )
         .pluck(),
     });
