@@ -163,6 +163,8 @@ export interface VectorListStore {
   unassigned(after: number, limit: number): Promise<{ id: number; embedding: Float32Array }[]>;
   /** Gives rows their lists (null: a vector of another dimension), in one transaction. */
   assign(lists: [id: number, list: number | null][]): Promise<void>;
+  /** Lists stored by an earlier build that did not finish (a restart, a failure), to finish with. */
+  stored(): Promise<VectorLists | null>;
   /** Stores `lists` unless the organisation has some already; the lists stored (another process's first). */
   keep(lists: VectorLists): Promise<VectorLists>;
   /** Every row written before the lists were stored has its list: queries may use them. */
@@ -178,6 +180,20 @@ const ASSIGN_BATCH = 500;
  * theirs when written (the backends look the lists up); `pause` between batches keeps the event loop free.
  */
 export async function buildVectorLists(store: VectorListStore, total: number, pause: Pause): Promise<void> {
+  const lists = (await store.stored()) ?? (await trainFromSample(store, total, pause));
+  if (!lists) return;
+  for (let after = -Infinity; ; ) {
+    const rows = await store.unassigned(after, ASSIGN_BATCH);
+    await store.assign(rows.map((r) => [r.id, listOf(lists, r.embedding)]));
+    if (rows.length < ASSIGN_BATCH) break;
+    after = rows[rows.length - 1]!.id;
+    await pause();
+  }
+  await store.ready();
+}
+
+/** Samples, trains and stores (see buildVectorLists); null when the organisation has no vectors. */
+async function trainFromSample(store: VectorListStore, total: number, pause: Pause): Promise<VectorLists | null> {
   const step = Math.max(1, Math.floor(total / TRAINING_SAMPLE));
   const sample: Float32Array[] = [];
   let seen = 0;
@@ -188,18 +204,10 @@ export async function buildVectorLists(store: VectorListStore, total: number, pa
     after = rows[rows.length - 1]!.id;
     await pause();
   }
-  if (sample.length === 0) return;
+  if (sample.length === 0) return null;
   // The dimension most vectors have (a model changed midway leaves a few of another).
   const dims = new Map<number, number>();
   for (const v of sample) dims.set(v.length, (dims.get(v.length) ?? 0) + 1);
   const dim = [...dims].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
-  const lists = await store.keep(await trainVectorLists(sample.filter((v) => v.length === dim), pause));
-  for (let after = -Infinity; ; ) {
-    const rows = await store.unassigned(after, ASSIGN_BATCH);
-    await store.assign(rows.map((r) => [r.id, listOf(lists, r.embedding)]));
-    if (rows.length < ASSIGN_BATCH) break;
-    after = rows[rows.length - 1]!.id;
-    await pause();
-  }
-  await store.ready();
+  return store.keep(await trainVectorLists(sample.filter((v) => v.length === dim), pause));
 }

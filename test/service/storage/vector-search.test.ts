@@ -25,6 +25,10 @@ interface VectorBackend {
   scanned(): number;
   /** Rows with an embedding and no list, and whether the organisation's lists are ready. */
   state(orgId: number): Promise<{ unassigned: number; ready: boolean }>;
+  /** As if a build had stopped midway: lists not ready, every other row without its list. */
+  interrupt(orgId: number): Promise<void>;
+  /** A new index on the same database (a restarted process: nothing cached). */
+  reopen(): void;
   close(): Promise<void>;
 }
 
@@ -35,11 +39,20 @@ async function sqliteVectors(): Promise<VectorBackend> {
   const dir = mkdtempSync(join(tmpdir(), 'qfill-vec-'));
   const db = new Database(join(dir, 'kb.sqlite'));
   db.pragma('journal_mode = WAL');
-  const index = new SqliteKnowledgeIndex(db, { minVectorsForLists: MIN_VECTORS });
+  let index = new SqliteKnowledgeIndex(db, { minVectorsForLists: MIN_VECTORS });
   return {
-    index,
+    get index() {
+      return index;
+    },
     settled: () => index.vectorListsSettled(),
     scanned: () => index.vectorsLastScanned,
+    interrupt: async (orgId) => {
+      db.prepare("UPDATE kb_vector_lists SET ready = 0 WHERE org_id = ? AND kind = 'passages'").run(orgId);
+      db.prepare('UPDATE kb_passages SET list_id = NULL WHERE org_id = ? AND id % 2 = 0').run(orgId);
+    },
+    reopen: () => {
+      index = new SqliteKnowledgeIndex(db, { minVectorsForLists: MIN_VECTORS });
+    },
     state: async (orgId) => ({
       unassigned: db.prepare('SELECT COUNT(*) FROM kb_passages WHERE org_id = ? AND embedding IS NOT NULL AND list_id IS NULL').pluck().get(orgId) as number,
       ready: db.prepare("SELECT ready FROM kb_vector_lists WHERE org_id = ? AND kind = 'passages'").pluck().get(orgId) === 1,
@@ -54,12 +67,21 @@ async function sqliteVectors(): Promise<VectorBackend> {
 async function postgresVectors(): Promise<VectorBackend> {
   const database = await createTestDatabase();
   const pool = new pg.Pool({ connectionString: database.url, max: 3 });
-  const index = new PostgresKnowledgeIndex(pool, { minVectorsForLists: MIN_VECTORS });
+  let index = new PostgresKnowledgeIndex(pool, { minVectorsForLists: MIN_VECTORS });
   await index.migrate();
   return {
-    index,
+    get index() {
+      return index;
+    },
     settled: () => index.vectorListsSettled(),
     scanned: () => index.vectorsLastScanned,
+    interrupt: async (orgId) => {
+      await pool.query("UPDATE kb_vector_lists SET ready = FALSE WHERE org_id = $1 AND kind = 'passages'", [orgId]);
+      await pool.query('UPDATE kb_passages SET list_id = NULL WHERE org_id = $1 AND id % 2 = 0', [orgId]);
+    },
+    reopen: () => {
+      index = new PostgresKnowledgeIndex(pool, { minVectorsForLists: MIN_VECTORS });
+    },
     state: async (orgId) => {
       const unassigned = await pool.query('SELECT count(*)::int AS n FROM kb_passages WHERE org_id = $1 AND embedding IS NOT NULL AND list_id IS NULL', [orgId]);
       const ready = await pool.query("SELECT ready FROM kb_vector_lists WHERE org_id = $1 AND kind = 'passages'", [orgId]);
@@ -153,5 +175,19 @@ describe.each([
     expect(after).not.toContain(before[0]);
     expect(after).toHaveLength(5);
     expect(await backend.index.nearest('passages', 1, Float32Array.from([1, 0, 0]), 3)).toHaveLength(1);
+  });
+  it('finishes lists a build left unfinished (a restart midway): exact until every row has its list again', async () => {
+    await backend.interrupt(1);
+    backend.reopen();
+    expect((await backend.state(1)).ready).toBe(false);
+    const total = stored.size;
+    await backend.index.nearest('passages', 1, queries[0]!, 10);
+    expect(backend.scanned()).toBeGreaterThan(total / 2);
+    await backend.index.replaceFile(file(1, 902), [entry(30_000, vectors[7]!)], []);
+    expect(await backend.settled()).toBeNull();
+    // The vector of another dimension (file 901) has no list and never will.
+    expect(await backend.state(1)).toEqual({ unassigned: 1, ready: true });
+    await backend.index.nearest('passages', 1, queries[0]!, 10);
+    expect(backend.scanned()).toBeLessThan(total / 2);
   });
 });

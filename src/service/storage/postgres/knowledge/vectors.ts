@@ -74,7 +74,12 @@ export class PostgresVectorLists {
   async noteWrite(kind: IndexKind, orgId: number, vectors: number): Promise<void> {
     if (vectors === 0) return;
     const key = `${kind}:${orgId}`;
-    if (this.building.has(key) || (await this.lists(kind, orgId))) return;
+    if (this.building.has(key)) return;
+    const stored = await this.lists(kind, orgId);
+    if (stored?.ready) return;
+    // Stored but not ready: a build stopped before every row had its list (a restart, a failure), or
+    // another process is building them now (assigning the same lists twice changes nothing).
+    if (stored) return this.start(kind, orgId);
     const written = (this.writtenSinceCount.get(key) ?? 0) + vectors;
     if (written < Math.max(1, Math.floor(this.minVectors / 20)) && this.writtenSinceCount.has(key)) {
       this.writtenSinceCount.set(key, written);
@@ -83,6 +88,11 @@ export class PostgresVectorLists {
     if (this.writtenSinceCount.size >= 10_000) this.writtenSinceCount.clear();
     this.writtenSinceCount.set(key, 0);
     if ((await this.countUpTo(kind, orgId, this.minVectors)) < this.minVectors) return;
+    this.start(kind, orgId);
+  }
+
+  private start(kind: IndexKind, orgId: number): void {
+    const key = `${kind}:${orgId}`;
     const build = this.build(kind, orgId)
       .catch((error: Error) => {
         this.lastError = error.message;
@@ -118,6 +128,7 @@ export class PostgresVectorLists {
       {
         vectors: (after, limit) => this.read(kind, orgId, after, limit, false),
         unassigned: (after, limit) => this.read(kind, orgId, after, limit, true),
+        stored: async () => (await this.lists(kind, orgId))?.lists ?? null,
         assign: async (lists) => {
           if (lists.length === 0) return;
           await this.db.query(

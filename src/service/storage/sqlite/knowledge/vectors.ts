@@ -132,7 +132,11 @@ export class SqliteVectorLists {
   noteWrite(kind: IndexKind, orgId: number, vectors: number, range: { lo: number; hi: number }): void {
     if (vectors === 0) return;
     const key = `${kind}:${orgId}`;
-    if (this.building.has(key) || this.lists(kind, orgId)) return;
+    if (this.building.has(key)) return;
+    const stored = this.lists(kind, orgId);
+    if (stored?.ready) return;
+    // Stored but not ready: a build stopped before every row had its list (a restart, a failure).
+    if (stored) return this.start(kind, orgId, range);
     const written = (this.writtenSinceCount.get(key) ?? 0) + vectors;
     if (written < Math.max(1, Math.floor(this.minVectors / 20)) && this.writtenSinceCount.has(key)) {
       this.writtenSinceCount.set(key, written);
@@ -142,6 +146,11 @@ export class SqliteVectorLists {
     this.writtenSinceCount.set(key, 0);
     const count = this.statements[kind].countUpTo.get({ org: orgId, ...range, limit: this.minVectors }) ?? 0;
     if (count < this.minVectors) return;
+    this.start(kind, orgId, range);
+  }
+
+  private start(kind: IndexKind, orgId: number, range: { lo: number; hi: number }): void {
+    const key = `${kind}:${orgId}`;
     const build = this.build(kind, orgId, range)
       .catch((error: Error) => {
         this.lastError = error.message;
@@ -165,6 +174,7 @@ export class SqliteVectorLists {
       {
         vectors: async (after, limit) => read(st.range.all({ org: orgId, after: from(after), hi: range.hi, limit })),
         unassigned: async (after, limit) => read(st.unassigned.all({ org: orgId, after: from(after), hi: range.hi, limit })),
+        stored: async () => this.lists(kind, orgId)?.lists ?? null,
         assign: async (lists) => {
           this.db.transaction(() => {
             for (const [id, list] of lists) st.setList.run(list, id);
