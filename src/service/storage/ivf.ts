@@ -211,3 +211,58 @@ async function trainFromSample(store: VectorListStore, total: number, pause: Pau
   const dim = [...dims].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
   return store.keep(await trainVectorLists(sample.filter((v) => v.length === dim), pause));
 }
+
+/** A stored vector (Float32 bytes) as an array of its own (the bytes may be a view into a larger buffer). */
+export function vectorFromBytes(bytes: Uint8Array): Float32Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer);
+}
+
+/** The dot product of two vectors of one length. */
+export function similarity(a: Float32Array, b: Float32Array): number {
+  return dot(a, 0, b, 0, a.length);
+}
+
+/**
+ * The background list builds of one index, per organisation and kind: whether a count of vectors is due
+ * (every twentieth of the threshold written, not on every write), the builds running, their last error.
+ */
+export class ListBuilds {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly writtenSinceCount = new Map<string, number>();
+  lastError: string | null = null;
+
+  constructor(readonly minVectors: number) {}
+
+  isRunning(key: string): boolean {
+    return this.running.has(key);
+  }
+
+  /** `vectors` more were written: true when the organisation's vectors should be counted now. */
+  countDue(key: string, vectors: number): boolean {
+    const written = (this.writtenSinceCount.get(key) ?? 0) + vectors;
+    if (written < Math.max(1, Math.floor(this.minVectors / 20)) && this.writtenSinceCount.has(key)) {
+      this.writtenSinceCount.set(key, written);
+      return false;
+    }
+    // Bounded: one entry per organisation and kind written to.
+    if (this.writtenSinceCount.size >= 10_000) this.writtenSinceCount.clear();
+    this.writtenSinceCount.set(key, 0);
+    return true;
+  }
+
+  start(key: string, build: () => Promise<void>): void {
+    const running = build()
+      .catch((error: Error) => {
+        this.lastError = error.message;
+      })
+      .finally(() => this.running.delete(key));
+    this.running.set(key, running);
+  }
+
+  /** Resolves when every build started so far has ended (tests, benches). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running.values()]);
+  }
+}

@@ -4,7 +4,7 @@
  * the background by the process that noticed, shared with every other process through kb_vector_lists.
  */
 import type { IndexKind } from '../../knowledge-index';
-import { buildVectorLists, listOf, listsFromBytes, listsToBytes, listsToProbe, probeCount, type VectorLists } from '../../ivf';
+import { buildVectorLists, ListBuilds, listOf, listsFromBytes, listsToBytes, listsToProbe, probeCount, similarity, vectorFromBytes, type VectorLists } from '../../ivf';
 import { keepBest } from '../../nearest';
 import type { Queryable } from './index';
 
@@ -17,34 +17,19 @@ const ABSENT_TTL_MS = 5_000;
 
 type Stored = { lists: VectorLists; ready: boolean } | null;
 
-function fromBytea(blob: Buffer): Float32Array {
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Float32Array(copy.buffer);
-}
-
-function dotProduct(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let j = 0; j < a.length; j++) sum += a[j]! * b[j]!;
-  return sum;
-}
-
 const TABLES: Record<IndexKind, string> = { passages: 'kb_passages', qa: 'kb_qa' };
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class PostgresVectorLists {
-  private readonly minVectors: number;
   private readonly stored = new Map<string, { value: Stored; at: number }>();
-  private readonly building = new Map<string, Promise<void>>();
-  private readonly writtenSinceCount = new Map<string, number>();
-  lastError: string | null = null;
+  private readonly builds: ListBuilds;
   lastScanned = 0;
 
   constructor(
     private readonly db: Queryable,
     options: { minVectors?: number } = {},
   ) {
-    this.minVectors = options.minVectors ?? MIN_VECTORS_FOR_LISTS;
+    this.builds = new ListBuilds(options.minVectors ?? MIN_VECTORS_FOR_LISTS);
   }
 
   /** The organisation's lists (read again after ABSENT_TTL_MS while absent or not ready). */
@@ -74,35 +59,26 @@ export class PostgresVectorLists {
   async noteWrite(kind: IndexKind, orgId: number, vectors: number): Promise<void> {
     if (vectors === 0) return;
     const key = `${kind}:${orgId}`;
-    if (this.building.has(key)) return;
+    if (this.builds.isRunning(key)) return;
     const stored = await this.lists(kind, orgId);
     if (stored?.ready) return;
-    // Stored but not ready: a build stopped before every row had its list (a restart, a failure), or
-    // another process is building them now (assigning the same lists twice changes nothing).
-    if (stored) return this.start(kind, orgId);
-    const written = (this.writtenSinceCount.get(key) ?? 0) + vectors;
-    if (written < Math.max(1, Math.floor(this.minVectors / 20)) && this.writtenSinceCount.has(key)) {
-      this.writtenSinceCount.set(key, written);
-      return;
+    // Lists stored but not ready: a build stopped before every row had its list (a restart, a failure),
+    // finished now. Another process
+    // may be building them now: assigning the same lists twice changes nothing. No lists: built once there are enough vectors, counted now and then.
+    if (!stored) {
+      if (!this.builds.countDue(key, vectors)) return;
+      const { minVectors } = this.builds;
+      if ((await this.countUpTo(kind, orgId, minVectors)) < minVectors) return;
     }
-    if (this.writtenSinceCount.size >= 10_000) this.writtenSinceCount.clear();
-    this.writtenSinceCount.set(key, 0);
-    if ((await this.countUpTo(kind, orgId, this.minVectors)) < this.minVectors) return;
-    this.start(kind, orgId);
+    this.builds.start(key, () => this.build(kind, orgId));
   }
 
-  private start(kind: IndexKind, orgId: number): void {
-    const key = `${kind}:${orgId}`;
-    const build = this.build(kind, orgId)
-      .catch((error: Error) => {
-        this.lastError = error.message;
-      })
-      .finally(() => this.building.delete(key));
-    this.building.set(key, build);
+  get lastError(): string | null {
+    return this.builds.lastError;
   }
 
-  async settled(): Promise<void> {
-    while (this.building.size > 0) await Promise.all([...this.building.values()]);
+  settled(): Promise<void> {
+    return this.builds.settled();
   }
 
   private async countUpTo(kind: IndexKind, orgId: number, limit: number | null): Promise<number> {
@@ -119,7 +95,7 @@ export class PostgresVectorLists {
          AND id > $2 ORDER BY id LIMIT $3`,
       [orgId, after === -Infinity ? 0 : after, limit],
     );
-    return rows.map((r) => ({ id: Number(r.id), embedding: fromBytea(r.embedding) }));
+    return rows.map((r) => ({ id: Number(r.id), embedding: vectorFromBytes(r.embedding) }));
   }
 
   private async build(kind: IndexKind, orgId: number): Promise<void> {
@@ -165,8 +141,8 @@ export class PostgresVectorLists {
     const visit = (found: { id: string; embedding: Buffer }[]) => {
       this.lastScanned += found.length;
       for (const r of found) {
-        const vector = fromBytea(r.embedding);
-        if (vector.length === query.length) keepBest(best, Number(r.id), dotProduct(vector, query), k);
+        const vector = vectorFromBytes(r.embedding);
+        if (vector.length === query.length) keepBest(best, Number(r.id), similarity(vector, query), k);
       }
     };
     if (probe.length > 0) {

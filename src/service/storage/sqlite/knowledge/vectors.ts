@@ -7,7 +7,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexKind } from '../../knowledge-index';
-import { buildVectorLists, listOf, listsFromBytes, listsToBytes, listsToProbe, probeCount, type VectorLists } from '../../ivf';
+import { buildVectorLists, ListBuilds, listOf, listsFromBytes, listsToBytes, listsToProbe, probeCount, similarity, vectorFromBytes, type VectorLists } from '../../ivf';
 import { keepBest } from '../../nearest';
 
 /** Organisations with fewer vectors of a kind are searched exactly (every fixture knowledge base is). */
@@ -32,29 +32,13 @@ export interface VectorListsOptions {
   minVectors?: number;
 }
 
-function fromBlob(blob: Buffer): Float32Array {
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Float32Array(copy.buffer);
-}
-
-function dotProduct(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let j = 0; j < a.length; j++) sum += a[j]! * b[j]!;
-  return sum;
-}
-
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type Stored = { lists: VectorLists; ready: boolean } | null;
 
 export class SqliteVectorLists {
-  private readonly minVectors: number;
   private readonly stored = new Map<string, Stored>();
-  private readonly building = new Map<string, Promise<void>>();
-  private readonly writtenSinceCount = new Map<string, number>();
-  /** The last background build's failure (the search stays exact meanwhile). */
-  lastError: string | null = null;
+  private readonly builds: ListBuilds;
   /** Vectors the last query read (tests and benches: how much of the organisation a search touches). */
   lastScanned = 0;
   private readonly statements: Record<IndexKind, {
@@ -72,7 +56,7 @@ export class SqliteVectorLists {
     private readonly db: Database,
     options: VectorListsOptions = {},
   ) {
-    this.minVectors = options.minVectors ?? MIN_VECTORS_FOR_LISTS;
+    this.builds = new ListBuilds(options.minVectors ?? MIN_VECTORS_FOR_LISTS);
     // NOT INDEXED: these walk the organisation's rowid range in order. Left to itself the planner takes
     // the (org_id, file_id) index for `org_id = ?` and sorts every row of the organisation for each batch
     // of 2,000: 5.7 s a query at 100,000 vectors, growing with the square of the corpus.
@@ -132,42 +116,33 @@ export class SqliteVectorLists {
   noteWrite(kind: IndexKind, orgId: number, vectors: number, range: { lo: number; hi: number }): void {
     if (vectors === 0) return;
     const key = `${kind}:${orgId}`;
-    if (this.building.has(key)) return;
+    if (this.builds.isRunning(key)) return;
     const stored = this.lists(kind, orgId);
     if (stored?.ready) return;
-    // Stored but not ready: a build stopped before every row had its list (a restart, a failure).
-    if (stored) return this.start(kind, orgId, range);
-    const written = (this.writtenSinceCount.get(key) ?? 0) + vectors;
-    if (written < Math.max(1, Math.floor(this.minVectors / 20)) && this.writtenSinceCount.has(key)) {
-      this.writtenSinceCount.set(key, written);
-      return;
+    // Lists stored but not ready: a build stopped before every row had its list (a restart, a failure),
+    // finished now. No lists: built once there are enough vectors, counted now and then.
+    if (!stored) {
+      if (!this.builds.countDue(key, vectors)) return;
+      const { minVectors } = this.builds;
+      if ((this.statements[kind].countUpTo.get({ org: orgId, ...range, limit: minVectors }) ?? 0) < minVectors) return;
     }
-    if (this.writtenSinceCount.size >= 10_000) this.writtenSinceCount.clear();
-    this.writtenSinceCount.set(key, 0);
-    const count = this.statements[kind].countUpTo.get({ org: orgId, ...range, limit: this.minVectors }) ?? 0;
-    if (count < this.minVectors) return;
-    this.start(kind, orgId, range);
+    this.builds.start(key, () => this.build(kind, orgId, range));
   }
 
-  private start(kind: IndexKind, orgId: number, range: { lo: number; hi: number }): void {
-    const key = `${kind}:${orgId}`;
-    const build = this.build(kind, orgId, range)
-      .catch((error: Error) => {
-        this.lastError = error.message;
-      })
-      .finally(() => this.building.delete(key));
-    this.building.set(key, build);
+  /** The last background build's failure (the search stays exact meanwhile). */
+  get lastError(): string | null {
+    return this.builds.lastError;
   }
 
   /** Resolves when every background build started so far has ended (tests, benches). */
-  async settled(): Promise<void> {
-    while (this.building.size > 0) await Promise.all([...this.building.values()]);
+  settled(): Promise<void> {
+    return this.builds.settled();
   }
 
   private async build(kind: IndexKind, orgId: number, range: { lo: number; hi: number }): Promise<void> {
     const st = this.statements[kind];
     const key = `${kind}:${orgId}`;
-    const read = (rows: EmbeddingRow[]) => rows.map((r) => ({ id: r.id, embedding: fromBlob(r.embedding) }));
+    const read = (rows: EmbeddingRow[]) => rows.map((r) => ({ id: r.id, embedding: vectorFromBytes(r.embedding) }));
     const from = (after: number) => (after === -Infinity ? range.lo - 1 : after);
     const total = st.countUpTo.get({ org: orgId, ...range, limit: Number.MAX_SAFE_INTEGER }) ?? 0;
     await buildVectorLists(
@@ -208,8 +183,8 @@ export class SqliteVectorLists {
     if (probe.length > 0) {
       for (const r of st.inLists.iterate({ org: orgId, lists: JSON.stringify(probe) })) {
         this.lastScanned++;
-        const vector = fromBlob(r.embedding);
-        if (vector.length === query.length) keepBest(best, r.id, dotProduct(vector, query), k);
+        const vector = vectorFromBytes(r.embedding);
+        if (vector.length === query.length) keepBest(best, r.id, similarity(vector, query), k);
       }
       return best.map(([id]) => id);
     }
@@ -217,8 +192,8 @@ export class SqliteVectorLists {
       const rows = st.range.all({ org: orgId, after, hi: range.hi, limit: VECTOR_BATCH });
       this.lastScanned += rows.length;
       for (const r of rows) {
-        const vector = fromBlob(r.embedding);
-        if (vector.length === query.length) keepBest(best, r.id, dotProduct(vector, query), k);
+        const vector = vectorFromBytes(r.embedding);
+        if (vector.length === query.length) keepBest(best, r.id, similarity(vector, query), k);
       }
       if (rows.length < VECTOR_BATCH) break;
       after = rows[rows.length - 1]!.id;
