@@ -81,7 +81,7 @@ export class PostgresVectorLists {
     return this.builds.settled();
   }
 
-  private async countUpTo(kind: IndexKind, orgId: number, limit: number | null): Promise<number> {
+  private async countUpTo(kind: IndexKind, orgId: number, limit: number): Promise<number> {
     const { rows } = await this.db.query<{ n: string }>(
       `SELECT count(*) AS n FROM (SELECT 1 FROM ${TABLES[kind]} WHERE org_id = $1 AND embedding IS NOT NULL LIMIT $2) s`,
       [orgId, limit],
@@ -127,7 +127,6 @@ export class PostgresVectorLists {
           this.stored.delete(key);
         },
       },
-      await this.countUpTo(kind, orgId, null),
       pause,
     );
   }

@@ -144,7 +144,6 @@ export class SqliteVectorLists {
     const key = `${kind}:${orgId}`;
     const read = (rows: EmbeddingRow[]) => rows.map((r) => ({ id: r.id, embedding: vectorFromBytes(r.embedding) }));
     const from = (after: number) => (after === -Infinity ? range.lo - 1 : after);
-    const total = st.countUpTo.get({ org: orgId, ...range, limit: Number.MAX_SAFE_INTEGER }) ?? 0;
     await buildVectorLists(
       {
         vectors: async (after, limit) => read(st.range.all({ org: orgId, after: from(after), hi: range.hi, limit })),
@@ -165,7 +164,6 @@ export class SqliteVectorLists {
           this.stored.delete(key);
         },
       },
-      total,
       pause,
     );
   }
