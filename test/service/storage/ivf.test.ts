@@ -1,6 +1,21 @@
 /** Vector lists (src/service/storage/ivf.ts): training, a vector's list, the lists a query reads. */
 import { describe, expect, it } from 'vitest';
-import { COARSE, FINE, LISTS, listOf, listsFromBytes, listsToBytes, listsToProbe, MIN_SCANNED, probeCount, trainVectorLists } from '../../../src/service/storage/ivf';
+import {
+  buildVectorLists,
+  COARSE,
+  FINE,
+  LISTS,
+  listOf,
+  listsFromBytes,
+  listsToBytes,
+  listsToProbe,
+  MIN_SCANNED,
+  probeCount,
+  similarity,
+  TRAINING_SAMPLE,
+  trainVectorLists,
+  type VectorLists,
+} from '../../../src/service/storage/ivf';
 import { clusteredVectors } from './vectors';
 
 describe('vector lists', () => {
@@ -62,5 +77,32 @@ describe('vector lists', () => {
       pauses++;
     });
     expect(pauses).toBeGreaterThan(50);
+  });
+  it('learns from vectors spread over every part of the organisation, whatever period its rows repeat with', async () => {
+    // Rows alternate between 32 topics (row i is of topic i % 32), twice as many rows as the sample: every
+    // other row would have seen only the even topics.
+    const centres = clusteredVectors(32, 16, 32, 5);
+    const rows = Array.from({ length: 2 * TRAINING_SAMPLE }, (_, i) => ({ id: i + 1, embedding: centres[i % 32]!, list: null as number | null }));
+    let kept: VectorLists | null = null;
+    await buildVectorLists(
+      {
+        vectors: async (after, limit) => rows.filter((r) => r.id > after).slice(0, limit),
+        unassigned: async (after, limit) => rows.filter((r) => r.id > after && r.list === null).slice(0, limit),
+        assign: async (lists) => {
+          for (const [id, list] of lists) rows[id - 1]!.list = list;
+        },
+        stored: async () => null,
+        keep: async (lists) => (kept = lists),
+        ready: async () => {},
+      },
+      async () => {},
+    );
+    expect(rows.every((r) => r.list !== null)).toBe(true);
+    const lists = kept!;
+    for (const centre of centres) {
+      let nearest = -1;
+      for (let list = 0; list < LISTS; list++) nearest = Math.max(nearest, similarity(centre, lists.fine.subarray(list * 16, (list + 1) * 16)));
+      expect(nearest).toBeGreaterThan(0.99);
+    }
   });
 });
