@@ -236,8 +236,12 @@ async function trainFromSample(store: VectorListStore, pause: Pause): Promise<Ve
   return store.keep(await trainVectorLists(sample.filter((v) => v.length === dim), pause));
 }
 
-/** A stored vector (Float32 bytes) as an array of its own (the bytes may be a view into a larger buffer). */
+/**
+ * A stored vector (Float32 bytes) as floats: a view of the same bytes when they start on a 4-byte boundary
+ * (Node's buffers nearly always do), else a copy.
+ */
 export function vectorFromBytes(bytes: Uint8Array): Float32Array {
+  if (bytes.byteOffset % 4 === 0 && bytes.byteLength % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
   return new Float32Array(copy.buffer);

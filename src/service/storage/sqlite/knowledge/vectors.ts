@@ -14,6 +14,8 @@ import { keepBest } from '../../nearest';
 export const MIN_VECTORS_FOR_LISTS = 20_000;
 /** Vectors read per statement. */
 const VECTOR_BATCH = 2_000;
+/** Lists read per statement by a query. */
+const LISTS_PER_READ = 8;
 
 interface EmbeddingRow {
   id: number;
@@ -43,7 +45,7 @@ export class SqliteVectorLists {
   lastScanned = 0;
   private readonly statements: Record<IndexKind, {
     range: Statement<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>;
-    inLists: Statement<{ org: number; lists: string }, EmbeddingRow>;
+    inLists: Statement<{ org: number; lists: string }, [number, Buffer]>;
     unassigned: Statement<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>;
     setList: Statement<[number | null, number]>;
     countUpTo: Statement<{ org: number; lo: number; hi: number; limit: number }, number>;
@@ -64,9 +66,11 @@ export class SqliteVectorLists {
       range: db.prepare<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>(
         `SELECT id, embedding FROM ${table} NOT INDEXED WHERE id > @after AND id <= @hi AND org_id = @org AND embedding IS NOT NULL ORDER BY id LIMIT @limit`,
       ),
-      inLists: db.prepare<{ org: number; lists: string }, EmbeddingRow>(
-        `SELECT id, embedding FROM ${table} WHERE org_id = @org AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(@lists))`,
-      ),
+      inLists: db
+        .prepare<{ org: number; lists: string }, [number, Buffer]>(
+          `SELECT id, embedding FROM ${table} WHERE org_id = @org AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(@lists))`,
+        )
+        .raw(),
       unassigned: db.prepare<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>(
         `SELECT id, embedding FROM ${table} NOT INDEXED WHERE id > @after AND id <= @hi AND org_id = @org AND embedding IS NOT NULL AND list_id IS NULL ORDER BY id LIMIT @limit`,
       ),
@@ -179,10 +183,14 @@ export class SqliteVectorLists {
     const probe = stored?.ready ? listsToProbe(stored.lists, query, probeCount(rows)) : [];
     this.lastScanned = 0;
     if (probe.length > 0) {
-      for (const r of st.inLists.iterate({ org: orgId, lists: JSON.stringify(probe) })) {
-        this.lastScanned++;
-        const vector = vectorFromBytes(r.embedding);
-        if (vector.length === query.length) keepBest(best, r.id, similarity(vector, query), k);
+      // A few lists per statement: rows as arrays, read at once, never more than those lists hold.
+      for (let i = 0; i < probe.length; i += LISTS_PER_READ) {
+        const rows = st.inLists.all({ org: orgId, lists: JSON.stringify(probe.slice(i, i + LISTS_PER_READ)) });
+        this.lastScanned += rows.length;
+        for (const [id, embedding] of rows) {
+          const vector = vectorFromBytes(embedding);
+          if (vector.length === query.length) keepBest(best, id, similarity(vector, query), k);
+        }
       }
       return best.map(([id]) => id);
     }
