@@ -6,7 +6,7 @@
  * 100,000-passage build put 9% of that thread's time in those copies and the build 20% slower than with
  * no fsync at all (issue 18). Once the index has written START_AFTER_ROWS rows, a thread with its own
  * connection copies the log with PASSIVE checkpoints (they wait for no one) as it grows. The writer
- * then checkpoints only every WRITER_FALLBACK_PAGES, which finds the log already copied but for its last
+ * then checkpoints only once the log holds `writerFallbackBytes`, which finds the log already copied but for its last
  * frames and lets the next transaction start the log again from its beginning: the WAL stays bounded
  * even if the thread falls behind or fails. The thread ends after a quiet minute.
  */
@@ -20,8 +20,8 @@ const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 export interface CheckpointerOptions {
   /** Index rows written before the thread starts (small writes keep SQLite's own checkpoints). */
   startAfterRows?: number;
-  /** The writer's own checkpoint threshold while the thread runs. */
-  writerFallbackPages?: number;
+  /** The writer's own checkpoint threshold while the thread runs, in bytes of log (whatever the page size). */
+  writerFallbackBytes?: number;
   /** The thread is asked to copy the log after every so many rows written. */
   checkpointEveryRows?: number;
   /** How long after the last request the thread copies what is left. */
@@ -32,7 +32,7 @@ export interface CheckpointerOptions {
 
 const DEFAULTS: Required<CheckpointerOptions> = {
   startAfterRows: 5_000,
-  writerFallbackPages: 8_192,
+  writerFallbackBytes: 32 * 1024 * 1024,
   checkpointEveryRows: 1_000,
   settleMs: 1_000,
   idleExitMs: 60_000,
@@ -81,13 +81,14 @@ export class WalCheckpointer {
   private start(): void {
     // An in-memory or temporary database has no log file another connection could checkpoint.
     if (this.db.memory || this.db.name === '' || this.db.pragma('journal_mode', { simple: true }) !== 'wal') return;
-    const { settleMs, idleExitMs, writerFallbackPages } = this.options;
+    const { settleMs, idleExitMs, writerFallbackBytes } = this.options;
+    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
     const worker = new Worker(WORKER, { workerData: { path: this.db.name, settleMs, idleExitMs }, stdout: false, stderr: false });
     // A service exiting does not wait for it: SQLite's log is safe to leave at any point.
     worker.unref();
     this.worker = worker;
     this.started++;
-    this.db.pragma(`wal_autocheckpoint = ${writerFallbackPages}`);
+    this.db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.ceil(writerFallbackBytes / pageSize))}`);
     worker.on('message', (message: { checkpointed?: number; error?: string }) => {
       if (message.error) this.lastError = message.error;
       if (message.checkpointed !== undefined) {

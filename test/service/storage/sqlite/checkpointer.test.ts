@@ -58,14 +58,14 @@ describe('WalCheckpointer', () => {
   }
 
   it('starts only after enough rows, then copies the log into the database file from its own thread', async () => {
-    // The writer itself would not checkpoint before 100,000 pages: what reaches the file is the thread's.
-    const { cp, index } = indexWith({ startAfterRows: 200, checkpointEveryRows: 50, writerFallbackPages: 100_000 });
+    // The writer itself would not checkpoint before a gigabyte of log: what reaches the file is the thread's.
+    const { cp, index } = indexWith({ startAfterRows: 200, checkpointEveryRows: 50, writerFallbackBytes: 2 ** 30 });
     await writeFiles(index, 3, 50);
     expect(cp.running).toBe(false);
     const before = statSync(databasePath(dir)).size;
     await writeFiles(index, 10, 50, 3);
     expect(cp.running).toBe(true);
-    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(100_000);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(2 ** 30 / (db.pragma('page_size', { simple: true }) as number));
     await until(() => cp.checkpoints > 0 && statSync(databasePath(dir)).size > before + 1_000_000);
     expect(cp.lastError).toBeNull();
     // What the file holds is what was written: a fresh connection reading the file sees every row.
@@ -79,19 +79,19 @@ describe('WalCheckpointer', () => {
   });
 
   it('keeps the log bounded while a large upload is written', async () => {
-    const { cp, index } = indexWith({ startAfterRows: 50, checkpointEveryRows: 50, writerFallbackPages: 256 });
-    await writeFiles(index, 60, 50);
+    const { cp, index } = indexWith({ startAfterRows: 50, checkpointEveryRows: 50, writerFallbackBytes: 256 * 1024 });
+    await writeFiles(index, 150, 50);
     expect(cp.started).toBe(1);
     const wal = statSync(`${databasePath(dir)}-wal`).size;
     const data = statSync(databasePath(dir)).size;
     // Written without restarting (the thread's PASSIVE copies never catch up with a busy writer), the
     // log would hold every page at least once: more than the database file.
-    expect(data).toBeGreaterThan(5_000_000);
+    expect(data).toBeGreaterThan(15_000_000);
     expect(wal).toBeLessThan(data / 3);
   });
 
   it('ends after a quiet while, gives the writer its checkpoints back, and starts again on the next large write', async () => {
-    const { cp, index } = indexWith({ startAfterRows: 100, checkpointEveryRows: 50, writerFallbackPages: 50_000, idleExitMs: 300, settleMs: 50 });
+    const { cp, index } = indexWith({ startAfterRows: 100, checkpointEveryRows: 50, writerFallbackBytes: 2 ** 30, idleExitMs: 300, settleMs: 50 });
     await writeFiles(index, 3, 50);
     expect(cp.running).toBe(true);
     await until(() => !cp.running);
