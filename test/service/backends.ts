@@ -17,6 +17,7 @@ export const OWN_BACKEND: Record<string, string> = {
   'test/service/storage/postgres/executor.test.ts': "PostgreSQL by design: the pool's handling of a connection lost while checked out",
   'test/service/storage/postgres/knowledge-index.test.ts': "PostgreSQL by design: the index's own term-frequency column, its migration and one statement per search",
   'test/service/storage/sqlite/knowledge-schema.test.ts': "SQLite by design: the FTS5 index's own schema migrations",
+  'test/service/storage/sqlite/database.test.ts': "SQLite by design: the page size of the database file",
   'test/service/storage/sqlite/checkpointer.test.ts': "SQLite by design: the thread that checkpoints SQLite's write-ahead log",
   'test/service/storage/vector-search.test.ts': 'runs every case on both backends itself',
   'test/service/two-processes.test.ts': "SQLite's single-holder worker lease on one data folder (PostgreSQL's per-job lease: postgres-processes)",
