@@ -95,6 +95,16 @@ function threadCpuSeconds(): number | null {
   }
 }
 
+/** Bytes this process has written so far: handed to write calls, and sent to the disk (Linux: /proc/self/io), or null elsewhere. */
+function bytesWritten(): { handed: number; toDisk: number } | null {
+  try {
+    const io = Object.fromEntries(readFileSync('/proc/self/io', 'utf8').trim().split('\n').map((line) => line.split(': ') as [string, string]));
+    return { handed: Number(io.wchar), toDisk: Number(io.write_bytes) };
+  } catch {
+    return null;
+  }
+}
+
 function processCpuSeconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
@@ -117,16 +127,22 @@ async function measureOne(passages: number, options: OneOptions): Promise<ScaleR
   const started = performance.now();
   const mainCpu = threadCpuSeconds();
   const processCpu = processCpuSeconds();
+  const writtenBefore = bytesWritten();
   const synthetic = await buildSyntheticKb(vocabulary, passages, null, {
     workers: options.workers,
     // CPU beside wall time: on 2 shared cores the wall time depends on what else runs.
     onBuilt: (t) => {
       const main = mainCpu === null ? null : threadCpuSeconds()! - mainCpu;
       const all = processCpuSeconds() - processCpu;
+      const written = bytesWritten();
+      const kb = (bytes: number) => `${((bytes / passages) / 1024).toFixed(1)} KB`;
       console.error(
         `built in ${Math.round(t.total_ms)} ms, ${Math.round(t.indexing_ms)} ms of it writing (indexDocument); ` +
           `CPU ${all.toFixed(1)} s (${Math.round((all * 1e6) / passages)} µs/passage), main thread ` +
-          `${main === null ? '?' : `${main.toFixed(1)} s (${Math.round((main * 1e6) / passages)} µs/passage)`}; load ${os.loadavg()[0]!.toFixed(1)}`,
+          `${main === null ? '?' : `${main.toFixed(1)} s (${Math.round((main * 1e6) / passages)} µs/passage)`}; load ${os.loadavg()[0]!.toFixed(1)}` +
+          (written && writtenBefore
+            ? `; written a passage: ${kb(written.handed - writtenBefore.handed)} (to disk ${kb(written.toDisk - writtenBefore.toDisk)})`
+            : ''),
       );
     },
   });
