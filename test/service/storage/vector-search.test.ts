@@ -191,3 +191,45 @@ describe.each([
     expect(backend.scanned()).toBeLessThan(total / 2);
   });
 });
+
+describe('nearest vectors on SQLite beside another process writing to the same file', () => {
+  let dir: string;
+  let reader: Database.Database;
+  let writer: Database.Database;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'qfill-vec-two-'));
+    reader = new Database(join(dir, 'kb.sqlite'));
+    reader.pragma('journal_mode = WAL');
+    writer = new Database(join(dir, 'kb.sqlite'));
+  });
+  afterAll(() => {
+    reader?.close();
+    writer?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps ready lists across the other connection\'s commits, and reads lists it built since', async () => {
+    const here = new SqliteKnowledgeIndex(reader, { minVectorsForLists: MIN_VECTORS });
+    const there = new SqliteKnowledgeIndex(writer, { minVectorsForLists: MIN_VECTORS });
+    const vectors = clusteredVectors(1_500, DIM, 30, 7);
+    for (let f = 0; f < 15; f++) await here.replaceFile(file(1, f + 1), vectors.slice(f * 100, f * 100 + 100).map((v, n) => entry(f * 100 + n, v)), []);
+    expect(await here.vectorListsSettled()).toBeNull();
+    expect(await here.nearest('passages', 1, vectors[3]!, 10)).toHaveLength(10);
+    const reads = here.vectorListReads;
+
+    // The other process writes rows of organisation 1 (they get their lists there) and builds organisation 2's.
+    const fresh = clusteredVectors(20, DIM, 30, 8);
+    await there.replaceFile(file(1, 100), fresh.map((v, n) => entry(5_000 + n, v)), []);
+    await here.nearest('passages', 2, vectors[0]!, 10);
+    for (let f = 0; f < 15; f++) await there.replaceFile(file(2, f + 1), vectors.slice(f * 100, f * 100 + 100).map((v, n) => entry(f * 100 + n, v)), []);
+    expect(await there.vectorListsSettled()).toBeNull();
+
+    // Organisation 1's ready lists were not read again, and the other process's new rows are found through them.
+    const newest = (await here.search({ kind: 'passages', scope: { org_id: 1, file_id: 100 }, terms: ['5007'], limit: 1, pool: 5, match: 'any' })).hits[0]!.id;
+    expect((await here.nearest('passages', 1, fresh[7]!, 1))[0]).toBe(newest);
+    expect(here.vectorListReads).toBe(reads + 1);
+    // Organisation 2 had none when asked: its lists, built by the other process, are read now and used.
+    expect(await here.nearest('passages', 2, vectors[0]!, 10)).toHaveLength(10);
+    expect(here.vectorListReads).toBe(reads + 2);
+  }, 60_000);
+});

@@ -384,6 +384,11 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     return this.vectors.lastScanned;
   }
 
+  /** Times vector lists were read from the database (tests). */
+  get vectorListReads(): number {
+    return this.vectors.listReads;
+  }
+
   /** Entries in batches of WRITE_BATCH rows, pulled lazily (the caller may compute them on demand). */
   private *entryBatches(passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>): Generator<Batch> {
     let batch: Batch = { passages: [], qa: [] };
