@@ -4,12 +4,11 @@
  * the background by the process that noticed, shared with every other process through kb_vector_lists.
  */
 import type { IndexKind } from '../../knowledge-index';
-import { buildVectorLists, ListBuilds, listOf, listsFromBytes, listsToBytes, listsToProbe, probeCount, similarity, vectorFromBytes, type VectorLists } from '../../ivf';
-import { keepBest } from '../../nearest';
+import { buildVectorLists, ListBuilds, listOf, listsFromBytes, listsToBytes, vectorFromBytes, type VectorLists } from '../../ivf';
+import { nearestVectors, type VectorRow } from '../../nearest';
 import type { Queryable } from './index';
 
 export const MIN_VECTORS_FOR_LISTS = 20_000;
-const VECTOR_BATCH = 2_000;
 /** Lists read per statement by a query. */
 const LISTS_PER_READ = 16;
 /** How long a process trusts that an organisation has no (ready) lists before it looks again. */
@@ -131,38 +130,25 @@ export class PostgresVectorLists {
     );
   }
 
-  /** See SqliteVectorLists.nearest. */
+  /** See nearestVectors (../../nearest.ts); `rows`: how many rows of the kind the organisation has. */
   async nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number, rows: number): Promise<number[]> {
-    const best: [number, number][] = [];
     const stored = await this.lists(kind, orgId);
-    const probe = stored?.ready ? listsToProbe(stored.lists, query, probeCount(rows)) : [];
-    this.lastScanned = 0;
-    const visit = (found: { id: string; embedding: Buffer }[]) => {
-      this.lastScanned += found.length;
-      for (const r of found) {
-        const vector = vectorFromBytes(r.embedding);
-        if (vector.length === query.length) keepBest(best, Number(r.id), similarity(vector, query), k);
-      }
-    };
-    if (probe.length > 0) {
-      for (let i = 0; i < probe.length; i += LISTS_PER_READ) {
-        const { rows: found } = await this.db.query<{ id: string; embedding: Buffer }>(
-          `SELECT id, embedding FROM ${TABLES[kind]} WHERE org_id = $1 AND list_id IS NOT NULL AND list_id = ANY($2::int[])`,
-          [orgId, probe.slice(i, i + LISTS_PER_READ)],
-        );
-        visit(found);
-      }
-      return best.map(([id]) => id);
-    }
-    for (let after = 0; ; ) {
-      const { rows: found } = await this.db.query<{ id: string; embedding: Buffer }>(
-        `SELECT id, embedding FROM ${TABLES[kind]} WHERE org_id = $1 AND embedding IS NOT NULL AND id > $2 ORDER BY id LIMIT ${VECTOR_BATCH}`,
-        [orgId, after],
-      );
-      visit(found);
-      if (found.length < VECTOR_BATCH) break;
-      after = Number(found[found.length - 1]!.id);
-    }
-    return best.map(([id]) => id);
+    const read = async (sql: string, params: unknown[]) =>
+      (await this.db.query<{ id: string; embedding: Buffer }>(sql, params)).rows.map((r): VectorRow => [Number(r.id), r.embedding]);
+    const found = await nearestVectors(
+      {
+        listsPerRead: LISTS_PER_READ,
+        inLists: (lists) =>
+          read(`SELECT id, embedding FROM ${TABLES[kind]} WHERE org_id = $1 AND list_id IS NOT NULL AND list_id = ANY($2::int[])`, [orgId, lists]),
+        batchAfter: (after, limit) =>
+          read(`SELECT id, embedding FROM ${TABLES[kind]} WHERE org_id = $1 AND embedding IS NOT NULL AND id > $2 ORDER BY id LIMIT $3`, [orgId, after ?? 0, limit]),
+      },
+      stored?.ready ? stored.lists : null,
+      query,
+      k,
+      rows,
+    );
+    this.lastScanned = found.scanned;
+    return found.ids;
   }
 }

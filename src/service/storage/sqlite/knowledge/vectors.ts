@@ -7,13 +7,11 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexKind } from '../../knowledge-index';
-import { buildVectorLists, ListBuilds, listOf, listsFromBytes, listsToBytes, listsToProbe, probeCount, similarity, vectorFromBytes, type VectorLists } from '../../ivf';
-import { keepBest } from '../../nearest';
+import { buildVectorLists, ListBuilds, listOf, listsFromBytes, listsToBytes, vectorFromBytes, type VectorLists } from '../../ivf';
+import { nearestVectors, type VectorRow } from '../../nearest';
 
 /** Organisations with fewer vectors of a kind are searched exactly (every fixture knowledge base is). */
 export const MIN_VECTORS_FOR_LISTS = 20_000;
-/** Vectors read per statement. */
-const VECTOR_BATCH = 2_000;
 /** Lists read per statement by a query. */
 const LISTS_PER_READ = 8;
 
@@ -184,38 +182,23 @@ export class SqliteVectorLists {
     );
   }
 
-  /**
-   * The ids of the `k` vectors nearest `query` (by dot product; unit vectors, so cosine); `rows`: how many
-   * rows of the kind the organisation has, which sets how many lists are read.
-   */
-  nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number, range: { lo: number; hi: number }, rows: number): number[] {
-    const best: [number, number][] = [];
+  /** See nearestVectors (../../nearest.ts); `rows`: how many rows of the kind the organisation has. */
+  async nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number, range: { lo: number; hi: number }, rows: number): Promise<number[]> {
     const st = this.statements[kind];
     const stored = this.lists(kind, orgId);
-    const probe = stored?.ready ? listsToProbe(stored.lists, query, probeCount(rows)) : [];
-    this.lastScanned = 0;
-    if (probe.length > 0) {
-      // A few lists per statement: rows as arrays, read at once, never more than those lists hold.
-      for (let i = 0; i < probe.length; i += LISTS_PER_READ) {
-        const rows = st.inLists.all({ org: orgId, lists: JSON.stringify(probe.slice(i, i + LISTS_PER_READ)) });
-        this.lastScanned += rows.length;
-        for (const [id, embedding] of rows) {
-          const vector = vectorFromBytes(embedding);
-          if (vector.length === query.length) keepBest(best, id, similarity(vector, query), k);
-        }
-      }
-      return best.map(([id]) => id);
-    }
-    for (let after = range.lo - 1; ; ) {
-      const rows = st.range.all({ org: orgId, after, hi: range.hi, limit: VECTOR_BATCH });
-      this.lastScanned += rows.length;
-      for (const r of rows) {
-        const vector = vectorFromBytes(r.embedding);
-        if (vector.length === query.length) keepBest(best, r.id, similarity(vector, query), k);
-      }
-      if (rows.length < VECTOR_BATCH) break;
-      after = rows[rows.length - 1]!.id;
-    }
-    return best.map(([id]) => id);
+    const found = await nearestVectors(
+      {
+        listsPerRead: LISTS_PER_READ,
+        inLists: async (lists) => st.inLists.all({ org: orgId, lists: JSON.stringify(lists) }),
+        batchAfter: async (after, limit) =>
+          st.range.all({ org: orgId, after: after ?? range.lo - 1, hi: range.hi, limit }).map((r): VectorRow => [r.id, r.embedding]),
+      },
+      stored?.ready ? stored.lists : null,
+      query,
+      k,
+      rows,
+    );
+    this.lastScanned = found.scanned;
+    return found.ids;
   }
 }
