@@ -35,11 +35,17 @@ interface VectorBackend {
 const MIN_VECTORS = 1_000;
 const DIM = 32;
 
-async function sqliteVectors(): Promise<VectorBackend> {
-  const dir = mkdtempSync(join(tmpdir(), 'qfill-vec-'));
-  const db = new Database(join(dir, 'kb.sqlite'));
-  db.pragma('journal_mode = WAL');
-  let index = new SqliteKnowledgeIndex(db, { minVectorsForLists: MIN_VECTORS });
+/** A database as the backends below need it: statements written with $1, $2 ... placeholders. */
+interface Connection {
+  run(sql: string, params: unknown[]): Promise<void>;
+  value(sql: string, params: unknown[]): Promise<unknown>;
+  newIndex(): KnowledgeIndex & { vectorListsSettled(): Promise<string | null>; readonly vectorsLastScanned: number };
+  close(): Promise<void>;
+}
+
+/** The same SQL on both (`(1 = 0)` is 0 on SQLite and false on PostgreSQL). */
+function backendOn(connection: Connection): VectorBackend {
+  let index = connection.newIndex();
   return {
     get index() {
       return index;
@@ -47,51 +53,52 @@ async function sqliteVectors(): Promise<VectorBackend> {
     settled: () => index.vectorListsSettled(),
     scanned: () => index.vectorsLastScanned,
     interrupt: async (orgId) => {
-      db.prepare("UPDATE kb_vector_lists SET ready = 0 WHERE org_id = ? AND kind = 'passages'").run(orgId);
-      db.prepare('UPDATE kb_passages SET list_id = NULL WHERE org_id = ? AND id % 2 = 0').run(orgId);
+      await connection.run("UPDATE kb_vector_lists SET ready = (1 = 0) WHERE org_id = $1 AND kind = 'passages'", [orgId]);
+      await connection.run('UPDATE kb_passages SET list_id = NULL WHERE org_id = $1 AND id % 2 = 0', [orgId]);
     },
     reopen: () => {
-      index = new SqliteKnowledgeIndex(db, { minVectorsForLists: MIN_VECTORS });
+      index = connection.newIndex();
     },
     state: async (orgId) => ({
-      unassigned: db.prepare('SELECT COUNT(*) FROM kb_passages WHERE org_id = ? AND embedding IS NOT NULL AND list_id IS NULL').pluck().get(orgId) as number,
-      ready: db.prepare("SELECT ready FROM kb_vector_lists WHERE org_id = ? AND kind = 'passages'").pluck().get(orgId) === 1,
+      unassigned: Number(await connection.value('SELECT COUNT(*) FROM kb_passages WHERE org_id = $1 AND embedding IS NOT NULL AND list_id IS NULL', [orgId])),
+      ready: Boolean(await connection.value("SELECT ready FROM kb_vector_lists WHERE org_id = $1 AND kind = 'passages'", [orgId])),
     }),
+    close: () => connection.close(),
+  };
+}
+
+async function sqliteVectors(): Promise<VectorBackend> {
+  const dir = mkdtempSync(join(tmpdir(), 'qfill-vec-'));
+  const db = new Database(join(dir, 'kb.sqlite'));
+  db.pragma('journal_mode = WAL');
+  const positional = (sql: string) => sql.replace(/\$\d+/g, '?');
+  return backendOn({
+    run: async (sql, params) => void db.prepare(positional(sql)).run(...params),
+    value: async (sql, params) => db.prepare(positional(sql)).pluck().get(...params),
+    newIndex: () => new SqliteKnowledgeIndex(db, { minVectorsForLists: MIN_VECTORS }),
     close: async () => {
       db.close();
       rmSync(dir, { recursive: true, force: true });
     },
-  };
+  });
 }
 
 async function postgresVectors(): Promise<VectorBackend> {
   const database = await createTestDatabase();
   const pool = new pg.Pool({ connectionString: database.url, max: 3 });
-  let index = new PostgresKnowledgeIndex(pool, { minVectorsForLists: MIN_VECTORS });
-  await index.migrate();
-  return {
-    get index() {
-      return index;
+  await new PostgresKnowledgeIndex(pool).migrate();
+  return backendOn({
+    run: async (sql, params) => void (await pool.query(sql, params)),
+    value: async (sql, params) => {
+      const { rows } = await pool.query({ text: sql, values: params, rowMode: 'array' });
+      return (rows[0] as unknown[] | undefined)?.[0];
     },
-    settled: () => index.vectorListsSettled(),
-    scanned: () => index.vectorsLastScanned,
-    interrupt: async (orgId) => {
-      await pool.query("UPDATE kb_vector_lists SET ready = FALSE WHERE org_id = $1 AND kind = 'passages'", [orgId]);
-      await pool.query('UPDATE kb_passages SET list_id = NULL WHERE org_id = $1 AND id % 2 = 0', [orgId]);
-    },
-    reopen: () => {
-      index = new PostgresKnowledgeIndex(pool, { minVectorsForLists: MIN_VECTORS });
-    },
-    state: async (orgId) => {
-      const unassigned = await pool.query('SELECT count(*)::int AS n FROM kb_passages WHERE org_id = $1 AND embedding IS NOT NULL AND list_id IS NULL', [orgId]);
-      const ready = await pool.query("SELECT ready FROM kb_vector_lists WHERE org_id = $1 AND kind = 'passages'", [orgId]);
-      return { unassigned: unassigned.rows[0].n as number, ready: ready.rows[0]?.ready === true };
-    },
+    newIndex: () => new PostgresKnowledgeIndex(pool, { minVectorsForLists: MIN_VECTORS }),
     close: async () => {
       await pool.end();
       await database.drop();
     },
-  };
+  });
 }
 
 function file(org_id: number, file_id: number): IndexedFile {
