@@ -19,6 +19,8 @@ export const FINE = 32;
  */
 export const TRAINING_SAMPLE = 32_768;
 export const LISTS = COARSE * FINE;
+/** Organisations with fewer vectors of a kind are searched exactly (every fixture knowledge base is). */
+export const MIN_VECTORS_FOR_LISTS = 20_000;
 /**
  * A query reads the lists nearest to it until they hold about this share of the organisation's vectors
  * (lists are of even size on average), and never fewer than MIN_SCANNED vectors' worth: a small
@@ -167,6 +169,9 @@ export function listsFromBytes(dim: number, coarse: Uint8Array, fine: Uint8Array
   return { dim, coarse: floats(coarse), fine: floats(fine) };
 }
 
+/** An organisation's lists of one kind as a backend keeps them (null: none stored). */
+export type StoredLists = { lists: VectorLists; ready: boolean } | null;
+
 /** What building an organisation's lists of one kind needs of a backend. */
 export interface VectorListStore {
   /** Vectors of the organisation and kind, with ids above `after`, in id order, at most `limit`. */
@@ -278,6 +283,29 @@ export class ListBuilds {
     if (this.writtenSinceCount.size >= 10_000) this.writtenSinceCount.clear();
     this.writtenSinceCount.set(key, 0);
     return true;
+  }
+
+  /**
+   * After a committed write of `vectors` embeddings of organisation and kind `key`: starts `build` in the
+   * background when it is due. Lists stored but not ready (a build stopped before every row had its list:
+   * a restart, a failure; or another process building them now, and assigning the same lists twice
+   * changes nothing) are finished now. With none, the organisation's vectors are counted now and then
+   * (countDue) and the lists built once there are `minVectors`.
+   */
+  async noteWrite(
+    key: string,
+    vectors: number,
+    backend: { stored(): StoredLists | Promise<StoredLists>; countUpTo(limit: number): number | Promise<number>; build(): Promise<void> },
+  ): Promise<void> {
+    if (vectors === 0 || this.isRunning(key)) return;
+    const stored = await backend.stored();
+    if (stored?.ready) return;
+    if (!stored) {
+      if (!this.countDue(key, vectors)) return;
+      if ((await backend.countUpTo(this.minVectors)) < this.minVectors) return;
+    }
+    // Another write may have started it while this one looked.
+    if (!this.isRunning(key)) this.start(key, () => backend.build());
   }
 
   start(key: string, build: () => Promise<void>): void {

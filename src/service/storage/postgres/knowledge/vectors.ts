@@ -4,23 +4,21 @@
  * the background by the process that noticed, shared with every other process through kb_vector_lists.
  */
 import type { IndexKind } from '../../knowledge-index';
-import { buildVectorLists, ListBuilds, listOf, listsFromBytes, listsToBytes, vectorFromBytes, type VectorLists } from '../../ivf';
+import { buildVectorLists, ListBuilds, listOf, listsFromBytes, listsToBytes, MIN_VECTORS_FOR_LISTS, vectorFromBytes, type StoredLists } from '../../ivf';
 import { nearestVectors, type VectorRow } from '../../nearest';
 import type { Queryable } from './index';
 
-export const MIN_VECTORS_FOR_LISTS = 20_000;
 /** Lists read per statement by a query. */
 const LISTS_PER_READ = 16;
 /** How long a process trusts that an organisation has no (ready) lists before it looks again. */
 const ABSENT_TTL_MS = 5_000;
 
-type Stored = { lists: VectorLists; ready: boolean } | null;
 
 const TABLES: Record<IndexKind, string> = { passages: 'kb_passages', qa: 'kb_qa' };
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class PostgresVectorLists {
-  private readonly stored = new Map<string, { value: Stored; at: number }>();
+  private readonly stored = new Map<string, { value: StoredLists; at: number }>();
   private readonly builds: ListBuilds;
   lastScanned = 0;
 
@@ -32,7 +30,7 @@ export class PostgresVectorLists {
   }
 
   /** The organisation's lists (read again after ABSENT_TTL_MS while absent or not ready). */
-  async lists(kind: IndexKind, orgId: number): Promise<Stored> {
+  async lists(kind: IndexKind, orgId: number): Promise<StoredLists> {
     const key = `${kind}:${orgId}`;
     const cached = this.stored.get(key);
     if (cached && (cached.value?.ready || Date.now() - cached.at < ABSENT_TTL_MS)) return cached.value;
@@ -41,7 +39,7 @@ export class PostgresVectorLists {
       [orgId, kind],
     );
     const row = rows[0];
-    const value: Stored = row ? { lists: listsFromBytes(row.dim, row.coarse, row.fine), ready: row.ready } : null;
+    const value: StoredLists = row ? { lists: listsFromBytes(row.dim, row.coarse, row.fine), ready: row.ready } : null;
     // Bounded: one entry per organisation and kind.
     if (this.stored.size >= 64) this.stored.clear();
     this.stored.set(key, { value, at: Date.now() });
@@ -54,22 +52,13 @@ export class PostgresVectorLists {
     return (embedding) => (embedding && stored ? listOf(stored.lists, embedding) : null);
   }
 
-  /** After a committed write of `vectors` embeddings: see SqliteVectorLists.noteWrite. */
-  async noteWrite(kind: IndexKind, orgId: number, vectors: number): Promise<void> {
-    if (vectors === 0) return;
-    const key = `${kind}:${orgId}`;
-    if (this.builds.isRunning(key)) return;
-    const stored = await this.lists(kind, orgId);
-    if (stored?.ready) return;
-    // Lists stored but not ready: a build stopped before every row had its list (a restart, a failure),
-    // finished now. Another process
-    // may be building them now: assigning the same lists twice changes nothing. No lists: built once there are enough vectors, counted now and then.
-    if (!stored) {
-      if (!this.builds.countDue(key, vectors)) return;
-      const { minVectors } = this.builds;
-      if ((await this.countUpTo(kind, orgId, minVectors)) < minVectors) return;
-    }
-    this.builds.start(key, () => this.build(kind, orgId));
+  /** After a committed write of `vectors` embeddings: see ListBuilds.noteWrite (../../ivf.ts). */
+  noteWrite(kind: IndexKind, orgId: number, vectors: number): Promise<void> {
+    return this.builds.noteWrite(`${kind}:${orgId}`, vectors, {
+      stored: () => this.lists(kind, orgId),
+      countUpTo: (limit) => this.countUpTo(kind, orgId, limit),
+      build: () => this.build(kind, orgId),
+    });
   }
 
   get lastError(): string | null {

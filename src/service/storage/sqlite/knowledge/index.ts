@@ -321,7 +321,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       })();
       this.contentChanged();
       const rows = first.done ? 0 : first.value.passages.length + first.value.qa.length;
-      if (!first.done) this.noteVectors(file.org_id, [first.value]);
+      if (!first.done) await this.noteVectors(file.org_id, [first.value]);
       this.options.onRowsWritten?.(rows);
       onProgress?.(rows);
       return;
@@ -346,7 +346,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
               i++;
             } while (i < slices.length && performance.now() < deadline);
           })();
-          this.noteVectors(file.org_id, slices.slice(from, i));
+          await this.noteVectors(file.org_id, slices.slice(from, i));
           this.options.onRowsWritten?.(stored - before);
           onProgress?.(stored);
           await new Promise((resolve) => setImmediate(resolve));
@@ -362,15 +362,15 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   /** Committed rows with embeddings: the organisation's vector lists may now be due (see ./vectors.ts). */
-  private noteVectors(orgId: number, batches: Batch[]): void {
+  private async noteVectors(orgId: number, batches: Batch[]): Promise<void> {
     let passages = 0;
     let qa = 0;
     for (const batch of batches) {
       for (const p of batch.passages) if (p.embedding) passages++;
       for (const q of batch.qa) if (q.embedding) qa++;
     }
-    this.vectors.noteWrite('passages', orgId, passages, orgRange(orgId));
-    this.vectors.noteWrite('qa', orgId, qa, orgRange(orgId));
+    await this.vectors.noteWrite('passages', orgId, passages, orgRange(orgId));
+    await this.vectors.noteWrite('qa', orgId, qa, orgRange(orgId));
   }
 
   /** Resolves when the vector lists being built in the background are done (tests, benches). */

@@ -7,11 +7,9 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexKind } from '../../knowledge-index';
-import { buildVectorLists, ListBuilds, listOf, listsFromBytes, listsToBytes, vectorFromBytes, type VectorLists } from '../../ivf';
+import { buildVectorLists, ListBuilds, listOf, listsFromBytes, listsToBytes, MIN_VECTORS_FOR_LISTS, vectorFromBytes, type StoredLists } from '../../ivf';
 import { nearestVectors, type VectorRow } from '../../nearest';
 
-/** Organisations with fewer vectors of a kind are searched exactly (every fixture knowledge base is). */
-export const MIN_VECTORS_FOR_LISTS = 20_000;
 /** Lists read per statement by a query. */
 const LISTS_PER_READ = 8;
 
@@ -34,10 +32,9 @@ export interface VectorListsOptions {
 
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-type Stored = { lists: VectorLists; ready: boolean } | null;
 
 export class SqliteVectorLists {
-  private readonly stored = new Map<string, Stored>();
+  private readonly stored = new Map<string, StoredLists>();
   private reads = 0;
   private readonly builds: ListBuilds;
   /** Vectors the last query read (tests and benches: how much of the organisation a search touches). */
@@ -88,7 +85,7 @@ export class SqliteVectorLists {
     this.setReady = db.prepare<[number, IndexKind]>('UPDATE kb_vector_lists SET ready = 1 WHERE org_id = ? AND kind = ?');
   }
 
-  private lists(kind: IndexKind, orgId: number): Stored {
+  private lists(kind: IndexKind, orgId: number): StoredLists {
     const key = `${kind}:${orgId}`;
     if (!this.stored.has(key)) {
       const row = this.getLists.get(orgId, kind);
@@ -122,25 +119,13 @@ export class SqliteVectorLists {
     return stored ? listOf(stored.lists, embedding) : null;
   }
 
-  /**
-   * After a write of `vectors` embeddings: builds the organisation's lists in the background once it has
-   * enough. Counted from the table every twentieth of the threshold written, not on every write (an
-   * organisation without embeddings never is).
-   */
-  noteWrite(kind: IndexKind, orgId: number, vectors: number, range: { lo: number; hi: number }): void {
-    if (vectors === 0) return;
-    const key = `${kind}:${orgId}`;
-    if (this.builds.isRunning(key)) return;
-    const stored = this.lists(kind, orgId);
-    if (stored?.ready) return;
-    // Lists stored but not ready: a build stopped before every row had its list (a restart, a failure),
-    // finished now. No lists: built once there are enough vectors, counted now and then.
-    if (!stored) {
-      if (!this.builds.countDue(key, vectors)) return;
-      const { minVectors } = this.builds;
-      if ((this.statements[kind].countUpTo.get({ org: orgId, ...range, limit: minVectors }) ?? 0) < minVectors) return;
-    }
-    this.builds.start(key, () => this.build(kind, orgId, range));
+  /** After a committed write of `vectors` embeddings: see ListBuilds.noteWrite (../../ivf.ts). */
+  noteWrite(kind: IndexKind, orgId: number, vectors: number, range: { lo: number; hi: number }): Promise<void> {
+    return this.builds.noteWrite(`${kind}:${orgId}`, vectors, {
+      stored: () => this.lists(kind, orgId),
+      countUpTo: (limit) => this.statements[kind].countUpTo.get({ org: orgId, ...range, limit }) ?? 0,
+      build: () => this.build(kind, orgId, range),
+    });
   }
 
   /** The last background build's failure (the search stays exact meanwhile). */
