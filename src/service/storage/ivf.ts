@@ -190,13 +190,15 @@ export interface VectorListStore {
 
 const READ_BATCH = 2_000;
 const ASSIGN_BATCH = 500;
+/** Lets the event loop serve what waits (requests) between a build's batches. */
+const eventLoopTurn: Pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Builds an organisation's lists: a sample of TRAINING_SAMPLE of its vectors (of the dimension most have),
  * k-means, then every row its list. Rows written once the lists are stored get
  * theirs when written (the backends look the lists up); `pause` between batches keeps the event loop free.
  */
-export async function buildVectorLists(store: VectorListStore, pause: Pause): Promise<void> {
+export async function buildVectorLists(store: VectorListStore, pause: Pause = eventLoopTurn): Promise<void> {
   const lists = (await store.stored()) ?? (await trainFromSample(store, pause));
   if (!lists) return;
   for (let after = -Infinity; ; ) {

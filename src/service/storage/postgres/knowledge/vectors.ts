@@ -13,9 +13,7 @@ const LISTS_PER_READ = 16;
 /** How long a process trusts that an organisation has no (ready) lists before it looks again. */
 const ABSENT_TTL_MS = 5_000;
 
-
 const TABLES: Record<IndexKind, string> = { passages: 'kb_passages', qa: 'kb_qa' };
-const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class PostgresVectorLists {
   private readonly stored = new Map<string, { value: StoredLists; at: number }>();
@@ -115,7 +113,6 @@ export class PostgresVectorLists {
           this.stored.delete(key);
         },
       },
-      pause,
     );
   }
 

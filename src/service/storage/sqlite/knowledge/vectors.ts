@@ -30,9 +30,6 @@ export interface VectorListsOptions {
   minVectors?: number;
 }
 
-const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-
 export class SqliteVectorLists {
   private readonly stored = new Map<string, StoredLists>();
   private reads = 0;
@@ -163,7 +160,6 @@ export class SqliteVectorLists {
           this.stored.delete(key);
         },
       },
-      pause,
     );
   }
 
