@@ -297,7 +297,7 @@ export class ListBuilds {
   async noteWrite(
     key: string,
     vectors: number,
-    backend: { stored(): StoredLists | Promise<StoredLists>; countUpTo(limit: number): number | Promise<number>; build(): Promise<void> },
+    backend: { stored(): Promise<StoredLists>; countUpTo(limit: number): Promise<number>; build(): Promise<void> },
   ): Promise<void> {
     if (vectors === 0 || this.isRunning(key)) return;
     const stored = await backend.stored();

@@ -119,8 +119,8 @@ export class SqliteVectorLists {
   /** After a committed write of `vectors` embeddings: see ListBuilds.noteWrite (../../ivf.ts). */
   noteWrite(kind: IndexKind, orgId: number, vectors: number, range: { lo: number; hi: number }): Promise<void> {
     return this.builds.noteWrite(`${kind}:${orgId}`, vectors, {
-      stored: () => this.lists(kind, orgId),
-      countUpTo: (limit) => this.statements[kind].countUpTo.get({ org: orgId, ...range, limit }) ?? 0,
+      stored: async () => this.lists(kind, orgId),
+      countUpTo: async (limit) => this.statements[kind].countUpTo.get({ org: orgId, ...range, limit }) ?? 0,
       build: () => this.build(kind, orgId, range),
     });
   }
