@@ -137,8 +137,7 @@ async function measureOne(passages: number, options: OneOptions): Promise<ScaleR
       const written = bytesWritten();
       const kb = (bytes: number) => `${((bytes / passages) / 1024).toFixed(1)} KB`;
       console.error(
-        `built in ${Math.round(t.total_ms)} ms, ${Math.round(t.waiting_ms)} ms of it waiting for writes to commit` +
-          `${t.commits ? ` (${t.commits} transactions, ${Math.round(passages / t.commits)} passages each)` : ''}; ` +
+        `built in ${Math.round(t.total_ms)} ms, ${Math.round(t.indexing_ms)} ms of it writing (indexDocument); ` +
           `CPU ${all.toFixed(1)} s (${Math.round((all * 1e6) / passages)} µs/passage), main thread ` +
           `${main === null ? '?' : `${main.toFixed(1)} s (${Math.round((main * 1e6) / passages)} µs/passage)`}; load ${os.loadavg()[0]!.toFixed(1)}` +
           (written && writtenBefore

@@ -61,30 +61,12 @@ export class KnowledgeBase {
     this.batchLimits = batchLimitsFrom(env);
   }
 
-  /**
-   * Replaces the file's content in the index. Embedding failures fail the call (nothing half-stored).
-   * Resolves once the index has committed it, holding only the counts meanwhile: the index may group
-   * many files into one transaction, and a document's text need not wait with them.
-   */
-  indexDocument(
+  /** Replaces the file's content in the index. Embedding failures fail the call (nothing half-stored). */
+  async indexDocument(
     meta: FileMeta,
     doc: ExtractedDocument | ReadDocument,
     onProgress?: (percent: number) => void,
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }> {
-    return this.writeDocument(meta, doc, onProgress).then(({ committed, counts }) =>
-      committed.then(() => {
-        onProgress?.(100);
-        return counts;
-      }),
-    );
-  }
-
-  /** Prepares and embeds the document's entries and hands them to the index; `committed` is the index's promise. */
-  private async writeDocument(
-    meta: FileMeta,
-    doc: ExtractedDocument | ReadDocument,
-    onProgress?: (percent: number) => void,
-  ): Promise<{ committed: Promise<void>; counts: { passage_count: number; qa_count: number; total_embeddings: number } }> {
     // A reader thread's document comes with its entries; a document read in process may not.
     const prepared = doc.prepared_index;
     const whole = 'pages' in doc ? doc : null;
@@ -110,18 +92,18 @@ export class KnowledgeBase {
     const qaEntries = prepared
       ? lazyMap(prepared.qa, (q, i): QaEntry => ({ ...q, embedding: qaVectors[i] ?? null }))
       : lazyMap(qa as QaPair[], (pair, i): QaEntry => ({ ...qaEntry(pair), embedding: qaVectors[i] ?? null }));
+    const from = this.embedder ? 80 : 10;
+    const total = Math.max(1, passages.length + qa.length);
+    await this.index.replaceFile(meta, passageEntries, qaEntries, (stored) => onProgress?.(Math.floor(from + ((100 - from) * stored) / total)));
     // A subject the reader found (null: it looked and found none) is not looked for again.
     const subject =
       doc.subject ??
       (prepared?.subject !== undefined
         ? prepared.subject
         : whole && (documentSubject({ filename: meta.filename, title: doc.title, pages: whole.pages, document_type: doc.document_type }) ?? null));
-    const from = this.embedder ? 80 : 10;
-    const total = Math.max(1, passages.length + qa.length);
-    const committed = this.index.replaceFile({ ...meta, subject }, passageEntries, qaEntries, (stored) =>
-      onProgress?.(Math.min(99, Math.floor(from + ((100 - from) * stored) / total))),
-    );
-    return { committed, counts: { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length } };
+    await this.index.setFileSubject(meta.org_id, meta.file_id, subject);
+    onProgress?.(100);
+    return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };
   }
 
   async removeFile(orgId: number, fileId: number): Promise<void> {

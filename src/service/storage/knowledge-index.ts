@@ -19,12 +19,6 @@ export interface IndexedFile {
   use_as_source: boolean;
 }
 
-/** A file whose content is replaced: its scope, and whose statement it is when that was looked for. */
-export interface ReplacedFile extends IndexedFile {
-  /** The organisation the file is about (see `setFileSubject`); absent: the stored one is kept. */
-  subject?: string | null;
-}
-
 export interface PassageEntry {
   page_number: number;
   section_path: string[];
@@ -144,7 +138,7 @@ export interface KnowledgeIndex {
    * Entries are pulled as they are written (they may be computed on demand); a large file is written in
    * batches without holding the event loop. `onProgress` gets the number of entries stored so far.
    */
-  replaceFile(file: ReplacedFile, passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>, onProgress?: (stored: number) => void): Promise<void>;
+  replaceFile(file: IndexedFile, passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>, onProgress?: (stored: number) => void): Promise<void>;
   /** The file's scope changed (offerings, company scope, use_as_source, name); its content stays. */
   updateFile(file: IndexedFile): Promise<void>;
   /** Removes the file's content and scope. */

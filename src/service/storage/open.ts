@@ -28,7 +28,7 @@ export interface StorageOptions {
 export interface Storage {
   store: Store;
   blobs: BlobStore;
-  /** Passages and the answer library (closed with the store; with SQLite, in a database file of its own). */
+  /** Passages and the answer library, in the same database as the store (closed with it). */
   knowledgeIndex: KnowledgeIndex | null;
 }
 

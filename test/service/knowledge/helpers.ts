@@ -73,7 +73,6 @@ export async function tempKb(options?: KnowledgeOptions): Promise<TempKb> {
       return { index: new SqliteKnowledgeIndex(other), close: async () => void other.close() };
     },
     close: async () => {
-      await index.close();
       db.close();
       rmSync(dir, { recursive: true, force: true });
     },

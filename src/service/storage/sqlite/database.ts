@@ -14,14 +14,6 @@ export function databasePath(dataDir: string): string {
 }
 
 /**
- * The knowledge index's own file: its writes are grouped into transactions held open across event-loop
- * turns (see ./knowledge/grouped-writes.ts), which would keep the store's writes waiting on one file.
- */
-export function knowledgeIndexPath(dataDir: string): string {
-  return join(dataDir, 'qfill-knowledge.sqlite');
-}
-
-/**
  * Page size of a new database (SQLite's default is 4 KB). A passage's row (its text and stems, about 2 KB)
  * and its full-text copy (about 1.4 KB) fitted once or twice on a 4 KB page, leaving a third to a half of
  * every page empty: bytes that went through the write-ahead log and were copied again into the file.
@@ -30,34 +22,23 @@ export function knowledgeIndexPath(dataDir: string): string {
  */
 export const NEW_DATABASE_PAGE_SIZE = 32_768;
 
-/** The service's database: the store's tables, migrated. */
 export function openDatabase(dataDir: string, opts: { busyTimeoutMs?: number } = {}): Db {
-  const db = openSqliteFile(dataDir, databasePath(dataDir), opts);
-  db.pragma('foreign_keys = ON');
-  migrate(db);
-  return db;
-}
-
-/** The knowledge index's database (its tables are the index's own to migrate). */
-export function openKnowledgeIndexDatabase(dataDir: string, opts: { busyTimeoutMs?: number } = {}): Db {
-  return openSqliteFile(dataDir, knowledgeIndexPath(dataDir), opts);
-}
-
-function openSqliteFile(dataDir: string, path: string, opts: { busyTimeoutMs?: number }): Db {
   // The data is the organisations' documents and keys: only this user may read it. SQLite gives the
   // -wal and -shm files the database file's permissions, so creating that file 600 covers all three.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  closeSync(openSync(path, 'a', 0o600));
+  closeSync(openSync(databasePath(dataDir), 'a', 0o600));
   // A database from before this rule is tightened too (the folder itself may be one the user chose).
-  chmodSync(path, 0o600);
-  const db = new Database(path);
+  chmodSync(databasePath(dataDir), 0o600);
+  const db = new Database(databasePath(dataDir));
   // First: another process (the CLI creating a key while the server runs, a second service) may hold
   // the write lock briefly, even while we switch to WAL or migrate.
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
   // Takes effect only on a database with nothing in it yet, and must come before WAL is switched on.
   db.pragma(`page_size = ${NEW_DATABASE_PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
+  migrate(db);
   return db;
 }
 

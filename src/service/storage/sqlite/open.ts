@@ -8,32 +8,21 @@ import { resolve } from 'node:path';
 import { DiskBlobStore } from '../../files/blobstore';
 import type { Storage, StorageOptions } from '../open';
 import type { Sql } from '../sql/executor';
-import { databasePath, openDatabase, openKnowledgeIndexDatabase, underWriteLock } from './database';
+import { databasePath, openDatabase, underWriteLock } from './database';
 import { WalCheckpointer } from './checkpointer';
 import { SqliteSql } from './executor';
 import { SqliteKnowledgeIndex } from './knowledge';
-import { moveIndexOutOfStore } from './knowledge/move';
 import { createSqliteStore } from './store';
 
 export function openSqliteStorage(opts: StorageOptions): Storage {
   const db = openDatabase(opts.dataDir, { busyTimeoutMs: opts.busyTimeoutMs });
-  // The index in a file of its own: its writes hold transactions open across event-loop turns (see
-  // ./knowledge/grouped-writes.ts) that the store's writes must never wait for.
-  const indexDb = openKnowledgeIndexDatabase(opts.dataDir, { busyTimeoutMs: opts.busyTimeoutMs });
-  const checkpointer = new WalCheckpointer(indexDb);
-  const knowledgeIndex = underWriteLock(indexDb, () => new SqliteKnowledgeIndex(indexDb, { onRowsWritten: (rows) => checkpointer.noteWrites(rows) }));
-  moveIndexOutOfStore(db, databasePath(opts.dataDir), indexDb);
+  const checkpointer = new WalCheckpointer(db);
   return {
-    store: createSqliteStore(db, {
-      jobs: { leaseMs: opts.jobLeaseMs },
-      beforeClose: async () => {
-        await knowledgeIndex.close();
-        await checkpointer.stop();
-        indexDb.close();
-      },
-    }),
+    store: createSqliteStore(db, { jobs: { leaseMs: opts.jobLeaseMs }, beforeClose: () => checkpointer.stop() }),
     blobs: new DiskBlobStore(opts.filesDir ? resolve(opts.filesDir) : opts.dataDir),
-    knowledgeIndex,
+    // On the store's connection: the index's statements run synchronously, outside any open unit of
+    // work's callback (see ./executor.ts), and WAL lets other processes read meanwhile.
+    knowledgeIndex: underWriteLock(db, () => new SqliteKnowledgeIndex(db, { onRowsWritten: (rows) => checkpointer.noteWrites(rows) })),
   };
 }
 

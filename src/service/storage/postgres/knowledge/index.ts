@@ -11,7 +11,6 @@ import type {
   FileFacts,
   HitOf,
   IndexedFile,
-  ReplacedFile,
   IndexKind,
   IndexQuery,
   IndexScope,
@@ -68,8 +67,6 @@ export interface PostgresKnowledgeIndexOptions {
   minVectorsForLists?: number;
 }
 
-const SET_SUBJECT = 'UPDATE kb_files SET subject = $1 WHERE org_id = $2 AND file_id = $3';
-
 export class PostgresKnowledgeIndex implements KnowledgeIndex {
   private readonly vectors: PostgresVectorLists;
 
@@ -96,12 +93,11 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     await migratePostgresKnowledgeIndex(this.db);
   }
 
-  async replaceFile(file: ReplacedFile, passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>, onProgress?: (stored: number) => void): Promise<void> {
+  async replaceFile(file: IndexedFile, passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>, onProgress?: (stored: number) => void): Promise<void> {
     const listOf = { passages: await this.vectors.listFunction('passages', file.org_id), qa: await this.vectors.listFunction('qa', file.org_id) };
     const vectors = { passages: 0, qa: 0 };
     await this.transaction(async (c) => {
       await this.saveFile(c, file);
-      if (file.subject !== undefined) await c.query(SET_SUBJECT, [file.subject, file.org_id, file.file_id]);
       await this.deleteContent(c, file.org_id, file.file_id);
       let stored = 0;
       for (const [kind, entries] of [['passages', passages], ['qa', qa]] as const) {
@@ -270,7 +266,7 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
   }
 
   async setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void> {
-    await this.db.query(SET_SUBJECT, [subject, orgId, fileId]);
+    await this.db.query('UPDATE kb_files SET subject = $1 WHERE org_id = $2 AND file_id = $3', [subject, orgId, fileId]);
   }
 
   async orgNames(orgId: number): Promise<string | null> {

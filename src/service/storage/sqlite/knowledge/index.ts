@@ -7,7 +7,6 @@ import type {
   FileFacts,
   HitOf,
   IndexedFile,
-  ReplacedFile,
   IndexKind,
   IndexQuery,
   IndexScope,
@@ -22,7 +21,6 @@ import type {
 } from '../../knowledge-index';
 import { MAX_ORG_ID, migrateKnowledgeIndex, ORG_ROWID_SPAN } from './schema';
 import { SqliteVectorLists } from './vectors';
-import { GroupedWrites } from './grouped-writes';
 
 interface PassageRow {
   id: number;
@@ -164,21 +162,6 @@ interface Batch {
   qa: QaEntry[];
 }
 
-interface VectorCounts {
-  passages: number;
-  qa: number;
-}
-
-/** Rows with an embedding in `batches`, by kind. */
-function vectorCounts(batches: Batch[]): VectorCounts {
-  const counts = { passages: 0, qa: 0 };
-  for (const batch of batches) {
-    for (const p of batch.passages) if (p.embedding) counts.passages++;
-    for (const q of batch.qa) if (q.embedding) counts.qa++;
-  }
-  return counts;
-}
-
 /** A batch cut into batches of at most `size` rows, in order. */
 function slicesOf(batch: Batch, size: number): Batch[] {
   const slices: Batch[] = [];
@@ -188,10 +171,8 @@ function slicesOf(batch: Batch, size: number): Batch[] {
 }
 
 export interface SqliteKnowledgeIndexOptions {
-  /** Called after each committed transaction with the rows it wrote (see WalCheckpointer). */
+  /** Called after each committed transaction of `replaceFile` with the rows it wrote (see WalCheckpointer). */
   onRowsWritten?: (rows: number) => void;
-  /** How writes are grouped into transactions (see ./grouped-writes.ts). */
-  groups?: { maxRows?: number; maxMs?: number };
   /** Vectors of a kind an organisation has before its nearest-neighbour search uses lists (see ./vectors.ts). */
   minVectorsForLists?: number;
 }
@@ -243,7 +224,6 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly dataVersion: Statement<[], number>;
   private seenDataVersion: number;
   private readonly vectors: SqliteVectorLists;
-  private readonly writes: GroupedWrites;
 
   constructor(
     readonly db: Database,
@@ -251,7 +231,6 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   ) {
     migrateKnowledgeIndex(db);
     this.vectors = new SqliteVectorLists(db, { minVectors: options.minVectorsForLists });
-    this.writes = new GroupedWrites(db, { ...options.groups, onCommit: (rows) => options.onRowsWritten?.(rows) });
     // Positional parameters: a million rows each looking up ten named properties cost more than the insert's own JavaScript.
     this.insertPassage = db.prepare(`
       INSERT INTO kb_passages (id, org_id, file_id, page_number, section_path, context_header, content, stems, embedding, list_id)
@@ -320,95 +299,78 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   /**
-   * A file that fits in one batch is replaced in one write. A larger one is written in batches with the
-   * event loop free in between (requests are served while a large upload is indexed): its old content
-   * and its scope row go first, so nothing of it is searchable until the last batch puts the scope row
-   * back; a failure removes what was written. Writes join the open group (see ./grouped-writes.ts); the
-   * promise resolves once every row of the file is committed, and holds none of its entries meanwhile
-   * (a group may wait on dozens of files).
+   * A file that fits in one batch is replaced in one transaction. A larger one is written in batches,
+   * one transaction each with the event loop free in between (requests are served while a large upload
+   * is indexed): its old content and its scope row go first, so nothing of it is searchable until the
+   * last batch puts the scope row back; a failure removes what was written.
    */
-  replaceFile(file: ReplacedFile, passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>, onProgress?: (stored: number) => void): Promise<void> {
+  async replaceFile(
+    file: IndexedFile,
+    passages: Iterable<PassageEntry>,
+    qa: Iterable<QaEntry>,
+    onProgress?: (stored: number) => void,
+  ): Promise<void> {
     const rows = this.entryBatches(passages, qa);
     const first = rows.next();
     const second = first.done ? first : rows.next();
-    if (!second.done) return this.replaceLargeFile(file, first.value!, second.value, rows, onProgress);
-    let written: { committed: Promise<void>; rows: number; vectors: VectorCounts };
-    try {
-      written = this.replaceSmallFile(file, first.done ? { passages: [], qa: [] } : first.value);
-    } catch (error) {
-      return Promise.reject(error);
+    if (second.done) {
+      this.db.transaction(() => {
+        this.saveFile(file);
+        this.deleteContent(file.org_id, file.file_id);
+        if (!first.done) this.insertBatch(file, first.value);
+      })();
+      this.contentChanged();
+      const rows = first.done ? 0 : first.value.passages.length + first.value.qa.length;
+      if (!first.done) await this.noteVectors(file.org_id, [first.value]);
+      this.options.onRowsWritten?.(rows);
+      onProgress?.(rows);
+      return;
     }
-    const { committed, rows: count, vectors } = written;
-    return committed.then(async () => {
-      await this.noteVectors(file.org_id, vectors);
-      onProgress?.(count);
-    });
-  }
-
-  /** The whole file in one write of the open group. */
-  private replaceSmallFile(file: ReplacedFile, batch: Batch): { committed: Promise<void>; rows: number; vectors: VectorCounts } {
-    const rows = batch.passages.length + batch.qa.length;
-    const committed = this.writes.run(() => {
-      this.saveFile(file);
-      this.deleteContent(file.org_id, file.file_id);
-      this.insertBatch(file, batch);
-      return rows;
-    });
-    this.contentChanged();
-    return { committed, rows, vectors: vectorCounts([batch]) };
-  }
-
-  private async replaceLargeFile(file: ReplacedFile, first: Batch, second: Batch, rest: Iterator<Batch>, onProgress?: (stored: number) => void): Promise<void> {
     let stored = 0;
-    // Every group this file's rows went into: the file is stored only if all of them committed.
-    const groups = new Set<Promise<void>>();
-    const writer = this.writes.begin();
     try {
-      groups.add(
-        this.writes.run(() => {
-          this.deleteContent(file.org_id, file.file_id);
-          this.deleteOfferings.run(file.org_id, file.file_id);
-          this.deleteFileRow.run(file.org_id, file.file_id);
-          return 0;
-        }),
-      );
-      for (let batch: Batch | undefined = first; batch; batch = batch === first ? second : rest.next().value) {
-        const slices = slicesOf(batch, WRITE_SLICE);
+      this.db.transaction(() => {
+        this.deleteContent(file.org_id, file.file_id);
+        this.deleteOfferings.run(file.org_id, file.file_id);
+        this.deleteFileRow.run(file.org_id, file.file_id);
+      })();
+      for (let batch: IteratorResult<Batch> = first; !batch.done; batch = batch === first ? second : rows.next()) {
+        const slices = slicesOf(batch.value, WRITE_SLICE);
         for (let i = 0; i < slices.length; ) {
           const deadline = performance.now() + WRITE_BUDGET_MS;
           const before = stored;
           const from = i;
-          groups.add(
-            this.writes.run(() => {
-              do {
-                this.insertBatch(file, slices[i]!);
-                stored += slices[i]!.passages.length + slices[i]!.qa.length;
-                i++;
-              } while (i < slices.length && performance.now() < deadline);
-              return stored - before;
-            }),
-          );
-          await new Promise((resolve) => setImmediate(resolve));
-          await this.noteVectors(file.org_id, vectorCounts(slices.slice(from, i)));
+          this.db.transaction(() => {
+            do {
+              this.insertBatch(file, slices[i]!);
+              stored += slices[i]!.passages.length + slices[i]!.qa.length;
+              i++;
+            } while (i < slices.length && performance.now() < deadline);
+          })();
+          await this.noteVectors(file.org_id, slices.slice(from, i));
+          this.options.onRowsWritten?.(stored - before);
           onProgress?.(stored);
+          await new Promise((resolve) => setImmediate(resolve));
         }
       }
-      groups.add(this.writes.run(() => (this.saveFile(file), 0)));
-      writer.end();
-      await Promise.all(groups);
+      this.db.transaction(() => this.saveFile(file))();
     } catch (error) {
-      writer.end();
-      await this.writes.run(() => (this.deleteContent(file.org_id, file.file_id), 0)).catch(() => undefined);
+      this.db.transaction(() => this.deleteContent(file.org_id, file.file_id))();
       throw error;
     } finally {
       this.contentChanged();
     }
   }
 
-  /** Rows with embeddings written: the organisation's vector lists may now be due (see ./vectors.ts). */
-  private async noteVectors(orgId: number, counts: VectorCounts): Promise<void> {
-    await this.vectors.noteWrite('passages', orgId, counts.passages, orgRange(orgId));
-    await this.vectors.noteWrite('qa', orgId, counts.qa, orgRange(orgId));
+  /** Committed rows with embeddings: the organisation's vector lists may now be due (see ./vectors.ts). */
+  private async noteVectors(orgId: number, batches: Batch[]): Promise<void> {
+    let passages = 0;
+    let qa = 0;
+    for (const batch of batches) {
+      for (const p of batch.passages) if (p.embedding) passages++;
+      for (const q of batch.qa) if (q.embedding) qa++;
+    }
+    await this.vectors.noteWrite('passages', orgId, passages, orgRange(orgId));
+    await this.vectors.noteWrite('qa', orgId, qa, orgRange(orgId));
   }
 
   /** Resolves when the vector lists being built in the background are done (tests, benches). */
@@ -497,30 +459,17 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   async updateFile(file: IndexedFile): Promise<void> {
-    const committed = this.writes.run(() => (this.saveFile(file), 0));
+    this.db.transaction(() => this.saveFile(file))();
     this.factsCache.clear();
-    await committed;
   }
 
   async deleteFile(orgId: number, fileId: number): Promise<void> {
-    const committed = this.writes.run(() => {
+    this.db.transaction(() => {
       this.deleteContent(orgId, fileId);
       this.deleteOfferings.run(orgId, fileId);
       this.deleteFileRow.run(orgId, fileId);
-      return 0;
-    });
+    })();
     this.contentChanged();
-    await committed;
-  }
-
-  /** Commits what is written (before the connection closes). */
-  async close(): Promise<void> {
-    await this.writes.flush();
-  }
-
-  /** Transactions the index has committed (tests, benches). */
-  get commits(): number {
-    return this.writes.commits;
   }
 
   async search<K extends IndexKind>(query: IndexQuery<K>): Promise<IndexSearchResult<K>> {
@@ -637,9 +586,8 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   async setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void> {
-    const committed = this.writes.run(() => (this.setSubject.run(subject, orgId, fileId), 0));
+    this.setSubject.run(subject, orgId, fileId);
     this.factsCache.clear();
-    await committed;
   }
 
   async orgNames(orgId: number): Promise<string | null> {
@@ -647,7 +595,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   async setOrgNames(orgId: number, names: string): Promise<void> {
-    await this.writes.run(() => (this.putOrgNames.run(orgId, names), 0));
+    this.putOrgNames.run(orgId, names);
   }
 
   /** Forgets everything derived from the indexed content. Called after every write to it. */
@@ -675,7 +623,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     }
   }
 
-  private saveFile(file: ReplacedFile): void {
+  private saveFile(file: IndexedFile): void {
     this.upsertFile.run({
       org_id: file.org_id,
       file_id: file.file_id,
@@ -683,7 +631,6 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       scope: file.scope_includes_company ? 1 : 0,
       use_as_source: file.use_as_source ? 1 : 0,
     });
-    if (file.subject !== undefined) this.setSubject.run(file.subject, file.org_id, file.file_id);
     this.deleteOfferings.run(file.org_id, file.file_id);
     for (const offering of new Set(file.offering_ids)) this.insertOffering.run(file.org_id, file.file_id, offering);
   }
