@@ -14,6 +14,7 @@ import { strFromU8, strToU8, unzipSync, Zip, ZipDeflate, zipSync } from 'fflate'
 import { createKey } from '../src/service/admin';
 import ExcelJS from 'exceljs';
 import { expandingDocx, largeCsvQuestionnaire, nestedGraphicsPdf, paddedPdf, repeatedPagePdf, spacedHeadingMarkdown } from '../test/service/hostile-inputs';
+import { latencyStats } from './stats';
 
 export interface AttackRow {
   measure: string;
@@ -117,13 +118,6 @@ function poller(base: string, key: string) {
       await loop;
     },
   };
-}
-
-function stats(latencies: number[]): Pick<AttackRow, 'n' | 'p50_ms' | 'p95_ms' | 'max_ms'> {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]! * 10) / 10;
-  if (sorted.length === 0) return { n: 0, p50_ms: null, p95_ms: null, max_ms: null };
-  return { n: sorted.length, p50_ms: at(0.5), p95_ms: at(0.95), max_ms: Math.round(sorted.at(-1)! * 10) / 10 };
 }
 
 /** A workbook with a hostile fragment spliced into one of its parts. */
@@ -275,10 +269,10 @@ export async function runAttackBench(log: (line: string) => void = () => {}): Pr
       const latencies = await poll.take();
       all.push(...latencies);
       log(`${vector.name}: ${outcome}`);
-      rows.push({ measure: vector.name, ...stats(latencies), outcome, budget: '', verdict: '' });
+      rows.push({ measure: vector.name, ...latencyStats(latencies), outcome, budget: '', verdict: '' });
     }
     await poll.stop();
-    const overall = stats(all);
+    const overall = latencyStats(all);
     rows.push({
       measure: '`GET /chat/sessions/` from a second client while all of the above are sent one after another',
       ...overall,

@@ -16,10 +16,6 @@ export function filesUnder(dir: string): string[] {
   });
 }
 
-export function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
 export const round = (ms: number) => Math.round(ms * 10) / 10;
 
 async function waitFor<T>(what: string, fn: () => Promise<T | null>, timeoutMs = 600_000): Promise<T> {

@@ -17,6 +17,7 @@ import { startServer, type AttackRow, type Server } from './attack';
 import { corpusVocabulary, fixturesDir } from './retrieval';
 import { stateAt, syntheticDoc } from './synthetic';
 import { markdownTable } from './table';
+import { latencyStats } from './stats';
 
 const MB = 1024 * 1024;
 const FILES = 10;
@@ -51,13 +52,6 @@ function syntheticText(vocabulary: string[], firstDoc: number, bytes: number): {
     d++;
   }
   return { text: parts.join(''), docs: d - firstDoc };
-}
-
-function stats(latencies: number[]): Pick<IngestRow, 'n' | 'p50_ms' | 'p95_ms' | 'max_ms'> {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  if (sorted.length === 0) return { n: 0, p50_ms: null, p95_ms: null, max_ms: null };
-  const at = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]! * 10) / 10;
-  return { n: sorted.length, p50_ms: at(0.5), p95_ms: at(0.95), max_ms: Math.round(sorted.at(-1)! * 10) / 10 };
 }
 
 interface FileState {
@@ -176,10 +170,10 @@ export async function runIngestBench(megabytes = 100, log: (line: string) => voi
     const load = os.loadavg()[0]!.toFixed(1);
     log(`ingested ${passages} passages in ${ingestS.toFixed(1)} s (upload ${uploadedS.toFixed(1)} s), load ${load}`);
     return [
-      { measure: `POST /chat/ask/, idle (${baseState!.passage_count} passages)`, ...stats(idleLatencies), outcome: '', budget: '' },
+      { measure: `POST /chat/ask/, idle (${baseState!.passage_count} passages)`, ...latencyStats(idleLatencies), outcome: '', budget: '' },
       {
         measure: `POST /chat/ask/ while ${FILES} files of ${Math.round(batchMb / FILES)} MB (${Math.round(batchMb)} MB) are ingested`,
-        ...stats(duringLatencies),
+        ...latencyStats(duringLatencies),
         outcome: `load average ${load}`,
         budget: 'p95 < 100 ms',
       },

@@ -20,6 +20,7 @@ import { detectQuestionnaire } from '../src/service/detect';
 import { openStorage, type StorageOptions } from '../src/service/storage/open';
 import { SqliteKnowledgeIndex } from '../src/service/storage/sqlite/knowledge';
 import { extractDocument, KnowledgeBase, type ExtractedDocument, type ReadDocument } from '../src/service/knowledge';
+import { percentile } from './stats';
 import { PER_DOC, syntheticDocs } from './synthetic';
 
 export interface Row {
@@ -41,11 +42,6 @@ function listFiles(dir: string): string[] {
     const full = join(dir, name);
     return statSync(full).isDirectory() ? listFiles(full) : [full];
   });
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 export async function time(name: string, inputs: string[], fn: (input: string) => unknown, budget = '', budgetMs?: number): Promise<Row> {

@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PassageEntry } from '../src/service/storage/knowledge-index';
 import { SqliteKnowledgeIndex } from '../src/service/storage/sqlite/knowledge';
+import { percentile } from './stats';
 import { markdownTable } from './table';
 
 const DIM = 384;
@@ -80,9 +81,9 @@ function vectorAt(i: number, seed = 1): Float32Array {
   return unit(centre.map((x) => x + noise() / Math.sqrt(DIM)));
 }
 
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! * 100) / 100;
+/** The `p`th percentile (nearest rank) of the samples in ms, to a hundredth. */
+function percentileMs(samples: number[], p: number): number {
+  return Math.round(percentile([...samples].sort((a, b) => a - b), p) * 100) / 100;
 }
 
 async function measureOne(count: number): Promise<VectorsRow> {
@@ -134,10 +135,10 @@ async function measureOne(count: number): Promise<VectorsRow> {
       vectors: count,
       write_s: Math.round(writeS * 10) / 10,
       lists_s: Math.round(listsS * 10) / 10,
-      exact_p50_ms: percentile(exactMs, 0.5),
-      exact_p95_ms: percentile(exactMs, 0.95),
-      lists_p50_ms: percentile(listsMs, 0.5),
-      lists_p95_ms: percentile(listsMs, 0.95),
+      exact_p50_ms: percentileMs(exactMs, 50),
+      exact_p95_ms: percentileMs(exactMs, 95),
+      lists_p50_ms: percentileMs(listsMs, 50),
+      lists_p95_ms: percentileMs(listsMs, 95),
       read_per_query: Math.round(read / queries.length),
       recall_at_10: Math.round((found / (queries.length * 10)) * 1000) / 1000,
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
