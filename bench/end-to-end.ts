@@ -16,8 +16,6 @@ export function filesUnder(dir: string): string[] {
   });
 }
 
-export const round = (ms: number) => Math.round(ms * 10) / 10;
-
 async function waitFor<T>(what: string, fn: () => Promise<T | null>, timeoutMs = 600_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

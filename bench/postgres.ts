@@ -21,8 +21,8 @@ import { ApiClient } from '../src/api/client';
 import { createKey } from '../src/service/admin';
 import { buildApp } from '../src/service/app';
 import type { StorageOptions } from '../src/service/storage/open';
-import { FIXTURES, fixturesEndToEnd, round } from './end-to-end';
-import { percentile } from './stats';
+import { FIXTURES, fixturesEndToEnd } from './end-to-end';
+import { percentile, round } from './stats';
 import { buildSyntheticKb, chatOverHttp, corpusVocabulary, type SyntheticKb } from './retrieval';
 
 export interface PostgresRow {

@@ -13,8 +13,8 @@ import { detectQuestionnaire } from '../src/service/detect';
 import ExcelJS from 'exceljs';
 import { XlsxPackage, type XlsxWrite } from '../src/xlsx';
 import { comparePackages } from '../src/xlsx/compare';
-import { FIXTURES, fixturesEndToEnd, round } from './end-to-end';
-import { percentile } from './stats';
+import { FIXTURES, fixturesEndToEnd } from './end-to-end';
+import { percentile, round } from './stats';
 
 /** Data validations in a package's worksheets: classic and x14 (cross-sheet lists Excel writes in extLst). */
 function validations(bytes: Uint8Array): { classic: number; x14: number } {

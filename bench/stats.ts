@@ -3,6 +3,9 @@
  * means what it means in another.
  */
 
+/** Milliseconds to a tenth, as every latency table shows them. */
+export const round = (ms: number) => Math.round(ms * 10) / 10;
+
 /** The nearest-rank percentile (`p` in percent) of samples sorted ascending; 0 when there are none. */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -13,6 +16,5 @@ export function percentile(sorted: readonly number[], p: number): number {
 export function latencyStats(latencies: readonly number[]): { n: number; p50_ms: number | null; p95_ms: number | null; max_ms: number | null } {
   const sorted = [...latencies].sort((a, b) => a - b);
   if (sorted.length === 0) return { n: 0, p50_ms: null, p95_ms: null, max_ms: null };
-  const tenth = (ms: number) => Math.round(ms * 10) / 10;
-  return { n: sorted.length, p50_ms: tenth(percentile(sorted, 50)), p95_ms: tenth(percentile(sorted, 95)), max_ms: tenth(sorted.at(-1)!) };
+  return { n: sorted.length, p50_ms: round(percentile(sorted, 50)), p95_ms: round(percentile(sorted, 95)), max_ms: round(sorted.at(-1)!) };
 }
