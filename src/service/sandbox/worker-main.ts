@@ -3,6 +3,7 @@
  * counts reading), then runs one task per message and answers with its result or its error.
  */
 import { parentPort } from 'node:worker_threads';
+import { lowerThreadPriority } from './priority';
 import { TASKS, type TaskInput, type TaskName } from './tasks';
 
 export interface TaskRequest {
@@ -18,6 +19,7 @@ export type TaskReply =
 const port = parentPort;
 if (!port) throw new Error('worker-main.ts runs only in a worker thread');
 
+lowerThreadPriority();
 port.on('message', async (request: TaskRequest) => {
   let reply: TaskReply;
   try {
