@@ -18,11 +18,14 @@ import { duplicateStage, sameContentAs } from './duplicate';
 export const MAX_INGEST_ATTEMPTS = 2;
 const MAX_ATTEMPTS = MAX_INGEST_ATTEMPTS;
 /**
- * Files ingested at once by a process: one is read and prepared in a reader worker thread while another
- * is written to the index (one at a time, reading and writing took turns and a core idled). Each file's
- * index writes are transactions of their own, so two files' batches interleave safely.
+ * Files ingested at once by a process: some are read and prepared in reader worker threads while another
+ * is written to the index. One at a time, reading and writing took turns and a core idled; two at a
+ * time, both files were read together and then written together, and the readers idled while the
+ * request thread wrote. A third keeps a reader busy while two files are written (the reader pool's two
+ * threads still bound the CPU; a questionnaire goes ahead of the queued file, see the pool). Each file's
+ * index writes are transactions of their own, so several files' batches interleave safely.
  */
-export const INGEST_CONCURRENCY = 2;
+export const INGEST_CONCURRENCY = 3;
 
 export function ingestFileHandler(ctx: ServiceContext): JobHandler {
   return async (job) => {

@@ -58,6 +58,12 @@ interface Slot {
 // refuses it ("The URL must be of scheme file").
 const BOOTSTRAP = join(dirname(fileURLToPath(import.meta.url)), 'bootstrap.mjs');
 
+/**
+ * Tasks someone is waiting for: a questionnaire's questions are read while the analyst watches, and go
+ * ahead of library files queued for ingestion, which are background work.
+ */
+const URGENT_TASKS: ReadonlySet<TaskName> = new Set(['detect']);
+
 export class WorkerPool {
   private readonly slots = new Set<Slot>();
   private readonly waiting: Pending[] = [];
@@ -69,7 +75,12 @@ export class WorkerPool {
   run<T>(task: TaskName, input: TaskInput, timeoutMs: number): Promise<T> {
     if (this.closed) return Promise.reject(new SandboxError('stopped', 'the service is stopping'));
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ request: { id: this.nextId++, task, input }, timeoutMs, resolve: resolve as (v: unknown) => void, reject });
+      const pending: Pending = { request: { id: this.nextId++, task, input }, timeoutMs, resolve: resolve as (v: unknown) => void, reject };
+      if (URGENT_TASKS.has(task)) {
+        // After the urgent tasks already waiting, ahead of the rest.
+        const at = this.waiting.findIndex((w) => !URGENT_TASKS.has(w.request.task));
+        this.waiting.splice(at < 0 ? this.waiting.length : at, 0, pending);
+      } else this.waiting.push(pending);
       this.dispatch();
     });
   }
