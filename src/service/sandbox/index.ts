@@ -14,7 +14,10 @@ import type { TaskName } from './tasks';
 export { SandboxError } from './pool';
 
 export interface SandboxOptions extends Partial<ReadLimits> {
-  /** Files read at the same time (default 2: one for ingestion, one for a questionnaire upload). */
+  /**
+   * Files read at the same time (default 2, one a core; library files queued for ingestion wait behind a
+   * questionnaire upload, see the pool).
+   */
   workers?: number;
 }
 
