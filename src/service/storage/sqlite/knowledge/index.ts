@@ -21,6 +21,7 @@ import type {
 } from '../../knowledge-index';
 import { MAX_ORG_ID, migrateKnowledgeIndex, ORG_ROWID_SPAN } from './schema';
 import { SqliteVectorLists } from './vectors';
+import { WriteTurns } from './turns';
 
 interface PassageRow {
   id: number;
@@ -224,6 +225,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly dataVersion: Statement<[], number>;
   private seenDataVersion: number;
   private readonly vectors: SqliteVectorLists;
+  private readonly writeTurns = new WriteTurns();
 
   constructor(
     readonly db: Database,
@@ -301,8 +303,9 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   /**
    * A file that fits in one batch is replaced in one transaction. A larger one is written in batches,
    * one transaction each with the event loop free in between (requests are served while a large upload
-   * is indexed): its old content and its scope row go first, so nothing of it is searchable until the
-   * last batch puts the scope row back; a failure removes what was written.
+   * is indexed; files written at once take turns, one transaction a turn, see ./turns.ts): its old
+   * content and its scope row go first, so nothing of it is searchable until the last batch puts the
+   * scope row back; a failure removes what was written.
    */
   async replaceFile(
     file: IndexedFile,
@@ -336,6 +339,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       for (let batch: IteratorResult<Batch> = first; !batch.done; batch = batch === first ? second : rows.next()) {
         const slices = slicesOf(batch.value, WRITE_SLICE);
         for (let i = 0; i < slices.length; ) {
+          await this.writeTurns.next();
           const deadline = performance.now() + WRITE_BUDGET_MS;
           const before = stored;
           const from = i;
@@ -349,7 +353,6 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
           await this.noteVectors(file.org_id, slices.slice(from, i));
           this.options.onRowsWritten?.(stored - before);
           onProgress?.(stored);
-          await new Promise((resolve) => setImmediate(resolve));
         }
       }
       this.db.transaction(() => this.saveFile(file))();
