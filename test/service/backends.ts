@@ -19,6 +19,7 @@ export const OWN_BACKEND: Record<string, string> = {
   'test/service/storage/sqlite/knowledge-schema.test.ts': "SQLite by design: the FTS5 index's own schema migrations",
   'test/service/storage/sqlite/database.test.ts': "SQLite by design: the page size of the database file",
   'test/service/storage/sqlite/checkpointer.test.ts': "SQLite by design: the thread that checkpoints SQLite's write-ahead log",
+  'test/service/storage/sqlite/knowledge/turns.test.ts': "SQLite by design: its write transactions taking turns on the event loop (PostgreSQL's run off it)",
   'test/service/storage/vector-search.test.ts': 'runs every case on both backends itself',
   'test/service/two-processes.test.ts': "SQLite's single-holder worker lease on one data folder (PostgreSQL's per-job lease: postgres-processes)",
   'test/service/worker.test.ts': "the worker loop over a stubbed queue and SQLite's worker lease (PostgreSQL has none)",
