@@ -49,7 +49,7 @@ describe('knowledge index schema on SQLite', () => {
     expect(config('kb_passages_fts')).toBeUndefined();
 
     const index = new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(6);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(7);
     expect(config('kb_passages_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_qa_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_passages_fts', 'crisismerge')).toBe(FTS_CRISISMERGE);
@@ -70,11 +70,11 @@ describe('knowledge index schema on SQLite', () => {
     expect(config('kb_passages_fts', 'crisismerge')).toBe(FTS_CRISISMERGE);
   });
 
-  it('migrates a version-5 index to version 6 (vector lists): rows keep their content, none has a list yet', async () => {
+  it('migrates a version-5 index to version 6 (vector lists) and on: rows keep their content, none has a list yet', async () => {
     versionThree();
     migrateKnowledgeIndex(db, 5);
     const index = new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(6);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(7);
     expect(db.prepare('SELECT COUNT(*) FROM kb_passages WHERE list_id IS NULL').pluck().get()).toBe(2);
     expect(db.prepare('SELECT COUNT(*) FROM kb_vector_lists').pluck().get()).toBe(0);
     const plan = db
@@ -83,6 +83,36 @@ describe('knowledge index schema on SQLite', () => {
     expect(plan.map((p) => p.detail).join(' ')).toContain('kb_passages_by_list');
     const found = await index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['backups'], limit: 10, pool: 50, match: 'any' });
     expect(found.hits).toHaveLength(2);
+  });
+
+  it("migrates a version-6 index to version 7: a list's vectors are read from the index alone, rows keep their lists", async () => {
+    migrateKnowledgeIndex(db, 6);
+    const vector = (x: number) => Buffer.from(Float32Array.from([x, 1 - x, 0]).buffer);
+    const insert = db.prepare(
+      `INSERT INTO kb_passages (id, org_id, file_id, page_number, section_path, context_header, content, stems, embedding, list_id) VALUES (?, 1, 1, 1, '["P"]', 'P', ?, 'p', ?, ?)`,
+    );
+    insert.run(ORG_ROWID_SPAN + 1, 'In list 3.', vector(0.25), 3);
+    insert.run(ORG_ROWID_SPAN + 2, 'In list 5.', vector(0.5), 5);
+    insert.run(ORG_ROWID_SPAN + 3, 'In no list yet.', vector(0.75), null);
+
+    new SqliteKnowledgeIndex(db);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(7);
+    expect(db.prepare('SELECT id, list_id FROM kb_passages ORDER BY id').raw().all()).toEqual([
+      [ORG_ROWID_SPAN + 1, 3],
+      [ORG_ROWID_SPAN + 2, 5],
+      [ORG_ROWID_SPAN + 3, null],
+    ]);
+    for (const table of ['kb_passages', 'kb_qa']) {
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN SELECT id, embedding FROM ${table} WHERE org_id = 1 AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(?))`)
+        .all('[3,5]') as { detail: string }[];
+      expect(plan.map((p) => p.detail).join(' ')).toContain(`USING COVERING INDEX ${table}_by_list`);
+    }
+    const inLists = db.prepare('SELECT id, embedding FROM kb_passages WHERE org_id = 1 AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(?)) ORDER BY id');
+    expect(inLists.raw().all('[3,5]')).toEqual([
+      [ORG_ROWID_SPAN + 1, vector(0.25)],
+      [ORG_ROWID_SPAN + 2, vector(0.5)],
+    ]);
   });
 
   it('keeps the index whole through many small writes merged FTS_AUTOMERGE segments at a time', async () => {

@@ -9,7 +9,7 @@ import type { Database } from 'better-sqlite3';
 export const ORG_ROWID_SPAN = 4294967296;
 export const MAX_ORG_ID = 2 ** 21 - 1;
 
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 
 /** Segments FTS5 lets accumulate on a level before merging them into one (its default is 4). */
 export const FTS_AUTOMERGE = 16;
@@ -120,6 +120,14 @@ const MIGRATIONS: Record<number, string> = {
       ready INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (org_id, kind)
     );
+  `,
+  // A list's vectors read from the index alone (issue 18), side by side in its entries, instead of each
+  // looked up in its row (text, stems and vector together, scattered over the table).
+  7: `
+    DROP INDEX IF EXISTS kb_passages_by_list;
+    DROP INDEX IF EXISTS kb_qa_by_list;
+    CREATE INDEX kb_passages_by_list ON kb_passages (org_id, list_id, embedding) WHERE list_id IS NOT NULL;
+    CREATE INDEX kb_qa_by_list ON kb_qa (org_id, list_id, embedding) WHERE list_id IS NOT NULL;
   `,
 };
 

@@ -2,7 +2,8 @@
  * Nearest-neighbour search of an organisation's embeddings on SQLite: an exact scan while it has fewer
  * than `minVectors` of a kind, then vector lists (see ../../ivf.ts): trained once in the background from
  * a sample, every row given its list (rows written later get theirs when written), and a query reads only
- * the lists it probes through the `(org_id, list_id)` index. Memory stays bounded either way: vectors are
+ * the lists it probes from the `(org_id, list_id, embedding)` index, which holds a list's vectors side by
+ * side (schema version 7), without visiting their rows. Memory stays bounded either way: vectors are
  * read in batches and only the best `k` kept.
  */
 import type { Database, Statement } from 'better-sqlite3';
