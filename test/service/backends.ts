@@ -9,6 +9,7 @@
 
 /** Suites that choose their backend themselves (they already run on PostgreSQL, or test SQLite's own mechanisms). */
 export const OWN_BACKEND: Record<string, string> = {
+  'test/service/broken-uploads.test.ts': 'runs a qfill serve process on each backend itself',
   'test/service/postgres-faults.test.ts': 'PostgreSQL by design: the database stopped and restarted under a serving process',
   'test/service/postgres-processes.test.ts': 'PostgreSQL by design: two and three qfill serve processes on one database',
   'test/service/storage/postgres.test.ts': 'PostgreSQL by design: advisory-lock migrations, SKIP LOCKED leases, the shared quota',

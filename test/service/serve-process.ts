@@ -1,8 +1,9 @@
 /** `qfill serve` as a child process on loopback, for tests that need real separate service processes. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface ServeProcess {
   url: string;

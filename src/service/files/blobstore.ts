@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, createWriteStream, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { once } from 'node:events';
+import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import type { FileSource } from './source';
 
@@ -65,20 +65,22 @@ export class DiskBlobStore implements BlobStore {
 
   async receive(chunks: AsyncIterable<Uint8Array>, onChunk?: (bytes: number) => void): Promise<IncomingBlob> {
     const path = join(this.incomingDir, `${randomBytes(16).toString('hex')}.part`);
-    const out = createWriteStream(path, { mode: 0o600 });
     const hash = createHash('sha256');
     let size = 0;
-    try {
-      for await (const chunk of chunks) {
+    const measured = async function* (source: AsyncIterable<Uint8Array>) {
+      for await (const chunk of source) {
         size += chunk.byteLength;
         onChunk?.(chunk.byteLength);
         hash.update(chunk);
-        if (!out.write(chunk)) await once(out, 'drain');
+        yield chunk;
       }
-      out.end();
-      await once(out, 'close');
+    };
+    // pipeline owns every stream's errors, back-pressure and teardown: a client that breaks off, or a
+    // limit thrown by onChunk, rejects here and nowhere else (destroying a file stream by hand while a
+    // write was in flight made it emit an error with no listener, which ended the process).
+    try {
+      await pipeline(chunks, measured, createWriteStream(path, { mode: 0o600 }));
     } catch (error) {
-      out.destroy();
       await this.discard(path);
       throw error;
     }

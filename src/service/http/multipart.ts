@@ -38,9 +38,10 @@ interface UploadState {
   received: number;
   /** Reading stopped before the end of the body (an error part-way). */
   unread: boolean;
+  /** The response has closed: a file received after that is removed at once. */
+  ended: boolean;
   /** Received files: removed when the request ends unless stored (moved) by then. */
   waiting: Set<string>;
-  release(): void;
 }
 
 const states = new WeakMap<FastifyRequest, UploadState>();
@@ -61,11 +62,14 @@ export async function registerUploads(app: FastifyInstance, blobs: BlobStore, li
 
   let inFlight = 0;
   // After authentication (onRequest): a refused key never takes an upload slot.
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', async (request, reply) => {
     if (!request.isMultipart()) return;
     const declared = Number(request.headers['content-length']);
     // Refused before its body is read: the connection closes after the answer instead of reading it all.
     if (Number.isFinite(declared) && declared > maxRequestBytes) throw tooLarge(maxRequestMb, { connection: 'close' });
+    // The client may have gone while its key was checked: its response has closed already and would never
+    // close again to give the slot back.
+    if (reply.raw.closed || request.raw.destroyed) return;
     if (inFlight >= maxInFlight) {
       throw new HttpError(429, `too many uploads in progress (at most ${maxInFlight} at once); retry in a few seconds`, {
         'retry-after': '5',
@@ -73,33 +77,28 @@ export async function registerUploads(app: FastifyInstance, blobs: BlobStore, li
       });
     }
     inFlight++;
-    let released = false;
-    states.set(request, {
+    const state: UploadState = {
       blobs,
       maxRequestBytes,
       received: 0,
       unread: false,
+      ended: false,
       waiting: new Set(),
-      release: () => {
-        if (released) return;
-        released = true;
-        inFlight--;
-      },
+    };
+    states.set(request, state);
+    // The response closes exactly once, whether it was sent, failed or the client went away: the one place
+    // a slot is given back and what the request received but did not store is removed.
+    reply.raw.once('close', () => {
+      inFlight--;
+      state.ended = true;
+      states.delete(request);
+      for (const path of state.waiting) void blobs.discard(path);
     });
   });
-  const finish = async (request: FastifyRequest) => {
-    const state = states.get(request);
-    if (!state) return;
-    states.delete(request);
-    state.release();
-    await Promise.all([...state.waiting].map((path) => blobs.discard(path)));
-  };
   // A request refused part-way still has body on its way: close the connection rather than read it all.
   app.addHook('onSend', async (request, reply) => {
     if (states.get(request)?.unread) reply.header('connection', 'close');
   });
-  app.addHook('onResponse', finish);
-  app.addHook('onRequestAbort', finish);
 }
 
 const tooLarge = (maxMb: number, headers: Record<string, string> = {}) =>
@@ -134,6 +133,10 @@ async function collectParts(request: FastifyRequest, state: UploadState): Promis
         throw badRequest(`${part.fieldname}: unexpected file field; send files in the "files" field`);
       }
       const incoming = await state.blobs.receive(part.file, count);
+      if (state.ended) {
+        await state.blobs.discard(incoming.path);
+        throw badRequest('body: the client went away before the upload was received');
+      }
       state.waiting.add(incoming.path);
       files.push({ ...incoming, filename: part.filename || 'upload', mimetype: part.mimetype });
     } else if (FILE_FIELDS.has(part.fieldname)) {
