@@ -32,7 +32,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       projects: [
         { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
         // Every service suite again on PostgreSQL (test/service/backends.ts says how, which are left out, and why):
-        // the HTTP-level ones against two `qfill serve --database` processes (issue 16's "done when"), the rest in process.
+        // the HTTP-level ones against two `qfill serve --database` processes, the rest in process.
         ...(postgres
           ? [
               { extends: true as const, test: { name: 'postgres', include: Object.keys(IN_PROCESS_ONLY), env: { QFILL_TEST_BACKEND: 'postgres' } } },

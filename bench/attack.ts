@@ -1,5 +1,5 @@
 /**
- * The service under attack (issue 13): a `qfill serve` process receives, one after another, the hostile
+ * The service under attack: a `qfill serve` process receives, one after another, the hostile
  * files that used to stall it, while a second client keeps asking `GET /api/v2/chat/sessions/`; then
  * 4 clients each upload 10 × 40 MB at once while the server's peak RSS is read from /proc (VmHWM).
  * The service runs in its own process, so the bench's own work never counts against it.

@@ -10,14 +10,14 @@
  *     whose top evidence supports the answer: a person's verdicts (PERSON_VERDICTS below, each tied to
  *     the exact answer and evidence it was given for) and, beside it, an automatic proxy. Then
  *     questions no document answers, in a questionnaire and in chat: each must be flagged / not found.
- *  1b. Library conflicts (issue 14), leave-one-out over the four completed questionnaires: the others in
+ *  1b. Library conflicts, leave-one-out over the four completed questionnaires: the others in
  *     the library, the blanked one filled, with and without prefer_recent; conflicts surfaced and decided by
  *     which rule; beside the baseline "copy the first past answer with the same question id". Then the CAIQ
  *     from kb/instructure: answers resting only on a third party's document (target: no Yes/No). The support
  *     sample is drawn from the answers the default write policy writes.
  *  3. POST /chat/ask/ p50/p95 over HTTP on the whole fixtures knowledge base and on a synthetic
  *     10,000-passage one.
- * Last, the issue's "done when" checks: reuse agreement >= 90%, no answer without evidence, the
+ * Last, the quality targets: reuse agreement >= 90%, no answer without evidence, the
  * unanswerable questions flagged.
  *
  * Besides Yes/No agreement: answers given with high trust, answers without evidence (must be 0),
@@ -480,7 +480,7 @@ function conflictsOf(answers: QuestionWithAnswers[]): Conflicts {
 }
 
 /**
- * The baseline the issue names: copy the first past answer (in upload order) with the same question id,
+ * The baseline: copy the first past answer (in upload order) with the same question id,
  * whatever its template, into the Yes/No cell, even when that answer cell was empty and only a comment exists.
  */
 function firstByIdBaseline(target: KeyedQuestion[], library: KeyedQuestion[][]): { answered: number; agree: number; key: number; answeredKeys: Set<KeyedQuestion> } {
@@ -828,7 +828,7 @@ async function main(): Promise<void> {
     }
     console.table(latency);
 
-    // The issue's "done when".
+    // The quality targets.
     const reuseAgreement = reuseScore.listAnswered ? reuseScore.listAgree / reuseScore.listAnswered : 0;
     const unsupported = reuseScore.unsupported + docScores.reduce((n, s) => n + s.unsupported, 0);
     console.log('\n== Done when');

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- "ingest while asking"` (opt-in, issue 18): a `qfill serve` process ingests a 100 MB
+ * `npm run bench -- "ingest while asking"` (opt-in): a `qfill serve` process ingests a 100 MB
  * batch of text documents (10 files of 10 MB, one upload request, synthetic passages from the real
  * corpus' vocabulary) while a client asks `POST /chat/ask/` back to back. Measured: chat latency idle and
  * during the ingestion (budget: p95 < 100 ms), the ingestion's passages/s through the service, and how

@@ -29,7 +29,7 @@ export const LLM_COLUMNS: [keyof LlmRow, string][] = [
   ['requests', 'requests'],
   ['tokens', 'tokens (stub: 500 a request)'],
   ['total_ms', 'upload → complete ms'],
-  ['budget', 'target (issue 17)'],
+  ['budget', 'target'],
 ];
 
 const FIXTURES = path.resolve(process.env.FIXTURES_DIR ?? '../shared/fixtures');

@@ -45,7 +45,7 @@ export const POSTGRES_COLUMNS: [keyof PostgresRow, string][] = [
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CLIENTS = 8;
-/** The issue's size for the latency target (ask p95 < 50 ms); `--no-synthetic` leaves these rows out. */
+/** The size for the latency target (ask p95 < 50 ms); `--no-synthetic` leaves these rows out. */
 const SYNTHETIC_PASSAGES = 100_000;
 const THROUGHPUT_MS = 8_000;
 

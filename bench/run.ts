@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: speed and memory of the product, printed as markdown tables for the README.
+ * `npm run bench`: speed and memory of the product, printed as markdown tables for docs/benchmarks.md.
  * Sections: write-back into Excel (in-memory host), retrieval and answering (in process), the service
  * end to end over HTTP, and the task pane bundle. Timings are measured, never asserted by tests.
  */

@@ -2,7 +2,7 @@
  * `npm run bench -- --scale`: the knowledge base at 10,000, 100,000 and 1,000,000 synthetic passages
  * (drawn from the real corpus' vocabulary, see `buildSyntheticKb`), each size in its own process so its
  * peak RSS is its own: build time and passages/s, `answerChat` p50/p95, the CAIQ (261 questions)
- * detected and answered, peak RSS. Targets at 1,000,000 (issue 18): chat p95 < 50 ms, CAIQ < 5 s,
+ * detected and answered, peak RSS. Targets at 1,000,000: chat p95 < 50 ms, CAIQ < 5 s,
  * RSS < 1 GB, build < 100 s.
  *
  * The build runs as the service ingests: documents are made and their index entries prepared (split,

@@ -59,7 +59,7 @@ export const SERVICE_COLUMNS: [keyof ServiceRow, string][] = [
   ['p50_ms', 'p50 ms'],
   ['p95_ms', 'p95 ms'],
   ['total_ms', 'total ms'],
-  ['budget', 'budget (DESIGN.md)'],
+  ['budget', 'budget'],
 ];
 
 export async function runServiceBench(log: (line: string) => void = () => {}): Promise<ServiceRow[]> {

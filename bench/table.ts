@@ -1,4 +1,4 @@
-/** A markdown table (for the README) from rows and [key, label] columns. */
+/** A markdown table (for docs/benchmarks.md) from rows and [key, label] columns. */
 export function markdownTable(rows: object[], columns: [string, string][]): string {
   const cell = (v: unknown) => (v === null || v === undefined ? '-' : typeof v === 'number' ? v.toLocaleString('en') : String(v));
   const head = `| ${columns.map(([, label]) => label).join(' | ')} |`;

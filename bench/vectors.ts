@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --vectors` (opt-in, issue 18): nearest-neighbour search of embeddings at scale on
+ * `npm run bench -- --vectors` (opt-in): nearest-neighbour search of embeddings at scale on
  * SQLite, exact scan against vector lists (src/service/storage/ivf.ts). Synthetic unit vectors around
  * 1,000 topics (the shape real embeddings have), 384 dimensions, written as passages of one organisation
  * (30 queries; 10 from a million vectors on);

@@ -138,7 +138,7 @@ export const AskSource = z.looseObject({
   context_header: opt(z.string()),
   source_url: opt(z.string()),
   file_id: opt(int()),
-  /** Extension (issue 14): the other organisation whose document this is ("Amazon Web Services"). */
+  /** Extension: the other organisation whose document this is ("Amazon Web Services"). */
   third_party: opt(z.string()),
 });
 
@@ -146,7 +146,7 @@ export const AskResponse = z.looseObject({
   answer: z.string(),
   sources: z.array(AskSource),
   session_id: nul(int()),
-  /** Extension (issue 14): how far the sources state what was asked. */
+  /** Extension: how far the sources state what was asked. */
   trust: opt(z.string()),
 });
 
@@ -319,7 +319,7 @@ export const SourceEvidence = z.looseObject({
   source_location: opt(z.string()),
   source_url: opt(z.string()),
   context: opt(int()),
-  /** Extension (issue 14): the other organisation whose document this is. */
+  /** Extension: the other organisation whose document this is. */
   third_party: opt(z.string()),
 });
 
@@ -328,7 +328,7 @@ export const TrustLevel = z.enum(TRUST_LEVELS);
 
 /**
  * `evaluation` is "type: not shown" in the spec. This is the shape our service sends; the client
- * accepts anything there and reads it through `readEvaluation`. Our service may add (issue 14):
+ * accepts anything there and reads it through `readEvaluation`. Our service may add:
  * `conflict: {slot_key, rule: 'same_offering'|'most_recent'|'majority'|null, sides}` when past answers
  * disagree, `alternatives: [{value, slot_key, slot_responses, source_file, file_id, questionnaire,
  * question, location, chosen}]` (one per side), `third_party: string[]` (other organisations cited) and
@@ -505,7 +505,7 @@ export const QuestionnaireUploadFields = z.strictObject({
   reviewer_ids: opt(list(queryPositiveInt())),
   advanced_options: opt(z.record(z.string(), z.unknown())),
   /**
-   * Not in the spec (issue 14): when past answers in the library disagree, take the most recently
+   * Not in the spec: when past answers in the library disagree, take the most recently
    * uploaded questionnaire's answer. Stored as `advanced_options.prefer_recent`.
    */
   prefer_recent: opt(z.boolean()),

@@ -62,7 +62,7 @@ export function setOrg(target: StorageTarget, opts: SetOrgOptions) {
   );
 }
 
-/** The organisation's own names (issue 14: evidence about anyone else is a third party's); returns them cleaned. */
+/** The organisation's own names (evidence about anyone else is a third party's); returns them cleaned. */
 export async function setOrgNames(target: StorageTarget, org: string, names: string[]): Promise<string[]> {
   const storage = await openStorage(typeof target === 'string' ? { dataDir: target } : { ...target, poolSize: 2 });
   try {

@@ -35,14 +35,14 @@ export interface Knowledge {
   /** Which engine writes answers (shown by the pane); absent = extractive. */
   answeringEngine?(): AnsweringEngine;
   /**
-   * Batched generation with a language model (issue 17): present together. `batching()` is null when
+   * Batched generation with a language model: present together. `batching()` is null when
    * no model is configured; generation then answers one question at a time with `answerQuestion`.
    */
   batching?(): { concurrency: number; tokenBudget: number } | null;
   prepareAnswer?(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<PreparedAnswer>;
   planBatches?(pending: PendingAnswer[]): PendingAnswer[][];
   answerBatch?(batch: PendingAnswer[], budget: TokenBudget): Promise<{ results: AnswerResult[]; usage: Meter }>;
-  /** The organisation's own names: evidence about anyone else is a third party's (issue 14). */
+  /** The organisation's own names: evidence about anyone else is a third party's. */
   organisationNames(orgId: number): Promise<string[]>;
   setOrganisationNames(orgId: number, names: string[]): Promise<string[]>;
 }

@@ -1,7 +1,7 @@
 /**
- * The arrows of DESIGN.md's layer diagram, enforced: each folder of src/ imports only the layers below
+ * The arrows of the layer table (docs/architecture.md), enforced: each folder of src/ imports only the layers below
  * it (types included), the pure layers import no Node built-in, no UI and no Office, and no file
- * takes part in an import cycle. A new arrow is a design decision: change DESIGN.md and this table.
+ * takes part in an import cycle. A new arrow is a design decision: change docs/architecture.md and this table.
  */
 import { describe, expect, it } from 'vitest';
 import { cycles, importGraph, layerOf, type ImportEdge } from './imports';

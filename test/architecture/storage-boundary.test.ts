@@ -1,5 +1,5 @@
 /**
- * Issue 16's "done when" about the storage boundary, enforced: no synchronous method on it, and no
+ * The storage boundary, enforced: no synchronous method on it, and no
  * SQLite (better-sqlite3, or a module of storage/sqlite/) reachable from outside src/service/storage/sqlite
  * except through its one door, sqlite/open.ts, whose exports speak only the boundary's types. The same
  * for PostgreSQL's `pg` and storage/postgres/.
@@ -106,7 +106,7 @@ function typesFrom(door: string, forbidden: (declaredIn: string) => boolean): st
   return [...out];
 }
 
-describe('the storage boundary (issue 16)', () => {
+describe('the storage boundary', () => {
   const edges = importGraph();
 
   it('better-sqlite3 and pg are imported only inside their backend folders, which are entered only through their open.ts', () => {

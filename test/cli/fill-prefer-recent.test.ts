@@ -1,7 +1,7 @@
 /**
  * `qfill fill --prefer-recent` against the real local service: two past questionnaires in the library
  * disagree; without the flag the Yes/No cell is left for review, with it the most recent one's answer is
- * written (issue 14: the analyst's stated rule, never a silent pick).
+ * written (the analyst's stated rule, never a silent pick).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // A first-time analyst, end to end in headless Chromium: the task pane in the workbench against the real
 // local service. From a key to a reviewed CAIQ saved to the library, with no dead end: every step leaves
-// a next action on screen. Screenshots go to test-artifacts/ (the README's come from here).
+// a next action on screen. Screenshots go to test-artifacts/ (the README's come from here: docs/screenshots).
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Content-hash deduplication (issue 14): the same bytes uploaded again add no duplicate evidence, and say so. */
+/** Content-hash deduplication: the same bytes uploaded again add no duplicate evidence, and say so. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, client, files, KB_TEXT, startService, waitForFile, type Service } from './helpers';
 

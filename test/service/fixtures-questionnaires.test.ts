@@ -1,4 +1,4 @@
-// Issue 4, "Done when": uploading each real questionnaire THROUGH THE API yields the expected questions and
+// Uploading each real questionnaire THROUGH THE API yields the expected questions and
 // answer slots (ids, rows, coordinates per role), against the hand-checked keys in test/data/detect-key.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';

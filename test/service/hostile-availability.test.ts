@@ -1,5 +1,5 @@
 /**
- * One hostile file must not stop the service for everyone (issue 13): reading runs in worker threads
+ * One hostile file must not stop the service for everyone: reading runs in worker threads
  * within time, memory and size budgets; a file over one ends `failed` with the reason and leaves no
  * bytes on disk; other requests are answered meanwhile; SIGTERM stops the service whatever a reader is
  * doing; a job that keeps dying is not run again after a restart.

@@ -1,5 +1,5 @@
 /**
- * Small generated files that used to stall or exhaust the service (issue 13): used by the hostile
+ * Small generated files that used to stall or exhaust the service: used by the hostile
  * availability tests and by `npm run bench` ("under attack").
  */
 import { strFromU8, strToU8, zipSync } from 'fflate';

@@ -1,4 +1,4 @@
-/** The organisation's own names (issue 14 extension): GET/PUT /api/v2/organisation/names/ and `qfill orgs set --names`. */
+/** The organisation's own names (an extension): GET/PUT /api/v2/organisation/names/ and `qfill orgs set --names`. */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * How much time and memory reading one uploaded file may take, and how large what it expands to may
  * be. Real documents and questionnaires stay far below every figure; a file above one fails with the
- * limit named instead of stalling or exhausting the service. Documented in the README ("Limits").
+ * limit named instead of stalling or exhausting the service. Documented in docs/operations.md ("Limits").
  */
 export interface ReadLimits {
   /** Wall-clock budget to read one file (extract its text, or detect its questions). */

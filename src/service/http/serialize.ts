@@ -35,7 +35,7 @@ const STATUS_DISPLAY: Record<FileRecord['status'], string> = {
 };
 
 export function repositoryFile(f: FileRecord): RepositoryFile {
-  // Extension (issue 14): content already in the library; the full sentence is `note`.
+  // Extension: content already in the library; the full sentence is `note`.
   const duplicate = duplicateOf(f.processing_stage);
   return {
     ...(duplicate !== null ? { duplicate_of: duplicate, note: f.processing_stage } : {}),
@@ -143,7 +143,7 @@ export function askSource(e: Evidence): AskSource {
   };
 }
 
-/** Extension `third_party` (issue 14): read back from the label knowledge/answer/ownership.ts puts on the heading trail. */
+/** Extension `third_party`: read back from the label knowledge/answer/ownership.ts puts on the heading trail. */
 function thirdPartyFromHeader(header: string): string | null {
   if (!header.startsWith(THIRD_PARTY_LABEL)) return null;
   return header.slice(THIRD_PARTY_LABEL.length).split(' · ')[0]!.trim() || null;

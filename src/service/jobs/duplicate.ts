@@ -1,5 +1,5 @@
 /**
- * Content-hash deduplication (issue 14): a repository upload whose bytes are already in the library adds
+ * Content-hash deduplication: a repository upload whose bytes are already in the library adds
  * no second copy of the same evidence (which would double-count it and, for questionnaires, conflict
  * with itself); its file record says which file holds that content.
  */

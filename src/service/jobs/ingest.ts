@@ -51,7 +51,7 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
       await ctx.blobs.remove(file.stored_name);
       await files.update(fileId, { status: 'failed', processing_stage: 'failed', error: reason });
     };
-    // Bytes already in the library add no second copy of their evidence (issue 14).
+    // Bytes already in the library add no second copy of their evidence (it would be counted twice).
     const original = file.purpose === 'repository' ? await sameContentAs(ctx.store, file) : null;
     if (original) {
       await files.update(fileId, { status: 'ready', processing_stage: duplicateStage(original), processing_percent: 100, error: null, passage_count: 0, qa_count: 0 });

@@ -110,7 +110,7 @@ export interface QuestionInput {
   tab_name?: string;
 }
 
-/** Questionnaire-level choices that shape answering (issue 14). */
+/** Questionnaire-level choices that shape answering. */
 export interface AnswerOptions {
   /** The analyst chose "prefer the most recent questionnaire" when past answers disagree. */
   prefer_recent?: boolean;

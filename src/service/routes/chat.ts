@@ -76,7 +76,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     const body = parseOr400(AskRequest, formBody(request, ASK_FORM));
     const session = body.session_id !== undefined ? await sessionOr404(ctx, p, body.session_id) : null;
     const result = await converse(ctx, p, session, { ...body, question: body.question });
-    // `trust` is an extension (issue 14): how far the quoted source states what was asked.
+    // `trust` is an extension: how far the quoted source states what was asked.
     return { answer: result.answer, sources: result.sources.map(askSource), session_id: session ? session.id : null, ...(result.trust ? { trust: result.trust } : {}) };
   });
 

@@ -1,5 +1,5 @@
 /**
- * Not in the spec (issue 14): the organisation's own names, which decide whose statement a document is
+ * Not in the spec: the organisation's own names, which decide whose statement a document is
  * ("Instructure, Canvas": an AWS SOC 3 is then a third party's evidence). The pane's Library reads and
  * edits them; `qfill orgs set --names` does the same from the command line.
  *

@@ -1,6 +1,6 @@
 /**
  * Repository endpoints 4.12 - 4.14: upload documents into the knowledge base and follow their processing.
- * Extensions to v2 (README): `DELETE /repository/files/{id}/` removes a file with everything learnt from it,
+ * Extensions to v2 (docs/api.md): `DELETE /repository/files/{id}/` removes a file with everything learnt from it,
  * and `GET /extensions/` names the extensions so a client can offer them only where they exist.
  */
 import type { FastifyInstance } from 'fastify';
@@ -94,7 +94,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
 
     const failed: string[] = [];
     const fileIds: number[] = [];
-    /** Extension (issue 14): uploads whose bytes are already in the library; they add no evidence. */
+    /** Extension: uploads whose bytes are already in the library; they add no evidence. */
     const duplicates: { file_id: number; filename: string; duplicate_of: number; note: string }[] = [];
     for (const upload of files) {
       const check = await checkUpload(upload, REPOSITORY_FORMATS);

@@ -1,7 +1,7 @@
 /**
  * Vector lists (an inverted-file index, IVF) for the nearest-neighbour search of embeddings: vectors are
  * grouped around centroids, and a query reads only the lists whose centroids are nearest to it instead of
- * every vector of the organisation (issue 18: a million passages' vectors are 1.5 GB at 384 dimensions).
+ * every vector of the organisation (a million passages' vectors are 1.5 GB at 384 dimensions).
  *
  * Two levels: COARSE centroids, each with FINE centroids of its own, COARSE * FINE lists in all. A vector's
  * list is found with COARSE + FINE dot products instead of COARSE * FINE, so a row written after training

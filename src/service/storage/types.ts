@@ -65,7 +65,7 @@ export interface FileRecord {
   original_filename: string;
   stored_name: string;
   size: number;
-  /** Of the bytes: an upload already in the library adds no evidence (issue 14). */
+  /** Of the bytes: an upload already in the library adds no evidence. */
   sha256: string;
   file_format: FileFormat;
   document_type: DocumentType;

@@ -4,7 +4,7 @@
  * SQLite copies the WAL into the database file every 1,000 pages, in the connection that just
  * committed: here the service's only connection, on the thread that also answers requests. Profiling a
  * 100,000-passage build put 9% of that thread's time in those copies and the build 20% slower than with
- * no fsync at all (issue 18). Once the index has written START_AFTER_ROWS rows, a thread with its own
+ * no fsync at all. Once the index has written START_AFTER_ROWS rows, a thread with its own
  * connection copies the log with PASSIVE checkpoints (they wait for no one) as it grows. The writer
  * then checkpoints only once the log holds `writerFallbackBytes`, which finds the log already copied but for its last
  * frames and lets the next transaction start the log again from its beginning: the WAL stays bounded

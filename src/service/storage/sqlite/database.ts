@@ -18,7 +18,7 @@ export function databasePath(dataDir: string): string {
  * and its full-text copy (about 1.4 KB) fitted once or twice on a 4 KB page, leaving a third to a half of
  * every page empty: bytes that went through the write-ahead log and were copied again into the file.
  * On 32 KB pages a build of 100,000 passages needed about 175 µs of CPU a passage instead of 200, and chat
- * was no slower (issue 18; figures in the README). An existing database keeps the size it was made with.
+ * was no slower (docs/benchmarks.md). An existing database keeps the size it was made with.
  */
 export const NEW_DATABASE_PAGE_SIZE = 32_768;
 

@@ -1,4 +1,4 @@
-/** One workbook, one answer (issue 14): repeats get the same answer, contradictions within a fill are flagged. */
+/** One workbook, one answer: repeats get the same answer, contradictions within a fill are flagged. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkbookConsistency } from '../../../../src/service/knowledge/answer/consistency';
 import { evaluation } from '../../../../src/service/knowledge/answer/evaluation';

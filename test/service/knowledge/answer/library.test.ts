@@ -1,4 +1,4 @@
-/** The conflict-aware answer library (issue 14): disagreeing past answers are surfaced or settled by a stated rule. */
+/** The conflict-aware answer library: disagreeing past answers are surfaced or settled by a stated rule. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { strToU8 } from 'fflate';
 import { extractDocument } from '../../../../src/service/knowledge';

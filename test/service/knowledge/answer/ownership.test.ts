@@ -1,4 +1,4 @@
-/** Whose statement is it (issue 14): third parties' documents, auditors' boilerplate and matrix rows never answer Yes for us. */
+/** Whose statement is it: third parties' documents, auditors' boilerplate and matrix rows never answer Yes for us. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strToU8 } from 'fflate';
 import { extractDocument } from '../../../../src/service/knowledge';

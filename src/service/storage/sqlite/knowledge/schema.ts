@@ -64,13 +64,13 @@ const MIGRATIONS: Record<number, string> = {
     CREATE VIRTUAL TABLE IF NOT EXISTS kb_qa_fts USING fts5 (org, file, question, answer, tokenize = 'porter unicode61');
     CREATE VIRTUAL TABLE IF NOT EXISTS kb_qa_vocab USING fts5vocab (kb_qa_fts, 'row');
   `,
-  // Whose statement a file is (issue 14): the organisation it is about when that is not necessarily
+  // Whose statement a file is: the organisation it is about when that is not necessarily
   // the uploader (e.g. "Amazon Web Services" for an AWS SOC 3), and each organisation's own names.
   2: `
     ALTER TABLE kb_files ADD COLUMN subject TEXT;
     CREATE TABLE IF NOT EXISTS kb_org_names (org_id INTEGER PRIMARY KEY, names TEXT NOT NULL);
   `,
-  // A million passages (issue 18). Each organisation's rows get ids in their own range (org * 2^32 + n),
+  // A million passages. Each organisation's rows get ids in their own range (org * 2^32 + n),
   // so a search is scoped by a rowid range FTS5 seeks to, instead of an `org : "oN"` phrase whose whole
   // doclist (every row of the org) BM25 walked to count it on every query. Row counts are kept, not counted.
   3: `
@@ -87,7 +87,7 @@ const MIGRATIONS: Record<number, string> = {
     INSERT OR REPLACE INTO kb_counts (org_id, kind, rows) SELECT org_id, 'passages', COUNT(*) FROM kb_passages GROUP BY org_id;
     INSERT OR REPLACE INTO kb_counts (org_id, kind, rows) SELECT org_id, 'qa', COUNT(*) FROM kb_qa GROUP BY org_id;
   `,
-  // Ingestion at 10,000 passages/s (issue 18): every transaction's rows become a new FTS5 segment, and
+  // Ingestion at 10,000 passages/s: every transaction's rows become a new FTS5 segment, and
   // merging those (each posting rewritten once per level) was a third of the cost of indexing a passage.
   // Merging FTS_AUTOMERGE segments at a time instead of 4 halves the levels, so each posting is rewritten
   // half as often. Only when segments are merged changes: the postings, and so every search and BM25
@@ -103,7 +103,7 @@ const MIGRATIONS: Record<number, string> = {
     INSERT INTO kb_passages_fts (kb_passages_fts, rank) VALUES ('crisismerge', ${FTS_CRISISMERGE});
     INSERT INTO kb_qa_fts (kb_qa_fts, rank) VALUES ('crisismerge', ${FTS_CRISISMERGE});
   `,
-  // Nearest-neighbour search without reading every vector (issue 18): each row's vector list (see
+  // Nearest-neighbour search without reading every vector: each row's vector list (see
   // ../../ivf.ts), indexed only where there is one (rows without an embedding cost the index nothing),
   // and each organisation's centroids per kind; `ready` once every earlier row has its list.
   6: `
@@ -121,7 +121,7 @@ const MIGRATIONS: Record<number, string> = {
       PRIMARY KEY (org_id, kind)
     );
   `,
-  // A list's vectors read from the index alone (issue 18), side by side in its entries, instead of each
+  // A list's vectors read from the index alone, side by side in its entries, instead of each
   // looked up in its row (text, stems and vector together, scattered over the table).
   7: `
     DROP INDEX IF EXISTS kb_passages_by_list;
