@@ -15,6 +15,7 @@ import { runVectorsBench, VECTORS_COLUMNS } from './vectors';
 import { POSTGRES_COLUMNS, runPostgresBench } from './postgres';
 import { INGEST_COLUMNS, runIngestBench } from './ingest';
 import { markdownTable } from './table';
+import { BROKEN_UPLOAD_COLUMNS, runBrokenUploadBench } from './broken-uploads';
 
 interface Section {
   title: string;
@@ -66,6 +67,12 @@ const SECTIONS: Section[] = [
     title: 'Ingest while asking (a qfill serve process ingests 100 MB of text while a client chats)',
     run: () => runIngestBench(100, (line) => console.error(line)),
     columns: INGEST_COLUMNS as [string, string][],
+    optIn: true,
+  },
+  {
+    title: 'Broken-off uploads (a qfill serve process on each backend, thousands of clients breaking off)',
+    run: () => runBrokenUploadBench(3000, (line) => console.error(line)),
+    columns: BROKEN_UPLOAD_COLUMNS,
     optIn: true,
   },
 ];

@@ -26,9 +26,10 @@ export interface BlobStore {
   put(bytes: Uint8Array, extension: string): Promise<StoredBlob>;
   /**
    * Writes a stream to a waiting file as it arrives (never whole in memory), hashing it on the way.
-   * `onChunk` may throw to stop (e.g. a request over its size limit); the partial file is then removed.
+   * `onChunk` may throw to stop (e.g. a request over its size limit), and `signal` abort it (the request
+   * has ended); the partial file is then removed.
    */
-  receive(chunks: AsyncIterable<Uint8Array>, onChunk?: (bytes: number) => void): Promise<IncomingBlob>;
+  receive(chunks: AsyncIterable<Uint8Array>, onChunk?: (bytes: number) => void, signal?: AbortSignal): Promise<IncomingBlob>;
   /** Stores a received file under a generated name. */
   adopt(incoming: IncomingBlob, extension: string): Promise<StoredBlob>;
   discard(path: string): Promise<void>;
@@ -63,7 +64,7 @@ export class DiskBlobStore implements BlobStore {
     return { name, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength };
   }
 
-  async receive(chunks: AsyncIterable<Uint8Array>, onChunk?: (bytes: number) => void): Promise<IncomingBlob> {
+  async receive(chunks: AsyncIterable<Uint8Array>, onChunk?: (bytes: number) => void, signal?: AbortSignal): Promise<IncomingBlob> {
     const path = join(this.incomingDir, `${randomBytes(16).toString('hex')}.part`);
     const hash = createHash('sha256');
     let size = 0;
@@ -79,7 +80,7 @@ export class DiskBlobStore implements BlobStore {
     // limit thrown by onChunk, rejects here and nowhere else (destroying a file stream by hand while a
     // write was in flight made it emit an error with no listener, which ended the process).
     try {
-      await pipeline(chunks, measured, createWriteStream(path, { mode: 0o600 }));
+      await pipeline(chunks, measured, createWriteStream(path, { mode: 0o600 }), { signal });
     } catch (error) {
       await this.discard(path);
       throw error;

@@ -40,6 +40,8 @@ interface UploadState {
   unread: boolean;
   /** The response has closed: a file received after that is removed at once. */
   ended: boolean;
+  /** Aborts a file still being received when the response closes. */
+  receiving: AbortController;
   /** Received files: removed when the request ends unless stored (moved) by then. */
   waiting: Set<string>;
 }
@@ -83,6 +85,7 @@ export async function registerUploads(app: FastifyInstance, blobs: BlobStore, li
       received: 0,
       unread: false,
       ended: false,
+      receiving: new AbortController(),
       waiting: new Set(),
     };
     states.set(request, state);
@@ -91,6 +94,8 @@ export async function registerUploads(app: FastifyInstance, blobs: BlobStore, li
     reply.raw.once('close', () => {
       inFlight--;
       state.ended = true;
+      // A part still arriving may never end or fail on its own once the connection is gone (seen with resets).
+      state.receiving.abort(new Error('the request ended before the upload was received'));
       states.delete(request);
       for (const path of state.waiting) void blobs.discard(path);
     });
@@ -132,7 +137,7 @@ async function collectParts(request: FastifyRequest, state: UploadState): Promis
         part.file.resume();
         throw badRequest(`${part.fieldname}: unexpected file field; send files in the "files" field`);
       }
-      const incoming = await state.blobs.receive(part.file, count);
+      const incoming = await state.blobs.receive(part.file, count, state.receiving.signal);
       if (state.ended) {
         await state.blobs.discard(incoming.path);
         throw badRequest('body: the client went away before the upload was received');
