@@ -2,6 +2,7 @@
  * The one error type the client throws, and the sentences people read. The task pane and the CLI
  * show `describeError(e)` directly, so every message says what happened and what to do next.
  */
+import type { RetryNotice } from './http';
 
 export type ApiErrorKind = 'http' | 'network' | 'invalid_response' | 'aborted' | 'invalid_argument';
 
@@ -108,4 +109,25 @@ export function describeError(e: unknown): string {
   } catch {
     return `An unexpected error occurred: ${String(e)}`;
   }
+}
+
+/** A server's sentence as a sentence: capitalised, ending with a full stop. */
+export function asSentence(text: string): string {
+  const t = text.trim();
+  if (!t) return t;
+  const first = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?…]$/.test(first) ? first : `${first}.`;
+}
+
+/** What is going on while the client waits to repeat a call by itself. */
+export function describeRetry(n: RetryNotice): string {
+  const wait = `${Math.max(1, Math.ceil(n.delayMs / 1000))} s`;
+  const e = n.error;
+  if (e.kind === 'http' && e.status === 429) {
+    // The service's own sentence says whose turn it is (a quota, or uploads taking turns).
+    if (e.serverMessage) return `${asSentence(e.serverMessage)} Waiting ${wait}, then retrying automatically.`;
+    return `The service's quota is exhausted for now (429): waiting ${wait}, then retrying automatically.`;
+  }
+  if (e.kind === 'http') return `The service failed (${e.status}): retrying automatically in ${wait}.`;
+  return `The service did not answer: retrying automatically in ${wait}.`;
 }

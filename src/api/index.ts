@@ -2,7 +2,7 @@
 export * from './schemas';
 export { ApiClient } from './client';
 export type { ClientOptions, RequestOptions, UploadFile, RetryPolicy, RetryNotice, Sleep, PollOptions } from './client';
-export { ApiError, describeError, isApiError } from './errors';
+export { ApiError, describeError, describeRetry, isApiError } from './errors';
 export type { ApiErrorKind } from './errors';
 export { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, sleep } from './retry';
 export { normaliseBaseUrl } from './encode';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { ApiClient, ApiError, describeError } from '../api';
+import { ApiClient, ApiError, describeError, describeRetry } from '../api';
 import { devCaFetch } from './trusted-fetch';
 import type { Progress, QuestionWithAnswers } from '../api/schemas';
 import { planFill } from '../fill';
@@ -173,7 +173,13 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
   let client: ApiClient;
   try {
     const fetchImpl = io.fetch ?? devCaFetch(args.baseUrl);
-    client = new ApiClient({ baseUrl: args.baseUrl, apiKey: args.apiKey, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+    client = new ApiClient({
+      baseUrl: args.baseUrl,
+      apiKey: args.apiKey,
+      ...(fetchImpl ? { fetch: fetchImpl } : {}),
+      // Waiting is said, never silent: a 429 or a dropped connection is repeated after the wait shown.
+      onRetry: (notice) => io.stderr.write(`qfill: ${describeRetry(notice)}\n`),
+    });
   } catch (e) {
     throw new FillFailure(describeError(e), 2);
   }

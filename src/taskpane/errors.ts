@@ -3,8 +3,9 @@
  * only when the evidence supports it; the technical facts (status, method, path, address) kept apart for
  * a "details" toggle. Every pane shows errors through `presentError` (via components/Message).
  */
-import { ApiError, describeError } from '../api/errors';
-import type { RetryNotice } from '../api/http';
+import { ApiError, asSentence, describeError } from '../api/errors';
+
+export { asSentence };
 
 export interface PresentedError {
   /** What happened, leading with the service's own words when it gave any. */
@@ -16,12 +17,6 @@ export interface PresentedError {
 }
 
 /** "invalid API key" → "Invalid API key." */
-export function asSentence(text: string): string {
-  const t = text.trim();
-  if (!t) return t;
-  const first = t.charAt(0).toUpperCase() + t.slice(1);
-  return /[.!?…]$/.test(first) ? first : `${first}.`;
-}
 
 const isReadRequest = (endpoint: string) => /^GET\b/.test(endpoint) || /^POST \/chat\//.test(endpoint);
 
@@ -60,7 +55,7 @@ function httpHint(e: ApiError): string | null {
   if (e.status === 429) {
     const wait = e.retryAfterSeconds !== null ? `wait ${e.retryAfterSeconds} s` : 'wait a moment';
     // The client already retried what it could; say so, so nobody hammers the button.
-    return `The quota is exhausted for now: ${wait} and try again (short waits are retried automatically).`;
+    return `The service asks to ${wait} and try again (short waits are retried automatically).`;
   }
   if (e.status >= 300 && e.status < 400) return 'The address redirects: set the base URL to the address it redirects to.';
   if (e.status >= 500) return "Try again later; if it keeps failing, check the service's logs.";
@@ -99,16 +94,9 @@ export function explainError(e: unknown): string {
   return p.hint ? `${p.lead} ${p.hint}` : p.lead;
 }
 
-/** What is going on while the client waits to repeat a call by itself. */
-export function explainRetry(n: RetryNotice): string {
-  const wait = `${Math.max(1, Math.ceil(n.delayMs / 1000))} s`;
-  const e = n.error;
-  if (e.kind === 'http' && e.status === 429) return `The service's quota is exhausted for now (429): waiting ${wait}, then retrying automatically.`;
-  if (e.kind === 'http') return `The service failed (${e.status}): retrying automatically in ${wait}.`;
-  return `The service did not answer: retrying automatically in ${wait}.`;
-}
+/** What is going on while the client waits to repeat a call by itself (the pane and `qfill` say the same). */
+export { describeRetry as explainRetry } from '../api/errors';
 
-/** True for the 403 a read-only key, a missing repository-manager right or a missing licence gives on upload. */
 export function isForbidden(e: unknown): e is ApiError {
   return e instanceof ApiError && e.kind === 'http' && (e.status === 403 || e.status === 401);
 }

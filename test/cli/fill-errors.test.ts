@@ -69,6 +69,8 @@ describe('qfill fill when the service fails', () => {
       expect(run.stderr).toMatch(/429/);
       expect(run.stderr).toContain('Quota exceeded for organization acme');
       expect(stub.hits()).toBeGreaterThan(1); // it retried before giving up
+      // Each wait was said, in the service's own words.
+      expect(run.stderr).toContain('qfill: Quota exceeded for organization acme. Waiting 1 s, then retrying automatically.');
       expect(existsSync(out)).toBe(false);
     } finally {
       stub.server.close();

@@ -220,3 +220,42 @@ export async function holdUploads(url: string, key: string, n: number): Promise<
       ),
   };
 }
+
+export interface Trickle {
+  /** What the server has answered so far. */
+  reply(): string;
+  /** Resolves when the server has closed the connection (or `ms` passed: false). */
+  closedWithin(ms: number): Promise<boolean>;
+  stop(): void;
+}
+
+/** An upload whose body arrives `bytes` at a time every `everyMs`, stalling for good after `stallAfter` bytes (if given). */
+export async function trickleUpload(url: string, key: string, opts: { everyMs: number; bytes?: number; stallAfter?: number; name?: string }): Promise<Trickle> {
+  const upload = rawUpload(url, key, '/api/v2/repository/files/', 64 * 1024, opts.name ?? 'trickle.txt');
+  const socket = await open(url);
+  let reply = '';
+  let closed = false;
+  socket.on('data', (d) => (reply += d.toString('latin1')));
+  socket.on('error', () => undefined);
+  socket.on('close', () => (closed = true));
+  await write(socket, upload.head);
+  let sent = 0;
+  const step = opts.bytes ?? 1;
+  const timer = setInterval(() => {
+    if (closed || sent >= upload.body.byteLength || (opts.stallAfter !== undefined && sent >= opts.stallAfter)) return;
+    const next = Math.min(upload.body.byteLength, sent + step);
+    socket.write(upload.body.subarray(sent, next));
+    sent = next;
+  }, opts.everyMs);
+  return {
+    reply: () => reply,
+    async closedWithin(ms) {
+      for (let waited = 0; waited < ms && !closed; waited += 50) await pause(50);
+      return closed;
+    },
+    stop() {
+      clearInterval(timer);
+      socket.destroy();
+    },
+  };
+}

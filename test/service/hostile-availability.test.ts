@@ -29,8 +29,8 @@ interface Running {
   key: string;
 }
 
-/** Small request limits: 2 MB per upload request, one upload received at a time. */
-const UPLOADS = { maxRequestMb: 2, maxInFlight: 1 };
+/** Small request limits: 2 MB per upload request, one upload received at a time, none waiting. */
+const UPLOADS = { maxRequestMb: 2, perKey: 1, perOrg: 1, total: 1, maxWaitMs: 0 };
 
 type TestStorage = Awaited<ReturnType<typeof testStorage>>;
 
@@ -215,7 +215,7 @@ describe('upload limits', () => {
     );
     const busy = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['other.txt', KB_TEXT]));
     expect(busy.status).toBe(429);
-    expect(busy.body).toEqual({ error: 'too many uploads in progress (at most 1 at once); retry in a few seconds' });
+    expect(busy.body).toEqual({ error: 'too many uploads in progress: this API key already has 1 upload in progress (at most 1 at once); retry in a few seconds' });
     expect(busy.headers.get('retry-after')).toBe('5');
     // The chat is not an upload: answered meanwhile.
     expect((await get(s, '/api/v2/chat/sessions/')).status).toBe(200);

@@ -165,7 +165,7 @@ describe('Chat', () => {
     [400, { error: 'question: must not be empty' }, {}, /^Question: must not be empty\.Details400 · POST \/chat\/ask\//],
     [403, { error: 'no active licence' }, {}, /^No active licence\. The organisation's licence is inactive/],
     [404, { error: 'file not found' }, {}, /^File not found\. It does not exist, or this key cannot see it\./],
-    [429, { error: 'quota exceeded' }, { 'Retry-After': '90' }, /^Quota exceeded\. The quota is exhausted for now: wait 90 s and try again.*429 · POST/],
+    [429, { error: 'quota exceeded' }, { 'Retry-After': '90' }, /^Quota exceeded\. The service asks to wait 90 s and try again.*429 · POST/],
   ])('shows a %i as a sentence and keeps the typed question', async (status, json, headers, message) => {
     fake.fail('POST', /chat\/ask/, { status, json, headers }, 5);
     renderApp({ baseUrl: fake.origin, initialTab: 'chat' });
@@ -181,7 +181,7 @@ describe('Chat', () => {
     renderApp({ baseUrl: fake.origin, initialTab: 'chat' });
     type('Is data encrypted?');
     fireEvent.keyDown(box(), { key: 'Enter' });
-    const notice = await screen.findByText("The service's quota is exhausted for now (429): waiting 1 s, then retrying automatically.");
+    const notice = await screen.findByText('Quota exceeded. Waiting 1 s, then retrying automatically.');
     expect(notice.getAttribute('role')).toBe('status');
     await within(log()).findByText('Data is encrypted at rest with AES-256.');
     expect(screen.queryByRole('alert')).toBeNull();

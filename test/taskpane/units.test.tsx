@@ -71,6 +71,10 @@ describe('small parts of the task pane', () => {
     // While the client waits to repeat a call by itself.
     const notice = (error: ApiError, delayMs: number) => explainRetry({ endpoint: 'GET /x/', error, delayMs, nextAttempt: 2 });
     expect(notice(e, 42_000)).toBe("The service's quota is exhausted for now (429): waiting 42 s, then retrying automatically.");
+    const uploads = new ApiError({ kind: 'http', status: 429, message: 'refused', serverMessage: 'too many uploads in progress: this API key already has 4 uploads in progress (at most 4 at once); retry in a few seconds', retryAfterSeconds: 5 });
+    expect(notice(uploads, 5000)).toBe(
+      'Too many uploads in progress: this API key already has 4 uploads in progress (at most 4 at once); retry in a few seconds. Waiting 5 s, then retrying automatically.',
+    );
     expect(notice(new ApiError({ kind: 'network', message: 'refused' }), 150)).toBe('The service did not answer: retrying automatically in 1 s.');
     expect(notice(new ApiError({ kind: 'http', status: 503, message: 'down' }), 2400)).toBe('The service failed (503): retrying automatically in 3 s.');
   });
