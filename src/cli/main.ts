@@ -13,10 +13,12 @@ export const USAGE = `Usage: qfill <command> [options]
 
 Commands:
   serve [--port 3000] [--host 127.0.0.1] [--data DIR] [--database URL] [--files DIR] [--pool-size N] [--http] [--no-static]
-        [--cors-origin ORIGIN]... [--public-url URL]
+        [--cors-origin ORIGIN]... [--public-url URL] [--metrics] [--log-requests]
       Run the local knowledge service (HTTPS with office-addin-dev-certs certificates unless --http).
       --cors-origin (repeatable) lets a page of that origin call the API; --public-url is the address
-      clients use (e.g. behind a proxy), for the links to further pages.
+      clients use (e.g. behind a proxy), for the links to further pages. GET /healthz and /readyz need
+      no key; GET /metrics (Prometheus) needs an admin key unless --metrics opens it to the network;
+      --log-requests logs one line per request (id, route, status, time).
   keys create --org ORG --user USER [--role admin|repository_manager|member] [--read-only] [--name NAME] [--data DIR]
       Create an API key (creates the organization and user when missing); prints the key alone.
   orgs set --org ORG [--license active|inactive] [--quota REQUESTS_PER_MINUTE] [--upload-requires-manager true|false] [--names "A, B"] [--data DIR]
@@ -114,6 +116,8 @@ async function run(argv: string[]): Promise<number> {
         files: { type: 'string' },
         'cors-origin': { type: 'string', multiple: true },
         'public-url': { type: 'string' },
+        metrics: { type: 'boolean' },
+        'log-requests': { type: 'boolean' },
       });
       const corsOrigins = (v['cors-origin'] ?? []).map((o) => originOption(o, 'cors-origin'));
       const publicUrl = v['public-url'] === undefined ? null : originOption(v['public-url'], 'public-url');
@@ -128,6 +132,8 @@ async function run(argv: string[]): Promise<number> {
         staticDir: v['no-static'] ? null : undefined,
         corsOrigins,
         publicUrl,
+        metrics: v.metrics ? 'open' : 'admin',
+        logRequests: v['log-requests'] ?? false,
       });
     }
     case 'keys': {

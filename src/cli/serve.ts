@@ -17,6 +17,9 @@ export interface ServeOptions {
   corsOrigins?: readonly string[];
   /** The origin clients use, for `next`/`previous` links (`--public-url`). */
   publicUrl?: string | null;
+  /** `GET /metrics` open to the network ('open') or for admin keys only. */
+  metrics?: 'open' | 'admin';
+  logRequests?: boolean;
   out?: (line: string) => void;
   err?: (line: string) => void;
 }
@@ -49,6 +52,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
       corsOrigins: opts.corsOrigins,
       publicUrl: opts.publicUrl,
       logger: true,
+      logRequests: opts.logRequests,
+      metrics: opts.metrics,
       https,
     });
   } catch (error) {

@@ -6,6 +6,7 @@ import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,9 @@ import { corsAllows, installOrigins } from './http/origin';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/depth';
 import { badRequest, clientErrorHandler, installErrorHandlers } from './http/errors';
 import { parseUrlencodedBody } from './http/form';
+import { registerHealth } from './http/health';
 import { registerUploads, type UploadLimits } from './http/multipart';
+import { ServiceMetrics } from './metrics';
 import { generateAnswersHandler } from './jobs/generate';
 import { INGEST_CONCURRENCY, ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
@@ -38,6 +41,10 @@ export interface BuildAppOptions {
   staticDir?: string | null;
   /** Log warnings and errors (level from QFILL_LOG_LEVEL, default `warn`). */
   logger?: boolean;
+  /** An access log: one line per request with its id, route, status and time (`qfill serve --log-requests`). */
+  logRequests?: boolean;
+  /** `GET /metrics` open to whoever reaches the port ('open', `qfill serve --metrics`) or for admin keys only (default). */
+  metrics?: 'open' | 'admin';
   startWorkers?: boolean;
   /** How often the background-job lease is renewed or, by a standby process, tried (default 10 s). */
   leaseCheckMs?: number;
@@ -84,7 +91,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
-    logger: opts.logger ? { level: process.env.QFILL_LOG_LEVEL ?? 'warn' } : false,
+    logger: opts.logger ? { level: opts.logRequests ? 'info' : (process.env.QFILL_LOG_LEVEL ?? 'warn') } : false,
+    disableRequestLogging: !opts.logRequests,
+    // A caller's own request id is kept when it is a plain token, so one id follows a request through proxies.
+    requestIdHeader: false as const,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
+    },
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
     clientErrorHandler,
@@ -93,7 +107,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   const app = (opts.https ? Fastify({ ...common, https: opts.https }) : Fastify(common)) as unknown as FastifyInstance;
 
   let worker: JobWorker | null = null;
+  let uploadGate: Awaited<ReturnType<typeof registerUploads>> | null = null;
+  const metrics = new ServiceMetrics({
+    jobCounts: () => store.jobs.counts(),
+    uploads: () => ({ receiving: uploadGate?.inFlight ?? 0, waiting: uploadGate?.queued ?? 0 }),
+  });
   const ctx: ServiceContext = {
+    metrics,
     store,
     blobs: storage.blobs,
     knowledge,
@@ -138,6 +158,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   });
 
   installErrorHandlers(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+  registerHealth(app, {
+    store,
+    metrics,
+    metricsAccess: opts.metrics ?? 'admin',
+    workerState: () => (!worker?.started ? 'stopped' : worker.active ? 'running' : 'standby'),
+  });
   installOrigins(app, { publicUrl: opts.publicUrl, corsOrigins: opts.corsOrigins });
   await app.register(cors, {
     // Only our own origin and the configured ones; any other page (or `null`, a sandboxed one) gets no CORS headers.
@@ -146,12 +178,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
         origin: corsAllows(request, request.headers.origin) ? request.headers.origin : false,
         methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
         allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
-        exposedHeaders: ['Retry-After'],
+        exposedHeaders: ['Retry-After', 'X-Request-Id'],
         maxAge: 600,
       }),
   });
   await app.register(formbody, { parser: parseUrlencodedBody });
-  await registerUploads(app, ctx.blobs, opts.uploads);
+  uploadGate = await registerUploads(app, ctx.blobs, opts.uploads);
   await app.register(apiPlugin, { prefix: API_PREFIX, ctx });
 
   const staticDir = opts.staticDir === undefined ? join(PROJECT_ROOT, 'dist') : opts.staticDir;

@@ -2,6 +2,7 @@
  * What routes and jobs are given: storage, the job queue, file bytes, and the knowledge and detection
  * functions. Narrow interfaces so each part can be replaced (PostgreSQL storage, another retriever).
  */
+import type { ServiceMetrics } from './metrics';
 import type { DetectedQuestionnaire } from './detect/types';
 import type { BlobStore } from './files/blobstore';
 import type { FileSource } from './files/source';
@@ -60,6 +61,8 @@ export interface ServiceContext {
   detect(source: FileSource, filename: string): Promise<DetectedQuestionnaire>;
   /** Tells the background worker that a job of `kind` is waiting. */
   wake(kind: string): void;
+  /** Counts for operators (`GET /metrics`); absent where no service runs (tools, some tests). */
+  metrics?: ServiceMetrics;
 }
 
 export const JOB_KINDS = {

@@ -36,6 +36,7 @@ describe('JobWorker', () => {
     let failures = 2;
     const queue: JobQueue = {
       enqueue: (k, p) => real.enqueue(k, p),
+      counts: () => real.counts(),
       claim: (kind) => {
         if (failures > 0) {
           failures--;
@@ -141,6 +142,7 @@ describe('a job whose lease cannot be renewed (the database unreachable from its
     const unreachable = () => Promise.reject(new Error('Connection terminated unexpectedly'));
     const queueA: JobQueue = {
       enqueue: (k, p) => a.enqueue(k, p),
+      counts: () => a.counts(),
       claim: (kind) => (down ? unreachable() : a.claim(kind)),
       heartbeat: (id) => (down ? unreachable() : a.heartbeat(id)),
       complete: (id) => (down ? unreachable() : a.complete(id)),

@@ -104,8 +104,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
       const mapped = status === 403 || status === 404 || status === 429 ? status : 400;
       return reply.code(mapped).send({ error: error.message || 'invalid request' });
     }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ error: 'internal error; see the service log' });
+    request.log.error({ err: error, method: request.method, url: request.url }, 'unhandled error');
+    return reply.code(500).send({ error: `internal error; see the service log (request ${request.id})` });
   });
 
   app.setNotFoundHandler(notFoundHandler);

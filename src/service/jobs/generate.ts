@@ -90,6 +90,7 @@ async function generateOneByOne(run: Run, ids: number[]): Promise<'done' | 'inte
     // then another worker answers this question; storing ours too would give it two answers.
     if (run.jobCtx.shouldStop()) return 'interrupted';
     await repo.addAnswer(questionId, answer);
+    run.ctx.metrics?.answerStored(answer);
     // Keep HTTP responsive between questions.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -122,6 +123,7 @@ async function generateBatched(run: Run, ids: number[], budget: TokenBudget, con
         const answer = newAnswer(run.consistency.record(item.asked, result));
         if (i === 0) (answer.evaluation as Evaluation & { llm_usage?: unknown }).llm_usage = { ...usage, questions: batch.length };
         await repo.addAnswer(item.questionId, answer);
+        run.ctx.metrics?.answerStored(answer);
       }
     })().catch((error: unknown) => {
       // The answers could not be stored: the questions stay unanswered and the job is tried again.
@@ -175,7 +177,10 @@ async function generateBatched(run: Run, ids: number[], budget: TokenBudget, con
       }
       stored = failedAnswer(run, questionId, error);
     }
-    if (stored) await repo.addAnswer(questionId, stored);
+    if (stored) {
+      await repo.addAnswer(questionId, stored);
+      run.ctx.metrics?.answerStored(stored);
+    }
     await new Promise((resolve) => setImmediate(resolve));
   }
   await flush(section);

@@ -50,6 +50,7 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
       // file shown `failed` has no bytes left.
       await ctx.blobs.remove(file.stored_name);
       await files.update(fileId, { status: 'failed', processing_stage: 'failed', error: reason });
+      ctx.metrics?.fileProcessed('failed');
     };
     // Bytes already in the library add no second copy of their evidence (it would be counted twice).
     const original = file.purpose === 'repository' ? await sameContentAs(ctx.store, file) : null;
@@ -111,6 +112,7 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
         qa_count: counts.qa_count,
         total_embeddings: counts.total_embeddings,
       });
+      ctx.metrics?.fileProcessed('ready', counts.passage_count);
     } catch (error) {
       if (error instanceof ExtractError) {
         await fail(error.message);

@@ -63,6 +63,11 @@ export class JobWorker {
     this.leaseTimer.unref();
   }
 
+  /** Started and not stopped: running the jobs, or standing by for the lease of another process. */
+  get started(): boolean {
+    return !this.stopped;
+  }
+
   /** True while this process runs the jobs (always, without a lease, once started). */
   get active(): boolean {
     return !this.stopped && this.holding;

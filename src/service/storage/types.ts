@@ -382,6 +382,8 @@ export interface JobQueue {
   /** Puts every `running` job back to `queued`; returns how many. Only for the holder of a WorkerLease. */
   requeueRunning(): Promise<number>;
   get(id: number): Promise<Job | null>;
+  /** How many jobs there are of each kind in each state (for metrics). */
+  counts(): Promise<{ kind: string; state: string; count: number }[]>;
 }
 
 /**

@@ -103,6 +103,12 @@ export class SqlJobQueue implements JobQueue {
     return (await this.sql.run("UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'running'", [nowIso()])).changes;
   }
 
+  async counts(): Promise<{ kind: string; state: string; count: number }[]> {
+    const rows = await this.sql.all<{ kind: string; state: string; count: number | string }>('SELECT kind, state, COUNT(*) AS count FROM jobs GROUP BY kind, state');
+    // PostgreSQL's COUNT is a bigint, which the driver returns as text.
+    return rows.map((r) => ({ kind: r.kind, state: r.state, count: Number(r.count) }));
+  }
+
   async get(id: number): Promise<Job | null> {
     const row = await this.sql.get<JobRow>('SELECT id, kind, payload, state, attempts, last_error FROM jobs WHERE id = ?', [id]);
     return row ? toJob(row) : null;
