@@ -64,6 +64,8 @@ export interface BuildAppOptions {
 
 export interface BuiltApp {
   app: FastifyInstance;
+  /** Every route the app serves (HEAD and OPTIONS aside), as registered: the OpenAPI test checks them. */
+  routes: { method: string; url: string }[];
   close(): Promise<void>;
 }
 
@@ -91,8 +93,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
+    // Fastify logs each request and answer at `info`: the access log is that level.
     logger: opts.logger ? { level: opts.logRequests ? 'info' : (process.env.QFILL_LOG_LEVEL ?? 'warn') } : false,
-    disableRequestLogging: !opts.logRequests,
     // A caller's own request id is kept when it is a plain token, so one id follows a request through proxies.
     requestIdHeader: false as const,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
@@ -105,6 +107,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   };
   // The HTTPS instance has another generic type; routes do not care which server carries them.
   const app = (opts.https ? Fastify({ ...common, https: opts.https }) : Fastify(common)) as unknown as FastifyInstance;
+
+  const routes: BuiltApp['routes'] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: route.url });
+  });
 
   let worker: JobWorker | null = null;
   let uploadGate: Awaited<ReturnType<typeof registerUploads>> | null = null;
@@ -198,6 +205,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   let closed = false;
   return {
     app,
+    routes,
     async close() {
       if (closed) return;
       closed = true;

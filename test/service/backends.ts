@@ -50,6 +50,7 @@ export const SERVE_SUITES = [
 ];
 
 export const IN_PROCESS_ONLY: Record<string, string> = {
+  'test/service/http/openapi.test.ts': "compares the in-process app's registered routes with the description",
   'test/service/http/health.test.ts': 'builds the app with its workers off to see readiness fail, and counts its own metrics',
   'test/service/http/fair-uploads.test.ts': 'builds the app with small upload shares and pace limits (no flags for them)',
   'test/service/restart.test.ts': 'stops and restarts the service with its workers off, and runs a job handler by hand',

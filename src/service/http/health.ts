@@ -1,9 +1,11 @@
 /**
  * What a load balancer and Prometheus ask, outside the versioned API and without data: `GET /healthz`
  * (the process answers), `GET /readyz` (its database answers and the job worker runs) and `GET /metrics`
- * (open when the operator chose so, otherwise for an admin key).
+ * (open when the operator chose so, otherwise for an admin key); and the API's own description,
+ * `GET /api/v2/openapi.json`, which holds no data either.
  */
 import type { FastifyInstance } from 'fastify';
+import { openApiDocument } from '../../api/openapi';
 import { hashKey } from '../keys';
 import type { ServiceMetrics } from '../metrics';
 import type { Store } from '../storage/types';
@@ -19,6 +21,9 @@ export interface HealthOptions {
 
 export function registerHealth(app: FastifyInstance, opts: HealthOptions): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
+
+  const description = openApiDocument('/api/v2');
+  app.get('/api/v2/openapi.json', async () => description);
 
   app.get('/readyz', async (_request, reply) => {
     let database = 'ok';

@@ -1,0 +1,83 @@
+/**
+ * Every endpoint of the v2 interface and of this project's extensions, with the schemas its query, body and
+ * answer follow: the one list the OpenAPI document is generated from (./openapi.ts), and that a test checks
+ * against the service's routes in both directions.
+ */
+import * as z from 'zod/mini';
+import {
+  AskRequest,
+  AskResponse,
+  ChatMessage,
+  ChatSession,
+  CreateSessionRequest,
+  DeletedRepositoryFile,
+  OfferingList,
+  OrganisationNames,
+  paginated,
+  Progress,
+  Questionnaire,
+  QuestionnaireListQuery,
+  QuestionnaireUploadFields,
+  QuestionnaireUploadResult,
+  QuestionWithAnswers,
+  RepositoryFile,
+  RepositoryListQuery,
+  RepositoryUploadFields,
+  RepositoryUploadResult,
+  SendMessageRequest,
+  ServiceExtensions,
+  SessionListQuery,
+  Structure,
+  AnswersQuery,
+} from './schemas';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Endpoint {
+  method: HttpMethod;
+  /** Under /api/v2, with `{id}` for path parameters. */
+  path: string;
+  summary: string;
+  query?: z.ZodMiniType;
+  /** A JSON (or form) body, or the text fields of a multipart upload beside its `files`. */
+  body?: z.ZodMiniType;
+  upload?: boolean;
+  response: z.ZodMiniType;
+  /** Not in the v2 interface: listed by `GET /extensions/` under this name. */
+  extension?: string;
+}
+
+export const ENDPOINTS: readonly Endpoint[] = [
+  { method: 'POST', path: '/chat/ask/', summary: 'Ask one question of the knowledge base (optionally within a session)', body: AskRequest, response: AskResponse },
+  { method: 'GET', path: '/chat/sessions/', summary: 'List chat sessions', query: SessionListQuery, response: paginated(ChatSession) },
+  { method: 'POST', path: '/chat/sessions/', summary: 'Start a chat session', body: CreateSessionRequest, response: ChatSession },
+  { method: 'GET', path: '/chat/sessions/{id}/', summary: 'A chat session with its messages', response: ChatSession },
+  { method: 'POST', path: '/chat/sessions/{id}/messages/', summary: 'Send a message in a session and get the answer', body: SendMessageRequest, response: ChatMessage },
+  { method: 'GET', path: '/filler/questionnaires/', summary: 'List questionnaires', query: QuestionnaireListQuery, response: z.array(Questionnaire) },
+  {
+    method: 'POST',
+    path: '/filler/questionnaires/',
+    summary: 'Upload questionnaires (.xlsx, .xlsm, .csv); their questions are found at once, answers generated in the background',
+    body: QuestionnaireUploadFields,
+    upload: true,
+    response: QuestionnaireUploadResult,
+  },
+  { method: 'GET', path: '/filler/questionnaires/{id}/', summary: 'One questionnaire', response: Questionnaire },
+  { method: 'GET', path: '/filler/questionnaires/{id}/answer-progress/', summary: 'How far answering has come', response: Progress },
+  { method: 'GET', path: '/filler/questionnaires/{id}/answers/', summary: 'Questions with their answer slots and answers', query: AnswersQuery, response: z.array(QuestionWithAnswers) },
+  { method: 'GET', path: '/filler/questionnaires/{id}/structure/', summary: 'Tabs, sections and filter counts', response: Structure },
+  { method: 'GET', path: '/repository/files/', summary: 'List knowledge-base files', query: RepositoryListQuery, response: paginated(RepositoryFile) },
+  { method: 'POST', path: '/repository/files/', summary: 'Upload files to the knowledge base', body: RepositoryUploadFields, upload: true, response: RepositoryUploadResult },
+  { method: 'GET', path: '/repository/files/{id}/', summary: 'One knowledge-base file and its processing', response: RepositoryFile },
+  {
+    method: 'DELETE',
+    path: '/repository/files/{id}/',
+    summary: 'Delete a knowledge-base file and everything learned from it',
+    response: DeletedRepositoryFile,
+    extension: 'repository.delete',
+  },
+  { method: 'GET', path: '/extensions/', summary: 'What this service offers beyond the v2 interface', response: ServiceExtensions, extension: 'extensions' },
+  { method: 'GET', path: '/offerings/', summary: "The organisation's offerings", response: OfferingList, extension: 'offerings.list' },
+  { method: 'GET', path: '/organisation/names/', summary: "The names that make a document the organisation's own", response: OrganisationNames, extension: 'organisation.names' },
+  { method: 'PUT', path: '/organisation/names/', summary: "Set the organisation's own names", body: OrganisationNames, response: OrganisationNames, extension: 'organisation.names' },
+];
