@@ -51,6 +51,7 @@ export function initialState(options: Partial<FillOptions> = {}): FillState {
     secondsLeft: null,
     stalled: false,
     questionnaireId: null,
+    fileName: null,
     interruptedAt: null,
     structure: null,
     warnings: [],
@@ -194,6 +195,7 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
       warnings: [],
       questions: [],
       questionnaireId: null,
+      fileName: null,
       corrected: new Set(),
     });
     try {
@@ -202,6 +204,7 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
       const file = await workbook.readFile((p) => live(ctl) && update({ read: p }));
       if (!live(ctl)) return st;
       step('read', 'done', `${file.fileName}, ${formatBytes(file.bytes.length)}`);
+      update({ fileName: file.fileName });
       step('upload', 'active', `Sending ${formatBytes(file.bytes.length)}…`);
       const uploaded = await api.uploadQuestionnaires(
         [{ name: file.fileName, data: file.bytes, ...(file.type ? { type: file.type } : {}) }],
@@ -218,6 +221,7 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
       const link: FillLink = {
         questionnaireId: id,
         startedAt: new Date(now()).toISOString(),
+        fileName: file.fileName,
         ...(previous?.cells ? { cells: previous.cells } : {}),
         ...(previous?.cellsWrittenAt ? { cellsWrittenAt: previous.cellsWrittenAt } : {}),
         ...(previous?.corrected ? { corrected: previous.corrected } : {}),
@@ -256,11 +260,11 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
         update({ phase: 'settled', outcome: { kind: 'link-gone' } });
         return;
       }
-      update({ phase: 'interrupted', interruptedAt: link.startedAt, questionnaireId: link.questionnaireId });
+      update({ phase: 'interrupted', interruptedAt: link.startedAt, questionnaireId: link.questionnaireId, fileName: link.fileName ?? null });
       return;
     }
     const ctl = begin();
-    update({ steps: link.writtenAt ? allDone() : freshSteps(), questionnaireId: link.questionnaireId });
+    update({ steps: link.writtenAt ? allDone() : freshSteps(), questionnaireId: link.questionnaireId, fileName: link.fileName ?? null });
     try {
       await loadResults(link.questionnaireId, ctl);
       if (live(ctl) && link.writtenAt) update({ outcome: { kind: 'already-written', writtenAt: link.writtenAt } });
@@ -279,6 +283,7 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
     update({
       steps: { ...freshSteps(), read: { state: 'done', detail: '' }, upload: { state: 'done', detail: '' } },
       questionnaireId: link.questionnaireId,
+      fileName: link.fileName ?? null,
       report: null,
     });
     try {
@@ -460,6 +465,7 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
     const next: FillLink = {
       questionnaireId: link.questionnaireId,
       startedAt: link.startedAt,
+      ...(link.fileName ? { fileName: link.fileName } : {}),
       writtenAt,
       cells,
       ...(result.written > 0 ? { cellsWrittenAt: writtenAt } : link.cellsWrittenAt ? { cellsWrittenAt: link.cellsWrittenAt } : {}),
@@ -546,7 +552,7 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
         if (kept.length === 0) update({ questions: serviceQuestions, corrected: new Set() });
         const link = await readLink();
         // The kept cells are the analyst's own now: nothing of this fill is left to undo.
-        if (link) await saveLink({ questionnaireId: link.questionnaireId, startedAt: link.startedAt, undoneAt: new Date(now()).toISOString() });
+        if (link) await saveLink({ questionnaireId: link.questionnaireId, startedAt: link.startedAt, ...(link.fileName ? { fileName: link.fileName } : {}), undoneAt: new Date(now()).toISOString() });
       }
       await refreshCanUndo();
       update({
@@ -608,6 +614,7 @@ export function createFillSession(deps: SessionDeps, options: Partial<FillOption
     confirmOverwrite,
     rewrite,
     requestUndo,
+    findLaterEdits,
     cancelUndo,
     undo,
     correct,
