@@ -80,7 +80,7 @@ function useFillSession(props: FillPaneProps): [FillSession | null, FillState] {
             {
               api: client,
               workbook,
-              links: fillLinkStore(storage, () => workbook.documentKey()),
+              links: fillLinkStore(storage, workbook),
               details: true,
               confirmOverwrite: true,
               ...(stallMs !== undefined ? { stallMs } : {}),
