@@ -133,7 +133,7 @@ describe('review at speed', () => {
     workbook.set('Security', 'C2', 'Typed');
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 1 cell; skipped 4\./);
+    await screen.findByText(/Wrote 1 cell; skipped 4 cells\./);
     const skipped = screen.getByRole('list', { name: 'Skipped cells' });
     expect([...skipped.children].map((li) => (li.querySelector('summary') ?? li).textContent)).toEqual([
       '2 skipped: no answer for this cell (see the review)',

@@ -21,7 +21,7 @@ import { ProgressBar } from '../components/Progress';
 import { formatBytes, formatDuration } from '../eta';
 import { explainQuestionnaireUploadError, isForbidden } from '../errors';
 import { fillLinkStore } from '../fill-link';
-import { findQuestionAt, targetCell } from '../review';
+import { answeredByWrites, findQuestionAt, targetCell } from '../review';
 import type { StorageLike, TaskpaneApi } from '../types';
 import { WriteReport } from './fill-report';
 import type { CorrectFn } from './Correction';
@@ -202,7 +202,7 @@ export function FillPane(props: FillPaneProps) {
   const lastRunWrote = outcome?.kind === 'written' && !!report && report.result.written > 0;
   const undoLabel = lastRunWrote || !outcome || outcome.kind === 'already-written' || outcome.kind === 'undone' ? 'Undo fill' : 'Undo the earlier fill';
   const error = errorOf(outcome);
-  const written = useMemo(() => (report ? new Set(report.plan.writes.map((w) => w.questionId)) : null), [report]);
+  const written = useMemo(() => (report ? answeredByWrites(report.plan.writes, questions) : null), [report, questions]);
   const heldBack = useMemo(
     () => Object.fromEntries((report?.plan.skipped ?? []).filter((s) => s.reason === 'draft' && s.address && s.value).map((s) => [`${s.tab}!${s.address}`, s.value!])),
     [report],
