@@ -73,6 +73,17 @@ export interface WorkbookAdapter {
   writeCell(ref: CellRef, text: string, options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
   /** The displayed text of cells ('' when empty), in the order asked: what a fill would replace or undo would discard. */
   readValues?(refs: CellRef[]): Promise<string[]>;
-  /** A stable key for the open workbook (to resume polling and find the undo snapshot). Not secret. */
+  /**
+   * A key for this file of the workbook (where its undo snapshot is kept): its own id joined to its
+   * address, so neither another copy of the template nor a saved-as copy finds its undo. Not secret.
+   */
   documentKey(): Promise<string>;
+  /** The workbook's own id, kept in the workbook (document settings) since its first upload; null before. */
+  workbookId?(): Promise<string | null>;
+  /**
+   * Gives the workbook its own id when it has none: one settings write, at its first upload (saving
+   * settings can clear Excel's undo stack, so never while cells are written). Null where the host
+   * keeps no document settings.
+   */
+  assignWorkbookId?(): Promise<string | null>;
 }

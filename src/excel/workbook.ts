@@ -51,6 +51,18 @@ export interface ExcelWorkbookOptions {
 
 export const DEFAULT_PAYLOAD_BUDGET = 4 * 1024 * 1024;
 
+/** The document setting holding the workbook's own id: it travels with the file, so a saved-as copy keeps it. */
+export const WORKBOOK_ID_SETTING = 'qfill.workbookId';
+
+function documentSettings(): Partial<Office.Settings> | null {
+  return typeof Office !== 'undefined' ? (Office.context?.document?.settings ?? null) : null;
+}
+
+function newWorkbookId(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+}
+
 function fnv1a(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
@@ -91,6 +103,13 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
   let cachedKey: string | null = null;
 
   async function documentKey(): Promise<string> {
+    const id = await workbookId();
+    const place = await placeKey();
+    return id ? `${place}#${id}` : place;
+  }
+
+  /** Where the workbook is: its address, or for an unsaved one a fingerprint of its sheets. */
+  async function placeKey(): Promise<string> {
     const url = typeof Office !== 'undefined' ? Office.context?.document?.url : null;
     if (url) return `url:${url}`;
     if (cachedKey) return cachedKey;
@@ -103,6 +122,25 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
     });
     cachedKey = `sheets:${fnv1a(names.join('\u0002'))}`;
     return cachedKey;
+  }
+
+  async function workbookId(): Promise<string | null> {
+    const value = documentSettings()?.get?.(WORKBOOK_ID_SETTING);
+    return typeof value === 'string' && value !== '' ? value : null;
+  }
+
+  async function assignWorkbookId(): Promise<string | null> {
+    const existing = await workbookId();
+    if (existing) return existing;
+    const settings = documentSettings();
+    const save = settings?.saveAsync?.bind(settings);
+    if (typeof settings?.set !== 'function' || !save) return null;
+    const id = newWorkbookId();
+    settings.set(WORKBOOK_ID_SETTING, id);
+    await new Promise<void>((resolve, reject) =>
+      save((r) => (r.status === Office.AsyncResultStatus.Failed ? reject(new Error(`Excel could not save the workbook's id: ${r.error?.message ?? 'unknown error'}`)) : resolve())),
+    );
+    return id;
   }
 
   /** Excel.run with a whole fill as one Ctrl+Z step where Excel supports it (ExcelApi 1.20). */
@@ -382,5 +420,7 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
     writeCell,
     readValues,
     documentKey,
+    workbookId,
+    assignWorkbookId,
   };
 }

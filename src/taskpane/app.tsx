@@ -11,9 +11,8 @@ import { ErrorBoundary } from './components/ErrorBoundary';
 import { ErrorMessage, Note } from './components/Message';
 import { TabBar, panelId, tabId, type TabSpec } from './components/TabBar';
 import { classifyUploadRefusal, explainRetry, isForbidden, uploadRefusedReason, type UploadRefusal } from './errors';
-import { ChatPane } from './panes/ChatPane';
 import { FillPane } from './panes/FillPane';
-import { LibraryPane } from './panes/LibraryPane';
+import { useLater } from './later';
 import { SettingsPane } from './panes/SettingsPane';
 import { STORAGE_KEYS, createSettingsStore, keyFingerprint, safeGet, safeRemove, safeSet } from './settings-store';
 import { injectStyles } from './styles';
@@ -57,6 +56,7 @@ export function App(props: AppProps) {
   const store = useMemo(() => createSettingsStore(props.storage, props.defaultBaseUrl), [props.storage, props.defaultBaseUrl]);
   const [settings, setSettings] = useState<Settings>(() => store.load());
   const [tab, setTab] = useState<TabId>(() => (settings.apiKey ? (props.initialTab ?? 'fill') : 'settings'));
+  const later = useLater();
   const [block, setBlock] = useState<UploadBlock | null>(() => readUploadBlock(props, settings.apiKey));
   const uploadBlocked = block?.reason ?? null;
   const [questions, setQuestions] = useState<QuestionWithAnswers[]>([]);
@@ -174,27 +174,35 @@ export function App(props: AppProps) {
       {panel(
         'chat',
         'Chat',
-        <ChatPane
-          client={client}
-          workbook={props.workbook}
-          questions={questions}
-          onOpenSettings={openSettings}
-          active={tab === 'chat'}
-          connectionEpoch={connectionEpoch}
-        />,
+        later ? (
+          <later.ChatPane
+            client={client}
+            workbook={props.workbook}
+            questions={questions}
+            onOpenSettings={openSettings}
+            active={tab === 'chat'}
+            connectionEpoch={connectionEpoch}
+          />
+        ) : (
+          <Loading />
+        ),
       )}
       {panel(
         'library',
         'Library',
-        <LibraryPane
-          client={client}
-          uploadBlocked={uploadBlocked}
-          onUploadRefused={onUploadRefused}
-          onOpenSettings={openSettings}
-          pollMs={props.libraryPollMs ?? 2000}
-          active={tab === 'library'}
-          connectionEpoch={connectionEpoch}
-        />,
+        later ? (
+          <later.LibraryPane
+            client={client}
+            uploadBlocked={uploadBlocked}
+            onUploadRefused={onUploadRefused}
+            onOpenSettings={openSettings}
+            pollMs={props.libraryPollMs ?? 2000}
+            active={tab === 'library'}
+            connectionEpoch={connectionEpoch}
+          />
+        ) : (
+          <Loading />
+        ),
       )}
       {panel(
         'settings',
@@ -213,6 +221,11 @@ export function App(props: AppProps) {
       )}
     </div>
   );
+}
+
+/** A tab whose view is still on its way (it loads right after the first paint). */
+function Loading() {
+  return <p class="qf-muted">Loading…</p>;
 }
 
 /** Renders the task pane into `root` (calling again re-renders with new props, e.g. a theme change). */

@@ -231,3 +231,15 @@ export function nextNeedingReview(
   }
   return null;
 }
+
+/**
+ * The questions a write answered: its primary cell (the list where there is one, else the free-text
+ * answer) was written with an answer, not a draft. A comment or a description alone is not an answer.
+ */
+export function answeredByWrites(
+  writes: readonly { questionId: number; slotRole: string; draft?: boolean }[],
+  questions: readonly QuestionWithAnswers[],
+): Set<number> {
+  const primaryRole = new Map(questions.map((q) => [q.id, primarySlot((q.answer_slots ?? []).filter((s) => !s.is_blocked))?.role]));
+  return new Set(writes.filter((w) => !w.draft && primaryRole.get(w.questionId) === w.slotRole).map((w) => w.questionId));
+}

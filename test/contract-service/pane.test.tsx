@@ -25,7 +25,7 @@ describe('the pane against a spec-only service', () => {
     const workbook = new MemoryWorkbook([CONTRACT_TAB]);
     renderApp({ baseUrl: service.origin, apiKey: CONTRACT_KEY, workbook });
     fireEvent.click(screen.getByRole('button', { name: /Fill this workbook/ }));
-    await screen.findByText(/Wrote 4 cells; skipped 2\./, {}, { timeout: 15_000 });
+    await screen.findByText(/Wrote 4 cells; skipped 2 cells\./, {}, { timeout: 15_000 });
     expect(['C2', 'D2', 'C3', 'D3', 'D4', 'C5'].map((a) => workbook.value(CONTRACT_TAB, a) ?? null)).toEqual([
       'Yes',
       'All customer data is encrypted at rest with AES-256.',
@@ -53,7 +53,7 @@ describe('the pane against a spec-only service', () => {
     renderApp({ baseUrl: service.origin, apiKey: CONTRACT_KEY, workbook });
     fireEvent.click(screen.getByLabelText(/Also write drafts into cells/));
     fireEvent.click(screen.getByRole('button', { name: /Fill this workbook/ }));
-    await screen.findByText(/Wrote 6 cells; skipped 0\./, {}, { timeout: 15_000 });
+    await screen.findByText(/Wrote 6 cells; skipped 0 cells\./, {}, { timeout: 15_000 });
     expect(workbook.value(CONTRACT_TAB, 'D3')).toBe('Not offered today.');
   });
 

@@ -53,7 +53,7 @@ describe('Fill', () => {
 
     fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
     // The low-trust answer is a draft: shown in the review, not written (no "Also write drafts").
-    await screen.findByText(/Wrote 2 cells; skipped 1\./);
+    await screen.findByText(/Wrote 2 cells; skipped 1 cell\./);
     expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.');
     expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
     expect(workbook.value('Privacy', 'C2')).toBeUndefined();
@@ -79,7 +79,7 @@ describe('Fill', () => {
     const { workbook } = renderApp({ baseUrl: fake.origin });
     fireEvent.click(screen.getByLabelText(/Also write drafts into cells/));
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 3 cells; skipped 0\./);
+    await screen.findByText(/Wrote 3 cells; skipped 0 cells\./);
     expect(workbook.value('Privacy', 'C2')).toBe('No.');
   });
 
@@ -134,7 +134,7 @@ describe('Fill', () => {
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(screen.getByLabelText(/Highlight answers by trust/));
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 1 cell; skipped 2\./);
+    await screen.findByText(/Wrote 1 cell; skipped 2 cells\./);
     expect(screen.getByText(/1 skipped: cell already filled \(overwrite is off\)/)).toBeTruthy();
     expect(workbook.value('Security', 'C3')).toBe('Typed by the analyst');
     expect(workbook.applied.at(-1)).toEqual({ highlight: false, sourceNotes: true });
@@ -152,7 +152,7 @@ describe('Fill', () => {
     fireEvent.click(fillButton());
     confirm = await screen.findByRole('group', { name: 'Confirm overwrite' });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Replace 1 value' }));
-    await screen.findByText(/Wrote 2 cells; skipped 1\./);
+    await screen.findByText(/Wrote 2 cells; skipped 1 cell\./);
     expect(workbook.value('Security', 'C3')).toBe('Yes, for all administrative access.');
     expect(screen.queryByRole('group', { name: 'Confirm overwrite' })).toBeNull();
   });
@@ -160,12 +160,12 @@ describe('Fill', () => {
   it('keeps drafts in the review unless "Also write drafts into cells" is ticked, and counts earlier and new writes together', async () => {
     const { workbook } = renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 2 cells; skipped 1\./);
+    await screen.findByText(/Wrote 2 cells; skipped 1 cell\./);
     expect(workbook.value('Privacy', 'C2')).toBeUndefined(); // low trust: a draft, not a cell value
 
     fireEvent.click(screen.getByLabelText(/Also write drafts into cells/));
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 1 cell; skipped 2\. 2 more already held the earlier fill's answers: 3 answer cells in all\./);
+    await screen.findByText(/Wrote 1 cell; skipped 2 cells\. 2 more already held the earlier fill's answers: 3 answer cells in all\./);
     expect(workbook.value('Privacy', 'C2')).toBe('No.');
   });
 
@@ -255,9 +255,9 @@ describe('Fill', () => {
 
     // Filling again: the cells hold the earlier fill's answers, and the report says so (not "no answers").
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 0 cells; skipped 3\./);
+    await screen.findByText(/Wrote 0 cells; skipped 3 cells\./);
     expect(screen.getByText(/2 answer cells already hold the answers of the earlier fill of this workbook .*: there was nothing new to write\./)).toBeTruthy();
-    expect(screen.queryByText(/Nothing in your library answered/)).toBeNull();
+    expect(screen.queryByText(/Your library had no answer/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Undo the earlier fill' })).toBeTruthy();
   });
 

@@ -4,12 +4,16 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { ApiClient } from '../../src/api/client';
 import { sleep } from '../../src/api/retry';
 import { App } from '../../src/taskpane/app';
+import { loadLater } from '../../src/taskpane/later';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
 import type { AppProps, ClientHooks, ConnectionSettings, TaskpaneApi } from '../../src/taskpane/types';
 import { FakeService } from './fake-service';
 import { MemoryWorkbook, memoryStorage } from './memory-workbook';
 
 export const API_KEY = 'qf_test_key_123';
+
+// The pane loads its later views (review, Chat, Library) after its first paint; here they are there before the first test.
+beforeAll(() => loadLater());
 
 // findBy* waits 1 s by default; a busy two-core machine (CI) can take longer to run a whole fill.
 configure({ asyncUtilTimeout: 8000 });

@@ -119,6 +119,57 @@ describe('task pane on the real local service', () => {
     }
   });
 
+  it('Fill, correct, save to library, refill: the second fill carries the correction', async () => {
+    const bytes = await questionnaireXlsx([SECURITY_SHEET]);
+    const corrected = 'Yes: hardware security keys for every administrator, reviewed by the security team.';
+    const fillIn = async (url: string) => {
+      const host = await loadXlsxIntoHost(bytes, { fileName: 'hecvat-review.xlsx', url });
+      const uninstall = installExcelHost(host);
+      const storage = memoryStorage();
+      storage.setItem(STORAGE_KEYS.apiKey, key);
+      storage.setItem(STORAGE_KEYS.baseUrl, origin());
+      renderApp({ baseUrl: origin(), storage, workbook: createExcelWorkbook({ storage }) as unknown as MemoryWorkbook });
+      fireEvent.click(screen.getByRole('button', { name: 'Fill this workbook' }));
+      await screen.findByText(/Wrote \d+ cells?/, {}, { timeout: 30_000 });
+      return { host, uninstall };
+    };
+
+    const first = await fillIn('https://contoso.example/reviewed/hecvat-review.xlsx');
+    try {
+      expect(String(first.host.getCell('Security', 'C3').value)).toMatch(/multi-factor/i);
+      // The analyst corrects an answer in the sheet, then saves what they reviewed.
+      await Excel.run(async (context) => {
+        context.workbook.worksheets.getItem('Security').getRange('C3').values = [[corrected]];
+        await context.sync();
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Save to library' }));
+      const confirm = await screen.findByRole('group', { name: 'Confirm save' }, { timeout: 10_000 });
+      expect(confirm.textContent).toMatch(/The library will learn \d+ answers? from 'Security', 1 corrected by you\./);
+      fireEvent.click(within(confirm).getByRole('button', { name: /^Learn \d+ answers?$/ }));
+      await screen.findByText(/Saved \d+ answers? to your library as hecvat-review \(reviewed answers\)\.csv/, {}, { timeout: 10_000 });
+    } finally {
+      cleanup();
+      first.uninstall();
+    }
+    await waitFor(
+      async () => {
+        const res = await fetch(`${origin()}/api/v2/repository/files/?search=reviewed`, { headers: { 'X-API-Key': key } });
+        const body = (await res.json()) as { results: { original_filename?: string; filename?: string; status: string }[] };
+        expect(body.results.map((f) => f.status)).toEqual(['ready']);
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+
+    // A fresh copy of the same questionnaire: the library answers it with the correction.
+    const second = await fillIn('https://contoso.example/fresh/hecvat-review.xlsx');
+    try {
+      expect(second.host.getCell('Security', 'C3').value).toBe(corrected);
+    } finally {
+      cleanup();
+      second.uninstall();
+    }
+  }, 90_000);
+
   it('Settings and uploads: a read-only key tests fine but its upload is refused and uploads get disabled', async () => {
     renderApp({ baseUrl: origin(), apiKey: readOnlyKey, initialTab: 'settings' });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));

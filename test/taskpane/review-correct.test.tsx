@@ -196,9 +196,9 @@ describe('no dead ends', () => {
     for (const [tab, cell] of [['Security', 'C2'], ['Security', 'C3'], ['Privacy', 'C2']] as const) workbook.set(tab, cell, 'Already answered');
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 0 cells; skipped 3\./);
+    await screen.findByText(/Wrote 0 cells; skipped 3 cells\./);
     expect(screen.getByText('Nothing was written.')).toBeTruthy();
-    expect(screen.getByText(/The answer cells already hold values\. To replace them, tick "Overwrite…" and write again \(you confirm first/)).toBeTruthy();
+    expect(screen.getByText(/3 answer cells already hold values\. To replace them, tick "Overwrite…" and write again \(you confirm first/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Undo fill' })).toBeNull();
 
     fireEvent.click(screen.getByLabelText(/Overwrite cells that already hold a value/));
@@ -210,7 +210,7 @@ describe('no dead ends', () => {
     expect(confirm.textContent).toContain('Security!C2 (SEC-01): “Already answered” → “Yes, AES-256.”');
     expect(workbook.value('Security', 'C2')).toBe('Already answered');
     fireEvent.click(within(confirm).getByRole('button', { name: 'Replace 2 values' }));
-    await screen.findByText(/Wrote 2 cells; skipped 1\./);
+    await screen.findByText(/Wrote 2 cells; skipped 1 cell\./);
     expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.');
     expect(workbook.value('Privacy', 'C2')).toBe('Already answered');
     fireEvent.click(await screen.findByRole('button', { name: 'Undo fill' }));
@@ -222,8 +222,8 @@ describe('no dead ends', () => {
     fake.questions = sampleQuestions().map((q) => ({ ...q, answers: [] }));
     renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 0 cells; skipped 3\./);
-    expect(screen.getByText(/Nothing in your library answered these questions: add documents in Library, then fill again\./)).toBeTruthy();
+    await screen.findByText(/Wrote 0 cells; skipped 3 cells\./);
+    expect(screen.getByText(/Your library had no answer for 3 answer cells: add documents in Library, then fill again\./)).toBeTruthy();
   });
 
   it('says when generation stops moving, and lets the analyst stop and check again later', async () => {
@@ -246,7 +246,7 @@ describe('no dead ends', () => {
 
     fake.progress = { status: 'complete', answers_expected: 3, answers_received: 3, percent: 100 };
     fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
-    await screen.findByText(/Wrote 2 cells; skipped 1\./);
+    await screen.findByText(/Wrote 2 cells; skipped 1 cell\./);
     expect(workbook.value('Security', 'C2')).toBe('Yes, AES-256.');
   });
 });

@@ -133,7 +133,7 @@ describe('review at speed', () => {
     workbook.set('Security', 'C2', 'Typed');
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(fillButton());
-    await screen.findByText(/Wrote 1 cell; skipped 4\./);
+    await screen.findByText(/Wrote 1 cell; skipped 4 cells\./);
     const skipped = screen.getByRole('list', { name: 'Skipped cells' });
     expect([...skipped.children].map((li) => (li.querySelector('summary') ?? li).textContent)).toEqual([
       '2 skipped: no answer for this cell (see the review)',
@@ -143,17 +143,36 @@ describe('review at speed', () => {
     expect([...skipped.querySelectorAll('details li')].map((li) => li.textContent)).toEqual(['Security!C2 (SEC-01): Security!C2 already holds "Typed".']);
   });
 
-  it('saves the reviewed workbook to the library as a completed questionnaire', async () => {
+  it('saves what was reviewed: the answer cells as they are now, after saying what the library will learn', async () => {
+    const { workbook } = renderApp({ baseUrl: fake.origin });
+    fireEvent.click(fillButton());
+    await screen.findByText(/Wrote 2 cells/);
+    // The analyst corrects one answer in the sheet after the fill.
+    workbook.set('Security', 'C2', 'No, only for administrators.');
+    const before = fake.requestsTo('POST', /\/repository\/files\/$/).length;
+    fireEvent.click(await screen.findByRole('button', { name: 'Save to library' }));
+    const confirm = await screen.findByRole('group', { name: 'Confirm save' });
+    expect(confirm.textContent).toMatch(/The library will learn 2 answers from 'Security', 1 corrected by you\./);
+    expect(fake.requestsTo('POST', /\/repository\/files\/$/).length).toBe(before);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Learn 2 answers' }));
+    await screen.findByText(/Saved 2 answers to your library as questionnaire \(reviewed answers\)\.csv: once it is Ready there, the next fill reuses them/);
+    const uploads = fake.requestsTo('POST', /\/repository\/files\/$/).slice(before);
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]!.body).toContain('filename="questionnaire (reviewed answers).csv"');
+    expect(uploads[0]!.body).toContain('completed-questionnaire');
+    expect(uploads[0]!.body).toContain('"Security","Security!B2","SEC-01"');
+    expect(uploads[0]!.body).toContain('"No, only for administrators."');
+  });
+
+  it('asks before learning: Cancel sends nothing', async () => {
     renderApp({ baseUrl: fake.origin });
     fireEvent.click(fillButton());
     await screen.findByText(/Wrote 2 cells/);
     const before = fake.requestsTo('POST', /\/repository\/files\/$/).length;
-    fireEvent.click(await screen.findByRole("button", { name: "Save to library" }));
-    await screen.findByText(/Saved questionnaire\.xlsx to your library: once it is Ready there, the next fill reuses these answers/);
-    const uploads = fake.requestsTo('POST', /\/repository\/files\/$/).slice(before);
-    expect(uploads).toHaveLength(1);
-    expect(uploads[0]!.body).toContain('filename="questionnaire.xlsx"');
-    expect(uploads[0]!.body).toContain('completed-questionnaire');
+    fireEvent.click(await screen.findByRole('button', { name: 'Save to library' }));
+    fireEvent.click(within(await screen.findByRole('group', { name: 'Confirm save' })).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('group', { name: 'Confirm save' })).toBeNull();
+    expect(fake.requestsTo('POST', /\/repository\/files\/$/).length).toBe(before);
   });
 
   it('counts and steps through the review in questionnaire order (units)', () => {

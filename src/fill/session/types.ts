@@ -56,6 +56,8 @@ export interface WorkbookPort {
 export interface FillLink {
   questionnaireId: number;
   startedAt: string;
+  /** The workbook's file name when it was uploaded (what its reviewed answers are saved as). */
+  fileName?: string;
   /** Set once answers were written into the workbook, so a reopened pane does not write them twice. */
   writtenAt?: string;
   /** Cells the fills wrote since the last undo, with a fingerprint of what was written (`tab!A1` → hash). */
@@ -148,6 +150,8 @@ export interface FillState {
   secondsLeft: number | null;
   stalled: boolean;
   questionnaireId: number | null;
+  /** The workbook's file name, once read (or remembered from its fill). */
+  fileName: string | null;
   /** When the interrupted fill was started (phase 'interrupted'). */
   interruptedAt: string | null;
   structure: Structure | null;

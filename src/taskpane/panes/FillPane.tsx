@@ -21,12 +21,12 @@ import { ProgressBar } from '../components/Progress';
 import { formatBytes, formatDuration } from '../eta';
 import { explainQuestionnaireUploadError, isForbidden } from '../errors';
 import { fillLinkStore } from '../fill-link';
-import { findQuestionAt, targetCell } from '../review';
+import { answeredByWrites, findQuestionAt, targetCell } from '../review';
 import type { StorageLike, TaskpaneApi } from '../types';
 import { WriteReport } from './fill-report';
 import type { CorrectFn } from './Correction';
-import { ReviewList } from './ReviewList';
 import type { ApiError } from '../../api/errors';
+import { useLater } from '../later';
 
 export type { StepKey };
 
@@ -80,7 +80,7 @@ function useFillSession(props: FillPaneProps): [FillSession | null, FillState] {
             {
               api: client,
               workbook,
-              links: fillLinkStore(storage, () => workbook.documentKey()),
+              links: fillLinkStore(storage, workbook),
               details: true,
               confirmOverwrite: true,
               ...(stallMs !== undefined ? { stallMs } : {}),
@@ -113,6 +113,7 @@ function useFillSession(props: FillPaneProps): [FillSession | null, FillState] {
 export function FillPane(props: FillPaneProps) {
   const { client, workbook } = props;
   const [session, state] = useFillSession(props);
+  const view = useLater();
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [navError, setNavError] = useState<unknown>(null);
   const [library, setLibrary] = useState<LibraryState | null>(null);
@@ -201,7 +202,7 @@ export function FillPane(props: FillPaneProps) {
   const lastRunWrote = outcome?.kind === 'written' && !!report && report.result.written > 0;
   const undoLabel = lastRunWrote || !outcome || outcome.kind === 'already-written' || outcome.kind === 'undone' ? 'Undo fill' : 'Undo the earlier fill';
   const error = errorOf(outcome);
-  const written = useMemo(() => (report ? new Set(report.plan.writes.map((w) => w.questionId)) : null), [report]);
+  const written = useMemo(() => (report ? answeredByWrites(report.plan.writes, questions) : null), [report, questions]);
   const heldBack = useMemo(
     () => Object.fromEntries((report?.plan.skipped ?? []).filter((s) => s.reason === 'draft' && s.address && s.value).map((s) => [`${s.tab}!${s.address}`, s.value!])),
     [report],
@@ -373,8 +374,9 @@ export function FillPane(props: FillPaneProps) {
         </Note>
       )}
       <ErrorMessage error={navError} onDismiss={() => setNavError(null)} />
-      {questions.length > 0 && (
-        <ReviewList
+      {questions.length > 0 && !view && <p class="qf-muted">Loading the review…</p>}
+      {questions.length > 0 && view && (
+        <view.ReviewList
           questions={questions}
           selectedId={selectedId}
           onPick={pick}
@@ -385,8 +387,16 @@ export function FillPane(props: FillPaneProps) {
           {...(readValues ? { readValues } : {})}
         />
       )}
-      {questions.length > 0 && client && !busy && (
-        <SaveToLibrary client={client} workbook={workbook} blocked={props.uploadBlocked} />
+      {questions.length > 0 && client && session && view && !busy && (
+        <view.SaveToLibrary
+          key={state.questionnaireId}
+          client={client}
+          workbook={workbook}
+          questions={questions}
+          fileName={state.fileName}
+          laterEdits={session.findLaterEdits}
+          blocked={props.uploadBlocked}
+        />
       )}
     </div>
   );
@@ -456,41 +466,6 @@ function Confirm(props: { label: string; title: string; items: { key: string; te
         ))}
       </div>
     </div>
-  );
-}
-
-/**
- * After review: the workbook, as it is now, goes to the library as a completed questionnaire, so the
- * next fill reuses the reviewed answers (the service lets a newer upload of it supersede the older).
- */
-function SaveToLibrary(props: { client: TaskpaneApi; workbook: WorkbookAdapter; blocked: string | null }) {
-  const [status, setStatus] = useState<{ kind: 'busy' } | { kind: 'done'; name: string } | { kind: 'error'; error: unknown } | null>(null);
-  const save = async () => {
-    setStatus({ kind: 'busy' });
-    try {
-      const file = await props.workbook.readFile();
-      const result = await props.client.uploadRepositoryFiles([{ name: file.fileName, data: file.bytes }], { tags: ['completed-questionnaire'] });
-      const failed = result.failed?.[0];
-      if (failed) throw new Error(`The library refused ${file.fileName}: ${failed}`);
-      setStatus({ kind: 'done', name: file.fileName });
-    } catch (e) {
-      setStatus({ kind: 'error', error: e });
-    }
-  };
-  return (
-    <section aria-label="Save to library">
-      <div class="qf-row">
-        <button type="button" class="qf-btn" onClick={save} disabled={!!props.blocked || status?.kind === 'busy'}>
-          {status?.kind === 'busy' ? 'Saving…' : 'Save to library'}
-        </button>
-      </div>
-      {status?.kind === 'done' && (
-        <Note kind="ok">
-          Saved {status.name} to your library: once it is Ready there, the next fill reuses these answers.
-        </Note>
-      )}
-      {status?.kind === 'error' && <ErrorMessage error={status.error} />}
-    </section>
   );
 }
 

@@ -102,7 +102,7 @@ function ConflictChoices(props: { question: QuestionWithAnswers; alternatives: A
   );
 }
 
-export function QuestionDetails(props: { question: QuestionWithAnswers; correction?: CorrectionProps }) {
+export function QuestionDetails(props: { question: QuestionWithAnswers; correction?: CorrectionProps; corrected?: boolean }) {
   const q = props.question;
   const answer = chosenAnswer(q);
   const ev = evaluationOf(q);
@@ -145,7 +145,7 @@ export function QuestionDetails(props: { question: QuestionWithAnswers; correcti
           )}
           <p class="qf-small">
             <TrustBadge trust={ev?.trust} score={ev?.score} /> {ev ? `Score ${Math.round(ev.score)}/100. ${sentence(ev.reason)}` : 'No evaluation.'}
-            {needsReview(q) ? ' Needs review.' : ''}
+            {props.corrected ? ' Corrected by you.' : needsReview(q) ? ' Needs review.' : ''}
           </p>
         </>
       ) : (
@@ -292,6 +292,7 @@ export function ReviewList(props: {
         {selected && (
           <QuestionDetails
             question={selected}
+            corrected={!!props.corrected?.has(selected.id)}
             correction={
               props.onCorrect
                 ? {

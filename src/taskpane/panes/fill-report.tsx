@@ -20,10 +20,11 @@ export const SKIP_REASON_TEXT: Partial<Record<SkipReason, string>> = {
 
 const SKIPPED_SHOWN = 200;
 
-/** What to do about each reason a fill wrote nothing, most frequent first. */
-const NEXT_STEP: Partial<Record<SkipReason, string>> = {
-  occupied: 'The answer cells already hold values. To replace them, tick "Overwrite…" and write again (you confirm first; Undo fill puts them back).',
-  no_value: 'Nothing in your library answered these questions: add documents in Library, then fill again.',
+/** What to do about each reason a fill wrote nothing, most frequent first; `n` cells had that reason. */
+const NEXT_STEP: Partial<Record<SkipReason, string | ((n: number) => string)>> = {
+  occupied: (n) =>
+    `${count(n, 'answer cell')} already ${n === 1 ? 'holds a value' : 'hold values'}. To replace them, tick "Overwrite…" and write again (you confirm first; Undo fill puts them back).`,
+  no_value: (n) => `Your library had no answer for ${count(n, 'answer cell')}: add documents in Library, then fill again.`,
   no_slot: 'The service found no answer cells (a column headed "Answer" or "Response").',
   protected: 'The answer cells are locked on protected sheets: unprotect them, then write again.',
   missing_tab: 'The sheets of these questions are gone (renamed or deleted): fill again.',
@@ -52,8 +53,23 @@ export function nothingWrittenAdvice(plan: WritePlan, result: Pick<ApplyResult, 
     );
   }
   const reasons = (Object.entries(counts) as [SkipReason, number][]).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
-  lines.push(...reasons.map(([reason]) => NEXT_STEP[reason]).filter((line): line is string => !!line));
+  for (const [reason, n] of reasons) {
+    const next = NEXT_STEP[reason];
+    if (next) lines.push(typeof next === 'function' ? next(n) : next);
+  }
   return lines.length > 0 ? lines : ['This workbook has no answer cells the pane could write. Check the skipped cells below.'];
+}
+
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "Wrote 2 cells; skipped 3 cells and 1 question without an answer cell": cells and questions named apart. */
+export function headline(plan: WritePlan, result: Pick<ApplyResult, 'written' | 'failed'>): string {
+  const questions = plan.skipped.filter((s) => s.reason === 'no_slot').length;
+  const cells = plan.report.skipped - questions;
+  const skipped = [cells > 0 || questions === 0 ? count(cells, 'cell') : '', questions > 0 ? `${count(questions, 'question')} without an answer cell` : '']
+    .filter(Boolean)
+    .join(' and ');
+  return `Wrote ${count(result.written, 'cell')}; skipped ${skipped}${result.failed.length ? `; ${result.failed.length} failed` : ''}.`;
 }
 
 export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 'written' | 'failed' | 'warnings'>; earlier?: number; earlierAt?: string | null }) {
@@ -63,8 +79,7 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
     <section aria-label="Fill report">
       <h3>Report</h3>
       <p role="status">
-        Wrote {result.written} cell{result.written === 1 ? '' : 's'}; skipped {plan.report.skipped}
-        {result.failed.length ? `; ${result.failed.length} failed` : ''}.
+        {headline(plan, result)}
         {props.earlier && result.written > 0
           ? ` ${props.earlier} more already held the earlier fill's answers: ${result.written + props.earlier} answer cells in all.`
           : ''}

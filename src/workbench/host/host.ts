@@ -89,8 +89,13 @@ export class ExcelHost {
   syncLatencyMs: number;
   userName: string;
   stats: HostStats = freshStats();
-  /** Bytes served by `getFileAsync`; set by the loader or a test. */
+  /** The bytes the workbook was opened with; set by the loader or a test. */
   fileBytes: Uint8Array | null = null;
+  /**
+   * The workbook as it is now, as .xlsx: what `getFileAsync` serves when set (Excel serves a saved
+   * document's current state, not the file it was opened from); else `fileBytes`.
+   */
+  currentFile: (() => Promise<Uint8Array>) | null = null;
   fileFaults: FileFaults = {};
   /** Non-secret document settings (Office.context.document.settings); writes are counted. */
   readonly settings = new Map<string, unknown>();

@@ -34,7 +34,7 @@ function toUint8(bytes: Uint8Array | ArrayBuffer): Uint8Array {
 
 const DEFAULT_FORMAT: CellFormat = { numberFormat: GENERAL, fill: null, locked: true, quotePrefix: false };
 
-/** A new host holding the workbook in `bytes`; `getFileAsync` serves those same bytes. */
+/** A new host holding the workbook in `bytes`; `getFileAsync` serves it as it is now (its cells after any change). */
 export async function loadXlsxIntoHost(bytes: Uint8Array | ArrayBuffer, options: ExcelHostOptions = {}): Promise<ExcelHost> {
   const data = toUint8(bytes);
   let pkg: XlsxPackage;
@@ -82,6 +82,7 @@ export async function loadXlsxIntoHost(bytes: Uint8Array | ArrayBuffer, options:
   const activeSheet = active && host.findSheet(active.name);
   if (activeSheet && activeSheet.visibility === 'Visible') host.activateSheet(activeSheet);
   origins.set(host, { pkg, snapshot: host.snapshot(), styles });
+  host.currentFile = async () => (await hostToXlsx(host)).bytes;
   return host;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The `Office` global of the in-memory host: requirement sets, document url, partition key,
- * getFileAsync (Compressed, sliced) serving the bytes the host was given, selection events and
+ * getFileAsync (Compressed, sliced) serving the workbook as it is now, selection events and
  * document settings (counted, so tests can prove nothing is written there during a fill).
  */
 import type { ExcelHost } from './host';
@@ -36,13 +36,19 @@ export function createOfficeNamespace(host: ExcelHost): Record<string, unknown> 
       const callback = (typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback) as Callback<unknown>;
       const options = typeof optionsOrCallback === 'object' && optionsOrCallback ? optionsOrCallback : {};
       const sliceSize = options.sliceSize ?? MAX_SLICE;
-      later(0, () => {
+      later(0, async () => {
         if (fileType !== FILE_TYPE.Compressed) return callback(failed(5001, 'Internal Error', `The host serves only Office.FileType.Compressed, not ${fileType}.`));
         if (host.fileFaults.failOpen) return callback(failed(5001, 'Internal Error', host.fileFaults.failOpen));
         if (host.openFile) return callback(failed(11000, 'File Error', 'Only one file can be open at a time: close the previous file first.'));
-        if (!host.fileBytes) return callback(failed(5001, 'Internal Error', 'The host has no file bytes to serve.'));
+        if (!host.fileBytes && !host.currentFile) return callback(failed(5001, 'Internal Error', 'The host has no file bytes to serve.'));
         if (!(sliceSize > 0) || sliceSize > MAX_SLICE) return callback(failed(11001, 'Invalid slice size', `sliceSize must be between 1 and ${MAX_SLICE}.`));
-        const bytes = host.fileBytes;
+        let bytes: Uint8Array;
+        try {
+          bytes = host.currentFile ? await host.currentFile() : host.fileBytes!;
+        } catch (e) {
+          return callback(failed(5001, 'Internal Error', `The workbook could not be written: ${e instanceof Error ? e.message : String(e)}`));
+        }
+        if (host.openFile) return callback(failed(11000, 'File Error', 'Only one file can be open at a time: close the previous file first.'));
         let closed = false;
         const file = {
           size: bytes.length,

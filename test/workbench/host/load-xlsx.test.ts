@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readOpenWorkbook } from '../../../src/excel/read-file';
 import { installExcelHost } from '../../../src/workbench/host';
 import { hostToXlsx, loadXlsxIntoHost } from '../../../src/workbench/host/load-xlsx';
 import { XlsxPackage } from '../../../src/xlsx';
@@ -70,6 +71,21 @@ describe('loadXlsxIntoHost', () => {
       expect(c2.dataValidation.type).toBe('List');
       expect(c2.dataValidation.rule.list?.source).toBe('Yes,No,NA');
     });
+  });
+
+  it('serves the workbook as it is now through getFileAsync, as Excel does for a saved document', async () => {
+    const host = await loadXlsxIntoHost(await sampleWorkbook());
+    uninstall = installExcelHost(host);
+    const before = await readOpenWorkbook({ sliceSize: 4096 });
+    expect(sheetContents(XlsxPackage.open(before.bytes, 'before'), 'Questions').cells.find((c) => c.row === 2 && c.col === 3)?.value || null).toBeNull();
+    await Excel.run(async (context) => {
+      context.workbook.worksheets.getItem('Questions').getRange('C2').values = [['Yes']];
+      await context.sync();
+    });
+    const after = await readOpenWorkbook({ sliceSize: 4096 });
+    const c2 = sheetContents(XlsxPackage.open(after.bytes, 'after'), 'Questions').cells.find((c) => c.row === 2 && c.col === 3);
+    expect(c2?.value).toBe('Yes');
+    expect(host.stats.filesClosed).toBe(2);
   });
 
   it('exports changed cells into the original file and keeps the rest', async () => {

@@ -8,6 +8,7 @@
  * is flagged and the reason, the evidence and `evaluation.alternatives` carry every side with its source.
  */
 import type { AnswerSlot } from '../../../api/schemas';
+import { workbookStem } from '../../../fill/qa-sheet';
 import type { Candidate, LibrarySlot } from '../retrieval';
 import { setCosine, stemmedTerms } from '../text';
 import type { AnswerResult, QuestionInput } from '../types';
@@ -135,7 +136,8 @@ export function withoutSuperseded<C extends Pick<Candidate, 'evidence' | 'librar
 function questionnaireIdentity(c: Pick<Candidate, 'evidence'>, facts: Pick<LibraryFileFacts, 'label'>): string {
   const template = normaliseTemplate(c.evidence.tab_name) ?? '';
   if (facts.label) return `label:${template}|${facts.label.trim().toLowerCase()}`;
-  return `file:${c.evidence.filename.trim().toLowerCase()}`;
+  // The workbook's reviewed answers (a Q&A sheet named after it) are a newer upload of that workbook.
+  return `file:${workbookStem(c.evidence.filename)}`;
 }
 
 function normaliseId(id: string | null | undefined): string | null {

@@ -1,10 +1,15 @@
 /**
  * A completed questionnaire as an answer library, through the questionnaire detector: every detected
- * question whose answer slots already hold values becomes a Q&A entry keeping each slot by role.
+ * question whose answer cells hold the organisation's answers becomes a Q&A entry keeping each slot by
+ * role. What the template says to its reader is no answer: reference, guidance, scoring and
+ * instruction sheets and columns (the detector's own notion of a reference column), and text that
+ * addresses the reader (guidance-text.ts).
  */
 import { detectQuestionnaire, DetectError } from '../../detect';
+import { headerKind } from '../../detect/text';
 import type { AnswerSlot } from '../../../api/schemas';
 import { primarySlot } from '../../../fill/answer';
+import { isGuidanceText } from '../guidance-text';
 import type { QaPair } from '../types';
 
 export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): Promise<QaPair[]> {
@@ -18,12 +23,17 @@ export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): 
   }
   const pairs: QaPair[] = [];
   for (const question of detected.questions) {
+    if (isReferenceSheet(question.tab_name)) continue;
     const questionText = question.original_question_text.trim();
-    // A cell merged across the question and answer columns ("End of Standard") repeats the question.
-    const kept = question.answer_slots.filter((slot) => hasValue(slot) && String(slot.value).trim() !== questionText && isOwnAnswer(slot));
-    const primary = primarySlot(kept);
+    const own = question.answer_slots.filter(isOwnAnswer);
+    // Guidance in the answer cell makes the whole row the template's, whatever sits beside it.
+    const answerCell = primarySlot(own);
+    if (answerCell && isGuidanceText(answerCell.value)) continue;
+    const withValue = own.filter((s) => isVendorText(s, questionText));
+    const primary = primarySlot(withValue);
     if (!primary) continue;
-    const slots = [primary, ...kept.filter((s) => s !== primary)].map((slot) => ({ slot_key: slot.role, header: slot.header, content: String(slot.value).trim() }));
+    const kept = [primary, ...withValue.filter((s) => s !== primary)];
+    const slots = kept.map((slot) => ({ slot_key: slot.role, header: slot.header, content: String(slot.value).trim() }));
     pairs.push({
       question: question.original_question_text,
       answer: slots[0]!.content,
@@ -36,14 +46,26 @@ export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): 
   return pairs;
 }
 
+/** A sheet for the questionnaire's reviewers or instructions (HECVAT's "Analyst Reference", "Scoring", "Instructions"). */
+export function isReferenceSheet(name: string): boolean {
+  return headerKind(name) === 'reference' || /\b(reference|read\s*me|glossary|evaluation|instructions?)\b/i.test(name);
+}
+
 /**
  * A blocked (formula) slot beside the answer holds the template's text, e.g. HECVAT's "Guidance"
- * column, not the organisation's; a formula answer mirrors a real answer and is kept.
+ * column, not the organisation's; a formula answer mirrors a real answer and is kept. A column the
+ * detector calls reference material (guidance, scoring, analyst notes) is never an answer.
  */
 function isOwnAnswer(slot: AnswerSlot): boolean {
+  if (headerKind(slot.header ?? '') === 'reference') return false;
   return !slot.is_blocked || slot.role === 'answer';
 }
 
-function hasValue(slot: AnswerSlot): boolean {
-  return typeof slot.value === 'string' && slot.value.trim() !== '';
+/**
+ * A value the organisation wrote: not empty, not the question repeated (a cell merged across the
+ * question and answer columns, "End of Standard"), not text addressed to the reader.
+ */
+function isVendorText(slot: AnswerSlot, questionText: string): boolean {
+  const value = typeof slot.value === 'string' ? slot.value.trim() : '';
+  return value !== '' && value !== questionText && !isGuidanceText(value);
 }

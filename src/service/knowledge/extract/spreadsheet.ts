@@ -10,8 +10,12 @@ import { readWorkbook } from '../../detect/workbook';
 import { ExtractError, type QaPair } from '../types';
 import { qaFromGrid } from './qa-table';
 import { qaFromQuestionnaire } from './questionnaire';
+import { qaFromReviewedSheet } from './reviewed-sheet';
 
 export async function csvQa(bytes: Uint8Array, filename: string): Promise<QaPair[]> {
+  // The answers an analyst reviewed in the task pane, sent as a Q&A sheet: taken as they are.
+  const reviewed = qaFromReviewedSheet(bytes);
+  if (reviewed) return reviewed;
   // A completed questionnaire saved as CSV keeps its slot roles and ids through the detector.
   const fromQuestionnaire = await qaFromQuestionnaire(bytes, filename);
   if (fromQuestionnaire.length > 0) return fromQuestionnaire;

@@ -1,0 +1,101 @@
+/**
+ * Write: plans the answers into the workbook's cells and writes them. With a confirmation to ask (the
+ * pane), an overwrite that would replace values waits for the analyst (`confirm-overwrite`) and writes
+ * nothing until they choose; the link then remembers what was written, for the next fill and for undo.
+ */
+import type { QuestionWithAnswers } from '../../api/schemas';
+import type { WritePlan } from '../types';
+import { isoNow, planOptions, refreshCanUndo, type SessionContext } from './context';
+import { earlierCellsSkipped, linkAfterWrite } from './link';
+import { replacementCandidates, replacementsOf } from './replacements';
+import { plural } from './state';
+import type { FillLink, Replacement } from './types';
+
+export async function write(ctx: SessionContext, questions: QuestionWithAnswers[], link: FillLink, ctl: AbortController, resumed: boolean): Promise<void> {
+  const { deps, run, store } = ctx;
+  const { workbook } = deps;
+  run.step('write', 'active', 'Checking the target cells…');
+  const { overwrite } = store.state.options;
+  // Without a confirmation to ask (the CLI's --overwrite is the analyst's word already), one plan is enough.
+  if (!overwrite || !deps.confirmOverwrite) {
+    const plan = await workbook.plan(questions, planOptions(ctx, overwrite));
+    if (!run.live(ctl)) return;
+    return applyPlan(ctx, plan, link, ctl, resumed);
+  }
+  const keep = await workbook.plan(questions, planOptions(ctx, false));
+  if (!run.live(ctl)) return;
+  const all = await workbook.plan(questions, planOptions(ctx, true));
+  if (!run.live(ctl)) return;
+  const replacements = await findReplacements(ctx, keep, all);
+  if (!run.live(ctl)) return;
+  if (replacements.length === 0) return applyPlan(ctx, all, link, ctl, resumed);
+  // Nothing is destroyed without an explicit click: the run ends here, waiting for confirmOverwrite.
+  ctx.pending = { keep, all, link, resumed };
+  run.step('write', 'active', `Waiting for you: ${plural(replacements.length, 'existing value')} would be replaced`);
+  store.update({ phase: 'confirm-overwrite', replacements });
+}
+
+async function findReplacements(ctx: SessionContext, keep: WritePlan, all: WritePlan): Promise<Replacement[]> {
+  const candidates = replacementCandidates(keep, all);
+  if (candidates.length === 0) return [];
+  const { workbook } = ctx.deps;
+  const current = workbook.readValues
+    ? await workbook.readValues(candidates.map(({ write }) => ({ tab: write.tab, address: write.address })))
+    : candidates.map(({ skip }) => /already holds "(.*)"\.?$/s.exec(skip.detail)?.[1] ?? '');
+  return replacementsOf(candidates, current);
+}
+
+/** The analyst's answer to "replace N existing values?". */
+export async function confirmOverwrite(ctx: SessionContext, choice: 'replace' | 'keep' | 'cancel'): Promise<void> {
+  const { run, store } = ctx;
+  const chosen = ctx.pending;
+  if (!chosen || store.state.phase !== 'confirm-overwrite') return;
+  ctx.pending = null;
+  if (choice === 'cancel') {
+    run.step('write', 'pending');
+    store.update({ phase: 'settled', replacements: null, outcome: { kind: 'overwrite-declined' } });
+    return;
+  }
+  const ctl = run.begin();
+  try {
+    await applyPlan(ctx, choice === 'replace' ? chosen.all : chosen.keep, chosen.link, ctl, chosen.resumed);
+  } catch (e) {
+    run.fail(e, ctl);
+  } finally {
+    run.end(ctl);
+  }
+}
+
+async function applyPlan(ctx: SessionContext, plan: WritePlan, link: FillLink, ctl: AbortController, resumed: boolean): Promise<void> {
+  const { deps, run, store } = ctx;
+  run.step('write', 'active', `Writing ${plural(plan.writes.length, 'cell')}…`);
+  const { highlight, sourceNotes } = store.state.options;
+  const result = await deps.workbook.apply(plan, { highlight, sourceNotes });
+  if (!run.live(ctl)) return;
+  const earlier = earlierCellsSkipped(plan, link);
+  await ctx.links.save(linkAfterWrite(link, plan, result, isoNow(ctx)));
+  run.step('write', 'done', `${plural(result.written, 'cell')} written`);
+  await refreshCanUndo(ctx);
+  if (!run.live(ctl)) return;
+  store.update({
+    report: { plan, result, earlier, earlierAt: link.cellsWrittenAt ?? null, resumed },
+    outcome: store.state.questions.length === 0 ? { kind: 'no-questions' } : { kind: 'written' },
+    replacements: null,
+  });
+}
+
+/** Writes the known answers again (after Undo fill, or with other options). */
+export async function rewrite(ctx: SessionContext): Promise<void> {
+  const { run, store } = ctx;
+  if (store.state.questions.length === 0) return;
+  const link = (await ctx.links.read()) ?? { questionnaireId: store.state.questionnaireId ?? 0, startedAt: isoNow(ctx) };
+  const ctl = run.begin();
+  store.update({ report: null });
+  try {
+    await write(ctx, store.state.questions, link, ctl, false);
+  } catch (e) {
+    run.fail(e, ctl);
+  } finally {
+    run.end(ctl);
+  }
+}
