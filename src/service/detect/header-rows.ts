@@ -3,7 +3,7 @@
  * under an explicit "Question" header, slot-naming headers to its left: `Response | Question`). Section
  * rows that carry slot headers (`Vendor Answers`) are header rows too; their title is a heading.
  */
-import { headerKind, ID_HEADER_RE, isHeaderLike, isIdLike, isQuestionHeader, isSlotHeader } from './text';
+import { headerKind, ID_HEADER_RE, isHeaderLike, isIdLike, isQuestionHeader, isQuestionLike, isSlotHeader, isStatementLike } from './text';
 import type { Anchor, SheetView } from './sheet-view';
 
 export interface HeaderRow {
@@ -19,10 +19,10 @@ export function findHeaderRows(view: SheetView, questionCol: number, idCol: numb
   const found: HeaderRow[] = [];
   for (const r of view.rows) {
     const qText = view.text(r, Q);
-    const qHeader = isQuestionHeader(qText);
+    const right = view.anchors(r).filter((a) => a.col > Q);
+    const qHeader = isQuestionHeader(qText) || namesQuestionColumn(qText, right);
     if (qText !== null && !qHeader) continue;
     if (idCol !== null && isIdLike(view.text(r, idCol))) continue;
-    const right = view.anchors(r).filter((a) => a.col > Q);
     const left = qHeader ? leftSlotHeaders(view, r, Q, idCol) : new Map<number, string>();
     // Reference headers alone (Score, Weight, Guidance) make a report table, not an answer table.
     const namesAnswerSlot =
@@ -40,22 +40,42 @@ export function findHeaderRows(view: SheetView, questionCol: number, idCol: numb
   return found;
 }
 
-/** The run of header-like cells right of the question column, skipping hidden columns before it starts. */
+/**
+ * The run of header-like cells right of the question column: it starts after any hidden columns, ends
+ * at a cell that is no header (a sentence, a number) or at two empty cells, and crosses cells covered by
+ * a merged header and a single empty cell (`Testing Procedure(s) | | Comment` where the procedure links
+ * spill into the next column). Past hidden columns (`Answer | hidden scoring | Interview Notes`) it goes
+ * on only through headers that name a slot: other columns there are the sheet's own workings.
+ */
 function rightHeaders(view: SheetView, r: number, Q: number): Map<number, string> {
   const out = new Map<number, string>();
   let started = false;
+  let gap = 0;
+  let pastHidden = false;
   for (let c = Q + 1; c <= view.grid.maxCol; c++) {
     if (view.grid.hiddenCols.has(c)) {
-      if (started) break;
+      if (started) pastHidden = true;
       continue;
     }
+    if (started && view.coveredBy(r, c)) continue;
     const t = view.text(r, c);
-    if (t && isHeaderLike(t)) {
+    if (t && isHeaderLike(t) && !(pastHidden && !isSlotHeader(t))) {
       out.set(c, t);
       started = true;
-    } else if (started) break;
+      gap = 0;
+    } else if (started && (t || ++gap > 1)) break;
   }
   return out;
+}
+
+/**
+ * A label over the question column in a row that names answer slots (`Detailed Verification
+ * Requirement | … | Status | Comment`): a header, though not worded "Question".
+ */
+function namesQuestionColumn(qText: string | null, right: readonly Anchor[]): boolean {
+  if (!qText || !isHeaderLike(qText) || isQuestionLike(qText) || isStatementLike(qText)) return false;
+  const headers = right.filter((a) => isHeaderLike(a.text));
+  return headers.length >= 2 && headers.length === right.length && headers.some((a) => headerKind(a.text) === 'answer');
 }
 
 /** Slot-naming headers left of the question header, nearest first, up to other text or a wide title. */

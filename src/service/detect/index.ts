@@ -62,7 +62,7 @@ function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
         }
       } else {
         rejected.push(`"${sheet.name}": ${analysis.reason}`);
-        if (/formulas|reference material/.test(analysis.reason)) {
+        if (/formulas|reference material|change log/.test(analysis.reason)) {
           warnings.push(`Sheet "${sheet.name}" was skipped: ${analysis.reason}.`);
         }
       }

@@ -37,6 +37,10 @@ export type SheetAnalysis =
 
 /** Share of question rows whose answer cell is a formula above which a sheet is a derived report. */
 const DERIVED_FORMULA_SHARE = 0.8;
+/** Share of question rows whose question and answer are both formulas above which a sheet is a report. */
+const MIRRORED_SHARE = 0.5;
+/** Share of items whose status says they were deprecated, moved or removed above which a sheet is a change log. */
+const CHANGE_LOG_SHARE = 0.6;
 
 export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, styles: CellStyleLookup): SheetAnalysis {
   const view = sheetView(grid, validations, styles);
@@ -45,7 +49,7 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
   const { col: Q, headerRow: explicitHeaderRow } = questionColumn;
 
   const textRows = view.rows.filter((r) => view.text(r, Q) && (explicitHeaderRow === null || r > explicitHeaderRow));
-  const id = findIdColumn(view, Q, textRows, explicitHeaderRow);
+  const id = findIdColumn(view, Q, withoutRepeatedText(view, Q, textRows), explicitHeaderRow);
   const headerRows = findHeaderRows(view, Q, id?.col ?? null);
   const slotColumns = findSlotColumns(view, headerRows, textRows, [Q, id?.col ?? -1]);
   if (slotColumns.size === 0) {
@@ -67,8 +71,21 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
   if (isDerivedReport(view, questions)) {
     return { ok: false, reason: 'its answer cells are formulas that mirror other cells (a report or lookup, not a questionnaire)' };
   }
+  if (isChangeLog(questions)) {
+    return { ok: false, reason: 'its items are marked deprecated, merged, moved or removed (a change log, not a questionnaire)' };
+  }
   const hiddenQuestionRows = questions.filter((q) => grid.hiddenRows.has(q.row)).map((q) => q.row);
   return { ok: true, questions, questionColumn: Q, idColumn: id?.col ?? null, hiddenQuestionRows };
+}
+
+/**
+ * Rows whose text in the question column is not repeated on three or more rows: a text written on many
+ * rows (`Automatic from the Interview Sheet`) labels a table of results, whose keys are no question ids.
+ */
+function withoutRepeatedText(view: SheetView, Q: number, rows: readonly number[]): number[] {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(view.text(r, Q) as string, (counts.get(view.text(r, Q) as string) ?? 0) + 1);
+  return rows.filter((r) => (counts.get(view.text(r, Q) as string) ?? 0) < 3);
 }
 
 /** Section paths from the walk's headings; blocks are runs of questions under one section and one header row. */
@@ -88,12 +105,25 @@ export function withBlocks(walk: Walk): SheetQuestion[] {
   return walk.questions;
 }
 
-/** Most answer cells are formulas: the sheet mirrors another (a report or a lookup). */
+/**
+ * Most answer cells are formulas, or most rows mirror both question and answer from elsewhere: the
+ * sheet reports on another (an analyst report, a scorecard, a lookup).
+ */
 function isDerivedReport(view: SheetView, questions: readonly SheetQuestion[]): boolean {
-  const formulas = questions.filter((q) => {
-    const a = q.answer_slots.find((s) => s.role === 'answer');
-    const ref = a ? parseCell(a.coordinate) : null;
+  const isFormula = (a1: string | undefined) => {
+    const ref = a1 ? parseCell(a1) : null;
     return ref !== null && view.cell(ref.row, ref.col)?.formula === true;
-  }).length;
-  return formulas / questions.length >= DERIVED_FORMULA_SHARE;
+  };
+  const answerFormula = (q: SheetQuestion) => isFormula(q.answer_slots.find((s) => s.role === 'answer')?.coordinate);
+  const formulas = questions.filter(answerFormula).length;
+  const mirrored = questions.filter((q) => answerFormula(q) && isFormula(q.question_coordinate)).length;
+  return formulas / questions.length >= DERIVED_FORMULA_SHARE || mirrored / questions.length >= MIRRORED_SHARE;
+}
+
+const CHANGE_STATUS_RE = /^(?:deprecated|merged|moved|removed|withdrawn|deleted|superseded|retired|replaced|obsolete|updated|renamed)\b/i;
+
+/** Most items carry a status saying what became of them: a list of changes between versions. */
+function isChangeLog(questions: readonly SheetQuestion[]): boolean {
+  const changed = questions.filter((q) => CHANGE_STATUS_RE.test(q.answer_slots.find((s) => s.role === 'answer')?.value?.trim() ?? '')).length;
+  return changed / questions.length >= CHANGE_LOG_SHARE;
 }

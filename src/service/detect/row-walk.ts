@@ -5,7 +5,7 @@
  */
 import { toA1 } from '../../xlsx/a1';
 import { idShape, type IdColumn } from './id-column';
-import { isIdLike, isProse, isQuestionLike } from './text';
+import { isIdLike, isProse, isQuestionLike, isStatementLike, isWithdrawn } from './text';
 import { numberingDepth, outlineDepth, type Heading, type WalkEvent } from './sections';
 import type { HeaderRow } from './header-rows';
 import type { Anchor, SheetView } from './sheet-view';
@@ -24,6 +24,8 @@ export interface Walk {
   events: WalkEvent[];
   /** Per question, the row of the header row above it (0 when none): blocks break where it changes. */
   headerOf: number[];
+  /** Rows of withdrawn or deleted items (`[Withdrawn: Incorporated into AC-7.]`): kept out of the questions. */
+  withdrawnRows: number[];
 }
 
 export function walkRows(input: WalkInput): Walk {
@@ -34,6 +36,7 @@ export function walkRows(input: WalkInput): Walk {
   const questions: SheetQuestion[] = [];
   const events: WalkEvent[] = [];
   const headerOf: number[] = [];
+  const withdrawnRows: number[] = [];
   let activeHeader: HeaderRow | null = null;
 
   const maybeSection = (r: number, rowAnchors: Anchor[]) => {
@@ -58,8 +61,19 @@ export function walkRows(input: WalkInput): Walk {
       if (!qCovered || qCovered.top === r) maybeSection(r, rowAnchors);
       return;
     }
+    if (isWithdrawn(qText)) {
+      // A withdrawn section keeps its place as a heading; a withdrawn item is no question.
+      if (hasId && idShape(idText as string) !== input.id?.mainShape) events.push({ heading: rows.headingAt(r, Q, qText) });
+      else withdrawnRows.push(r);
+      return;
+    }
     const afterExplicitHeader = explicitHeaderRow !== null && r > explicitHeaderRow;
     const hasAnswerEvidence = rowHasEvidence(view, r, input.answerCol);
+    if (rows.isComputedRow(r)) {
+      maybeSection(r, rowAnchors);
+      return;
+    }
+    const listAnswer = view.hasList(r, input.answerCol);
     let isQuestion: boolean;
     if (idCol !== null) {
       isQuestion = hasId || (rows.questionLike(r) && hasAnswerEvidence);
@@ -69,10 +83,14 @@ export function walkRows(input: WalkInput): Walk {
         events.push({ heading: { ...rows.headingAt(r, Q, qText), depth, outline: (idText as string).trim().replace(/\.$/, '') } });
         return;
       }
+      if (hasId && rows.isChapterRow(r, idText as string)) {
+        events.push({ heading: rows.headingAt(r, Q, qText) });
+        return;
+      }
     } else if (afterExplicitHeader) {
       isQuestion = !(rowAnchors.length === 1 && (rows.looksLikeSection(r, rowAnchors[0], true) || rows.isLabelSection(i)));
     } else {
-      isQuestion = rows.questionLike(r) || (hasAnswerEvidence && view.hasList(r, input.answerCol));
+      isQuestion = rows.questionLike(r) || (hasAnswerEvidence && listAnswer);
     }
     // Above an explicit header only rows whose id looks like the table's ids (not a version stamp).
     if (explicitHeaderRow !== null && r <= explicitHeaderRow && !(hasId && idShape(idText as string) === input.id?.mainShape)) {
@@ -95,7 +113,7 @@ export function walkRows(input: WalkInput): Walk {
       answer_slots: slotsFor(input, r, activeHeader),
     });
   });
-  return { questions, events, headerOf };
+  return { questions, events, headerOf, withdrawnRows };
 }
 
 /** Row-level signals the walk asks about: question-like text, section titles, outline parents, labels. */
@@ -125,6 +143,18 @@ export class RowSignals {
     return marked || (!formatted && !isQuestionLike(a.text));
   }
 
+  /**
+   * A row of results: its answer cell is a formula and its text neither asks nor states
+   * (`Composite Score | =… | Automatic from the Scorecard Sheet`). A question mirrored from another
+   * tab asks, and stays a question with its formula cell blocked.
+   */
+  isComputedRow(r: number): boolean {
+    const answer = this.view.cell(r, this.input.answerCol);
+    if (!answer?.formula) return false;
+    const t = this.view.text(r, this.input.questionCol);
+    return !isQuestionLike(t) && !isStatementLike(t);
+  }
+
   /** Nothing written in any slot of the row (a value or a formula). */
   slotsEmpty(r: number): boolean {
     for (const c of this.input.slotColumns.keys()) {
@@ -132,6 +162,17 @@ export class RowSignals {
       if (cell && (cell.value !== null || cell.formula)) return false;
     }
     return true;
+  }
+
+  /**
+   * A chapter row: an id of another shape than the table's (`V2` among `2.1`), a title that neither
+   * asks nor states, and nothing in its slots (`V2 | Authentication verification requirements`).
+   */
+  isChapterRow(r: number, id: string): boolean {
+    const mainShape = this.input.id?.mainShape;
+    if (!mainShape || idShape(id) === mainShape) return false;
+    const t = this.view.text(r, this.input.questionCol) as string;
+    return !isQuestionLike(t) && !isStatementLike(t) && this.slotsEmpty(r);
   }
 
   /** An outline number whose next id row continues it (`1` then `1.1`), on a row that asks nothing. */

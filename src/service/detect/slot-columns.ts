@@ -26,8 +26,22 @@ export function findSlotColumns(
       columns.set(c, { col: c, header: i === 0 ? 'Answer' : `Answer ${i + 1}`, kind: 'answer', role: '' }),
     );
   }
+  dropLeadingReferences(columns);
   assignRoles(columns, (c) => textRows.some((r) => view.hasList(r, c)));
   return columns;
+}
+
+/**
+ * Columns between the question and the first answer-named column that name no answer slot
+ * (`Level 1 | Level 2 | Since`, `R`) describe the question, like its id: they are no slots. Reference
+ * columns after it (guidance, analyst notes) stay, as blocked slots.
+ */
+function dropLeadingReferences(columns: Map<number, SlotColumn>): void {
+  const firstAnswer = [...columns.values()].filter((s) => s.kind === 'answer').sort((a, b) => a.col - b.col)[0];
+  if (!firstAnswer) return;
+  for (const s of [...columns.values()]) {
+    if ((s.kind === 'reference' || s.kind === 'other') && s.col < firstAnswer.col) columns.delete(s.col);
+  }
 }
 
 function headedColumns(headerRows: readonly HeaderRow[]): Map<number, SlotColumn> {
