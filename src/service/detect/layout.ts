@@ -32,7 +32,17 @@ export interface SheetQuestion {
 }
 
 export type SheetAnalysis =
-  | { ok: true; questions: SheetQuestion[]; questionColumn: number; idColumn: number | null; hiddenQuestionRows: number[] }
+  | {
+      ok: true;
+      questions: SheetQuestion[];
+      questionColumn: number;
+      idColumn: number | null;
+      hiddenQuestionRows: number[];
+      /** Rows of withdrawn or deleted items, left out. */
+      withdrawnRows: number[];
+      /** The one placeholder every filled answer cell holds in a blank template (`N/A`), reported as no answer. */
+      templateDefault: string | null;
+    }
   | { ok: false; reason: string };
 
 /** Share of question rows whose answer cell is a formula above which a sheet is a derived report. */
@@ -75,7 +85,8 @@ export function analyseSheet(grid: SheetGrid, validations: ValidationLookup, sty
     return { ok: false, reason: 'its items are marked deprecated, merged, moved or removed (a change log, not a questionnaire)' };
   }
   const hiddenQuestionRows = questions.filter((q) => grid.hiddenRows.has(q.row)).map((q) => q.row);
-  return { ok: true, questions, questionColumn: Q, idColumn: id?.col ?? null, hiddenQuestionRows };
+  const templateDefault = clearTemplateDefaults(questions);
+  return { ok: true, questions, questionColumn: Q, idColumn: id?.col ?? null, hiddenQuestionRows, withdrawnRows: walk.withdrawnRows, templateDefault };
 }
 
 /**
@@ -118,6 +129,28 @@ function isDerivedReport(view: SheetView, questions: readonly SheetQuestion[]): 
   const formulas = questions.filter(answerFormula).length;
   const mirrored = questions.filter((q) => answerFormula(q) && isFormula(q.question_coordinate)).length;
   return formulas / questions.length >= DERIVED_FORMULA_SHARE || mirrored / questions.length >= MIRRORED_SHARE;
+}
+
+const PLACEHOLDER_RE = /^(?:n\/?a|not\s+applicable|tbd|to\s+be\s+determined|-+|select(?:\s.*)?|choose(?:\s.*)?|please\s+select.*|\.\.\.)$/i;
+
+/**
+ * A blank template that pre-fills its answer cells with one placeholder (`N/A` in every status cell)
+ * carries no answers: when every filled answer cell holds the same placeholder and no other writable
+ * slot holds anything, those values are template content and are reported as empty. Returns the
+ * placeholder, or null when the answers look like a respondent's.
+ */
+export function clearTemplateDefaults(questions: readonly SheetQuestion[]): string | null {
+  const answers = questions.map((q) => q.answer_slots.find((s) => s.role === 'answer')).filter((s) => s?.value != null);
+  if (answers.length === 0) return null;
+  const value = answers[0]!.value!.trim();
+  if (!PLACEHOLDER_RE.test(value) || answers.some((s) => s!.value!.trim() !== value)) return null;
+  const othersFilled = questions.some((q) => q.answer_slots.some((s) => s.role !== 'answer' && !s.is_blocked && s.value != null));
+  if (othersFilled) return null;
+  for (const s of answers) {
+    s!.value = null;
+    s!.template_default = value;
+  }
+  return value;
 }
 
 const CHANGE_STATUS_RE = /^(?:deprecated|merged|moved|removed|withdrawn|deleted|superseded|retired|replaced|obsolete|updated|renamed)\b/i;

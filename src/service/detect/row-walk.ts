@@ -84,7 +84,8 @@ export function walkRows(input: WalkInput): Walk {
         return;
       }
       if (hasId && rows.isChapterRow(r, idText as string)) {
-        events.push({ heading: rows.headingAt(r, Q, qText) });
+        // Numbered by its own id (`V1`): a top-level section, whatever its formatting.
+        events.push({ heading: { ...rows.headingAt(r, Q, qText), depth: 1 } });
         return;
       }
     } else if (afterExplicitHeader) {

@@ -136,4 +136,32 @@ describe('fixture traits', () => {
       for (const q of detected.questions) expect(q.section_path.length).toBeLessThanOrEqual(1);
     }
   });
+
+  it('ASVS: chapter rows are sections, the change-log sheet is skipped and said so', async () => {
+    const { detected } = await get('owasp-asvs-3.0.1-checklist.xlsx');
+    expect(detected.questions.find((q) => q.original_id === '1.1')?.section_path).toEqual(['Architecture, design and threat modelling']);
+    expect(detected.questions.find((q) => q.original_id === '2.2')?.original_question_text).toMatch(/^Verify that forms containing credentials/);
+    expect(detected.warnings.join(' ')).toMatch(/"What ever happened to \.\.\." was skipped: .*change log/);
+  });
+
+  it('MASVS: the four requirement sheets; the pre-filled N/A statuses are template content', async () => {
+    const { detected } = await get('owasp-masvs-1.2-checklist.xlsx');
+    const answers = detected.questions.map((q) => q.answer_slots.find((s) => s.role === 'answer')!);
+    expect(answers.every((s) => s.value === null)).toBe(true);
+    expect(answers.filter((s) => s.template_default === 'N/A').length).toBeGreaterThan(60);
+    expect(detected.warnings.filter((w) => /holds "N\/A"/.test(w))).toHaveLength(4);
+    const comment = detected.questions[0]!.answer_slots.find((s) => s.role === 'comment');
+    expect(comment).toMatchObject({ header: 'Comment', is_blocked: false });
+  });
+
+  it('SAMM: interview and profile questions; scorecard and roadmap are reports, named in the warnings', async () => {
+    const { detected } = await get('owasp-samm-2.0-toolbox.xlsx');
+    const warnings = detected.warnings.join(' ');
+    expect(warnings).toMatch(/Sheet "Scorecard" was skipped/);
+    expect(warnings).toMatch(/Sheet "Roadmap" was skipped/);
+    const interview = detected.questions.filter((q) => q.tab_name === 'Interview');
+    expect(interview).toHaveLength(90);
+    expect(interview.filter((q) => q.original_question_text.trim().endsWith('?')).length).toBeGreaterThan(85);
+    for (const q of interview) expect(q.answer_slots.find((s) => s.role === 'rating')?.is_blocked).toBe(true);
+  });
 });
