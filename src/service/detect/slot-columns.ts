@@ -3,7 +3,7 @@
  * header; without any header row, list-validated columns beside the questions answer them. Roles are
  * unique per sheet: `answer`, `comment`, `owner`, else the header as a slug.
  */
-import { headerKind, slug, type HeaderKind } from './text';
+import { headerKind, isHeaderLike, slug, type HeaderKind } from './text';
 import type { HeaderRow } from './header-rows';
 import type { SheetView } from './sheet-view';
 
@@ -22,9 +22,11 @@ export function findSlotColumns(
 ): Map<number, SlotColumn> {
   const columns = headerRows.length > 0 ? headedColumns(headerRows) : new Map<number, SlotColumn>();
   if (columns.size === 0) {
-    listColumns(view, textRows, exclude).forEach((c, i) =>
-      columns.set(c, { col: c, header: i === 0 ? 'Answer' : `Answer ${i + 1}`, kind: 'answer', role: '' }),
-    );
+    listColumns(view, textRows, exclude).forEach((c, i) => {
+      const own = ownHeader(view, c, textRows);
+      const header = own ?? (i === 0 ? 'Answer' : `Answer ${i + 1}`);
+      columns.set(c, { col: c, header, kind: own && headerKind(own) !== 'other' ? headerKind(own) : 'answer', role: '' });
+    });
   }
   dropLeadingReferences(columns);
   assignRoles(columns, (c) => textRows.some((r) => view.hasList(r, c)));
@@ -59,6 +61,17 @@ function headedColumns(headerRows: readonly HeaderRow[]): Map<number, SlotColumn
     columns.set(c, { col: c, header, kind: headerKind(header), role: '' });
   }
   return columns;
+}
+
+/** The header-like text nearest above the column's first question row (`Dispostion`, as the sheet spells it). */
+function ownHeader(view: SheetView, c: number, textRows: readonly number[]): string | null {
+  const first = textRows.find((r) => view.hasList(r, c)) ?? textRows[0];
+  if (first === undefined) return null;
+  for (let i = view.rows.indexOf(first) - 1; i >= 0; i--) {
+    const t = view.text(view.rows[i], c);
+    if (t) return isHeaderLike(t) ? t : null;
+  }
+  return null;
 }
 
 /** Visible list-validated columns whose validation reaches a row with question text. */

@@ -166,3 +166,18 @@ describe('the question cell', () => {
     ]);
   });
 });
+
+describe('slot headers', () => {
+  it('names dropdown columns found without a header row by the text the sheet writes above them', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Assessment');
+    ws.addRow([null, null, 'Method', 'Dispostion']);
+    ws.addRow(['1', 'Do you review access rights every quarter?', null, null]);
+    ws.addRow(['2', 'Do you keep an inventory of assets?', null, null]);
+    ws.addRow(['3', 'Do you scan for vulnerabilities weekly?', null, null]);
+    list(ws, 'C2:C4', 'Interview,Document');
+    list(ws, 'D2:D4', 'Met,Not met');
+    const d = await detectQuestionnaire(await toBytes(wb), 'assessment.xlsx');
+    expect(d.questions[0]!.answer_slots.map((s) => s.header)).toEqual(['Method', 'Dispostion']);
+  });
+});
