@@ -31,6 +31,7 @@ function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
   const warnings: string[] = [];
   const perTab: { tab: string; questions: SheetQuestion[] }[] = [];
   const rejected: string[] = [];
+  const skipped: { tab: string; reason: string }[] = [];
 
   if (kind === 'csv') {
     const grid = csvToGrid(bytes, filename);
@@ -52,6 +53,16 @@ function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
       const analysis = analyseSheet(grid, validationLookup(grid, workbook, sheet.index), styles);
       if (analysis.ok) {
         perTab.push({ tab: sheet.name, questions: analysis.questions });
+        const withdrawn = analysis.withdrawnRows.length;
+        if (withdrawn > 0) {
+          warnings.push(`Sheet "${sheet.name}": ${withdrawn} withdrawn or deleted item${withdrawn > 1 ? 's are' : ' is'} not ${withdrawn > 1 ? 'questions' : 'a question'}.`);
+        }
+        if (analysis.templateDefault !== null) {
+          warnings.push(
+            `Sheet "${sheet.name}": every filled answer cell holds "${analysis.templateDefault}", a blank template's default; ` +
+              'they are read as unanswered, and a fill replaces them.',
+          );
+        }
         const hiddenRows = analysis.hiddenQuestionRows;
         if (hiddenRows.length > 0) {
           const listed = hiddenRows.slice(0, 10).join(', ') + (hiddenRows.length > 10 ? ', ...' : '');
@@ -62,9 +73,7 @@ function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
         }
       } else {
         rejected.push(`"${sheet.name}": ${analysis.reason}`);
-        if (/formulas|reference material/.test(analysis.reason)) {
-          warnings.push(`Sheet "${sheet.name}" was skipped: ${analysis.reason}.`);
-        }
+        skipped.push({ tab: sheet.name, reason: analysis.reason });
       }
     }
   }
@@ -77,6 +86,10 @@ function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
         `Found: ${rejected.join('; ') || 'no sheets with cells'}.`,
     );
   }
+
+  // Beside the questionnaire, every other visible sheet is accounted for: a report, a scorecard, a
+  // reference or an instructions sheet is read and left out, and the analyst is told why.
+  for (const { tab, reason } of skipped) warnings.push(`Sheet "${tab}" was skipped: ${reason}.`);
 
   const questions: DetectedQuestion[] = [];
   let order = 0;

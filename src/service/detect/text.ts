@@ -25,6 +25,28 @@ export function isQuestionLike(text: string | null | undefined): boolean {
   return OPENER_RE.test(t) && t.split(/\s+/).length >= 3;
 }
 
+/**
+ * A requirement or control statement: a sentence of at least five words that states what must hold
+ * (`Verify that…`, `The app does not…`), not a title. Checklists use these instead of questions.
+ */
+export function isStatementLike(text: string | null | undefined): boolean {
+  if (!text) return false;
+  const t = text.trim();
+  if (t.length < 25 || isIdLike(t) || /^https?:/i.test(t)) return false;
+  const words = t.split(/\s+/).length;
+  return words >= 5 && (/[.;]$/.test(t) || words >= 10) && !isWithdrawn(t);
+}
+
+/** An item kept only as a placeholder: `[Withdrawn: Incorporated into AC-7.]`, `This section was incorporated into V5`. */
+export function isWithdrawn(text: string | null | undefined): boolean {
+  if (!text) return false;
+  const t = text.trim();
+  return (
+    /^\[?\s*(?:withdrawn|deleted|deprecated|removed|reserved|retired)\b/i.test(t) ||
+    /\b(?:was|were|has\s+been|have\s+been|is|are)\s+(?:withdrawn|deleted|deprecated|retired|incorporated\s+into|merged\s+into|moved\s+to)\b/i.test(t)
+  );
+}
+
 /** A short code: `A&A-01.1`, `COMP-03`, `Q12`, `1.2.3`, `4`. */
 export function isIdLike(text: string | null | undefined): boolean {
   if (!text) return false;
@@ -55,8 +77,8 @@ export const ID_HEADER_RE = /^(?:(?:question|control|item|req(?:uirement)?)\s*)?
 
 export type HeaderKind = 'answer' | 'comment' | 'owner' | 'reference' | 'other';
 
-const REFERENCE_RE = /\b(guidance|instructions?|help|hints?|tips?|analyst|reviewer|assessor|auditor|evaluator|scor(?:e|ing)|weight|internal\s+use|office\s+use|for\s+\w+\s+use\s+only|reason\s+for|follow-?up|preferred\s+response|mapping|crosswalk)\b/i;
-const ANSWER_RE = /\b(answers?|responses?|repl(?:y|ies)|yes\s*\/\s*no|y\/n|compliance|compliant|status|selection|choice|vendor\s+input|supplier\s+input|your\s+input)\b/i;
+const REFERENCE_RE = /\b(guidance|instructions?|help|hints?|tips?|analyst|reviewer|assessor|auditor|evaluator|scor(?:e|ing)|weight|rating|internal\s+use|office\s+use|for\s+\w+\s+use\s+only|reason\s+for|follow-?up|preferred\s+response|mapping|crosswalk|testing\s+procedures?(?:\s*\(s\))?|level\s*\d|since|version)\b/i;
+const ANSWER_RE = /\b(answers?|responses?|repl(?:y|ies)|yes\s*\/\s*no|y\/n|compliance|compliant|status|selection|choice|vendor\s+input|supplier\s+input|your\s+input|verdict|tested|implemented|applicab(?:le|ility)|in\s+place|conformity|disposition|findings?|data\s+collection)\b/i;
 const COMMENT_RE = /\b(additional\s+(?:information|info|details|comments?|notes?)|comments?|notes?|explanations?|explain|justifications?|remarks?|details|descriptions?|elaborat\w*|evidence|supporting|rationale|narrative|clarifications?)\b/i;
 const OWNER_RE = /\b(owner(?:ship)?|accountable|control\s+owner)\b/i;
 

@@ -98,15 +98,23 @@ function serialToDate(serial: number, date1904: boolean): string {
   return Number.isInteger(serial) ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 }
 
-/** What the cell shows: TRUE/FALSE, dates for date-formatted serials, numbers as stored. */
+/**
+ * What the cell shows: TRUE/FALSE, dates for date-formatted serials, numbers as stored but at most 15
+ * significant digits, as Excel shows them (`2.2000000000000002` is the `2.2` typed into the cell).
+ */
 function displayText(raw: RawCell, style: CellStyle | undefined, date1904: boolean): string | null {
   const v = raw.value;
   let text: string | null;
   if (v === null) text = null;
   else if (typeof v === 'boolean') text = v ? 'TRUE' : 'FALSE';
-  else if (typeof v === 'number') text = style?.isDate && v > 0 ? serialToDate(v, date1904) : raw.text;
+  else if (typeof v === 'number') text = style?.isDate && v > 0 ? serialToDate(v, date1904) : excelDigits(v, raw.text ?? String(v));
   else text = v;
   return text === '' ? null : text;
+}
+
+function excelDigits(n: number, stored: string): string {
+  const significant = stored.replace(/^-?0*\.?0*|[eE].*$|\./g, '').length;
+  return significant > 15 ? String(Number(n.toPrecision(15))) : stored;
 }
 
 function toGrid(

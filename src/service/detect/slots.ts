@@ -1,0 +1,81 @@
+/**
+ * The answer slots of one question row: a slot per slot column the active header row names, the answer
+ * column, and any slot column the row itself shows evidence for. Merges, formulas, locked cells on a
+ * protected sheet and reference columns make a slot blocked.
+ */
+import type { AnswerSlot } from '../../api/schemas';
+import { toA1 } from '../../xlsx/a1';
+import type { Cell } from './grid';
+import type { HeaderRow } from './header-rows';
+import type { SheetView } from './sheet-view';
+import type { SlotColumn } from './slot-columns';
+
+export interface SlotContext {
+  view: SheetView;
+  questionCol: number;
+  idCol: number | null;
+  slotColumns: ReadonlyMap<number, SlotColumn>;
+  answerCol: number;
+}
+
+/** Something is, or is meant to be, written in (r, c): a value, a formula, a list, a merged box or an unlocked cell. */
+export function rowHasEvidence(view: SheetView, r: number, c: number): boolean {
+  if (view.coveredBy(r, c)) return false;
+  const cell = view.cell(r, c);
+  if (cell && (cell.value !== null || cell.formula)) return true;
+  if (view.hasList(r, c)) return true;
+  const m = view.merges.at(r, c);
+  if (m && (m.right > m.left || m.bottom > m.top)) return true;
+  return view.grid.isProtected && cell !== undefined && !view.styles.locked(cell.style);
+}
+
+export function slotsFor(ctx: SlotContext, r: number, active: HeaderRow | null): AnswerSlot[] {
+  const { view, slotColumns } = ctx;
+  const cols = new Set<number>();
+  if (active) for (const c of active.columns.keys()) if (slotColumns.has(c)) cols.add(c);
+  cols.add(ctx.answerCol);
+  for (const c of slotColumns.keys()) if (rowHasEvidence(view, r, c)) cols.add(c);
+  const slots: AnswerSlot[] = [];
+  const taken = new Set<string>();
+  for (const c of [...cols].sort((a, b) => a - b)) {
+    if (view.grid.hiddenCols.has(c)) continue;
+    const sc = slotColumns.get(c)!;
+    const cover = view.coveredBy(r, c);
+    let anchorRow = r;
+    let anchorCol = c;
+    let blocked = false;
+    if (cover) {
+      const anchorKey = `${cover.top}:${cover.left}`;
+      // Part of a merge that starts in another slot of this row: the same cell, already listed.
+      if (taken.has(anchorKey) || (cover.top === r && cols.has(cover.left))) continue;
+      blocked = true;
+      // A merge that starts in the question or id cell: writing anywhere would overwrite that text.
+      const startsInQuestion = cover.left === ctx.questionCol || cover.left === ctx.idCol || !slotColumns.has(cover.left);
+      if (!startsInQuestion) {
+        anchorRow = cover.top;
+        anchorCol = cover.left;
+      }
+    }
+    taken.add(`${anchorRow}:${anchorCol}`);
+    const cell: Cell | undefined = cover && anchorCol === c && anchorRow === r ? undefined : view.cell(anchorRow, anchorCol);
+    const style = cell?.style ?? view.grid.rowStyles.get(anchorRow) ?? view.grid.colStyles.get(anchorCol) ?? 0;
+    if (cell?.formula) blocked = true;
+    if (view.grid.isProtected && view.styles.locked(style)) blocked = true;
+    if (sc.kind === 'reference') blocked = true;
+    const dv = view.validations.at(anchorRow, anchorCol);
+    const slot: AnswerSlot = {
+      role: sc.role,
+      header: active?.columns.get(c) ?? sc.header,
+      coordinate: toA1(anchorRow, anchorCol),
+      value: cell?.value != null && cell.value.trim() !== '' ? cell.value : null,
+      is_blocked: blocked,
+      type: dv ? 'list' : 'text',
+    };
+    if (dv) {
+      const allowed = view.validations.allowed(dv);
+      if (allowed) slot.allowed_values = allowed;
+    }
+    slots.push(slot);
+  }
+  return slots;
+}
