@@ -24,8 +24,9 @@ const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim
  */
 export function refersBack(text: string): boolean {
   const t = normalise(text);
-  if (/\b(?:these|those|such|said|the above|aforementioned|this (?:policy|plan|program(?:me)?|process|procedure|standard|control))\b/.test(t)) return true;
-  return /^(?:\S+\s+)?(?:are|is|do|does|have|has|were|was|will)\s+(?:the|they|it)\s+(?:policies|procedures|policy|plans?|programs?|programmes?|process(?:es)?|standards?|controls?|measures?|requirements?|reviewed|updated|tested|documented)\b/.test(t) || /^(?:are|is|do|does|have|has)\s+(?:they|it)\b/.test(t);
+  if (/\b(?:these|those|such(?! as\b)|said|the above|aforementioned|this (?:policy|plan|program(?:me)?|process|procedure|standard|control))\b/.test(t)) return true;
+  return /^(?:\S+\s+)?(?:are|is|do|does|have|has|were|was|will)\s+(?:the|they|it)\s+(?:policies|procedures|policy|plans?|programs?|programmes?|process(?:es)?|standards?|controls?|measures?|requirements?|reviewed|updated|tested|documented)\b/.test(t) || /^(?:are|is|do|does|have|has)\s+(?:they|it)\b/.test(t) ||
+    /^(?:\S+\s+)?(?:are|is)\s+(?:policies|procedures|policy)(?:\s+and\s+procedures)?\s+(?:reviewed|updated|established|documented|approved|tested)\b/.test(t);
 }
 
 /** What the question is about beyond its own words: its section and, when it refers back, what it follows. */

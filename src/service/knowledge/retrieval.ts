@@ -260,10 +260,11 @@ function scoreRows<R extends { id: number; bm: number }>(
   build: (row: R) => Candidate,
 ): Candidate[] {
   const bmBest = rows.reduce((m, r) => Math.max(m, r.bm), 0);
+  const candidates = rows.map(build);
   const lexicalRank = new Map(rows.filter((r) => r.bm > 0).map((r, i) => [r.id, i]));
   const denseRank = new Map(denseIds.map((id, i) => [id, i]));
-  return rows.map((row) => {
-    const candidate = build(row);
+  return rows.map((row, i) => {
+    const candidate = candidates[i]!;
     const cov = coverage(queryStems, candidate.stems);
     const bmShare = bmBest > 0 ? row.bm / bmBest : 0;
     let relevance = cov * (0.75 + 0.25 * bmShare);

@@ -344,6 +344,21 @@ describe('a decision from the organisation\'s own statement', () => {
     expect(result.flagged_for_review).toBe(true);
   });
 
+  it('gives no Yes from a policy on another subject, however much of the lifecycle it shares', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Security Overview.md' }), '# Acme Security Overview\n\n## Data protection\n\nAcme maintains a Data Protection Policy that is reviewed at least annually.');
+    const result = await t.kb.answerQuestion(1, { text: 'Are network configuration policies and procedures reviewed and updated at least annually?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
+  });
+
+  it('decides a question referring back only from a passage on the subject it refers to', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Continuity.md' }), '# Business continuity\n\nAcme maintains business continuity policies and procedures which are reviewed and updated at least annually.');
+    const reviewed = 'Are the policies and procedures reviewed and updated at least annually?';
+    const bcr = await t.kb.answerQuestion(1, { text: reviewed, follows: 'Are business continuity policies and procedures established?', answer_slots: YES_NO_SLOTS }, {});
+    expect(bcr.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+    const ccc = await t.kb.answerQuestion(1, { text: reviewed, follows: 'Are change control policies and procedures established?', answer_slots: YES_NO_SLOTS }, {});
+    expect(ccc.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
+  });
+
   it('decides nothing from a template, and keeps its passages out of the index', async () => {
     const counts = await addText(
       t.kb,

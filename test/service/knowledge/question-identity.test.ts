@@ -9,6 +9,7 @@ describe('question identity', () => {
   it('tells a question that refers back from one that names its subject', () => {
     expect(refersBack(REVIEWED)).toBe(true);
     expect(refersBack('Are these procedures tested?')).toBe(true);
+    expect(refersBack('Are policies and procedures reviewed and updated annually?')).toBe(true);
     expect(refersBack('Are strong password policies and procedures reviewed and updated at least annually?')).toBe(false);
     expect(refersBack('Do you encrypt customer data at rest?')).toBe(false);
   });

@@ -22,7 +22,7 @@ const NOT_THE_CLAIM = new Set([
   'organ', 'compani', 'vendor', 'ensur', 'e', 'g', 'ie', 'etc', 'follow', 'within', 'solut', 'offer',
   'abl', 'capabl', 'adequ', 'appropri', 'specif', 'relev', 'effect', 'ani', 'make', 'provid', 'undergon', 'undergo',
   'well', 'overal', 'full', 'addit', 'variou', 'includ', 'particular', 'proper', 'sound', 'robust', 'either',
-  'encompass', 'gener', 'accomod', 'accommod', 'expect', 'carri',
+  'encompass', 'gener', 'accomod', 'accommod', 'expect', 'carri', 'reflect', 'need', 'last', 'past',
 ]);
 
 /** Stems that name the same concept here, folded onto the first of each group. */
@@ -35,6 +35,9 @@ const CONCEPTS: string[][] = [
   ['separ', 'segreg', 'isol', 'partit'],
   ['requir', 'enforc', 'mandatori'],
   ['test', 'exercis'],
+  ['annual', 'year', 'yearli'],
+  ['outsid', 'leav'],
+  ['audit', 'assess'],
 ];
 const CONCEPT_OF = new Map<string, string>();
 for (const group of CONCEPTS) for (const stem of group) CONCEPT_OF.set(stem, group[0]!);
@@ -59,6 +62,9 @@ export function questionClaim(question: string, weightOf: TermWeights = () => 1)
   const text = question
     .replace(/^\s*[\w&.-]+\s*[:.)]\s+/, '')
     .replace(/\((?:e\.?\s*g|i\.?\s*e|such as|for example|including)\b[^)]*\)/gi, ' ')
+    // "established, documented, approved, communicated, applied, evaluated and maintained": the life of
+    // any policy, not what this one is about.
+    .replace(/\b(?:[a-z]+ed,\s+){2,}(?:and\s+)?[a-z]+ed\b/gi, ' ')
     // "Disaster Recovery Plan (DRP)": the acronym restates the words before it.
     .replace(/\(\s*[A-Z][A-Z0-9&/-]{1,9}s?\s*\)/g, ' ')
     .replace(/\[[^\]]*\]/g, ' ');

@@ -39,6 +39,8 @@ const DECIDE_SHARE = 0.5;
 const SURE_SHARE = 0.85;
 /** Share of the claim a decision needs when one of its core concepts is not stated. */
 const MISSING_CORE_SHARE = 0.5;
+/** Concepts of how any policy or practice is kept, whatever its subject (claim.ts folds policy/procedure/plan into "plan"). */
+const LIFECYCLE = new Set(['plan', 'review', 'updat', 'least', 'annual', 'test', 'period', 'regular', 'approv', 'communic', 'evalu', 'year', 'month', 'updat', 'exist']);
 /** Share of the claim the sentence must hold by itself: a heading alone does not state a practice. */
 const OWN_SHARE = 0.34;
 /** Share of the referred-to subject a passage must be about. */
@@ -66,28 +68,49 @@ export function decideFromStatement(question: string, own: Candidate[], focus: Q
   const asksAboutExceptions = ASKS_ABOUT_EXCEPTIONS.test(question);
   const heaviest = Math.max(...claim.map((t) => t.weight));
   const core = claim.filter((t) => t.weight >= CORE_WEIGHT * heaviest);
+  const subjectOfClaim = claim.filter((t) => !LIFECYCLE.has(t.concept));
   let best: Decision | null = null;
   for (const candidate of own.slice(0, DECISION_PASSAGES)) {
     if (candidate.evidence.type !== 'passage' || candidate.evidence.third_party || isTemplateText(candidate.evidence.content)) continue;
-    if (subjectClaim.length && claimCoverage(subjectClaim, evidenceConcepts(`${candidate.evidence.context_header}\n${candidate.evidence.content}`)).share < SUBJECT_SHARE) continue;
+    if (!isAbout(subjectClaim, candidate)) continue;
     // The headings name what the passage is about ("Business Continuity > Password Policy").
     const heading = evidenceConcepts(candidate.evidence.section_path.join('\n'));
+    const passage = evidenceConcepts(`${candidate.evidence.context_header}\n${candidate.evidence.content}`);
     for (const sentence of splitSentences(candidate.evidence.content)) {
       if (sentence.length < 25 || sentence.length > 400 || NOT_A_STATEMENT.test(sentence)) continue;
       const said = evidenceConcepts(sentence);
       const held = new Set([...said, ...heading]);
       const { share } = claimCoverage(claim, held);
       if (share < DECIDE_SHARE || claimCoverage(claim, said).share < OWN_SHARE) continue;
-      // One core concept may go unstated when the rest of the claim is there and the knowledge base does
-      // speak of it somewhere (a draft then); a concept no passage names at all must be stated.
+      // One core concept may go unstated in the sentence when the rest of the claim is there and its
+      // passage speaks of it, or it is not the claim's most distinctive and the knowledge base knows it (a draft then).
       const missing = core.filter((t) => !held.has(t.concept));
-      if (missing.length > 1 || (missing.length === 1 && (share < MISSING_CORE_SHARE || focus.absent?.has(stem(missing[0]!.word.toLowerCase()))))) continue;
+      if (missing.length > 1) continue;
+      if (missing.length === 1) {
+        // The passage around the sentence must still be about it: the sentence leaves it implied, not absent.
+        const unstated = missing[0]!;
+        if (share < MISSING_CORE_SHARE || !(passage.has(unstated.concept) || (unstated.weight < heaviest && !focus.absent?.has(stem(unstated.word.toLowerCase()))))) continue;
+        // What it holds must include the subject, not only how any policy lives ("a policy reviewed
+        // annually" is no answer to "are application security policies reviewed annually?").
+        if (claimCoverage(subjectOfClaim, held).share < MISSING_CORE_SHARE) continue;
+      }
       const value = denies(sentence) ? 'no' : statesPlainly(sentence) && !asksAboutExceptions ? 'yes' : null;
       if (!value || (best && share <= best.share)) continue;
       best = { value, text: sentence, candidate, share, sure: share >= SURE_SHARE && missing.length === 0, matched: describe(claim, held) };
     }
   }
   return best;
+}
+
+/** Whether the passage is about the subject a question refers back to (any passage is, when it refers to none). */
+export function aboutSubject(subject: string | null, candidate: Candidate, focus: QuestionFocus): boolean {
+  return isAbout(subject ? questionClaim(subject, focus.weights) : [], candidate);
+}
+
+function isAbout(subjectClaim: ClaimTerm[], candidate: Candidate): boolean {
+  if (subjectClaim.length === 0) return true;
+  const concepts = evidenceConcepts(`${candidate.evidence.context_header}\n${candidate.evidence.content}`);
+  return claimCoverage(subjectClaim, concepts).share >= SUBJECT_SHARE;
 }
 
 /** An explicit absence or a weaker practice, stated once (a double negation decides nothing). */

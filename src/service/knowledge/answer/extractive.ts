@@ -9,7 +9,7 @@ import type { Candidate, QuestionFocus } from '../retrieval';
 import { coverage, NEGATIONS, relatedCoverage, setCosine, splitSentences, stemmedTerms } from '../text';
 import type { AnswerResult, Evidence, QuestionInput } from '../types';
 import { claimCoverage, evidenceConcepts, questionClaim, statesPlainly, type ClaimTerm } from './claim';
-import { decideFromStatement, type Decision } from './decision';
+import { aboutSubject, decideFromStatement, type Decision } from './decision';
 import { describeSource, evaluation } from './evaluation';
 import { describeField, instanceField } from './fields';
 import { isListSlot, isYesNoQuestion, noValue, primarySlot, writableSlots, yesValue } from './slots';
@@ -121,9 +121,12 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     const allowed = primaryList.allowed_values ?? [];
     const yes = yesValue(allowed);
     const no = noValue(allowed);
-    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text)) decided = yes;
-    else if (yes && focus && (paraphrase = statedClaim(asked, candidates, focus))) decided = yes;
-    else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text)) {
+    // A question referring back ("Are the policies… reviewed?") is decided only from passages on its subject.
+    const onSubject = (c: Candidate) => !question.subject || !focus || aboutSubject(question.subject, c, focus);
+    const deciders = candidates.filter(onSubject);
+    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text) && onSubject(top.candidate)) decided = yes;
+    else if (yes && focus && (paraphrase = statedClaim(asked, deciders, focus))) decided = yes;
+    else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text) && onSubject(top.candidate)) {
       decided = no;
       denied = true;
     } else if (stated && (stated.value === 'yes' ? yes : no)) {
