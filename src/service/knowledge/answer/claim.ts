@@ -31,7 +31,7 @@ const CONCEPTS: string[][] = [
   ['rest', 'storag', 'store'],
   ['transit', 'transport', 'transmiss', 'transmit', 'flight'],
   ['custom', 'client', 'institut'],
-  ['employe', 'staff', 'personnel', 'workforc'],
+  ['employe', 'staff', 'personnel', 'workforc', 'team'],
   ['separ', 'segreg', 'isol', 'partit'],
   ['requir', 'enforc', 'mandatori'],
   ['test', 'exercis'],
