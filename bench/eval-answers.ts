@@ -1039,9 +1039,42 @@ async function printTemplateFiles(api: ApiClient): Promise<void> {
 /**
  * The team's judgements of the printed sample: is at least one of the top-3 passages on the question's
  * topic (it speaks to what is asked, for the organisation, whatever the answer)? Each is tied to the
- * exact three passages it was given for; when they change, the entry shows as not judged.
+ * exact three passages it was given for; when they change, the entry shows as not judged. Judged by the
+ * engineer who wrote this version of the answering, reading the printed passages (not independent).
+ * The same 30 questions before these changes: 14/30 on topic as well (judged the same way).
  */
-const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: boolean; note: string }> = {};
+const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: boolean; note: string }> = {
+  'hecvat-full-2.11-portfolium-completed.xlsx|COMP-03': { fingerprint: '5df079c165', onTopic: true, note: 'ESG report: more than 8,000 customers, Higher Education institutions among them' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|AAAI-15': { fingerprint: 'f89f0fa263', onTopic: false, note: "only AWS's own S3 and CloudTrail logging (a third party), nothing on the organisation's audit logs" },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-12': { fingerprint: 'da39a3ee5e', onTopic: false, note: 'no evidence shown' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-16': { fingerprint: '3ac10a0f9d', onTopic: true, note: 'weak: redundant power (UPS) of the hosting data centers; testing not stated' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-07': { fingerprint: 'bc4608b033', onTopic: true, note: 'delegated authentication via CAS and SAML' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-19': { fingerprint: '23f2c4a837', onTopic: false, note: 'policy lists and AWS vendor reviews; nothing on reviewing privileged access lists' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-02': { fingerprint: '9fc3cd20da', onTopic: false, note: 'certifications list without CSA or CAIQ' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|ITAC-02': { fingerprint: 'a40a38678b', onTopic: true, note: 'tested for conformance with WCAG' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-05': { fingerprint: '156ec271fb', onTopic: true, note: 'a WAF for all Canvas instances' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLSY-02': { fingerprint: 'ec8017c753', onTopic: false, note: 'notice of changes to the privacy notice and incident handling, not changes to the environment' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLDC-02': { fingerprint: '97a2767941', onTopic: true, note: "data kept in locations in the customer's region" },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-04': { fingerprint: '9eddb0a032', onTopic: true, note: 'the CISO assembles the incident response team' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-02': { fingerprint: '9fc3cd20da', onTopic: false, note: 'certifications list without CSA or CAIQ' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|ITAC-01': { fingerprint: 'b2da2338d0', onTopic: true, note: 'regular testing by a third party for WCAG conformance' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAP-04': { fingerprint: '10fbc1648d', onTopic: true, note: 'data validation checks; input errors returned to the user' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLSY-01': { fingerprint: '05c684070e', onTopic: false, note: 'AWS service list and team descriptions' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDC-01': { fingerprint: '831c22bdad', onTopic: true, note: 'weak: the physical security section on the (AWS) data centers' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLIH-03': { fingerprint: '7e692793f0', onTopic: false, note: 'nothing on insurance' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|DOCU-06': { fingerprint: '1711616a5e', onTopic: false, note: 'an API and LTI passage' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAP-04': { fingerprint: 'ffed1d6cbb', onTopic: false, note: 'AWS service descriptions only' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLBC-02': { fingerprint: '21725663a2', onTopic: false, note: 'the business continuity plan in general; no communication to clients' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLDA-05': { fingerprint: 'cbc235da34', onTopic: true, note: 'weak: a policy with data destruction requirements' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLFI-02': { fingerprint: '1306515323', onTopic: true, note: 'Network Security Policy on firewall configuration, and the change process' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLSY-02': { fingerprint: 'f536c3bfe4', onTopic: false, note: 'nothing on hardening' },
+  'caiq-v4.0.3-blank.xlsx|BCR-02.1': { fingerprint: '373f98f2df', onTopic: true, note: 'weak: the approach to business continuity and resilience' },
+  'caiq-v4.0.3-blank.xlsx|CEK-15.1': { fingerprint: 'e6f99611cb', onTopic: false, note: 'nothing on key states' },
+  'caiq-v4.0.3-blank.xlsx|DSP-10.1': { fingerprint: '29ee4f589e', onTopic: false, note: 'vendor contracts on personal information at best; not transfers' },
+  'caiq-v4.0.3-blank.xlsx|IAM-02.2': { fingerprint: '72c5c713b8', onTopic: false, note: 'audit policies reviewed regularly: another subject; no password policy in the excerpts' },
+  'caiq-v4.0.3-blank.xlsx|LOG-03.1': { fingerprint: '5ee618803b', onTopic: true, note: 'security events are logged and monitored (SOC 3 controls list)' },
+  'caiq-v4.0.3-blank.xlsx|TVM-02.1': { fingerprint: 'c11dc7cc8d', onTopic: false, note: 'network security policy and data lists; nothing on malware' },
+};
 
 function topThreeFingerprint(a: QuestionWithAnswers | undefined): string {
   const evidence = (a?.answers[0]?.source_evidence ?? []).slice(0, 3);
