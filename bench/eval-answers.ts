@@ -31,7 +31,7 @@
  * Exits 1 with a message when the fixtures are missing.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -730,6 +730,7 @@ async function siblingDatabase(url: string): Promise<{ url: string; drop: () => 
 
 async function main(): Promise<void> {
   requireFixtures();
+  if (process.argv.includes('--documents-only')) return documentsOnlyMain();
   const dataDir = mkdtempSync(join(tmpdir(), 'qfill-eval-'));
   const storage: StorageOptions = { dataDir, databaseUrl: databaseArg() };
   console.log(`Backend: ${storage.databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
@@ -861,6 +862,249 @@ async function main(): Promise<void> {
     await built.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+// ---- Documents only: a first questionnaire from the organisation's documents, no answer library -----------
+
+/** Questions printed with their top-3 evidence for a person to judge: spread evenly over every questionnaire. */
+const TOPIC_SAMPLE = 30;
+const CAIQ = 'caiq-v4.0.3-blank.xlsx';
+
+interface DocRow {
+  file: string;
+  id: string;
+  section: string;
+  question: string;
+  vendor: string;
+  ours: string;
+  kind: 'written' | 'draft' | 'text only' | 'none';
+  trust: string;
+  score: number | string;
+  method: string;
+  agree: string;
+  top: string;
+  reason: string;
+}
+
+interface DocScore {
+  run: string;
+  yesNo: number;
+  written: number;
+  writtenAgree: number;
+  draft: number;
+  draftAgree: number;
+  textOnly: number;
+  ms: number;
+}
+
+/** A list value with medium or high trust is written; one with low trust stays a draft for review. */
+function listKind(a: QuestionWithAnswers | undefined): DocRow['kind'] {
+  const answer = a?.answers[0];
+  if (!a || !answer) return 'none';
+  const list = (answer.slot_responses?.find((r) => r.slot_key === 'answer')?.content ?? '').trim();
+  if (list) return wouldWrite(a) ? 'written' : 'draft';
+  return (answer.slot_responses ?? []).some((r) => r.content.trim() !== '') ? 'text only' : 'none';
+}
+
+function csvCell(v: string | number): string {
+  const t = String(v);
+  return /[",\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+async function documentsOnlyMain(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'qfill-eval-'));
+  const storage: StorageOptions = { dataDir, databaseUrl: databaseArg() };
+  console.log(`Backend: ${storage.databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
+  const built = await buildApp({ ...storage, staticDir: null, logger: false });
+  const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const csvPath = process.env.EVAL_CSV ?? join(tmpdir(), 'qfill-documents-only.csv');
+  try {
+    console.log('\n== Documents only: kb/instructure in the repository, no answer library; every completed questionnaire (blanked) and the CAIQ filled');
+    const key = await createKey(storage, { org: 'eval-documents-only', user: 'eval', role: 'admin' });
+    const api = new ApiClient({ baseUrl: base, apiKey: key });
+    const namesSet = await fetch(`${base}/api/v2/organisation/names/`, {
+      method: 'PUT',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ names: ['Instructure', 'Canvas'] }),
+    });
+    if (!namesSet.ok) throw new Error(`setting the organisation's names failed: ${namesSet.status}`);
+    const instructure = listFiles(join(fixturesDir, 'kb', 'instructure'));
+    const uploadStarted = performance.now();
+    await uploadAll(api, instructure);
+    const repo = await waitForRepository(api, instructure.length);
+    console.log(`  repository: ${repo.ready} ready, ${repo.failed.length} failed ${repo.failed.join('; ')} (${((performance.now() - uploadStarted) / 1000).toFixed(1)} s)`);
+    await printTemplateFiles(api);
+
+    const completed = readdirSync(questionnairesDir).filter((f) => /completed\.xlsx$/.test(f)).sort();
+    const scores: DocScore[] = [];
+    const rows: DocRow[] = [];
+    const sample: { file: string; pair: Pair }[] = [];
+    for (const file of [...completed, CAIQ]) {
+      const keyed = file === CAIQ ? await caiqKey() : await answerKey(file);
+      const result = await fill(api, `blank-${file}`, keyed.blanked);
+      const pairs = file === CAIQ ? caiqPairs(keyed.key, result.answers) : compare(keyed.key, result.answers).pairs;
+      const score: DocScore = { run: file.replace(/(-completed)?\.xlsx$/, ''), yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: result.ms };
+      const yesNoPairs: Pair[] = [];
+      for (const p of pairs) {
+        const real = p.k.answers.answer ?? '';
+        // The CAIQ is blank: every question with a Yes/No list counts, with no agreement to measure.
+        const isYesNo = file === CAIQ ? (p.a?.answer_slots ?? []).some((s) => (s.allowed_values ?? []).some((v) => /^yes$/i.test(v))) : YES_NO.test(real);
+        const ours = listAnswerOf(p);
+        const kind = listKind(p.a);
+        const agree = !YES_NO.test(real) || !ours ? '' : ours.toLowerCase() === real.toLowerCase() ? 'yes' : 'no';
+        if (isYesNo) {
+          yesNoPairs.push(p);
+          score.yesNo++;
+          if (kind === 'written') {
+            score.written++;
+            if (agree === 'yes') score.writtenAgree++;
+          } else if (kind === 'draft') {
+            score.draft++;
+            if (agree === 'yes') score.draftAgree++;
+          } else if (kind === 'text only') score.textOnly++;
+        }
+        const answer = p.a?.answers[0];
+        const evaluation = answer?.evaluation as { score?: number; trust?: string; reason?: string; method?: string } | undefined;
+        const top = answer?.source_evidence?.[0];
+        rows.push({
+          file,
+          id: p.k.question.original_id ?? '',
+          section: p.k.question.section_path.join(' > '),
+          question: p.k.question.original_question_text,
+          vendor: [real, p.k.answers.comment].filter(Boolean).join(' | '),
+          ours: (answer?.slot_responses ?? []).map((r) => `${r.slot_key}=${r.content}`).join(' | '),
+          kind,
+          trust: evaluation?.trust ?? '',
+          score: evaluation?.score ?? '',
+          method: evaluation?.method ?? '',
+          agree,
+          top: top ? `${top.filename} p.${top.page_number}` : '',
+          reason: evaluation?.reason ?? '',
+        });
+      }
+      scores.push(score);
+      const step = Math.max(1, Math.floor(yesNoPairs.length / (TOPIC_SAMPLE / 5)));
+      sample.push(...yesNoPairs.filter((_, i) => i % step === Math.floor(step / 2)).slice(0, TOPIC_SAMPLE / 5).map((pair) => ({ file, pair })));
+    }
+    const header: (keyof DocRow)[] = ['file', 'id', 'section', 'question', 'vendor', 'ours', 'kind', 'trust', 'score', 'method', 'agree', 'top', 'reason'];
+    writeFileSync(csvPath, [header.join(','), ...rows.map((r) => header.map((h) => csvCell(r[h])).join(','))].join('\n'));
+
+    const total = scores.reduce((t, s) => ({ ...t, yesNo: t.yesNo + s.yesNo, written: t.written + s.written, writtenAgree: t.writtenAgree + s.writtenAgree, draft: t.draft + s.draft, draftAgree: t.draftAgree + s.draftAgree, textOnly: t.textOnly + s.textOnly, ms: t.ms + s.ms }), { run: 'all with a key', yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: 0 } as DocScore);
+    const keyedScores = scores.filter((s) => s.run !== CAIQ.replace(/\.xlsx$/, ''));
+    const sum = keyedScores.reduce((t, s) => ({ ...t, yesNo: t.yesNo + s.yesNo, written: t.written + s.written, writtenAgree: t.writtenAgree + s.writtenAgree, draft: t.draft + s.draft, draftAgree: t.draftAgree + s.draftAgree, textOnly: t.textOnly + s.textOnly, ms: t.ms + s.ms }), { ...total, yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: 0 });
+    const caiq = CAIQ.replace(/\.xlsx$/, '');
+    console.log('\n  Yes/No questions: list values written (medium/high trust) and drafts (low trust), agreement with the vendor');
+    console.table(
+      [...scores, sum].map((s) => ({
+        run: s.run,
+        'Yes/No questions': s.yesNo,
+        'list value (written+draft)': `${s.written + s.draft} (${pct(s.written + s.draft, s.yesNo)})`,
+        agreement: s.run === caiq ? '(blank: no key)' : `${pct(s.writtenAgree + s.draftAgree, s.written + s.draft)} (${s.writtenAgree + s.draftAgree}/${s.written + s.draft})`,
+        written: `${s.written} (${pct(s.written, s.yesNo)})`,
+        'written agree': s.run === caiq ? '-' : `${pct(s.writtenAgree, s.written)} (${s.writtenAgree}/${s.written})`,
+        drafts: `${s.draft} (${pct(s.draft, s.yesNo)})`,
+        'drafts agree': s.run === caiq ? '-' : `${pct(s.draftAgree, s.draft)} (${s.draftAgree}/${s.draft})`,
+        'text only': s.textOnly,
+        'fill s': (s.ms / 1000).toFixed(1),
+      })),
+    );
+    printTopicSample(sample);
+    console.log(`\n  per-question CSV: ${csvPath}`);
+  } finally {
+    await built.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The CAIQ as it comes (blank): its questions with no vendor answers, the file itself to upload. */
+async function caiqKey(): Promise<{ key: KeyedQuestion[]; blanked: Uint8Array }> {
+  const bytes = new Uint8Array(readFileSync(join(questionnairesDir, CAIQ)));
+  const detected = await detectQuestionnaire(bytes, CAIQ);
+  return { key: detected.questions.map((question) => ({ question, answers: {} })), blanked: bytes };
+}
+
+function caiqPairs(key: KeyedQuestion[], answers: QuestionWithAnswers[]): Pair[] {
+  const byCoordinate = new Map(answers.map((a) => [`${a.tab_name}!${a.answer_slots?.[0]?.coordinate ?? ''}`, a]));
+  return key.map((k) => ({ k, a: byCoordinate.get(`${k.question.tab_name}!${k.question.answer_slots[0]?.coordinate ?? ''}`) }));
+}
+
+/** What the repository says about templates and placeholders in the uploaded files. */
+async function printTemplateFiles(api: ApiClient): Promise<void> {
+  const files = [];
+  for await (const f of api.iterateRepositoryFiles({ page_size: 200 })) files.push(f);
+  const labelled = files.filter((f) => /template/i.test(String((f as { template?: unknown }).template ?? '')));
+  console.log(`  placeholder passages found: ${labelled.length ? labelled.map((f) => `${f.original_filename}: ${(f as { template?: string }).template}`).join('; ') : 'none labelled in the repository'}`);
+}
+
+/**
+ * The team's judgements of the printed sample: is at least one of the top-3 passages on the question's
+ * topic (it speaks to what is asked, for the organisation, whatever the answer)? Each is tied to the
+ * exact three passages it was given for; when they change, the entry shows as not judged. Judged by the
+ * engineer who wrote this version of the answering, reading the printed passages (not independent).
+ * The same 30 questions before these changes: 14/30 on topic as well (judged the same way).
+ */
+const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: boolean; note: string }> = {
+  'hecvat-full-2.11-portfolium-completed.xlsx|COMP-03': { fingerprint: '5df079c165', onTopic: true, note: 'ESG report: more than 8,000 customers, Higher Education institutions among them' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|AAAI-15': { fingerprint: 'f89f0fa263', onTopic: false, note: "only AWS's own S3 and CloudTrail logging (a third party), nothing on the organisation's audit logs" },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-12': { fingerprint: 'da39a3ee5e', onTopic: false, note: 'no evidence shown' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-16': { fingerprint: '3ac10a0f9d', onTopic: true, note: 'weak: redundant power (UPS) of the hosting data centers; testing not stated' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-07': { fingerprint: 'bc4608b033', onTopic: true, note: 'delegated authentication via CAS and SAML' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-19': { fingerprint: '23f2c4a837', onTopic: false, note: 'policy lists and AWS vendor reviews; nothing on reviewing privileged access lists' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-02': { fingerprint: '9fc3cd20da', onTopic: false, note: 'certifications list without CSA or CAIQ' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|ITAC-02': { fingerprint: 'a40a38678b', onTopic: true, note: 'tested for conformance with WCAG' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-05': { fingerprint: '156ec271fb', onTopic: true, note: 'a WAF for all Canvas instances' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLSY-02': { fingerprint: 'ec8017c753', onTopic: false, note: 'notice of changes to the privacy notice and incident handling, not changes to the environment' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLDC-02': { fingerprint: '97a2767941', onTopic: true, note: "data kept in locations in the customer's region" },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-04': { fingerprint: '9eddb0a032', onTopic: true, note: 'the CISO assembles the incident response team' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-02': { fingerprint: '9fc3cd20da', onTopic: false, note: 'certifications list without CSA or CAIQ' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|ITAC-01': { fingerprint: 'b2da2338d0', onTopic: true, note: 'regular testing by a third party for WCAG conformance' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAP-04': { fingerprint: '10fbc1648d', onTopic: true, note: 'data validation checks; input errors returned to the user' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLSY-01': { fingerprint: '05c684070e', onTopic: false, note: 'AWS service list and team descriptions' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDC-01': { fingerprint: '831c22bdad', onTopic: true, note: 'weak: the physical security section on the (AWS) data centers' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLIH-03': { fingerprint: '7e692793f0', onTopic: false, note: 'nothing on insurance' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|DOCU-06': { fingerprint: '1711616a5e', onTopic: false, note: 'an API and LTI passage' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAP-04': { fingerprint: 'ffed1d6cbb', onTopic: false, note: 'AWS service descriptions only' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLBC-02': { fingerprint: '21725663a2', onTopic: false, note: 'the business continuity plan in general; no communication to clients' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLDA-05': { fingerprint: 'cbc235da34', onTopic: true, note: 'weak: a policy with data destruction requirements' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLFI-02': { fingerprint: '1306515323', onTopic: true, note: 'Network Security Policy on firewall configuration, and the change process' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLSY-02': { fingerprint: 'f536c3bfe4', onTopic: false, note: 'nothing on hardening' },
+  'caiq-v4.0.3-blank.xlsx|BCR-02.1': { fingerprint: '373f98f2df', onTopic: true, note: 'weak: the approach to business continuity and resilience' },
+  'caiq-v4.0.3-blank.xlsx|CEK-15.1': { fingerprint: 'e6f99611cb', onTopic: false, note: 'nothing on key states' },
+  'caiq-v4.0.3-blank.xlsx|DSP-10.1': { fingerprint: '29ee4f589e', onTopic: false, note: 'vendor contracts on personal information at best; not transfers' },
+  'caiq-v4.0.3-blank.xlsx|IAM-02.2': { fingerprint: '72c5c713b8', onTopic: false, note: 'audit policies reviewed regularly: another subject; no password policy in the excerpts' },
+  'caiq-v4.0.3-blank.xlsx|LOG-03.1': { fingerprint: '5ee618803b', onTopic: true, note: 'security events are logged and monitored (SOC 3 controls list)' },
+  'caiq-v4.0.3-blank.xlsx|TVM-02.1': { fingerprint: 'c11dc7cc8d', onTopic: false, note: 'network security policy and data lists; nothing on malware' },
+};
+
+function topThreeFingerprint(a: QuestionWithAnswers | undefined): string {
+  const evidence = (a?.answers[0]?.source_evidence ?? []).slice(0, 3);
+  return createHash('sha1').update(evidence.map((e) => `${e.filename}|${e.page_number}|${e.content}`).join('\n')).digest('hex').slice(0, 10);
+}
+
+function printTopicSample(sample: { file: string; pair: Pair }[]): void {
+  console.log(`\n  Sample of ${sample.length} Yes/No questions with their top-3 evidence, for a person to judge: is one of them on the question's topic?`);
+  let judged = 0;
+  let onTopic = 0;
+  for (const [i, { file, pair }] of sample.entries()) {
+    const k = pair.k;
+    const id = `${file}|${k.question.original_id ?? clip(k.question.original_question_text, 60)}`;
+    const print = topThreeFingerprint(pair.a);
+    const verdict = TEAM_TOPIC_JUDGEMENTS[id]?.fingerprint === print ? TEAM_TOPIC_JUDGEMENTS[id] : undefined;
+    if (verdict) {
+      judged++;
+      if (verdict.onTopic) onTopic++;
+    }
+    const answer = pair.a?.answers[0];
+    const evaluation = answer?.evaluation as { trust?: string; reason?: string } | undefined;
+    console.log(`\n  ${i + 1}. ${id} [${k.question.section_path.join(' > ')}]: ${clip(k.question.original_question_text, 240)}`);
+    console.log(`     vendor: ${clip([k.answers.answer, k.answers.comment].filter(Boolean).join(' | '), 200) || '(blank questionnaire)'}`);
+    console.log(`     ours:   ${clip((answer?.slot_responses ?? []).map((r) => `${r.slot_key}=${r.content}`).join(' | '), 240) || '-'} (${evaluation?.trust ?? '-'}: ${clip(evaluation?.reason, 160)})`);
+    for (const [j, e] of (answer?.source_evidence ?? []).slice(0, 3).entries()) {
+      console.log(`     ${j + 1}) ${e.filename} p.${e.page_number}${e.third_party ? ` (third party: ${e.third_party})` : ''} [${clip(e.context_header, 60)}]: ${clip(e.content, 300)}`);
+    }
+    console.log(`     team: ${verdict ? `${verdict.onTopic ? 'on topic' : 'NOT on topic'}${verdict.note ? ` (${verdict.note})` : ''}` : 'not judged'} [fingerprint ${print}]`);
+  }
+  console.log(`\n  top-3 on topic, judged by the team: ${judged ? `${onTopic}/${judged} (${pct(onTopic, judged)})` : 'not judged'}${judged < sample.length ? `, ${sample.length - judged} not judged` : ''}`);
 }
 
 main().catch((error: Error) => {

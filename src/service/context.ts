@@ -29,7 +29,7 @@ export interface Knowledge {
     meta: FileMeta,
     doc: ExtractedDocument | ReadDocument,
     onProgress?: (percent: number) => void,
-  ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }>;
+  ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number; template?: string | null }>;
   removeFile(orgId: number, fileId: number): Promise<void>;
   answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult>;
   answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer>;

@@ -13,6 +13,7 @@ import { permissionsFor, roleFor } from '../domain/access';
 import { evidenceCore } from '../domain/evidence';
 import type { Evidence } from '../knowledge/types';
 import { duplicateOf } from '../jobs/duplicate';
+import { templateOf } from '../jobs/template-label';
 import { THIRD_PARTY_LABEL } from '../knowledge/answer/ownership';
 import type {
   AnswerRecord,
@@ -37,13 +38,16 @@ const STATUS_DISPLAY: Record<FileRecord['status'], string> = {
 export function repositoryFile(f: FileRecord): RepositoryFile {
   // Extension: content already in the library; the full sentence is `note`.
   const duplicate = duplicateOf(f.processing_stage);
+  // Extension: a file with template text says so ("template: 12 placeholders; …"); those passages answer nothing.
+  const template = templateOf(f.processing_stage);
   return {
     ...(duplicate !== null ? { duplicate_of: duplicate, note: f.processing_stage } : {}),
+    ...(template !== null ? { template } : {}),
     id: f.id,
     original_filename: f.original_filename,
     status: f.status,
     status_display: f.status === 'failed' && f.error ? `Failed: ${f.error}` : STATUS_DISPLAY[f.status],
-    processing_stage: duplicate !== null ? 'duplicate' : f.processing_stage.slice(0, 20),
+    processing_stage: duplicate !== null ? 'duplicate' : template !== null ? 'done' : f.processing_stage.slice(0, 20),
     processing_percent: f.processing_percent,
     document_type: f.document_type,
     file_format: f.file_format,

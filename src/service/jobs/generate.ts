@@ -5,18 +5,19 @@
 import type { Evaluation } from '../../api/schemas';
 import type { ServiceContext } from '../context';
 import { evidenceRow } from '../domain/evidence';
-import { WorkbookConsistency } from '../knowledge/answer/consistency';
+import { WorkbookConsistency, type AskedQuestion } from '../knowledge/answer/consistency';
 import type { SearchFilters } from '../knowledge/types';
 import type { PendingAnswer } from '../knowledge/knowledge-base';
 import type { AnswerOptions, AnswerResult } from '../knowledge/types';
 import { TokenBudget } from '../llm/budget';
 import type { Meter } from '../llm/client';
+import { refersBack } from '../knowledge/question-identity';
 import { StorageUnavailable } from '../storage/errors';
 import type { NewAnswer, QuestionRecord, QuestionnaireRecord } from '../storage/types';
 import type { JobContext, JobHandler } from './worker';
 
 type Log = (message: string, error?: unknown) => void;
-type Asked = { text: string; original_id?: string | null; answer_slots: QuestionRecord['answer_slots']; where: string };
+type Asked = AskedQuestion;
 
 /** What one run of the job works with. */
 interface Run {
@@ -25,6 +26,8 @@ interface Run {
   filters: SearchFilters;
   options: AnswerOptions;
   consistency: WorkbookConsistency;
+  /** Each question's predecessor on its sheet: a question referring back ("the policies") is about it. */
+  follows: Map<number, string>;
   where: (x: { tab_name: string; question_coordinate?: string | null; row?: number | null }) => string;
   jobCtx: JobContext;
   log?: Log;
@@ -63,10 +66,35 @@ function failedAnswer(run: Run, questionId: number, error: unknown): NewAnswer {
 const askedOf = (run: Run, question: QuestionRecord): Asked => ({
   text: question.text,
   original_id: question.original_id,
+  section_path: question.section_path,
+  follows: run.follows.get(question.id) ?? null,
   answer_slots: question.answer_slots,
   where: run.where(question),
 });
-const inputOf = (question: QuestionRecord) => ({ text: question.text, original_id: question.original_id, answer_slots: question.answer_slots, tab_name: question.tab_name });
+const inputOf = (run: Run, question: QuestionRecord) => ({
+  text: question.text,
+  original_id: question.original_id,
+  answer_slots: question.answer_slots,
+  tab_name: question.tab_name,
+  section_path: question.section_path,
+  follows: run.follows.get(question.id) ?? null,
+});
+
+/**
+ * The question each one follows on its sheet. A question referring back follows the nearest question
+ * before it that names its own subject ("Are business continuity policies established…?" for all the
+ * "Are the policies…" after it).
+ */
+function predecessors(questions: QuestionRecord[]): Map<number, string> {
+  const out = new Map<number, string>();
+  const last = new Map<string, string>();
+  for (const q of [...questions].sort((a, b) => a.order - b.order)) {
+    const before = last.get(q.tab_name);
+    if (before !== undefined) out.set(q.id, before);
+    if (!refersBack(q.text)) last.set(q.tab_name, q.text);
+  }
+  return out;
+}
 
 /** Without a language model: one question after another, each stored as soon as it is answered. */
 async function generateOneByOne(run: Run, ids: number[]): Promise<'done' | 'interrupted'> {
@@ -79,7 +107,7 @@ async function generateOneByOne(run: Run, ids: number[]): Promise<'done' | 'inte
     try {
       const asked = askedOf(run, question);
       answer = newAnswer(
-        run.consistency.record(asked, run.consistency.repeatOf(asked) ?? (await run.ctx.knowledge.answerQuestion(run.q.org_id, inputOf(question), run.filters, run.options))),
+        run.consistency.record(asked, run.consistency.repeatOf(asked) ?? (await run.ctx.knowledge.answerQuestion(run.q.org_id, inputOf(run, question), run.filters, run.options))),
       );
     } catch (error) {
       // The database gone is no answer: the attempt fails and the job resumes here once it is back.
@@ -163,7 +191,7 @@ async function generateBatched(run: Run, ids: number[], budget: TokenBudget, con
     let stored: NewAnswer | null = null;
     try {
       const repeat = run.consistency.repeatOf(asked);
-      const prepared = repeat ? { result: repeat } : await k.prepareAnswer!(run.q.org_id, inputOf(question), run.filters, run.options);
+      const prepared = repeat ? { result: repeat } : await k.prepareAnswer!(run.q.org_id, inputOf(run, question), run.filters, run.options);
       if ('result' in prepared) {
         stored = newAnswer(run.consistency.record(asked, prepared.result));
       } else {
@@ -207,12 +235,14 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
       `${x.tab_name}!${x.question_coordinate ?? `row ${x.row ?? '?'}`}`;
     // Tokens this questionnaire's stored answers already cost: the budget is per questionnaire, restarts included.
     let spent = 0;
-    for (const done of await repo.questions(q.id, { withEvidence: false })) {
+    const all = await repo.questions(q.id, { withEvidence: false });
+    const follows = predecessors(all);
+    for (const done of all) {
       for (const a of done.answers) spent += llmUsageOf(a.evaluation).tokens;
       const stored = done.answers[0];
       const evaluation = stored?.evaluation;
       if (!stored || !evaluation) continue;
-      const asked = { text: done.text, original_id: done.original_id, answer_slots: done.answer_slots, where: where(done) };
+      const asked = { text: done.text, original_id: done.original_id, section_path: done.section_path, follows: follows.get(done.id) ?? null, answer_slots: done.answer_slots, where: where(done) };
       const result = { text: stored.text, slot_responses: stored.slot_responses, score: evaluation.score, evaluation, flagged_for_review: done.flagged_for_review, evidence: [], method: 'none' as const };
       consistency.record(asked, result, false);
     }
@@ -220,7 +250,7 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
     const ids = await repo.unansweredQuestionIds(q.id);
     const k = ctx.knowledge;
     const batching = k.batching?.() ?? null;
-    const run: Run = { ctx, q, filters, options, consistency, where, jobCtx, log };
+    const run: Run = { ctx, q, filters, options, consistency, follows, where, jobCtx, log };
     const outcome =
       batching && k.prepareAnswer && k.planBatches && k.answerBatch
         ? await generateBatched(run, ids, new TokenBudget(batching.tokenBudget, spent), batching.concurrency)

@@ -13,6 +13,7 @@ import { documentHasText, ExtractError } from '../knowledge/types';
 import { SandboxError } from '../sandbox';
 import type { JobHandler } from './worker';
 import { duplicateStage, sameContentAs } from './duplicate';
+import { templateStage } from './template-label';
 
 /** Claims of one job (each claim counts, including one cut short by a crash) before its file fails. */
 export const MAX_INGEST_ATTEMPTS = 2;
@@ -98,14 +99,15 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
         (p) => void progress('indexing', 30 + (Math.max(0, Math.min(100, p)) * 65) / 100).catch(() => undefined),
       );
       await writes;
-      if (counts.passage_count === 0 && counts.qa_count === 0) {
+      // A template's own label says why nothing of it answers; it is not a reading failure.
+      if (counts.passage_count === 0 && counts.qa_count === 0 && !counts.template) {
         // "ready" would promise answers from a file that can never be found.
         await fail('too little text to index: the file has no passage of a few words or more and no question/answer pairs');
         return 'done';
       }
       await files.update(fileId, {
         status: 'ready',
-        processing_stage: 'done',
+        processing_stage: counts.template ? templateStage(counts.template) : 'done',
         processing_percent: 100,
         error: null,
         passage_count: counts.passage_count,

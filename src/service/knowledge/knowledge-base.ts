@@ -19,6 +19,8 @@ import { Embedder, type EndpointConfig } from './embeddings';
 import { pairsToIndex, passageEntry, qaEntry } from './entries';
 import { splitIntoPassages, type Passage } from './passages';
 import { questionFocus, ranked, retrieve, type Candidate, type QuestionFocus } from './retrieval';
+import { questionInContext, referredSubject } from './question-identity';
+import { isTemplateText, summariseTemplate, templateLabel } from './template-text';
 import { stemmedTerms } from './text';
 import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, ReadDocument, SearchFilters } from './types';
 
@@ -66,12 +68,15 @@ export class KnowledgeBase {
     meta: FileMeta,
     doc: ExtractedDocument | ReadDocument,
     onProgress?: (percent: number) => void,
-  ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number }> {
+  ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number; template: string | null }> {
     // A reader thread's document comes with its entries; a document read in process may not.
     const prepared = doc.prepared_index;
     const whole = 'pages' in doc ? doc : null;
     if (!prepared && !whole) throw new Error('a document without its pages must come with its index entries');
-    const passages: { context_header: string; content: string }[] = prepared?.passages ?? splitIntoPassages(whole!);
+    // A passage with placeholders or template guidance is no statement of the organisation's: never indexed.
+    const split: { context_header: string; content: string }[] = prepared?.passages ?? splitIntoPassages(whole!);
+    const template = templateLabel(summariseTemplate(split.map((p) => p.content)));
+    const passages = template ? split.filter((p) => !isTemplateText(p.content)) : split;
     const qa: { question: string }[] = prepared?.qa ?? pairsToIndex(whole!);
     onProgress?.(10);
 
@@ -87,7 +92,7 @@ export class KnowledgeBase {
     // Built as the index pulls them, batch by batch, so a large file never holds the event loop; the
     // reader's worker thread already did the CPU-heavy part (splitting, stemming) when it read the file.
     const passageEntries = prepared
-      ? lazyMap(prepared.passages, (p, i): PassageEntry => ({ ...p, embedding: passageVectors[i] ?? null }))
+      ? lazyMap(passages as typeof prepared.passages, (p, i): PassageEntry => ({ ...p, embedding: passageVectors[i] ?? null }))
       : lazyMap(passages as Passage[], (p, i): PassageEntry => ({ ...passageEntry(p), embedding: passageVectors[i] ?? null }));
     const qaEntries = prepared
       ? lazyMap(prepared.qa, (q, i): QaEntry => ({ ...q, embedding: qaVectors[i] ?? null }))
@@ -103,7 +108,7 @@ export class KnowledgeBase {
         : whole && (documentSubject({ filename: meta.filename, title: doc.title, pages: whole.pages, document_type: doc.document_type }) ?? null));
     await this.index.setFileSubject(meta.org_id, meta.file_id, subject);
     onProgress?.(100);
-    return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length };
+    return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length, template };
   }
 
   async removeFile(orgId: number, fileId: number): Promise<void> {
@@ -144,17 +149,20 @@ export class KnowledgeBase {
     if (reused) return { result: reused };
 
     // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
-    const passages = await retrieve(this.index, orgId, text, filters, { limit: ANSWER_EVIDENCE * 2, includeQa: false, dense });
-    const usable = await this.ownedEvidence(orgId, [...library, ...passages]);
+    // The search carries the question's context: the subject it refers back to, its section titles.
+    const context = questionInContext({ ...q, text });
+    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_EVIDENCE * 2, includeQa: false, dense, hint: context.hint });
+    const usable = ownFirst(await this.ownedEvidence(orgId, [...library, ...passages]));
     const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {
       return { result: noAnswer('No evidence in the knowledge base shares enough of this question\'s key terms; answer it manually') };
     }
     const own = candidates.filter((c) => !isThirdParty(c));
+    const subject = referredSubject({ ...q, text });
     const extractive = async () => {
       const focus = await questionFocus(this.index, text);
       return (
-        (own.length ? extractiveAnswer({ ...q, text }, own, focus) : null) ??
+        (own.length ? extractiveAnswer({ ...q, text, subject }, own, focus) : null) ??
         thirdPartyDraft({ ...q, text }, candidates.filter(isThirdParty), focus) ??
         evidenceOnly(candidates, 'Related evidence was found but no sentence in it says what the question asks; answer it manually (the evidence is cited)')
       );
@@ -308,6 +316,14 @@ export class KnowledgeBase {
       return null;
     }
   }
+}
+
+/** A third party's passage counts for less than the organisation's own: ours come first for statements about us. */
+const THIRD_PARTY_DISCOUNT = 0.85;
+
+function ownFirst(candidates: Candidate[]): Candidate[] {
+  for (const c of candidates) if (isThirdParty(c)) c.evidence.relevance_score = Math.round(c.evidence.relevance_score * THIRD_PARTY_DISCOUNT * 1000) / 1000;
+  return candidates;
 }
 
 function* lazyMap<T, U>(items: T[], fn: (item: T, index: number) => U): Generator<U> {

@@ -24,7 +24,15 @@ export interface RetrieveOptions {
   includeQa?: boolean;
   /** Dense rankings (ids, best first) to fuse with the lexical ones. */
   dense?: { passages: number[]; qa: number[] } | null;
+  /**
+   * Words of the question's context (its section titles): searched too, and a candidate holding them is
+   * raised a little, but relevance stays the share of the question's own terms a candidate holds.
+   */
+  hint?: string;
 }
+
+/** How much a candidate holding all of the hint's terms is raised. */
+const HINT_WEIGHT = 0.1;
 
 const POOL = 40;
 const FTS_POOL = 200;
@@ -53,10 +61,13 @@ function scopeOf(orgId: number, filters: SearchFilters): IndexScope {
 }
 
 export async function retrieve(index: KnowledgeIndex, orgId: number, query: string, filters: SearchFilters, options: RetrieveOptions): Promise<Candidate[]> {
-  const terms = keyTerms(query).slice(0, MAX_TERMS);
+  const own = keyTerms(query);
+  const hinted = options.hint ? keyTerms(options.hint).filter((t) => !own.includes(t)) : [];
+  const terms = [...own.slice(0, MAX_TERMS), ...hinted].slice(0, MAX_TERMS);
   const queryStems = stemmedTerms(query);
+  const hintStems = new Set([...stemmedTerms(options.hint ?? '')].filter((s) => !queryStems.has(s)));
   const candidates: Candidate[] = [];
-  const search = { index, orgId, filters, terms, queryStems };
+  const search = { index, orgId, filters, terms, queryStems, hintStems };
   if (options.includePassages !== false) {
     candidates.push(...(await searchIndex(search, 'passages', options.dense?.passages ?? [], passageCandidate)));
   }
@@ -88,6 +99,8 @@ export interface QuestionFocus {
    * does not make a sentence an answer. They replace `anchors`.
    */
   required?: Set<string>;
+  /** Its stems no passage holds at all: nothing in the knowledge base can state them. */
+  absent?: Set<string>;
 }
 
 /** A question's distinctive stems: its rarest third, at least two. */
@@ -101,6 +114,7 @@ export async function questionFocus(index: KnowledgeIndex, text: string): Promis
   const total = await index.totalRows('passages');
   const weights = new Map<string, number>();
   const present: { term: string; docs: number }[] = [];
+  const absent = new Set<string>();
   const subject = queryStems.filter((term) => !QUESTION_FORM_STEMS.has(term));
   const counts = await index.termDocs('passages', subject.map((s) => ({ stem: s, word: wordOf.get(s)! })));
   const docsOf = new Map(subject.map((term, i) => [term, counts[i] ?? 0]));
@@ -114,11 +128,13 @@ export async function questionFocus(index: KnowledgeIndex, text: string): Promis
     weights.set(term, Math.log(1 + (total - docs + 0.5) / (docs + 0.5)));
     // A stem no passage has (a typo, another spelling) cannot single out a sentence.
     if (docs > 0) present.push({ term, docs });
+    else absent.add(term);
   }
   present.sort((a, b) => a.docs - b.docs);
   return {
     weights: (term) => weights.get(term) ?? 1,
     anchors: new Set(present.slice(0, anchorCount(queryStems.length)).map((p) => p.term)),
+    absent,
   };
 }
 
@@ -196,6 +212,7 @@ interface Search {
   filters: SearchFilters;
   terms: string[];
   queryStems: Set<string>;
+  hintStems: Set<string>;
 }
 
 /** One index's candidates: its BM25 pool plus the rows only dense retrieval found, scored. */
@@ -215,7 +232,7 @@ async function searchIndex<K extends IndexKind>(
   }
   const extra = missingIds(denseIds, rows);
   if (extra.length) rows.push(...(await search.index.byIds(kind, scope, extra)));
-  return scoreRows(rows, denseIds, search.queryStems, build);
+  return scoreRows(rows, denseIds, search.queryStems, search.hintStems, build);
 }
 
 /** Runs a pooled lexical search; when filters discard most of a full pool, searches a larger one. */
@@ -239,16 +256,19 @@ function scoreRows<R extends { id: number; bm: number }>(
   rows: R[],
   denseIds: number[],
   queryStems: Set<string>,
+  hintStems: Set<string>,
   build: (row: R) => Candidate,
 ): Candidate[] {
   const bmBest = rows.reduce((m, r) => Math.max(m, r.bm), 0);
+  const candidates = rows.map(build);
   const lexicalRank = new Map(rows.filter((r) => r.bm > 0).map((r, i) => [r.id, i]));
   const denseRank = new Map(denseIds.map((id, i) => [id, i]));
-  return rows.map((row) => {
-    const candidate = build(row);
+  return rows.map((row, i) => {
+    const candidate = candidates[i]!;
     const cov = coverage(queryStems, candidate.stems);
     const bmShare = bmBest > 0 ? row.bm / bmBest : 0;
     let relevance = cov * (0.75 + 0.25 * bmShare);
+    if (hintStems.size && cov > 0) relevance += HINT_WEIGHT * coverage(hintStems, candidate.stems);
     const lr = lexicalRank.get(row.id);
     const dr = denseRank.get(row.id);
     candidate.fusion = (lr === undefined ? 0 : 1 / (RRF_K + lr)) + (dr === undefined ? 0 : 1 / (RRF_K + dr));

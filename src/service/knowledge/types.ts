@@ -108,6 +108,12 @@ export interface QuestionInput {
   answer_slots: AnswerSlot[];
   /** The tab it is asked on: question ids are compared only between questions of the same template (tab). */
   tab_name?: string;
+  /** Section titles it sits under, outermost first: part of what it is about. */
+  section_path?: string[];
+  /** The question before it on its sheet that names a subject; see question-identity.ts. */
+  follows?: string | null;
+  /** The subject it refers back to, when it names none of its own (referredSubject). */
+  subject?: string | null;
 }
 
 /** Questionnaire-level choices that shape answering. */

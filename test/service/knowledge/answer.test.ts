@@ -27,7 +27,7 @@ describe('answerQuestion', () => {
         'HFIH-01,Do you support role-based access control (RBAC) for end users?,Yes,"Admins assign roles per course; custom roles are supported."\n' +
         'DATA-02,Is customer data encrypted at rest?,Yes,AES-256 on all storage volumes.\n',
     );
-    expect(counts).toEqual({ passage_count: 0, qa_count: 2, total_embeddings: 0 });
+    expect(counts).toEqual({ passage_count: 0, qa_count: 2, total_embeddings: 0, template: null });
     // A passage that also mentions encryption must not win over the approved answer.
     await addText(t.kb, meta({ file_id: 1, filename: 'overview.md' }), '# Encryption\n\nCustomer data is encrypted at rest and in transit.');
 
@@ -320,5 +320,54 @@ describe('answerQuestion on paraphrased evidence', () => {
     );
     const result = await t.kb.answerQuestion(1, { text: 'Is institution data encrypted at rest?', answer_slots: YES_NO_SLOTS }, {});
     expect(result.slot_responses.find((s) => s.slot_key === 'answer')?.content).toBe('Yes');
+  });
+});
+
+describe('a decision from the organisation\'s own statement', () => {
+  it('says Yes from a practice stated as done, quoting the deciding sentence', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Security Overview.md' }), '# Acme Security Overview\n\n## Access control\n\nEmployees utilize unique user IDs to authenticate to systems. Access is granted by managers.');
+    const result = await t.kb.answerQuestion(1, { text: 'Do employees have unique user IDs to access systems?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+    expect(result.slot_responses[1]!.content).toMatch(/^Employees utilize unique user IDs to authenticate to systems\./);
+  });
+
+  it('says Yes from a policy that exists for the subject, its heading naming it', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Security Overview.md' }), '# Acme Security Overview\n\n## Password Policy\n\nAcme maintains policies and procedures to help ensure its personnel manage passwords securely and rotate them.');
+    const result = await t.kb.answerQuestion(1, { text: 'Do you have a password policy?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+  });
+
+  it('says No from a weaker practice stated outright, flagged', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Risk Notes.md' }), '# Vendor risk\n\nAt Acme the vendor risk review is a one-time, opportunistic write-up rather than a scheduled recurring process.');
+    const result = await t.kb.answerQuestion(1, { text: 'Is the vendor risk review a scheduled recurring process?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'No' });
+    expect(result.flagged_for_review).toBe(true);
+  });
+
+  it('gives no Yes from a policy on another subject, however much of the lifecycle it shares', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Security Overview.md' }), '# Acme Security Overview\n\n## Data protection\n\nAcme maintains a Data Protection Policy that is reviewed at least annually.');
+    const result = await t.kb.answerQuestion(1, { text: 'Are network configuration policies and procedures reviewed and updated at least annually?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
+  });
+
+  it('decides a question referring back only from a passage on the subject it refers to', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Continuity.md' }), '# Business continuity\n\nAcme maintains business continuity policies and procedures which are reviewed and updated at least annually.');
+    const reviewed = 'Are the policies and procedures reviewed and updated at least annually?';
+    const bcr = await t.kb.answerQuestion(1, { text: reviewed, follows: 'Are business continuity policies and procedures established?', answer_slots: YES_NO_SLOTS }, {});
+    expect(bcr.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+    const ccc = await t.kb.answerQuestion(1, { text: reviewed, follows: 'Are change control policies and procedures established?', answer_slots: YES_NO_SLOTS }, {});
+    expect(ccc.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
+  });
+
+  it('decides nothing from a template, and keeps its passages out of the index', async () => {
+    const counts = await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'monitoring-policy.md' }),
+      "# Monitoring\n\nAcme monitors production systems: [FILL IN: what's actually monitored — metrics, logs, alerts?]\n\n# Review\n\nSay 'not yet' if true. Monitoring is reviewed by [securityOfficerName].",
+    );
+    expect(counts.template).toMatch(/^template only: 2 placeholders, 1 guidance sentence/);
+    const result = await t.kb.answerQuestion(1, { text: 'Do you monitor production systems?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses).toEqual([]);
+    expect(result.evidence).toEqual([]);
   });
 });

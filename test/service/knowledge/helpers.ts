@@ -84,9 +84,9 @@ export function meta(overrides: Partial<FileMeta> & { file_id: number; filename:
 }
 
 /** Extracts and indexes a text document given as a string. */
-export async function addText(kb: KnowledgeBase, m: FileMeta, text: string): Promise<void> {
+export async function addText(kb: KnowledgeBase, m: FileMeta, text: string): ReturnType<KnowledgeBase['indexDocument']> {
   const doc = await extractDocument(strToU8(text), m.filename);
-  await kb.indexDocument(m, doc);
+  return kb.indexDocument(m, doc);
 }
 
 /** A minimal valid .docx: headings use the built-in Heading1/Heading2 styles mammoth maps to <h1>/<h2>. */

@@ -139,7 +139,7 @@ describe('generated answers through an OpenAI-compatible endpoint', () => {
     try {
       const doc = { file_format: 'txt' as const, document_type: 'documentation' as const, qa: [], pages: [{ page_number: 1, text: 'Backup copies are replicated to a second region every night.' }] };
       const counts = await dense.kb.indexDocument(meta({ file_id: 1, filename: 'dr.md' }), doc);
-      expect(counts).toEqual({ passage_count: 1, qa_count: 0, total_embeddings: 1 });
+      expect(counts).toEqual({ passage_count: 1, qa_count: 0, total_embeddings: 1, template: null });
       const [row] = await dense.query<{ bytes: number }>('SELECT length(embedding) AS bytes FROM kb_passages');
       expect(row!.bytes).toBe(4 * 4);
       expect(stub.requests.some((r) => r.path === '/v1/embeddings' && (r.body.input as string[])[0]!.includes('Backup copies'))).toBe(true);

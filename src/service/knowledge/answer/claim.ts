@@ -21,18 +21,23 @@ const NOT_THE_CLAIM = new Set([
   'current', 'document', 'formal', 'written', 'defin', 'establish', 'regularli', 'period', 'routin',
   'organ', 'compani', 'vendor', 'ensur', 'e', 'g', 'ie', 'etc', 'follow', 'within', 'solut', 'offer',
   'abl', 'capabl', 'adequ', 'appropri', 'specif', 'relev', 'effect', 'ani', 'make', 'provid', 'undergon', 'undergo',
+  'well', 'overal', 'full', 'addit', 'variou', 'includ', 'particular', 'proper', 'sound', 'robust', 'either',
+  'encompass', 'gener', 'accomod', 'accommod', 'expect', 'carri', 'reflect', 'need', 'last', 'past',
 ]);
 
 /** Stems that name the same concept here, folded onto the first of each group. */
 const CONCEPTS: string[][] = [
-  ['plan', 'polici', 'program', 'programm', 'procedur', 'process'],
+  ['plan', 'polici', 'program', 'programm', 'procedur', 'process', 'strategi'],
   ['rest', 'storag', 'store'],
   ['transit', 'transport', 'transmiss', 'transmit', 'flight'],
   ['custom', 'client', 'institut'],
-  ['employe', 'staff', 'personnel', 'workforc'],
+  ['employe', 'staff', 'personnel', 'workforc', 'team'],
   ['separ', 'segreg', 'isol', 'partit'],
   ['requir', 'enforc', 'mandatori'],
   ['test', 'exercis'],
+  ['annual', 'year', 'yearli'],
+  ['outsid', 'leav'],
+  ['audit', 'assess'],
 ];
 const CONCEPT_OF = new Map<string, string>();
 for (const group of CONCEPTS) for (const stem of group) CONCEPT_OF.set(stem, group[0]!);
@@ -57,6 +62,11 @@ export function questionClaim(question: string, weightOf: TermWeights = () => 1)
   const text = question
     .replace(/^\s*[\w&.-]+\s*[:.)]\s+/, '')
     .replace(/\((?:e\.?\s*g|i\.?\s*e|such as|for example|including)\b[^)]*\)/gi, ' ')
+    // "established, documented, approved, communicated, applied, evaluated and maintained": the life of
+    // any policy, not what this one is about.
+    .replace(/\b(?:[a-z]+ed,\s+){2,}(?:and\s+)?[a-z]+ed\b/gi, ' ')
+    // "Disaster Recovery Plan (DRP)": the acronym restates the words before it.
+    .replace(/\(\s*[A-Z][A-Z0-9&/-]{1,9}s?\s*\)/g, ' ')
     .replace(/\[[^\]]*\]/g, ' ');
   const weights = new Map<string, number>();
   const words = new Map<string, string>();
@@ -91,11 +101,18 @@ export function claimCoverage(claim: ClaimTerm[], evidence: Set<string>): { shar
 /** Conditional or hedged statements: they describe what could happen, not what is done. */
 const CONDITIONAL = /\b(?:if|unless|whether|may|might|could|would|optional(?:ly)?|upon request|on request|when requested|where (?:applicable|possible|required)|can be (?:configured|enabled|requested)|plan(?:s|ned)? to|intend(?:s|ed)? to|in the future|roadmap)\b/;
 
-/** Whether the sentence states its content plainly: no negation word and no condition or hedge. */
+/**
+ * A practice weaker than a question would ask about, stated outright: "a one-time, opportunistic write-up
+ * rather than a scheduled recurring process". It answers No to "reviewed periodically?", never Yes.
+ */
+export const WEAKER_PRACTICE = /\b(?:one[- ]time|ad[- ]hoc|opportunistic(?:ally)?|informal(?:ly)?|not (?:a )?(?:scheduled|recurring|regular|periodic|formal(?:ly)?|documented|supported|available|offered|required|enforced)|unsupported|rather than (?:a |an )?(?:scheduled|recurring|regular|periodic|formal|documented))\b/i;
+
+/** Whether the sentence states its content plainly: no negation word, no condition or hedge, no weaker practice. */
 export function statesPlainly(sentence: string): boolean {
   const text = sentence.toLowerCase().replace(/[’]/g, "'");
   const words = text.match(/[a-z']+/g) ?? [];
   if (words.some((w) => NEGATIONS.has(w))) return false;
+  if (WEAKER_PRACTICE.test(text)) return false;
   // A form's instruction ("Describe how the business stores … account data") states nothing about anyone.
   if (INSTRUCTION.test(text)) return false;
   return !CONDITIONAL.test(text);

@@ -1,9 +1,12 @@
 /**
  * One workbook, one answer. A question asked again in the same workbook (HECVAT 4 repeats its GNRL rows
- * on every tab) gets the answer already given to it; a question that says nearly the same thing but
- * received a different list answer is flagged, naming the other one, so the analyst settles it once.
+ * on every tab) gets the answer already given to it; a question that says nearly the same thing about the
+ * same subject but received a different list answer is flagged, naming the other one, so the analyst
+ * settles it once. What "the same question" is lives in question-identity.ts: the same words under
+ * another section, or following another question they refer back to, are another question.
  */
 import type { AnswerSlot } from '../../../api/schemas';
+import { questionIdentity, questionSubject, type QuestionInContext } from '../question-identity';
 import { setCosine, stemmedTerms } from '../text';
 import type { AnswerResult } from '../types';
 import { evaluation } from './evaluation';
@@ -14,24 +17,22 @@ const SAME_QUESTION_COSINE = 0.9;
 /** A contradicted answer is at most low trust: a draft until a person chooses. */
 const CONTRADICTED_MAX_SCORE = 45;
 
-export interface AskedQuestion {
-  text: string;
-  original_id?: string | null;
+export interface AskedQuestion extends QuestionInContext {
   answer_slots: AnswerSlot[];
   /** Where it is asked, for the reason ("Security!C12"). */
   where: string;
 }
 
 interface Given {
-  text: string;
+  /** questionIdentity; empty for answers that may not be copied. */
+  identity: string;
+  subject: string;
   stems: Set<string>;
   shape: string;
   listValue: string | null;
   where: string;
   result: AnswerResult;
 }
-
-const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** The slots' roles and lists: a repeat's answer is copied only onto the same shape of answer cells. */
 function shapeOf(slots: AnswerSlot[]): string {
@@ -50,9 +51,9 @@ export class WorkbookConsistency {
 
   /** The answer already given to this very question in this workbook, copied, or null. */
   repeatOf(q: AskedQuestion): AnswerResult | null {
-    const text = normalise(q.text);
+    const identity = questionIdentity(q);
     const shape = shapeOf(q.answer_slots);
-    const earlier = this.given.find((g) => g.text === text && g.shape === shape);
+    const earlier = this.given.find((g) => g.identity === identity && g.shape === shape);
     if (!earlier) return null;
     const r = earlier.result;
     const reason = `${r.evaluation.reason} (the same question is asked at ${earlier.where}: one workbook, one answer)`;
@@ -65,11 +66,16 @@ export class WorkbookConsistency {
    */
   record(q: AskedQuestion, result: AnswerResult, copyable = true): AnswerResult {
     const stems = stemmedTerms(q.text);
+    const subject = questionSubject(q);
     const listValue = listValueOf(q, result);
     let out = result;
     if (listValue !== null) {
       const other = this.given.find(
-        (g) => g.listValue !== null && g.listValue.toLowerCase() !== listValue.toLowerCase() && setCosine(g.stems, stems) >= SAME_QUESTION_COSINE,
+        (g) =>
+          g.listValue !== null &&
+          g.listValue.toLowerCase() !== listValue.toLowerCase() &&
+          g.subject === subject &&
+          setCosine(g.stems, stems) >= SAME_QUESTION_COSINE,
       );
       if (other) {
         const score = Math.min(result.score, CONTRADICTED_MAX_SCORE);
@@ -82,7 +88,7 @@ export class WorkbookConsistency {
         };
       }
     }
-    this.given.push({ text: copyable ? normalise(q.text) : '', stems, shape: shapeOf(q.answer_slots), listValue, where: q.where, result: out });
+    this.given.push({ identity: copyable ? questionIdentity(q) : '', subject, stems, shape: shapeOf(q.answer_slots), listValue, where: q.where, result: out });
     return out;
   }
 }

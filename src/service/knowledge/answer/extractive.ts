@@ -9,6 +9,7 @@ import type { Candidate, QuestionFocus } from '../retrieval';
 import { coverage, NEGATIONS, relatedCoverage, setCosine, splitSentences, stemmedTerms } from '../text';
 import type { AnswerResult, Evidence, QuestionInput } from '../types';
 import { claimCoverage, evidenceConcepts, questionClaim, statesPlainly, type ClaimTerm } from './claim';
+import { aboutSubject, decideFromStatement, type Decision } from './decision';
 import { describeSource, evaluation } from './evaluation';
 import { describeField, instanceField } from './fields';
 import { isListSlot, isYesNoQuestion, noValue, primarySlot, writableSlots, yesValue } from './slots';
@@ -97,11 +98,16 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
       `The question asks for ${describeField(field)} specific to this questionnaire; no document sentence is that value, so it is left for a person (the closest evidence is cited)`,
     );
   }
-  const sentences = bestSentences(question.text, candidates, 3, focus);
-  if (sentences.length === 0) return null;
-  const top = sentences[0]!;
   const slots = writableSlots(question.answer_slots);
   const primary = primarySlot(slots);
+  const asksYesNo = !!primary && isListSlot(primary) && isYesNoQuestion(question.text);
+  const asked = question.text;
+  const sentences = bestSentences(asked, candidates, 3, focus);
+  // The organisation's own statement of the practice decides even when no sentence covers all the question's words.
+  const stated = asksYesNo && focus ? decideFromStatement(asked, candidates, focus, question.subject ?? null) : null;
+  if (sentences.length === 0 && !stated) return null;
+  if (sentences.length === 0) sentences.push({ text: stated!.text, score: stated!.share * 0.6, coverage: stated!.share, candidate: stated!.candidate });
+  const top = sentences[0]!;
   const slot_responses: { slot_key: string; content: string }[] = [];
 
   let decided: string | null = null;
@@ -109,21 +115,30 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   const primaryList = primary && isListSlot(primary) ? primary : null;
   let denied = false;
   let paraphrase: StatedClaim | null = null;
-  const topOwnCoverage = coverage(stemmedTerms(question.text), stemmedTerms(top.text));
-  if (primaryList && isYesNoQuestion(question.text)) {
+  let statement: Decision | null = null;
+  const topOwnCoverage = coverage(stemmedTerms(asked), stemmedTerms(top.text));
+  if (primaryList && asksYesNo) {
     const allowed = primaryList.allowed_values ?? [];
     const yes = yesValue(allowed);
     const no = noValue(allowed);
-    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text)) decided = yes;
-    else if (yes && focus && (paraphrase = statedClaim(question.text, candidates, focus))) decided = yes;
-    else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text)) {
+    // A question referring back ("Are the policies… reviewed?") is decided only from passages on its subject.
+    const onSubject = (c: Candidate) => !question.subject || !focus || aboutSubject(question.subject, c, focus);
+    const deciders = candidates.filter(onSubject);
+    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text) && onSubject(top.candidate)) decided = yes;
+    else if (yes && focus && (paraphrase = statedClaim(asked, deciders, focus))) decided = yes;
+    else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text) && onSubject(top.candidate)) {
       decided = no;
       denied = true;
+    } else if (stated && (stated.value === 'yes' ? yes : no)) {
+      statement = stated;
+      decided = stated.value === 'yes' ? yes : no;
+      denied = stated.value === 'no';
     }
     if (decided) slot_responses.push({ slot_key: primaryList.role, content: decided });
   }
-  // The sentences that decided a paraphrased Yes lead the comment: they are its justification.
-  const quoted = paraphrase ? [paraphrase.text, ...sentences.map((s) => s.text).filter((t) => !paraphrase!.text.includes(t))].slice(0, 3) : sentences.map((s) => s.text);
+  // The sentences that decided a Yes or No lead the comment: they are its justification.
+  const deciding = paraphrase ?? statement;
+  const quoted = deciding ? [deciding.text, ...sentences.map((s) => s.text).filter((t) => !deciding.text.includes(t))].slice(0, 3) : sentences.map((s) => s.text);
   const comment = quoted.join(' ');
   // The explanation goes to the first free-text slot; with no slots at all it is the answer itself.
   const textSlot = slots.find((s) => !isListSlot(s));
@@ -132,10 +147,16 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
 
   const undecided = primaryList !== null && decided === null;
   const text = primaryList ? (decided ?? '') : comment;
-  const sources = [...new Set([...(paraphrase ? [paraphrase.candidate] : []), ...sentences.map((s) => s.candidate)].map((c) => describeSource(c.evidence)))].join(', ');
+  const sources = [...new Set([...(deciding ? [deciding.candidate] : []), ...sentences.map((s) => s.candidate)].map((c) => describeSource(c.evidence)))].join(', ');
   let score = Math.round(30 + 45 * top.score);
   let reason = `Extracted from ${sources}`;
-  if (denied) {
+  if (statement) {
+    score = statement.sure ? STATEMENT_SURE_SCORE : STATEMENT_DRAFT_SCORE;
+    reason +=
+      `; the organisation's own document ${statement.value === 'yes' ? 'states it' : 'states its absence or a weaker practice'} ` +
+      `("${clipQuote(statement.text)}", holding ${statement.matched}), so the answer is ${decided}` +
+      (statement.sure ? '' : '; part of the question is not stated, so it is a draft: check it');
+  } else if (denied) {
     score = Math.min(score, 60);
     reason += `; the evidence explicitly denies it, so the answer is ${decided}: check it`;
   } else if (paraphrase) {
@@ -163,16 +184,25 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     reason += '; the quoted text covers only part of what the question asks, check it';
   }
 
-  const evidence = orderEvidence(candidates, sentences, paraphrase?.candidate);
+  const evidence = orderEvidence(candidates, sentences, deciding?.candidate);
   return {
     text,
     slot_responses,
     score,
     evaluation: evaluation(score, reason, 'extractive'),
-    flagged_for_review: undecided || denied || vague || loose || top.score < 0.5 || (paraphrase !== null && paraphrase.share < PARAPHRASE_SURE),
+    flagged_for_review:
+      undecided || denied || vague || loose || (top.score < 0.5 && !statement?.sure) || (paraphrase !== null && paraphrase.share < PARAPHRASE_SURE) || (statement !== null && !statement.sure),
     evidence,
     method: 'extractive',
   };
+}
+
+/** A decision from the organisation's own statement: written (medium trust) when it states nearly all the question asks, else a draft. */
+const STATEMENT_SURE_SCORE = 62;
+const STATEMENT_DRAFT_SCORE = 45;
+
+function clipQuote(text: string): string {
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
 /** Relevant evidence but nothing worth quoting: cite it, answer nothing, ask a person. */

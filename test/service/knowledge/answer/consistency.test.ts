@@ -39,6 +39,17 @@ describe('WorkbookConsistency', () => {
     expect(other.flagged_for_review).toBe(false);
   });
 
+  it('does not copy or contrast the same words asked about another subject', () => {
+    const c = new WorkbookConsistency();
+    const reviewed = 'Are the policies and procedures reviewed and updated at least annually?';
+    const bcr = { text: reviewed, original_id: null, follows: 'Are business continuity policies and procedures established?', answer_slots: YES_NO_SLOTS, where: 'CAIQ!C20' };
+    c.record(bcr, answer('Yes'));
+    const ccc = { ...bcr, follows: 'Are change control policies and procedures established?', where: 'CAIQ!C40' };
+    expect(c.repeatOf(ccc)).toBeNull();
+    expect(c.record(ccc, answer('No')).flagged_for_review).toBe(false);
+    expect(c.repeatOf({ ...bcr, where: 'Other!C20' })?.slot_responses).toEqual([{ slot_key: 'answer', content: 'Yes' }]);
+  });
+
   it('answers stored before a restart are checked against but not copied', () => {
     const c = new WorkbookConsistency();
     const q = { text: 'Do you encrypt customer data at rest?', answer_slots: YES_NO_SLOTS, where: 'General!B5' };

@@ -1,0 +1,125 @@
+/**
+ * A Yes or No for a list question from the organisation's own explicit statement, when the passage
+ * shown states it in its own words: a practice stated as done ("Employees utilize unique user IDs to
+ * authenticate to systems"), a policy or procedure that exists for the question's subject (the heading
+ * "Password Policy" over "Instructure maintains policies and procedures…"), a certification held. No
+ * only from an explicit statement of absence or of a weaker practice ("a one-time, opportunistic
+ * write-up rather than a scheduled recurring process", "not supported").
+ *
+ * Never from a third party's document (the caller passes the organisation's own evidence only), a
+ * template (passages with placeholders or guidance), a question's text (sentences asking or instructing)
+ * or a passage on another subject (every core concept of the question's claim must be there, and the
+ * sentence itself must hold part of the claim, not only its heading).
+ *
+ * A decision whose sentence holds nearly all of the claim is `sure` (a written answer); one holding
+ * less is a draft for a person to confirm.
+ */
+import type { Candidate, QuestionFocus } from '../retrieval';
+import { NEGATIONS, splitSentences, stem } from '../text';
+import { isTemplateText } from '../template-text';
+import { claimCoverage, evidenceConcepts, questionClaim, statesPlainly, WEAKER_PRACTICE, type ClaimTerm } from './claim';
+
+export interface Decision {
+  value: 'yes' | 'no';
+  /** The deciding sentence, quoted in the comment. */
+  text: string;
+  candidate: Candidate;
+  /** Weighted share of the question's claim the sentence (with its heading) holds. */
+  share: number;
+  /** Nearly all of the claim is stated: the decision may be written; otherwise it is a draft. */
+  sure: boolean;
+  /** The claim's words the sentence holds, for the reason. */
+  matched: string;
+}
+
+/** Passages read: the top few shown to the analyst. */
+const DECISION_PASSAGES = 4;
+/** Share of the claim (sentence and heading) a decision needs at all, and to be written rather than drafted. */
+const DECIDE_SHARE = 0.5;
+const SURE_SHARE = 0.85;
+/** Share of the claim a decision needs when one of its core concepts is not stated. */
+const MISSING_CORE_SHARE = 0.5;
+/** Concepts of how any policy or practice is kept, whatever its subject (claim.ts folds policy/procedure/plan into "plan"). */
+const LIFECYCLE = new Set(['plan', 'review', 'updat', 'least', 'annual', 'test', 'period', 'regular', 'approv', 'communic', 'evalu', 'year', 'month', 'updat', 'exist']);
+/** Share of the claim the sentence must hold by itself: a heading alone does not state a practice. */
+const OWN_SHARE = 0.34;
+/** Share of the referred-to subject a passage must be about. */
+const SUBJECT_SHARE = 0.5;
+/** Concepts weighing this share of the heaviest are the claim's core: at most one may be missing. */
+const CORE_WEIGHT = 0.8;
+
+/** A verb negated once: "does not store", "is never shared" (not "not only", "no later than"). */
+const DENIAL = /\b(?:(?:do|does|did|is|are|was|were|has|have|had|will|can|could|shall)\s+not|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|won't|can't|cannot|never)\b/i;
+const NOT_A_DENIAL = /\b(?:not\s+(?:only|just|limited|necessarily|all)|no\s+later|if\s+not|whether\s+or\s+not|unless|except)\b/i;
+/** "Will any data leave…", "Are there any browsers not supported": a general practice does not settle them. */
+const ASKS_ABOUT_EXCEPTIONS = /^\W*(?:[\w&.-]+\s*[:.)]\s+)?(?:will|is|are|does|do|has|have|can|could|would)\s+(?:there\s+)?any\b|\bany\b[^?]{0,60}\b(?:leave|outside|not|other than|except|exceptions?)\b/i;
+/** Prompts and questions state nothing about anyone. */
+const NOT_A_STATEMENT = /\?\s*$|^\s*(?:do|does|is|are|has|have|can|will)\s+(?:you|your|the)\b/i;
+
+/**
+ * The decision the organisation's own evidence states for a Yes/No question, or null. Questions about
+ * exceptions ("Will any data leave…") are not settled by a statement of the general practice.
+ */
+export function decideFromStatement(question: string, own: Candidate[], focus: QuestionFocus, subject: string | null = null): Decision | null {
+  const claim = questionClaim(question, focus.weights);
+  if (claim.length === 0) return null;
+  // A question referring back ("Are the policies… reviewed?") is decided only by a passage on the subject it refers to.
+  const subjectClaim = subject ? questionClaim(subject, focus.weights) : [];
+  const asksAboutExceptions = ASKS_ABOUT_EXCEPTIONS.test(question);
+  const heaviest = Math.max(...claim.map((t) => t.weight));
+  const core = claim.filter((t) => t.weight >= CORE_WEIGHT * heaviest);
+  const subjectOfClaim = claim.filter((t) => !LIFECYCLE.has(t.concept));
+  let best: Decision | null = null;
+  for (const candidate of own.slice(0, DECISION_PASSAGES)) {
+    if (candidate.evidence.type !== 'passage' || candidate.evidence.third_party || isTemplateText(candidate.evidence.content)) continue;
+    if (!isAbout(subjectClaim, candidate)) continue;
+    // The headings name what the passage is about ("Business Continuity > Password Policy").
+    const heading = evidenceConcepts(candidate.evidence.section_path.join('\n'));
+    const passage = evidenceConcepts(`${candidate.evidence.context_header}\n${candidate.evidence.content}`);
+    for (const sentence of splitSentences(candidate.evidence.content)) {
+      if (sentence.length < 25 || sentence.length > 400 || NOT_A_STATEMENT.test(sentence)) continue;
+      const said = evidenceConcepts(sentence);
+      const held = new Set([...said, ...heading]);
+      const { share } = claimCoverage(claim, held);
+      if (share < DECIDE_SHARE || claimCoverage(claim, said).share < OWN_SHARE) continue;
+      // One core concept may go unstated in the sentence when the rest of the claim is there and its
+      // passage speaks of it, or it is not the claim's most distinctive and the knowledge base knows it (a draft then).
+      const missing = core.filter((t) => !held.has(t.concept));
+      if (missing.length > 1) continue;
+      if (missing.length === 1) {
+        // The passage around the sentence must still be about it: the sentence leaves it implied, not absent.
+        const unstated = missing[0]!;
+        if (share < MISSING_CORE_SHARE || !(passage.has(unstated.concept) || (unstated.weight < heaviest && !focus.absent?.has(stem(unstated.word.toLowerCase()))))) continue;
+        // What it holds must include the subject, not only how any policy lives ("a policy reviewed
+        // annually" is no answer to "are application security policies reviewed annually?").
+        if (claimCoverage(subjectOfClaim, held).share < MISSING_CORE_SHARE) continue;
+      }
+      const value = denies(sentence) ? 'no' : statesPlainly(sentence) && !asksAboutExceptions ? 'yes' : null;
+      if (!value || (best && share <= best.share)) continue;
+      best = { value, text: sentence, candidate, share, sure: share >= SURE_SHARE && missing.length === 0, matched: describe(claim, held) };
+    }
+  }
+  return best;
+}
+
+/** Whether the passage is about the subject a question refers back to (any passage is, when it refers to none). */
+export function aboutSubject(subject: string | null, candidate: Candidate, focus: QuestionFocus): boolean {
+  return isAbout(subject ? questionClaim(subject, focus.weights) : [], candidate);
+}
+
+function isAbout(subjectClaim: ClaimTerm[], candidate: Candidate): boolean {
+  if (subjectClaim.length === 0) return true;
+  const concepts = evidenceConcepts(`${candidate.evidence.context_header}\n${candidate.evidence.content}`);
+  return claimCoverage(subjectClaim, concepts).share >= SUBJECT_SHARE;
+}
+
+/** An explicit absence or a weaker practice, stated once (a double negation decides nothing). */
+function denies(sentence: string): boolean {
+  if (WEAKER_PRACTICE.test(sentence)) return true;
+  const text = sentence.toLowerCase().replace(/[’]/g, "'");
+  return DENIAL.test(text) && !NOT_A_DENIAL.test(text) && (text.match(/[a-z']+/g) ?? []).filter((w) => NEGATIONS.has(w)).length === 1;
+}
+
+function describe(claim: ClaimTerm[], held: Set<string>): string {
+  return claim.filter((t) => held.has(t.concept)).map((t) => t.word).join(', ');
+}

@@ -1,0 +1,80 @@
+/**
+ * When two questions of a questionnaire are the same question. The words alone do not say: the CAIQ asks
+ * "Are the policies and procedures reviewed and updated at least annually?" once per domain, and each time
+ * "the policies" are that domain's (business continuity, change control, logging). A question is the same
+ * as another when it has the same id, or the same words about the same subject: the section it sits in
+ * and, when it refers back ("the policies", "these procedures"), the question it follows.
+ */
+
+export interface QuestionInContext {
+  text: string;
+  original_id?: string | null;
+  /** Section titles from section rows, outermost first. */
+  section_path?: string[];
+  /** The question asked just before this one in the same sheet, if any. */
+  follows?: string | null;
+}
+
+const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * Whether the question's subject is named by an earlier question: "these" / "such" / "the above", or it
+ * opens on "the policies", "the plan", "the process" without saying whose ("Are the policies and
+ * procedures reviewed…?").
+ */
+export function refersBack(text: string): boolean {
+  const t = normalise(text);
+  if (/\b(?:these|those|such(?! as\b)|said|the above|aforementioned|this (?:policy|plan|program(?:me)?|process|procedure|standard|control))\b/.test(t)) return true;
+  return /^(?:\S+\s+)?(?:are|is|do|does|have|has|were|was|will)\s+(?:the|they|it)\s+(?:policies|procedures|policy|plans?|programs?|programmes?|process(?:es)?|standards?|controls?|measures?|requirements?|reviewed|updated|tested|documented)\b/.test(t) || /^(?:are|is|do|does|have|has)\s+(?:they|it)\b/.test(t) ||
+    /^(?:\S+\s+)?(?:are|is)\s+(?:policies|procedures|policy)(?:\s+and\s+procedures)?\s+(?:reviewed|updated|established|documented|approved|tested)\b/.test(t);
+}
+
+/** What the question is about beyond its own words: its section and, when it refers back, what it follows. */
+export function questionSubject(q: QuestionInContext): string {
+  const parts = [...(q.section_path ?? [])];
+  if (q.follows && refersBack(q.text)) parts.push(q.follows);
+  return parts.map(normalise).filter(Boolean).join(' > ');
+}
+
+/** How a question asks about its subject, not what the subject is: "established, documented, approved…". */
+const PROCESS_WORDS = /\b(?:are|is|do|does|have|has|the|established|documented|approved|communicated|applied|evaluated|maintained|implemented|reviewed|updated|enforced|defined|at least annually)\b|[?,]/gi;
+
+/**
+ * The subject a question leaves to the question it follows ("Are the policies and procedures reviewed…?"
+ * after "Are business continuity … policies and procedures established…?": "business continuity …
+ * policies and procedures"), or null when it names its own.
+ */
+export function referredSubject(q: QuestionInContext): string | null {
+  if (!q.follows || !refersBack(q.text)) return null;
+  const subject = q.follows
+    .replace(PROCESS_WORDS, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/(?:\s+(?:and|or))+\s*$/i, '')
+    .trim();
+  return subject || null;
+}
+
+/**
+ * What a search for the question's evidence looks for: its words with the subject it refers back to
+ * (`query`), and its section titles (`hint`: they favour passages on that subject without being
+ * required of them). The section titles a question already repeats add nothing.
+ */
+export function questionInContext(q: QuestionInContext): { query: string; hint: string } {
+  const subject = referredSubject(q);
+  const text = normalise(q.text);
+  return {
+    query: subject ? `${q.text}\n${subject}` : q.text,
+    hint: (q.section_path ?? []).filter((s) => !text.includes(normalise(s))).join('\n'),
+  };
+}
+
+/** One key per distinct question of a workbook: the same key means the same question, one answer. */
+export function questionIdentity(q: QuestionInContext): string {
+  const id = q.original_id?.trim();
+  if (id) return `id:${id.toLowerCase()}`;
+  return `text:${normalise(q.text)}|${questionSubject(q)}`;
+}
+
+export function sameQuestion(a: QuestionInContext, b: QuestionInContext): boolean {
+  return questionIdentity(a) === questionIdentity(b);
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { questionIdentity, questionInContext, refersBack, sameQuestion } from '../../../src/service/knowledge/question-identity';
+
+const BCR = 'Are business continuity management and operational resilience policies and procedures established, documented, approved, communicated, applied, evaluated and maintained?';
+const CCC = 'Are risk management policies and procedures for change control established, documented, approved, communicated, applied, evaluated and maintained?';
+const REVIEWED = 'Are the policies and procedures reviewed and updated at least annually?';
+
+describe('question identity', () => {
+  it('tells a question that refers back from one that names its subject', () => {
+    expect(refersBack(REVIEWED)).toBe(true);
+    expect(refersBack('Are these procedures tested?')).toBe(true);
+    expect(refersBack('Are policies and procedures reviewed and updated annually?')).toBe(true);
+    expect(refersBack('Are strong password policies and procedures reviewed and updated at least annually?')).toBe(false);
+    expect(refersBack('Do you encrypt customer data at rest?')).toBe(false);
+  });
+
+  it('makes the same words about two subjects two questions, and the same id one', () => {
+    expect(sameQuestion({ text: REVIEWED, follows: BCR }, { text: REVIEWED, follows: CCC })).toBe(false);
+    expect(sameQuestion({ text: REVIEWED, follows: BCR }, { text: ` ${REVIEWED.toLowerCase()} `, follows: BCR })).toBe(true);
+    expect(sameQuestion({ text: 'Is data encrypted?', section_path: ['Datacenter'] }, { text: 'Is data encrypted?', section_path: ['Mobile Applications'] })).toBe(false);
+    expect(questionIdentity({ text: 'Vendor name', original_id: 'GNRL-01', section_path: ['A'] })).toBe(questionIdentity({ text: 'Vendor name', original_id: 'gnrl-01', section_path: ['B'] }));
+  });
+
+  it('searches a question with the subject it leaves to its context', () => {
+    expect(questionInContext({ text: REVIEWED, follows: BCR, section_path: ['Business Continuity'] })).toEqual({
+      query: `${REVIEWED}\nbusiness continuity management and operational resilience policies and procedures`,
+      hint: 'Business Continuity',
+    });
+    // A question naming its own subject does not take the one before it; a section it names adds nothing.
+    expect(questionInContext({ text: 'Is data encrypted at rest?', follows: BCR, section_path: ['Data'] })).toEqual({ query: 'Is data encrypted at rest?', hint: '' });
+  });
+});
