@@ -20,6 +20,7 @@ import { INGEST_CONCURRENCY, ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
 import { KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
 import { readLimitsFromEnv } from './files/limits';
+import { readConfig } from './config/read';
 import { ReaderSandbox, type SandboxOptions } from './sandbox';
 import { apiPlugin, API_PREFIX } from './routes';
 import { openStorage } from './storage/open';
@@ -84,7 +85,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {
-    logger: opts.logger ? { level: process.env.QFILL_LOG_LEVEL ?? 'warn' } : false,
+    logger: opts.logger ? { level: readConfig(process.env, ['QFILL_LOG_LEVEL']).QFILL_LOG_LEVEL } : false,
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
     clientErrorHandler,
