@@ -135,19 +135,27 @@ function load(): string {
   return `load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`;
 }
 
-/** The synthetic knowledge base a previous run left in `url` (organisation "bench"), or null when it is empty. */
-async function existingSynthetic(url: string): Promise<SyntheticKb | null> {
+/**
+ * Passages a previous run left in the database `url`; 0 in a fresh database. Two statements: PostgreSQL
+ * resolves every relation of a statement before it evaluates any WHERE, so a guard in the same statement
+ * cannot keep it from reading a table that does not exist yet.
+ */
+export async function passagesIn(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  let passages = 0;
   try {
-    const { rows } = await client.query<{ n: string | null }>(
-      "SELECT (SELECT SUM(rows) FROM kb_counts WHERE kind = 'passages') AS n WHERE to_regclass('kb_counts') IS NOT NULL",
-    );
-    passages = Number(rows[0]?.n ?? 0);
+    const table = await client.query<{ name: string | null }>("SELECT to_regclass('kb_counts')::text AS name");
+    if (!table.rows[0]?.name) return 0;
+    const { rows } = await client.query<{ n: string | null }>("SELECT SUM(rows) AS n FROM kb_counts WHERE kind = 'passages'");
+    return Number(rows[0]?.n ?? 0);
   } finally {
     await client.end();
   }
+}
+
+/** The synthetic knowledge base a previous run left in `url` (organisation "bench"), or null when it is empty. */
+async function existingSynthetic(url: string): Promise<SyntheticKb | null> {
+  const passages = await passagesIn(url);
   if (passages === 0) return null;
   const storage: StorageOptions = { dataDir: mkdtempSync(path.join(tmpdir(), 'qfill-bench-service-')), databaseUrl: url };
   const apiKey = await createKey(storage, { org: 'bench', user: 'bench', role: 'admin' });

@@ -9,14 +9,16 @@ import { seedDemo } from './demo/seed';
 import { buildApp } from '../src/service/app';
 import { ensureDevCertificates, trustInstructions } from '../src/cli/certs';
 import { injectFetch } from './inject-fetch';
+import { namesOf, readConfig } from '../src/service/config/read';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dataDir = path.resolve(process.env.QFILL_DATA ?? path.join(root, '.qfill-data'));
+const config = readConfig(process.env, namesOf('npm start'));
+const dataDir = path.resolve(config.QFILL_DATA ?? path.join(root, '.qfill-data'));
 const port = Number(process.env.PORT ?? 3000);
 const useHttp = process.argv.includes('--http');
 
 function build(): void {
-  if (process.env.QFILL_SKIP_BUILD === '1' && existsSync(path.join(root, 'dist', 'workbench.html'))) return;
+  if (config.QFILL_SKIP_BUILD && existsSync(path.join(root, 'dist', 'workbench.html'))) return;
   console.log('Building the add-in (production bundle + workbench)…');
   execFileSync(process.execPath, [path.join(root, 'node_modules/webpack/bin/webpack.js'), '--mode', 'production', '--env', 'workbench'], {
     cwd: root,
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
  * installed (it is optional: it needs a native keyring module). Elsewhere, says where to go instead.
  */
 function sideload(): string {
-  const canSideload = (process.platform === 'win32' || process.platform === 'darwin') && process.env.QFILL_NO_SIDELOAD !== '1';
+  const canSideload = (process.platform === 'win32' || process.platform === 'darwin') && !config.QFILL_NO_SIDELOAD;
   const tool = path.join(root, 'node_modules', 'office-addin-debugging', 'cli.js');
   if (!canSideload || !existsSync(tool)) {
     return '  No Excel desktop here: use the workbench, or sideload manifest.xml into Excel on the web (README).';

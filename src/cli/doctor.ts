@@ -8,6 +8,7 @@ import { ChatClient, LlmHttpError } from '../service/llm/client';
 import { chatEndpointFrom, isAzure, type ChatEndpoint } from '../service/llm/endpoint';
 import { parseReply } from '../service/llm/structured';
 import { knowledgeOptionsFromEnv } from '../service/knowledge/options';
+import { configProblems, namesOf, problemMessage, readConfig, type Env } from '../service/config/read';
 
 export interface DoctorResult {
   ok: boolean;
@@ -29,12 +30,19 @@ const PROBE = [
   { role: 'user' as const, content: 'Is water wet? Reply as JSON: {"answer": "Yes"} or {"answer": "No"}.' },
 ];
 
-export async function doctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorResult> {
+export async function doctor(env: Env = process.env): Promise<DoctorResult> {
   const lines: string[] = [];
+  const problems = configProblems(env, namesOf('service'));
+  if (problems.length > 0) {
+    for (const problem of problems) lines.push(`Configuration: ${problemMessage(problem)}.`);
+    lines.push('Verdict: the service cannot use this configuration as it is; see above.');
+    return { ok: false, lines };
+  }
   const options = knowledgeOptionsFromEnv(env);
   let ok = true;
   if (!options.llm) {
-    const half = env.QFILL_LLM_BASE_URL?.trim() || env.QFILL_LLM_MODEL?.trim();
+    const c = readConfig(env, ['QFILL_LLM_BASE_URL', 'QFILL_LLM_MODEL']);
+    const half = c.QFILL_LLM_BASE_URL || c.QFILL_LLM_MODEL;
     if (half) {
       lines.push('Language model: half configured: set both QFILL_LLM_BASE_URL and QFILL_LLM_MODEL (the service ignores one without the other).');
       ok = false;

@@ -1,4 +1,5 @@
 /** `qfill fill` command line: flags, defaults from the environment, and the usage text. */
+import { ConfigError, problemMessage, readConfig } from '../service/config/read';
 
 export interface FillArgs {
   input: string;
@@ -46,8 +47,8 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
   const args: FillArgs = {
     input: '',
     out: '',
-    baseUrl: env.QFILL_BASE_URL?.trim() || null,
-    apiKey: env.QFILL_API_KEY?.trim() || null,
+    baseUrl: null,
+    apiKey: null,
     overwrite: false,
     writeDrafts: false,
     preferRecent: false,
@@ -56,6 +57,8 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
     timeoutSeconds: null,
     help: false,
   };
+  let baseGiven = false;
+  let keyGiven = false;
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
@@ -84,9 +87,11 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
         break;
       case '--base':
         args.baseUrl = value().trim() || null;
+        baseGiven = true;
         break;
       case '--key':
         args.apiKey = value().trim() || null;
+        keyGiven = true;
         break;
       case '--report':
         args.reportPath = value();
@@ -123,6 +128,16 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
     }
   }
   if (args.help) return args;
+  // The environment only where a flag did not say: a bad QFILL_BASE_URL does not matter beside --base.
+  const fromEnv = [...(baseGiven ? [] : (['QFILL_BASE_URL'] as const)), ...(keyGiven ? [] : (['QFILL_API_KEY'] as const))];
+  try {
+    const c = readConfig(env, fromEnv);
+    if (!baseGiven) args.baseUrl = c.QFILL_BASE_URL ?? null;
+    if (!keyGiven) args.apiKey = c.QFILL_API_KEY ?? null;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(`${error.problems.map(problemMessage).join('; ')}.`);
+    throw error;
+  }
   if (positional.length === 0) throw new UsageError('Name the questionnaire to fill, e.g. qfill fill questionnaire.xlsx --out filled.xlsx.');
   if (positional.length > 1) throw new UsageError(`One questionnaire at a time; got ${positional.length} files (${positional.join(', ')}).`);
   args.input = positional[0]!;

@@ -5,6 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import { addTeamMember, createKey, createOffering, setOrg, setOrgNames } from '../service/admin';
+import { ConfigError, problemMessage, readConfig } from '../service/config/read';
 import { originOf } from '../service/http/origin';
 
 const DEFAULT_DATA = './.qfill-data';
@@ -32,6 +33,10 @@ Commands:
       PostgreSQL, ids kept; prints counts; running it again copies only what is new.
   fill ...
       Fill a questionnaire workbook from the command line (see qfill fill --help).
+  config
+      Print the effective configuration (the QFILL_* variables; API keys and passwords masked) and where
+      each value comes from (environment, default, or the variable it falls back to); exit code 2 when a
+      value is bad. qfill serve refuses to start with a bad value, naming it.
   doctor   (also: llm test)
       Check the language-model and embeddings endpoints configured by QFILL_LLM_* / QFILL_EMBEDDINGS_*
       (reachable, key, model, structured output, latency); exit code 1 when the service cannot use them.
@@ -85,7 +90,7 @@ const dataOption = { data: { type: 'string' }, database: { type: 'string' } } as
 
 /** Where the state is: `--database` (or QFILL_DATABASE_URL) for PostgreSQL, else SQLite under `--data`. */
 function storageOf(values: { data?: string; database?: string }): { dataDir: string; databaseUrl: string | null } {
-  const url = (values.database ?? process.env.QFILL_DATABASE_URL ?? '').trim();
+  const url = (values.database ?? readConfig(process.env, ['QFILL_DATABASE_URL']).QFILL_DATABASE_URL ?? '').trim();
   if (url !== '' && !/^postgres(ql)?:\/\//.test(url)) {
     throw new UsageError('--database must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/qfill');
   }
@@ -223,6 +228,14 @@ async function run(argv: string[]): Promise<number> {
       out('done');
       return 0;
     }
+    case 'config': {
+      if (rest.includes('--help')) return (out(USAGE), 0);
+      parse(rest, {});
+      const { configReport } = await import('./config');
+      const report = configReport();
+      for (const line of report.lines) out(line);
+      return report.ok ? 0 : 2;
+    }
     case 'doctor':
     case 'llm': {
       if (command === 'llm' && rest[0] !== 'test') throw new UsageError(`unknown command "llm ${rest[0] ?? ''}"; use "llm test" or "doctor"`);
@@ -255,6 +268,10 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`qfill: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      for (const problem of error.problems) process.stderr.write(`qfill: ${problemMessage(problem)}\n`);
       return 2;
     }
     process.stderr.write(`qfill: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,5 +1,6 @@
 /** `qfill serve`: runs the local knowledge service until SIGINT/SIGTERM. */
 import { buildApp } from '../service/app';
+import { configProblems, namesOf, problemMessage, readConfig, unknownVariables, type Env } from '../service/config/read';
 import { ensureDevCertificates, trustInstructions } from './certs';
 
 export interface ServeOptions {
@@ -27,6 +28,7 @@ export interface ServeOptions {
 export async function serve(opts: ServeOptions): Promise<number> {
   const out = opts.out ?? ((line: string) => process.stdout.write(line + '\n'));
   const err = opts.err ?? ((line: string) => process.stderr.write(line + '\n'));
+  if (!checkServiceConfig(process.env, err)) return 2;
   let https: { key: Buffer; cert: Buffer } | null = null;
   if (!opts.http) {
     try {
@@ -105,8 +107,21 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** QFILL_JOB_LEASE_SECONDS: how long a job stays with a process that stopped renewing it (default 30). */
-function leaseFromEnv(): number | undefined {
-  const seconds = Number(process.env.QFILL_JOB_LEASE_SECONDS);
-  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : undefined;
+/** QFILL_JOB_LEASE_SECONDS: how long a job stays with a process that stopped renewing it. */
+function leaseFromEnv(): number {
+  return Math.round(readConfig(process.env, ['QFILL_JOB_LEASE_SECONDS']).QFILL_JOB_LEASE_SECONDS * 1000);
+}
+
+/**
+ * The service's settings checked before anything is opened: each bad value named with what it expects (the
+ * caller exits with 2), and each undeclared `QFILL_` variable reported as a likely misspelling.
+ */
+export function checkServiceConfig(env: Env, err: (line: string) => void): boolean {
+  for (const unknown of unknownVariables(env)) {
+    err(`qfill: ${unknown.name} is not a setting of qfill, so it is ignored${unknown.nearest ? ` (did you mean ${unknown.nearest}?)` : ''}`);
+  }
+  const problems = configProblems(env, namesOf('service'));
+  for (const problem of problems) err(`qfill: ${problemMessage(problem)}`);
+  if (problems.length > 0) err('qfill: the configuration above is invalid; nothing was started (qfill config shows every setting)');
+  return problems.length === 0;
 }

@@ -23,6 +23,7 @@ import { INGEST_CONCURRENCY, ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
 import { KnowledgeBase, knowledgeOptionsFromEnv } from './knowledge';
 import { readLimitsFromEnv } from './files/limits';
+import { readConfig } from './config/read';
 import { ReaderSandbox, type SandboxOptions } from './sandbox';
 import { apiPlugin, API_PREFIX } from './routes';
 import { openStorage } from './storage/open';
@@ -94,7 +95,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
 
   const common = {
     // Fastify logs each request and answer at `info`: the access log is that level.
-    logger: opts.logger ? { level: opts.logRequests ? 'info' : (process.env.QFILL_LOG_LEVEL ?? 'warn') } : false,
+    logger: opts.logger ? { level: opts.logRequests ? 'info' : readConfig(process.env, ['QFILL_LOG_LEVEL']).QFILL_LOG_LEVEL } : false,
     // A caller's own request id is kept when it is a plain token, so one id follows a request through proxies.
     requestIdHeader: false as const,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {

@@ -3,6 +3,9 @@
  * be. Real documents and questionnaires stay far below every figure; a file above one fails with the
  * limit named instead of stalling or exhausting the service. Documented in docs/operations.md ("Limits").
  */
+import { readConfig, type Env } from '../config/read';
+import { SETTINGS } from '../config/settings';
+
 export interface ReadLimits {
   /** Wall-clock budget to read one file (extract its text, or detect its questions). */
   timeoutMs: number;
@@ -21,22 +24,18 @@ export interface ReadLimits {
 const MB = 1024 * 1024;
 
 export const DEFAULT_READ_LIMITS: ReadLimits = {
-  timeoutMs: 60_000,
-  memoryMb: 512,
+  timeoutMs: SETTINGS.QFILL_READ_TIMEOUT_SECONDS.default * 1000,
+  memoryMb: SETTINGS.QFILL_READ_MEMORY_MB.default,
   maxTextChars: 16 * MB,
   maxTextFileBytes: 16 * MB,
   maxOoxmlPartBytes: 64 * MB,
   maxOoxmlTotalBytes: 128 * MB,
 };
 
-/** `QFILL_READ_TIMEOUT_SECONDS` and `QFILL_READ_MEMORY_MB` override the time and memory budgets. */
-export function readLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<ReadLimits> {
-  const out: Partial<ReadLimits> = {};
-  const seconds = Number(env.QFILL_READ_TIMEOUT_SECONDS);
-  if (env.QFILL_READ_TIMEOUT_SECONDS && Number.isFinite(seconds) && seconds > 0) out.timeoutMs = seconds * 1000;
-  const memory = Number(env.QFILL_READ_MEMORY_MB);
-  if (env.QFILL_READ_MEMORY_MB && Number.isInteger(memory) && memory >= 32) out.memoryMb = memory;
-  return out;
+/** The time and memory budgets from `QFILL_READ_TIMEOUT_SECONDS` and `QFILL_READ_MEMORY_MB` (or their defaults). */
+export function readLimitsFromEnv(env: Env = process.env): Partial<ReadLimits> {
+  const c = readConfig(env, ['QFILL_READ_TIMEOUT_SECONDS', 'QFILL_READ_MEMORY_MB']);
+  return { timeoutMs: c.QFILL_READ_TIMEOUT_SECONDS * 1000, memoryMb: c.QFILL_READ_MEMORY_MB };
 }
 
 export const megabytes = (bytes: number): string => `${Math.round((bytes / MB) * 10) / 10} MB`;

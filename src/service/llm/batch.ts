@@ -4,6 +4,8 @@
  * a cap on questions and on prompt size. Each question gets a local id ("q1", "q2", ...) that its answer
  * must carry; the reply is mapped back by that id and every answer is then checked on its own.
  */
+import { readConfig, type Env } from '../config/read';
+
 export interface BatchLimits {
   /** Questions per request (QFILL_LLM_BATCH_QUESTIONS, default 8; 1 = one question per request). */
   maxQuestions: number;
@@ -11,12 +13,9 @@ export interface BatchLimits {
   maxPromptChars: number;
 }
 
-export function batchLimitsFrom(env: NodeJS.ProcessEnv = process.env): BatchLimits {
-  const n = (raw: string | undefined, fallback: number, min: number) => {
-    const v = Math.floor(Number(raw));
-    return Number.isFinite(v) && v >= min ? v : fallback;
-  };
-  return { maxQuestions: n(env.QFILL_LLM_BATCH_QUESTIONS, 8, 1), maxPromptChars: n(env.QFILL_LLM_MAX_PROMPT_CHARS, 24_000, 2_000) };
+export function batchLimitsFrom(env: Env = process.env): BatchLimits {
+  const c = readConfig(env, ['QFILL_LLM_BATCH_QUESTIONS', 'QFILL_LLM_MAX_PROMPT_CHARS']);
+  return { maxQuestions: c.QFILL_LLM_BATCH_QUESTIONS, maxPromptChars: c.QFILL_LLM_MAX_PROMPT_CHARS };
 }
 
 export interface Batchable {

@@ -2,6 +2,8 @@
  * Where the chat endpoint lives and how to authenticate, for OpenAI, Azure OpenAI (deployment URL +
  * `api-version`, key in `api-key`) and OpenAI-compatible local servers (Ollama `/v1`, vLLM, llama.cpp).
  */
+import { readConfig, type Env } from '../config/read';
+
 export interface ChatEndpoint {
   baseUrl: string;
   model: string;
@@ -30,26 +32,33 @@ export function authHeaders(endpoint: ChatEndpoint): Record<string, string> {
   return isAzure(endpoint) ? { 'api-key': endpoint.apiKey } : { authorization: `Bearer ${endpoint.apiKey}` };
 }
 
-function positive(raw: string | undefined, fallback: number): number {
-  const n = Number(raw);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
 /**
- * The endpoint's limits from the environment: `QFILL_LLM_*`, or for embeddings `QFILL_EMBEDDINGS_*` falling
- * back to the `QFILL_LLM_*` value (one Azure resource usually serves both).
+ * The endpoint's limits from the configuration: `QFILL_LLM_*`, or for embeddings `QFILL_EMBEDDINGS_*` falling
+ * back to the `QFILL_LLM_*` value (one Azure resource usually serves both). A bad value throws `ConfigError`.
  */
 export function chatEndpointFrom(
   base: { baseUrl: string; model: string; apiKey?: string },
-  env: NodeJS.ProcessEnv = process.env,
+  env: Env = process.env,
   prefix: 'QFILL_LLM' | 'QFILL_EMBEDDINGS' = 'QFILL_LLM',
 ): ChatEndpoint {
-  const read = (name: string) => env[`${prefix}_${name}`]?.trim() || env[`QFILL_LLM_${name}`]?.trim() || undefined;
+  if (prefix === 'QFILL_LLM') {
+    const c = readConfig(env, ['QFILL_LLM_API_VERSION', 'QFILL_LLM_CONCURRENCY', 'QFILL_LLM_TIMEOUT_SECONDS', 'QFILL_LLM_TOKEN_BUDGET']);
+    return { ...base, apiVersion: c.QFILL_LLM_API_VERSION, concurrency: c.QFILL_LLM_CONCURRENCY, timeoutMs: c.QFILL_LLM_TIMEOUT_SECONDS * 1000, tokenBudget: c.QFILL_LLM_TOKEN_BUDGET };
+  }
+  const c = readConfig(env, [
+    'QFILL_EMBEDDINGS_API_VERSION',
+    'QFILL_EMBEDDINGS_CONCURRENCY',
+    'QFILL_EMBEDDINGS_TIMEOUT_SECONDS',
+    'QFILL_LLM_API_VERSION',
+    'QFILL_LLM_CONCURRENCY',
+    'QFILL_LLM_TIMEOUT_SECONDS',
+    'QFILL_LLM_TOKEN_BUDGET',
+  ]);
   return {
     ...base,
-    apiVersion: read('API_VERSION'),
-    concurrency: Math.floor(positive(read('CONCURRENCY'), 4)),
-    timeoutMs: positive(read('TIMEOUT_SECONDS'), 60) * 1000,
-    tokenBudget: Math.floor(positive(read('TOKEN_BUDGET'), 0)),
+    apiVersion: c.QFILL_EMBEDDINGS_API_VERSION,
+    concurrency: c.QFILL_EMBEDDINGS_CONCURRENCY,
+    timeoutMs: c.QFILL_EMBEDDINGS_TIMEOUT_SECONDS * 1000,
+    tokenBudget: c.QFILL_LLM_TOKEN_BUDGET,
   };
 }
