@@ -97,3 +97,47 @@ it('three processes share one database: any request to any of them, and a killed
   expect(perQuestion).toHaveLength(COUNT);
   expect(perQuestion.every((r) => r.n === 1)).toBe(true);
 }, 240_000);
+
+it('a process killed while answering and started again on its folder resumes its own questionnaire at once, not after the lease', async () => {
+  const database = await createTestDatabase();
+  const local = mkdtempSync(join(tmpdir(), 'qfill-pg-restart-'));
+  // A lease far longer than the test: only recognising the job as its own lets the restarted process resume it.
+  const env = { QFILL_JOB_LEASE_SECONDS: '3600' };
+  const start = () =>
+    spawnServe(['--data', local, '--files', shared, '--database', database.url, '--pool-size', '4'], env).then((p) => {
+      children.push(p.child);
+      return p;
+    });
+  try {
+    const first = await start();
+    const key = await createKey({ dataDir: shared, databaseUrl: database.url }, { org: 'acme', user: 'alice', role: 'admin' });
+    const up0 = await call(first.url, key, 'POST', '/api/v2/repository/files/', files(['doc.txt', KB_TEXT]));
+    expect(up0.status).toBe(200);
+    const COUNT = 800;
+    const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [string, string][];
+    const up = await call(first.url, key, 'POST', '/api/v2/filler/questionnaires/', files(['big.xlsx', await questionnaireXlsx([{ name: 'Big', sections: [{ questions }] }])]));
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const id = up.body.questionnaire_ids[0];
+    await waitFor('answering to start', () => call(first.url, key, 'GET', `/api/v2/filler/questionnaires/${id}/answer-progress/`), (r) => r.body.answers_received > 0);
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    const [interrupted] = await query<{ state: string }>(database.url, "SELECT state FROM jobs WHERE kind = 'generate_answers'");
+    expect(interrupted!.state).toBe('running');
+
+    const again = await start();
+    const done = await waitFor(
+      'the restarted process to finish its questionnaire',
+      () => call(again.url, key, 'GET', `/api/v2/filler/questionnaires/${id}/answer-progress/`),
+      (r) => r.body.status === 'complete',
+      90_000,
+    );
+    expect(done.body).toEqual({ status: 'complete', answers_expected: COUNT, answers_received: COUNT, percent: 100 });
+    const perQuestion = await query<{ n: number }>(database.url, 'SELECT COUNT(*)::int AS n FROM answers GROUP BY question_id');
+    expect(perQuestion).toHaveLength(COUNT);
+    expect(perQuestion.every((r) => r.n === 1)).toBe(true);
+    await again.stop();
+  } finally {
+    await database.drop();
+    rmSync(local, { recursive: true, force: true });
+  }
+}, 240_000);

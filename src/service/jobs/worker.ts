@@ -140,12 +140,12 @@ export class JobWorker {
     if (!this.active) return;
     // Only a lease holder may do this: a job `running` now was left by a holder that is gone. Without a
     // worker lease, other live processes run jobs too, and a dead one's jobs come back when their lease ends.
-    if (this.options.lease) {
-      try {
-        await this.queue.requeueRunning();
-      } catch (error) {
-        this.options.log?.('could not put interrupted jobs back in the queue; they are claimed again when their lease ends', error);
-      }
+    try {
+      if (this.options.lease) await this.queue.requeueRunning();
+      // Without a worker lease (PostgreSQL), only this instance's own interrupted jobs are known to be dead.
+      else await this.queue.requeueOwn?.();
+    } catch (error) {
+      this.options.log?.('could not put interrupted jobs back in the queue; they are claimed again when their lease ends', error);
     }
     const loops = Object.keys(this.handlers).flatMap((kind) =>
       Array.from({ length: Math.max(1, this.options.concurrency?.[kind] ?? 1) }, (_, slot) => this.loop(kind, slot)),

@@ -381,6 +381,8 @@ export interface JobQueue {
   release(id: number, outcome: { state: 'queued' | 'failed'; error?: string }): Promise<void>;
   /** Puts every `running` job back to `queued`; returns how many. Only for the holder of a WorkerLease. */
   requeueRunning(): Promise<number>;
+  /** Puts back the jobs an earlier run of this service instance held when it stopped; returns how many. */
+  requeueOwn?(): Promise<number>;
   get(id: number): Promise<Job | null>;
   /** How many jobs there are of each kind in each state (for metrics). */
   counts(): Promise<{ kind: string; state: string; count: number }[]>;

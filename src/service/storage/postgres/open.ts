@@ -9,12 +9,20 @@ import { isConnectionError, PgSql } from './executor';
 import { PostgresKnowledgeIndex } from './knowledge';
 import { KNOWLEDGE_INDEX_MIGRATIONS } from './knowledge/schema';
 import { createPostgresStore } from './store';
+import { claimInstance } from '../instance';
 
 export async function openPostgresStorage(opts: StorageOptions & { databaseUrl: string }): Promise<Storage> {
   // The knowledge index's migrations run with the core ones, once, under the same advisory lock.
   const pool = await openPostgres({ url: opts.databaseUrl, poolSize: opts.poolSize, extraMigrations: KNOWLEDGE_INDEX_MIGRATIONS });
+  const instance = claimInstance(opts.dataDir);
+  const store = createPostgresStore(pool, { jobs: { leaseMs: opts.jobLeaseMs, instanceId: instance?.id ?? null } });
+  const closeStore = store.close.bind(store);
+  store.close = async () => {
+    instance?.release();
+    await closeStore();
+  };
   return {
-    store: createPostgresStore(pool, { jobs: { leaseMs: opts.jobLeaseMs } }),
+    store,
     blobs: new DiskBlobStore(resolve(opts.filesDir ?? opts.dataDir)),
     knowledgeIndex: unavailableWhenDisconnected(new PostgresKnowledgeIndex(pool)),
   };

@@ -29,13 +29,16 @@ export interface JobQueueOptions {
   /** How long a claim holds a job without a heartbeat (default 30 s). */
   leaseMs?: number;
   now?: () => number;
+  /** The service instance this process is (./instance.ts), written into every lease it takes. */
+  instanceId?: string | null;
 }
 
 export class SqlJobQueue implements JobQueue {
   /** Who holds a claimed job: this process, on this host (readable in the table when debugging). */
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  readonly owner: string;
   readonly leaseMs: number;
   private readonly now: () => number;
+  private readonly instanceId: string | null;
 
   constructor(
     private readonly sql: Sql,
@@ -43,6 +46,22 @@ export class SqlJobQueue implements JobQueue {
   ) {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.now = options.now ?? Date.now;
+    this.instanceId = options.instanceId ?? null;
+    this.owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}${this.instanceId ? `@${this.instanceId}` : ''}`;
+  }
+
+  /**
+   * Puts back in the queue the jobs an earlier run of this instance held when it stopped: they are ours, and
+   * no other process is running them, so nobody needs to wait for their lease to run out.
+   */
+  async requeueOwn(): Promise<number> {
+    if (!this.instanceId) return 0;
+    const r = await this.sql.run("UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'running' AND lease_owner LIKE ? AND lease_owner <> ?", [
+      nowIso(),
+      `%@${this.instanceId}`,
+      this.owner,
+    ]);
+    return r.changes;
   }
 
   enqueue(kind: string, payload: Record<string, unknown>): Promise<number> {
