@@ -19,7 +19,6 @@ import { Embedder, type EndpointConfig } from './embeddings';
 import { pairsToIndex, passageEntry, qaEntry } from './entries';
 import { splitIntoPassages, type Passage } from './passages';
 import { questionFocus, ranked, retrieve, type Candidate, type QuestionFocus } from './retrieval';
-import { stemmedTerms } from './text';
 import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, ReadDocument, SearchFilters } from './types';
 
 export interface KnowledgeOptions {
