@@ -33,8 +33,15 @@ export interface EndToEnd {
   asks: { times: number[]; questions: string[] };
 }
 
-export async function fixturesEndToEnd(client: ApiClient, log: (line: string) => void): Promise<EndToEnd> {
-  const kb = filesUnder(path.join(FIXTURES, 'kb'));
+/** A smaller run (the quick bench): the `kbFiles` smallest knowledge-base files, `asks` questions asked. */
+export interface EndToEndSize {
+  kbFiles?: number;
+  asks?: number;
+}
+
+export async function fixturesEndToEnd(client: ApiClient, log: (line: string) => void, size: EndToEndSize = {}): Promise<EndToEnd> {
+  const all = filesUnder(path.join(FIXTURES, 'kb'));
+  const kb = size.kbFiles === undefined ? all : all.sort((a, b) => statSync(a).size - statSync(b).size || a.localeCompare(b)).slice(0, size.kbFiles);
   log(`ingesting ${kb.length} knowledge-base files…`);
   let t = performance.now();
   const rejected: string[] = [];
@@ -62,7 +69,7 @@ export async function fixturesEndToEnd(client: ApiClient, log: (line: string) =>
   const progress = await client.pollAnswerProgress(id, { minIntervalMs: 50, maxIntervalMs: 100 });
   const caiq = { questions: progress.answers_expected, ms: Math.round(performance.now() - t) };
 
-  const questions = (await client.getAnswers(id)).map((q) => q.original_question_text).slice(0, 200);
+  const questions = (await client.getAnswers(id)).map((q) => q.original_question_text).slice(0, size.asks ?? 200);
   const times: number[] = [];
   for (const q of questions) {
     const s = performance.now();

@@ -21,7 +21,7 @@ import { ApiClient } from '../src/api/client';
 import { createKey } from '../src/service/admin';
 import { buildApp } from '../src/service/app';
 import type { StorageOptions } from '../src/service/storage/open';
-import { FIXTURES, fixturesEndToEnd } from './end-to-end';
+import { FIXTURES, fixturesEndToEnd, type EndToEndSize } from './end-to-end';
 import { percentile, round } from './stats';
 import { buildSyntheticKb, chatOverHttp, corpusVocabulary, type SyntheticKb } from './retrieval';
 
@@ -45,9 +45,18 @@ export const POSTGRES_COLUMNS: [keyof PostgresRow, string][] = [
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CLIENTS = 8;
-/** The size for the latency target (ask p95 < 50 ms); `--no-synthetic` leaves these rows out. */
-const SYNTHETIC_PASSAGES = 100_000;
-const THROUGHPUT_MS = 8_000;
+
+/** How much the bench does: the full run, or the quick one (`--quick`: seconds, for CI on a fresh setup). */
+interface Size {
+  /** The size for the latency target (ask p95 < 50 ms); `--no-synthetic` leaves these rows out. */
+  syntheticPassages: number;
+  throughputMs: number;
+  processes: number[];
+  endToEnd: EndToEndSize;
+}
+
+const FULL: Size = { syntheticPassages: 100_000, throughputMs: 8_000, processes: [1, 2, 4], endToEnd: {} };
+export const QUICK: Size = { syntheticPassages: 2_000, throughputMs: 1_000, processes: [1, 2], endToEnd: { kbFiles: 12, asks: 20 } };
 
 async function serverUrl(): Promise<string> {
   const url = process.env.QFILL_BENCH_DATABASE_URL ?? process.env.QFILL_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -87,10 +96,10 @@ function serveProcess(args: string[]): Promise<{ url: string; child: ChildProces
   });
 }
 
-/** Asks per second from CLIENTS concurrent clients spread over `bases` for THROUGHPUT_MS. */
-async function throughput(bases: string[], key: string, questions: string[]): Promise<{ rate: number; p50: number; p95: number; n: number }> {
+/** Asks per second from CLIENTS concurrent clients spread over `bases` for `ms`. */
+async function throughput(bases: string[], key: string, questions: string[], ms: number): Promise<{ rate: number; p50: number; p95: number; n: number }> {
   const clients = Array.from({ length: CLIENTS }, (_, i) => new ApiClient({ baseUrl: bases[i % bases.length]!, apiKey: key }));
-  const deadline = performance.now() + THROUGHPUT_MS;
+  const deadline = performance.now() + ms;
   const times: number[] = [];
   const started = performance.now();
   await Promise.all(
@@ -108,13 +117,13 @@ async function throughput(bases: string[], key: string, questions: string[]): Pr
   return { rate: (times.length * 1000) / elapsed, p50: percentile(times, 50), p95: percentile(times, 95), n: times.length };
 }
 
-async function runBackend(backend: 'sqlite' | 'postgres', target: StorageOptions, log: (line: string) => void): Promise<{ rows: PostgresRow[]; key: string; questions: string[] }> {
+async function runBackend(backend: 'sqlite' | 'postgres', target: StorageOptions, size: EndToEndSize, log: (line: string) => void): Promise<{ rows: PostgresRow[]; key: string; questions: string[] }> {
   const built = await buildApp({ ...target, staticDir: null, logger: false });
   try {
     const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
     const key = await createKey(target, { org: 'bench', user: 'bench', role: 'admin' });
     log(`${backend}: fixtures run starting (${load()})`);
-    const { ingest, caiq, asks } = await fixturesEndToEnd(new ApiClient({ baseUrl: base, apiKey: key }), (line) => log(`${backend}: ${line} (${load()})`));
+    const { ingest, caiq, asks } = await fixturesEndToEnd(new ApiClient({ baseUrl: base, apiKey: key }), (line) => log(`${backend}: ${line} (${load()})`), size);
     log(`${backend}: fixtures run done (${load()})`);
     const t = asks.times;
     return {
@@ -199,12 +208,12 @@ async function caiqQuestions(): Promise<string[]> {
   return (await detectQuestionnaire(new Uint8Array(readFileSync(file)), 'caiq.xlsx')).questions.map((q) => q.original_question_text).slice(0, 200);
 }
 
-export async function runPostgresBench(log: (line: string) => void = () => {}): Promise<PostgresRow[]> {
+export async function runPostgresBench(log: (line: string) => void = () => {}, size: Size = FULL): Promise<PostgresRow[]> {
   if (!existsSync(FIXTURES)) throw new Error(`${FIXTURES} is missing: the PostgreSQL bench needs ../shared/fixtures`);
   const keptSynthetic = argument('--synthetic-database');
   if (process.argv.includes('--synthetic-only')) {
     if (!keptSynthetic) throw new Error('--synthetic-only needs --synthetic-database URL');
-    return [await syntheticRow('postgres', await corpusVocabulary(), SYNTHETIC_PASSAGES, await caiqQuestions(), keptSynthetic, log)];
+    return [await syntheticRow('postgres', await corpusVocabulary(), size.syntheticPassages, await caiqQuestions(), keptSynthetic, log)];
   }
   const server = await serverUrl();
   const name = `qf_bench_${randomBytes(4).toString('hex')}`;
@@ -216,22 +225,22 @@ export async function runPostgresBench(log: (line: string) => void = () => {}): 
   const children: ChildProcess[] = [];
   const rows: PostgresRow[] = [];
   try {
-    const sqlite = await runBackend('sqlite', { dataDir: sqliteDir }, log);
+    const sqlite = await runBackend('sqlite', { dataDir: sqliteDir }, size.endToEnd, log);
     rows.push(...sqlite.rows);
-    const postgres = await runBackend('postgres', { dataDir: shared, databaseUrl: dbUrl.toString() }, log);
+    const postgres = await runBackend('postgres', { dataDir: shared, databaseUrl: dbUrl.toString() }, size.endToEnd, log);
     rows.push(...postgres.rows);
 
     if (!process.argv.includes('--no-synthetic')) {
       const vocabulary = await corpusVocabulary();
-      rows.push(await syntheticRow('sqlite', vocabulary, SYNTHETIC_PASSAGES, postgres.questions, null, log));
-      if (keptSynthetic) rows.push(await syntheticRow('postgres', vocabulary, SYNTHETIC_PASSAGES, postgres.questions, keptSynthetic, log));
+      rows.push(await syntheticRow('sqlite', vocabulary, size.syntheticPassages, postgres.questions, null, log));
+      if (keptSynthetic) rows.push(await syntheticRow('postgres', vocabulary, size.syntheticPassages, postgres.questions, keptSynthetic, log));
       else {
         const syntheticDb = `${name}_synthetic`;
         await admin(server, `CREATE DATABASE ${syntheticDb}`);
         try {
           const url = new URL(server);
           url.pathname = `/${syntheticDb}`;
-          rows.push(await syntheticRow('postgres', vocabulary, SYNTHETIC_PASSAGES, postgres.questions, url.toString(), log));
+          rows.push(await syntheticRow('postgres', vocabulary, size.syntheticPassages, postgres.questions, url.toString(), log));
         } finally {
           await admin(server, `DROP DATABASE IF EXISTS ${syntheticDb} WITH (FORCE)`).catch(() => undefined);
         }
@@ -241,18 +250,18 @@ export async function runPostgresBench(log: (line: string) => void = () => {}): 
     log('sqlite: throughput, 1 process…');
     const one = await serveProcess(['--data', sqliteDir]);
     children.push(one.child);
-    let r = await throughput([one.url], sqlite.key, sqlite.questions);
+    let r = await throughput([one.url], sqlite.key, sqlite.questions, size.throughputMs);
     log(`sqlite: ${r.rate.toFixed(0)} asks/s (${load()})`);
     rows.push({ backend: 'sqlite', measure: `POST /chat/ask/ throughput, ${CLIENTS} clients, 1 process`, n: r.n, p50_ms: round(r.p50), p95_ms: round(r.p95), total: `${r.rate.toFixed(0)} asks/s` });
     one.child.kill('SIGTERM');
 
-    for (const count of [1, 2, 4]) {
+    for (const count of size.processes) {
       log(`postgres: throughput, ${count} process(es)…`);
       const procs = await Promise.all(
         Array.from({ length: count }, () => serveProcess(['--data', mkdtempSync(path.join(tmpdir(), 'qfill-bench-local-')), '--files', shared, '--database', dbUrl.toString()])),
       );
       children.push(...procs.map((p) => p.child));
-      r = await throughput(procs.map((p) => p.url), postgres.key, postgres.questions);
+      r = await throughput(procs.map((p) => p.url), postgres.key, postgres.questions, size.throughputMs);
       log(`postgres: ${r.rate.toFixed(0)} asks/s with ${count} (${load()})`);
       rows.push({ backend: 'postgres', measure: `POST /chat/ask/ throughput, ${CLIENTS} clients, ${count} process${count > 1 ? 'es' : ''}`, n: r.n, p50_ms: round(r.p50), p95_ms: round(r.p95), total: `${r.rate.toFixed(0)} asks/s` });
       for (const p of procs) p.child.kill('SIGTERM');

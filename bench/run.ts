@@ -2,6 +2,10 @@
  * `npm run bench`: speed and memory of the product, printed as markdown tables for docs/benchmarks.md.
  * Sections: write-back into Excel (in-memory host), retrieval and answering (in process), the service
  * end to end over HTTP, and the task pane bundle. Timings are measured, never asserted by tests.
+ *
+ * `--quick`: seconds instead of minutes, the sections that depend on the machine's setup (write-back at one
+ * small size; SQLite and PostgreSQL on fresh databases with a few files, a small synthetic knowledge base and
+ * a second of load), so CI finds a bench that no longer runs on a fresh clone.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,9 +16,10 @@ import { LLM_COLUMNS, runLlmBench } from './llm';
 import { ATTACK_COLUMNS, runAttackBench } from './attack';
 import { runScaleBench, SCALE_COLUMNS } from './scale';
 import { runVectorsBench, VECTORS_COLUMNS } from './vectors';
-import { POSTGRES_COLUMNS, runPostgresBench } from './postgres';
+import { POSTGRES_COLUMNS, QUICK, runPostgresBench } from './postgres';
 import { INGEST_COLUMNS, runIngestBench } from './ingest';
 import { markdownTable } from './table';
+import buildIfStale from '../test/build-if-stale';
 import { BROKEN_UPLOAD_COLUMNS, runBrokenUploadBench } from './broken-uploads';
 
 interface Section {
@@ -23,6 +28,8 @@ interface Section {
   columns: [string, string][];
   /** Runs only when named (minutes long): `npm run bench -- "<part of its title>"`. */
   optIn?: boolean;
+  /** The section's form in `npm run bench -- --quick`; sections without one are left out of it. */
+  quick?: () => Promise<object[]>;
 }
 
 
@@ -38,13 +45,20 @@ const RETRIEVAL_COLUMNS: [keyof RetrievalRow | 'verdict', string][] = [
 
 async function bundleRows(): Promise<object[]> {
   const file = 'dist/bundle-sizes.json';
-  if (!existsSync(file)) throw new Error('dist/bundle-sizes.json is missing: run npm run build first');
+  // A fresh clone has no build yet: make it, as npm test does.
+  buildIfStale();
+  if (!existsSync(file)) throw new Error('dist/bundle-sizes.json is missing after the build');
   const rows = JSON.parse(readFileSync(file, 'utf8')) as { name: string; raw: number; gz: number }[];
   return rows.map((r) => ({ name: r.name, raw: `${(r.raw / 1024).toFixed(1)} KB`, gz: `${(r.gz / 1024).toFixed(1)} KB`, budget: r.name === 'taskpane' ? '< 60 KB gzipped' : '' }));
 }
 
 const SECTIONS: Section[] = [
-  { title: 'Write-back into Excel (in-memory host, 5 tabs)', run: runWritebackBench, columns: WRITEBACK_COLUMNS as [string, string][] },
+  {
+    title: 'Write-back into Excel (in-memory host, 5 tabs)',
+    run: () => runWritebackBench(),
+    columns: WRITEBACK_COLUMNS as [string, string][],
+    quick: () => runWritebackBench([1000]),
+  },
   {
     title: 'Retrieval and answering (in process, extractive)',
     run: async () => (await runRetrievalBench()).map((r) => ({ ...r, verdict: r.ok === null ? '' : r.ok ? 'yes' : 'no' })),
@@ -61,6 +75,7 @@ const SECTIONS: Section[] = [
     title: 'SQLite and PostgreSQL (real HTTP, qfill serve processes on one database)',
     run: () => runPostgresBench((line) => console.error(line)),
     columns: POSTGRES_COLUMNS as [string, string][],
+    quick: () => runPostgresBench((line) => console.error(line), QUICK),
   },
   { title: 'Bundles (production build)', run: bundleRows, columns: [['name', 'bundle'], ['raw', 'minified'], ['gz', 'gzipped'], ['budget', 'budget']] },
   {
@@ -94,11 +109,14 @@ async function main(): Promise<void> {
     console.log(markdownTable(runVectorsBench(sizes.length ? sizes : undefined, (line) => console.error(line)), VECTORS_COLUMNS as [string, string][]));
     return;
   }
-  const only = args;
+  // Flags (and the value after --synthetic-database) are options of a section, not part of a title.
+  const only = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--synthetic-database');
+  const quick = args.includes('--quick');
   for (const section of SECTIONS) {
     const named = only.some((o) => section.title.toLowerCase().includes(o.toLowerCase()));
     if ((only.length || section.optIn) && !named) continue;
-    const rows = await section.run();
+    if (quick && !section.quick) continue;
+    const rows = await (quick ? section.quick! : section.run)();
     console.log(`\n### ${section.title}\n`);
     console.log(markdownTable(rows, section.columns));
   }

@@ -164,9 +164,10 @@ async function naive(count: number): Promise<Row> {
   }
 }
 
-export async function runWritebackBench(): Promise<Row[]> {
+/** `sizes`: answers per run; the quick bench passes one small size. */
+export async function runWritebackBench(sizes: readonly number[] = SIZES): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const n of SIZES) {
+  for (const n of sizes) {
     rows.push(await batched(n));
     rows.push(await naive(n));
   }

@@ -9,13 +9,24 @@ import { seedDemo } from './demo/seed';
 import { buildApp } from '../src/service/app';
 import { ensureDevCertificates, trustInstructions } from '../src/cli/certs';
 import { injectFetch } from './inject-fetch';
-import { namesOf, readConfig } from '../src/service/config/read';
+import { ConfigError, namesOf, problemMessage, readConfig } from '../src/service/config/read';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const config = readConfig(process.env, namesOf('npm start'));
+const config = startConfig();
 const dataDir = path.resolve(config.QFILL_DATA ?? path.join(root, '.qfill-data'));
 const port = Number(process.env.PORT ?? 3000);
 const useHttp = process.argv.includes('--http');
+
+/** The settings of npm start and of the service it runs, or exit code 2 naming each bad value. */
+function startConfig() {
+  try {
+    return readConfig(process.env, [...namesOf('npm start'), ...namesOf('service')]);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const problem of error.problems) console.error(`npm start: ${problemMessage(problem)}`);
+    process.exit(2);
+  }
+}
 
 function build(): void {
   if (config.QFILL_SKIP_BUILD && existsSync(path.join(root, 'dist', 'workbench.html'))) return;

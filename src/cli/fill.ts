@@ -10,7 +10,7 @@ import { ApiClient, ApiError, describeError, describeRetry } from '../api';
 import { devCaFetch } from './trusted-fetch';
 import type { Progress, QuestionWithAnswers } from '../api/schemas';
 import { planFill } from '../fill';
-import { createFillSession, type FillSession, SessionError, type WorkbookPort } from '../fill/session';
+import { createFillSession, SessionError, type WorkbookPort } from '../fill/session';
 import { XlsxPackage, isXlsxError } from '../xlsx';
 import { FILL_USAGE, UsageError, parseFillArgs, type FillArgs } from './fill-args';
 import { checkReportTarget, FileRefused, readQuestionnaire, writeReport } from './fill-files';

@@ -124,9 +124,11 @@ async function run(argv: string[]): Promise<number> {
         metrics: { type: 'boolean' },
         'log-requests': { type: 'boolean' },
       });
+      const { serve, checkServiceConfig } = await import('./serve');
+      // Every bad setting at once, before anything is opened or listened on.
+      if (!checkServiceConfig(process.env, (line) => process.stderr.write(line + '\n'))) return 2;
       const corsOrigins = (v['cors-origin'] ?? []).map((o) => originOption(o, 'cors-origin'));
       const publicUrl = v['public-url'] === undefined ? null : originOption(v['public-url'], 'public-url');
-      const { serve } = await import('./serve');
       return serve({
         port: integer(v.port, 'port', 0, 65535) ?? 3000,
         host: v.host ?? '127.0.0.1',

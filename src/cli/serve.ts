@@ -28,7 +28,6 @@ export interface ServeOptions {
 export async function serve(opts: ServeOptions): Promise<number> {
   const out = opts.out ?? ((line: string) => process.stdout.write(line + '\n'));
   const err = opts.err ?? ((line: string) => process.stderr.write(line + '\n'));
-  if (!checkServiceConfig(process.env, err)) return 2;
   let https: { key: Buffer; cert: Buffer } | null = null;
   if (!opts.http) {
     try {

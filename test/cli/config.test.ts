@@ -64,10 +64,18 @@ describe('a bad setting stops the command with exit code 2 and names the variabl
   it('qfill serve, before it opens anything', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'qfill-config-'));
     dirs.push(dataDir);
-    const r = qfill(['serve', '--http', '--port', '0', '--data', join(dataDir, 'data')], { QFILL_READ_TIMEOUT_SECONDS: 'abc', QFILL_LLM_CONCURRENCY: 'eight' });
+    const r = qfill(['serve', '--http', '--port', '0', '--data', join(dataDir, 'data')], {
+      QFILL_READ_TIMEOUT_SECONDS: 'abc',
+      QFILL_LLM_CONCURRENCY: 'eight',
+      QFILL_DATABASE_URL: 'mysql://db/qfill',
+      QFILL_LOG_LEVLE: 'info',
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('qfill: QFILL_READ_TIMEOUT_SECONDS is "abc", but it expects a number of seconds above 0 (decimals allowed)');
     expect(r.stderr).toContain('qfill: QFILL_LLM_CONCURRENCY is "eight", but it expects a whole number of at least 1');
+    expect(r.stderr).toContain('qfill: QFILL_DATABASE_URL is "mysql://db/qfill", but it expects a PostgreSQL URL');
+    expect(r.stderr).toContain('the configuration above is invalid; nothing was started');
+    expect(r.stderr).toContain('qfill: QFILL_LOG_LEVLE is not a setting of qfill, so it is ignored (did you mean QFILL_LOG_LEVEL?)');
     expect(r.stdout).not.toMatch(/Listening/);
     expect(spawnSync('ls', [dataDir], { encoding: 'utf8' }).stdout.trim()).toBe('');
   });

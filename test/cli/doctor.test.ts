@@ -54,6 +54,13 @@ afterEach(async () => {
 const text = (r: { lines: string[] }) => r.lines.join('\n');
 
 describe('qfill doctor', () => {
+  it('names a bad setting instead of checking an endpoint with a default in its place', async () => {
+    const r = await doctor({ QFILL_LLM_BASE_URL: 'http://127.0.0.1:9/v1', QFILL_LLM_MODEL: 'm', QFILL_LLM_TIMEOUT_SECONDS: 'soon' });
+    expect(r.ok).toBe(false);
+    expect(text(r)).toMatch(/^Configuration: QFILL_LLM_TIMEOUT_SECONDS is "soon", but it expects a number of seconds above 0/m);
+    expect(text(r)).toMatch(/Verdict: the service cannot use this configuration/);
+  });
+
   it('reports a good endpoint: model, structured output supported, latency, exit 0', async () => {
     const base = await stub(good);
     const r = await doctor({ QFILL_LLM_BASE_URL: `${base}/v1`, QFILL_LLM_MODEL: 'gpt-test', QFILL_LLM_API_KEY: 'sk-1' });

@@ -21,7 +21,6 @@ import { splitIntoPassages, type Passage } from './passages';
 import { questionFocus, ranked, retrieve, type Candidate, type QuestionFocus } from './retrieval';
 import { questionInContext, referredSubject } from './question-identity';
 import { isTemplateText, summariseTemplate, templateLabel } from './template-text';
-import { stemmedTerms } from './text';
 import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, ReadDocument, SearchFilters } from './types';
 
 export interface KnowledgeOptions {

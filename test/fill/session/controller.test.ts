@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors';
 import type { Progress, QuestionWithAnswers } from '../../../src/api/schemas';
 import { planFill } from '../../../src/fill/plan';
-import { createFillSession, type FillSession, type FillLink, type LinkStore, type SessionApi, type WorkbookPort } from '../../../src/fill/session';
+import { createFillSession, type FillLink, type LinkStore, type SessionApi, type WorkbookPort } from '../../../src/fill/session';
 
 function questions(): QuestionWithAnswers[] {
   const q = (id: number, cell: string, text: string) =>
