@@ -75,7 +75,8 @@ export function decideFromStatement(question: string, own: Candidate[], focus: Q
     if (!isAbout(subjectClaim, candidate)) continue;
     // The headings name what the passage is about ("Business Continuity > Password Policy").
     const heading = evidenceConcepts(candidate.evidence.section_path.join('\n'));
-    const passage = evidenceConcepts(`${candidate.evidence.context_header}\n${candidate.evidence.content}`);
+    let passageConcepts: Set<string> | null = null;
+    const passage = () => (passageConcepts ??= evidenceConcepts(`${candidate.evidence.context_header}\n${candidate.evidence.content}`));
     for (const sentence of splitSentences(candidate.evidence.content)) {
       if (sentence.length < 25 || sentence.length > 400 || NOT_A_STATEMENT.test(sentence)) continue;
       const said = evidenceConcepts(sentence);
@@ -89,7 +90,7 @@ export function decideFromStatement(question: string, own: Candidate[], focus: Q
       if (missing.length === 1) {
         // The passage around the sentence must still be about it: the sentence leaves it implied, not absent.
         const unstated = missing[0]!;
-        if (share < MISSING_CORE_SHARE || !(passage.has(unstated.concept) || (unstated.weight < heaviest && !focus.absent?.has(stem(unstated.word.toLowerCase()))))) continue;
+        if (share < MISSING_CORE_SHARE || !(passage().has(unstated.concept) || (unstated.weight < heaviest && !focus.absent?.has(stem(unstated.word.toLowerCase()))))) continue;
         // What it holds must include the subject, not only how any policy lives ("a policy reviewed
         // annually" is no answer to "are application security policies reviewed annually?").
         if (claimCoverage(subjectOfClaim, held).share < MISSING_CORE_SHARE) continue;
