@@ -2,7 +2,9 @@
  * Extractive answers: the sentences of the best evidence that speak to the question (its distinctive
  * terms, not just its common ones). A list slot gets a value only when the evidence decides it: Yes
  * when the best sentence states (without negation) nearly everything the question asks, No (flagged)
- * when it denies exactly that claim. Otherwise it stays empty for review. Field-like prompts
+ * when it denies exactly that claim, and otherwise as the organisation's own statement of the practice,
+ * its absence or a weaker one decides it (decision.ts: written or a draft). Otherwise it stays empty for
+ * review. A question referring back is decided only from passages on its subject. Field-like prompts
  * ("Product Name") get no quoted sentence at all.
  */
 import type { Candidate, QuestionFocus } from '../retrieval';
