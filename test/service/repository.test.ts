@@ -127,6 +127,22 @@ describe('POST /repository/files/', () => {
     expect((await waitForFile(api, fine!)).body.status).toBe('ready');
   });
 
+  it('labels a file with template text and keeps those passages out of the library; a file of nothing else is ready, labelled', async () => {
+    const res = await api.post(
+      '/api/v2/repository/files/',
+      files(
+        ['monitoring.md', '# Monitoring\n\nWe monitor production: [FILL IN: what is actually monitored?]\n\n# Access\n\nAccess to production is reviewed every quarter by the security team.'],
+        ['starter.md', "# Owner\n\nThe owner is [securityOfficerName]. Say 'not yet' if true."],
+      ),
+    );
+    const [partial, only] = res.body.file_ids as number[];
+    const p = (await waitForFile(api, partial!)).body;
+    expect(p).toMatchObject({ status: 'ready', processing_stage: 'done', passage_count: 1, template: 'template: 1 placeholder; 1 of 2 passages kept out of answers' });
+    const o = (await waitForFile(api, only!)).body;
+    expect(o).toMatchObject({ status: 'ready', passage_count: 0, template: 'template only: 1 placeholder, 1 guidance sentence; nothing in it is used for answers' });
+    expectShape(RepositoryFile, o);
+  });
+
   it('links known offerings and rejects unknown ones', async () => {
     const offering = await createOffering(service.storage, { org: 'acme', name: 'Payments', type: 'product' });
     const ok = files(['pay.txt', 'Card data is tokenized.']);

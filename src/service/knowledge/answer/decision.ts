@@ -40,7 +40,7 @@ const SURE_SHARE = 0.85;
 /** Share of the claim a decision needs when one of its core concepts is not stated. */
 const MISSING_CORE_SHARE = 0.5;
 /** Concepts of how any policy or practice is kept, whatever its subject (claim.ts folds policy/procedure/plan into "plan"). */
-const LIFECYCLE = new Set(['plan', 'review', 'updat', 'least', 'annual', 'test', 'period', 'regular', 'approv', 'communic', 'evalu', 'year', 'month', 'updat', 'exist']);
+const LIFECYCLE = new Set(['plan', 'review', 'updat', 'least', 'annual', 'test', 'period', 'regular', 'approv', 'communic', 'evalu', 'year', 'month', 'exist']);
 /** Share of the claim the sentence must hold by itself: a heading alone does not state a practice. */
 const OWN_SHARE = 0.34;
 /** Share of the referred-to subject a passage must be about. */
@@ -75,21 +75,22 @@ export function decideFromStatement(question: string, own: Candidate[], focus: Q
     if (!isAbout(subjectClaim, candidate)) continue;
     // The headings name what the passage is about ("Business Continuity > Password Policy").
     const heading = evidenceConcepts(candidate.evidence.section_path.join('\n'));
-    const passage = evidenceConcepts(`${candidate.evidence.context_header}\n${candidate.evidence.content}`);
+    let passageConcepts: Set<string> | null = null;
+    const passage = () => (passageConcepts ??= evidenceConcepts(`${candidate.evidence.context_header}\n${candidate.evidence.content}`));
     for (const sentence of splitSentences(candidate.evidence.content)) {
       if (sentence.length < 25 || sentence.length > 400 || NOT_A_STATEMENT.test(sentence)) continue;
       const said = evidenceConcepts(sentence);
       const held = new Set([...said, ...heading]);
       const { share } = claimCoverage(claim, held);
       if (share < DECIDE_SHARE || claimCoverage(claim, said).share < OWN_SHARE) continue;
-      // One core concept may go unstated in the sentence when the rest of the claim is there and its
-      // passage speaks of it, or it is not the claim's most distinctive and the knowledge base knows it (a draft then).
+      // One core concept may go unstated in the sentence (a draft then) when the rest of the claim is there
+      // and either its passage speaks of it (the sentence leaves it implied) or it is not the claim's most
+      // distinctive concept and the knowledge base knows it.
       const missing = core.filter((t) => !held.has(t.concept));
       if (missing.length > 1) continue;
       if (missing.length === 1) {
-        // The passage around the sentence must still be about it: the sentence leaves it implied, not absent.
         const unstated = missing[0]!;
-        if (share < MISSING_CORE_SHARE || !(passage.has(unstated.concept) || (unstated.weight < heaviest && !focus.absent?.has(stem(unstated.word.toLowerCase()))))) continue;
+        if (share < MISSING_CORE_SHARE || !(passage().has(unstated.concept) || (unstated.weight < heaviest && !focus.absent?.has(stem(unstated.word.toLowerCase()))))) continue;
         // What it holds must include the subject, not only how any policy lives ("a policy reviewed
         // annually" is no answer to "are application security policies reviewed annually?").
         if (claimCoverage(subjectOfClaim, held).share < MISSING_CORE_SHARE) continue;

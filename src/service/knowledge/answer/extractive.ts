@@ -2,7 +2,9 @@
  * Extractive answers: the sentences of the best evidence that speak to the question (its distinctive
  * terms, not just its common ones). A list slot gets a value only when the evidence decides it: Yes
  * when the best sentence states (without negation) nearly everything the question asks, No (flagged)
- * when it denies exactly that claim. Otherwise it stays empty for review. Field-like prompts
+ * when it denies exactly that claim, and otherwise as the organisation's own statement of the practice,
+ * its absence or a weaker one decides it (decision.ts: written or a draft). Otherwise it stays empty for
+ * review. A question referring back is decided only from passages on its subject. Field-like prompts
  * ("Product Name") get no quoted sentence at all.
  */
 import type { Candidate, QuestionFocus } from '../retrieval';
@@ -104,9 +106,19 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   const asked = question.text;
   const sentences = bestSentences(asked, candidates, 3, focus);
   // The organisation's own statement of the practice decides even when no sentence covers all the question's words.
-  const stated = asksYesNo && focus ? decideFromStatement(asked, candidates, focus, question.subject ?? null) : null;
-  if (sentences.length === 0 && !stated) return null;
-  if (sentences.length === 0) sentences.push({ text: stated!.text, score: stated!.share * 0.6, coverage: stated!.share, candidate: stated!.candidate });
+  // Read only when the stricter rules below decide nothing (or nothing is worth quoting): it reads every sentence.
+  let statedRead = false;
+  let statedFound: Decision | null = null;
+  const stated = () => {
+    if (!statedRead) statedFound = asksYesNo && focus ? decideFromStatement(asked, candidates, focus, question.subject ?? null) : null;
+    statedRead = true;
+    return statedFound;
+  };
+  if (sentences.length === 0) {
+    const found = stated();
+    if (!found) return null;
+    sentences.push({ text: found.text, score: found.share * 0.6, coverage: found.share, candidate: found.candidate });
+  }
   const top = sentences[0]!;
   const slot_responses: { slot_key: string; content: string }[] = [];
 
@@ -123,17 +135,16 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     const no = noValue(allowed);
     // A question referring back ("Are the policies… reviewed?") is decided only from passages on its subject.
     const onSubject = (c: Candidate) => !question.subject || !focus || aboutSubject(question.subject, c, focus);
-    const deciders = candidates.filter(onSubject);
+    const deciders = question.subject ? candidates.filter(onSubject) : candidates;
     if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text) && onSubject(top.candidate)) decided = yes;
     else if (yes && focus && (paraphrase = statedClaim(asked, deciders, focus))) decided = yes;
     else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text) && onSubject(top.candidate)) {
       decided = no;
       denied = true;
-    } else if (stated && (stated.value === 'yes' ? yes : no)) {
-      statement = stated;
-      decided = stated.value === 'yes' ? yes : no;
-      denied = stated.value === 'no';
-    }
+    } else if ((statement = stated()) && (statement.value === 'yes' ? yes : no)) {
+      decided = statement.value === 'yes' ? yes : no;
+      denied = statement.value === 'no';
+    } else statement = null;
     if (decided) slot_responses.push({ slot_key: primaryList.role, content: decided });
   }
   // The sentences that decided a Yes or No lead the comment: they are its justification.
