@@ -1,5 +1,5 @@
 /** Chat endpoints 4.1 - 4.5: stateless ask and persistent sessions. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { AskRequest, CreateSessionRequest, LIMITS, SendMessageRequest, SessionListQuery } from '../../api/schemas';
 import type { ServiceContext } from '../context';
 import { principalOf } from '../http/auth';
