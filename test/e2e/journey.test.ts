@@ -20,6 +20,8 @@ let page: Page;
 let baseUrl: string;
 let key: string;
 let session: WorkbenchSession | undefined;
+/** The answer corrected in the review: the refill must bring it back. */
+let correction: { tab: string; address: string; value: string } | null = null;
 
 async function shot(name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -126,6 +128,8 @@ describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () =
     await tabUntil((f) => f.tag === 'BUTTON' && /^Write to /.test(f.text));
     await page.keyboard.press('Enter');
     await expect.poll(() => card.innerText(), { timeout: 20_000 }).toMatch(/Written to /);
+    const where = /Written to (.+?)!([A-Z]+[0-9]+)/.exec(await card.innerText());
+    if (where) correction = { tab: where[1]!, address: where[2]!, value: chosen };
     await expect.poll(() => page.getByLabel('Questions', { exact: true }).innerText()).toMatch(/corrected/);
     await shot('4-review');
     // And on to the next question needing review, still from the keyboard.
@@ -135,13 +139,43 @@ describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () =
     expect(await card.innerText()).toMatch(needsReview);
   }, 90_000);
 
-  it('saves the reviewed workbook to the library, where it is processed like any document', async () => {
+  it('saves what was reviewed: says what the library will learn, asks, and the saved answers are processed like any document', async () => {
     await page.getByRole('button', { name: 'Save to library' }).click();
-    await expect.poll(() => paneText(), { timeout: 60_000 }).toMatch(/Saved .*caiq-v4\.0\.3-blank\.xlsx to your library/);
+    const confirm = page.getByRole('group', { name: 'Confirm save' });
+    await expect.poll(() => confirm.innerText(), { timeout: 30_000 }).toMatch(/The library will learn \d+ answers? from 'CAIQv4\.0\.3', 1 corrected by you\./);
+    await confirm.getByRole('button', { name: /^Learn \d+ answers?$/ }).click();
+    await expect.poll(() => paneText(), { timeout: 60_000 }).toMatch(/Saved \d+ answers? to your library as caiq-v4\.0\.3-blank \(reviewed answers\)\.csv/);
     await shot('5-saved');
     await page.getByRole('tab', { name: 'Library', exact: true }).click();
-    await expect.poll(() => page.getByLabel('Library files').innerText(), { timeout: 60_000 }).toMatch(/caiq-v4\.0\.3-blank/);
+    await expect.poll(() => page.getByLabel('Library files').innerText(), { timeout: 60_000 }).toMatch(/caiq-v4\.0\.3-blank \(reviewed answers\)\.csv/);
   }, 120_000);
+
+  it('opens a fresh copy of the CAIQ: it opens fresh, and its fill brings the correction back', async () => {
+    expect(correction, 'the review step wrote a correction').not.toBeNull();
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(`${baseUrl}/api/v2/repository/files/?search=reviewed`, { headers: { 'X-API-Key': key } });
+          return ((await res.json()) as { results: { status: string }[] }).results.map((f) => f.status).join();
+        },
+        { timeout: 120_000, interval: 1000 },
+      )
+      .toBe('ready');
+    await page.getByTestId('open-file').setInputFiles(CAIQ);
+    await page.getByRole('tab', { name: 'Fill', exact: true }).click();
+    // Another copy of the same template shares nothing with the filled one.
+    await expect.poll(() => paneText(), { timeout: 30_000 }).not.toMatch(/Answers were written into this workbook/);
+    expect(await page.getByRole('button', { name: /Undo/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Fill this workbook' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Fill report' }).innerText(), { timeout: 240_000, interval: 1000 }).toMatch(/Wrote \d+ cells?/);
+    const { tab, address, value } = correction!;
+    const now = await page.evaluate(
+      ([t, a]) => String((window as unknown as { qfillWorkbench: { host: { getCell(t: string, a: string): { value: unknown } } } }).qfillWorkbench.host.getCell(t!, a!).value ?? ''),
+      [tab, address],
+    );
+    expect(now).toBe(value);
+    await shot('6-refilled');
+  }, 300_000);
 
   it('asks the library a question in Chat and gets an answer with its sources', async () => {
     await page.getByRole('tab', { name: 'Chat', exact: true }).click();
@@ -151,6 +185,6 @@ describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () =
     const conversation = page.getByLabel('Conversation', { exact: true });
     await expect.poll(() => conversation.innerText(), { timeout: 60_000 }).toMatch(/encrypt/i);
     await conversation.locator('summary').first().click();
-    await shot('6-chat');
+    await shot('7-chat');
   }, 90_000);
 });

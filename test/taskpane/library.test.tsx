@@ -320,4 +320,12 @@ describe("the organisation's names (extension)", () => {
     await waitFor(() => expect(fake.requestsTo('GET', /\/extensions\//).length).toBeGreaterThan(0));
     expect(screen.queryByLabelText('Organisation names (comma-separated)')).toBeNull();
   });
+
+  it('a list the key cannot read is an error, not an empty library', async () => {
+    fake.files = [];
+    fake.fail('GET', /repository\/files/, { status: 401, json: { error: 'Invalid API key' } }, 10);
+    renderApp({ baseUrl: fake.origin, initialTab: 'library' });
+    await screen.findByText(/Invalid API key|API key/);
+    expect(screen.queryByText(/^No documents yet/)).toBeNull();
+  });
 });

@@ -40,6 +40,9 @@ describe('task pane on the real local service', () => {
     const list = screen.getByRole('list', { name: 'Files' });
     await waitFor(() => expect(within(list).getByText('security-overview.txt').closest('li')!.textContent).toMatch(/ready/i), { timeout: 30_000 });
     expect(within(list).getByText('security-overview.txt').closest('li')!.textContent).toContain('#security');
+    // The upload's note follows its file: no "processing has started" once it is ready.
+    await screen.findByText('Uploaded 1 file: it is ready.', {}, { timeout: 10_000 });
+    expect(screen.queryByText(/processing has started/)).toBeNull();
   });
 
   it('Chat: answers from the library with its sources', async () => {

@@ -169,6 +169,8 @@ export function FillPane(props: FillPaneProps) {
   }, [workbook]);
 
   // An empty library can answer nothing: say so before the analyst fills.
+  // What the last key's library held says nothing about this key's.
+  useEffect(() => setLibrary(null), [client]);
   useEffect(() => {
     if (!client || !props.active) return;
     const ctl = new AbortController();

@@ -74,6 +74,28 @@ export function parseTags(text: string): { tags: string[]; error: string | null 
 }
 
 const busyStatus = (f: RepositoryFile) => f.status === 'submitted' || f.status === 'processing';
+
+interface UploadNote {
+  kind: 'ok' | 'warn';
+  count: number;
+  /** The files uploaded, when the service names them: the note follows their processing. */
+  ids: number[];
+  /** What else happened (replaced, refused). */
+  text: string;
+}
+
+/** The upload's note as its files stand now: processing, or how many became ready and how many failed. */
+function uploadNoteText(note: UploadNote, files: readonly RepositoryFile[]): string {
+  const uploaded = note.ids.map((id) => files.find((f) => f.id === id));
+  const known = uploaded.every((f): f is RepositoryFile => !!f);
+  const count = plural(note.count, 'file');
+  let head = `Uploaded ${count}; processing has started.`;
+  if (known && uploaded.length === note.count && note.count > 0 && !uploaded.some(busyStatus)) {
+    const failed = uploaded.filter((f) => f.status === 'failed').length;
+    head = failed === 0 ? `Uploaded ${count}: ${uploaded.length === 1 ? 'it is' : 'all are'} ready.` : `Uploaded ${count}: ${uploaded.length - failed} ready, ${failed} failed.`;
+  }
+  return note.text ? `${head}${note.text}` : head;
+}
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
 
@@ -200,7 +222,7 @@ export function LibraryPane(props: LibraryPaneProps) {
   const [companyScope, setCompanyScope] = useState(true);
   const [uploading, setUploading] = useState(false);
   const [uploadError, setUploadError] = useState<unknown>(null);
-  const [uploadNote, setUploadNote] = useState<{ kind: 'ok' | 'warn'; text: string } | null>(null);
+  const [uploadNote, setUploadNote] = useState<UploadNote | null>(null);
   const [dragOver, setDragOver] = useState(false);
   /** Files of the library with the names of files about to be uploaded: replace them, keep both, or stop. */
   const [replaceAsk, setReplaceAsk] = useState<RepositoryFile[] | null>(null);
@@ -282,6 +304,8 @@ export function LibraryPane(props: LibraryPaneProps) {
         if (r.results.some(busyStatus)) timer = setTimeout(() => void load(false), props.pollMs);
       } catch (e) {
         if (ctl.signal.aborted) return;
+        // A list that could not be read is not an empty library (nor the last key's).
+        if (first) setList(null);
         setListError(e);
         // Keep watching through a blip while files are still processing.
         if (!first) timer = setTimeout(() => void load(false), props.pollMs * 2);
@@ -384,8 +408,10 @@ export function LibraryPane(props: LibraryPaneProps) {
       }
       setUploadNote({
         kind: failed.length || notReplaced.length ? 'warn' : 'ok',
+        count: result.count,
+        // Our service names the new files (an extension): the note then follows them to ready.
+        ids: Array.isArray(result.file_ids) ? result.file_ids.filter((id): id is number => Number.isInteger(id)) : [],
         text:
-          `Uploaded ${plural(result.count, 'file')}; processing has started.` +
           (replaced.length ? ` Replaced ${replaced.join(', ')}: the old ${replaced.length === 1 ? 'copy is' : 'copies are'} removed.` : '') +
           (notReplaced.length ? ` The old copy was kept for ${notReplaced.join('; ')}.` : '') +
           (failed.length ? ` Not accepted: ${failed.join('; ')}.` : ''),
@@ -504,7 +530,7 @@ export function LibraryPane(props: LibraryPaneProps) {
         )}
         {props.uploadBlocked && <Note kind="warn">{props.uploadBlocked}</Note>}
         <ErrorMessage error={uploadError} />
-        {uploadNote && <Note kind={uploadNote.kind}>{uploadNote.text}</Note>}
+        {uploadNote && <Note kind={uploadNote.kind}>{uploadNoteText(uploadNote, list?.results ?? [])}</Note>}
       </section>
 
       {client && ext?.orgNames && <OrganisationNames client={client} />}

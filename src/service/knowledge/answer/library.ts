@@ -280,12 +280,15 @@ function slotResponses(question: QuestionInput, match: LibraryMatch): { slot_res
   const used = new Set<LibrarySlot>();
   const slot_responses: { slot_key: string; content: string }[] = [];
   let unmatchedList = false;
+  const primary = primarySlot(slots);
   // List slots first: they claim the library value that fits their allowed values.
   const ordered = [...slots.filter(isListSlot), ...slots.filter((s) => !isListSlot(s))];
   for (const slot of ordered) {
     const value = valueFor(slot, library.slots, used);
     if (value === null) {
-      if (isListSlot(slot)) unmatchedList = true;
+      // Only the answer's own list makes the reuse doubtful: a secondary list the past answer left
+      // empty (CAIQ's control ownership) stays empty for review, the answer stands.
+      if (isListSlot(slot) && slot === primary) unmatchedList = true;
       continue;
     }
     slot_responses.push({ slot_key: slot.role, content: value });

@@ -20,6 +20,16 @@ const HEADER = 'ID,Question,Answer,Additional Information\n';
 const Q = { text: 'Do you perform annual penetration tests?', original_id: 'PT-01', answer_slots: YES_NO_SLOTS };
 
 describe('conflict-aware answer library', () => {
+  it('a past answer that left a secondary list empty (control ownership) still answers, high, with that list left empty', async () => {
+    await addCsv(1, 'caiq (reviewed answers).csv', `${HEADER}PT-01,Do you perform annual penetration tests?,Yes,Yearly by an outside firm.\n`);
+    const owner = { role: 'owner', header: 'Control Ownership', coordinate: 'D2', type: 'list', allowed_values: ['CSP-owned', 'CSC-owned'] };
+    const r = await t.kb.answerQuestion(1, { ...Q, answer_slots: [...YES_NO_SLOTS, owner] }, {});
+    expect(r.method).toBe('library');
+    expect(r.slot_responses.map((s) => s.slot_key)).toEqual(['answer', 'comment']);
+    expect(r.evaluation.trust).toBe('high');
+    expect(r.flagged_for_review).toBe(false);
+  });
+
   it('leaves the list slot empty and names both sides when past answers disagree and no rule decides', async () => {
     await addCsv(1, 'alpha.csv', `${HEADER}PT-01,Do you perform annual penetration tests?,No,Only scans.\n`);
     await addCsv(2, 'beta.csv', `${HEADER}PT-01,Do you perform annual penetration tests?,Yes,Yearly by an outside firm.\n`);
