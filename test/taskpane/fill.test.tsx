@@ -317,7 +317,7 @@ describe('Fill', () => {
   it.each([
     ['400 on upload', 'POST', /\/filler\/questionnaires\/$/, { status: 400, json: { error: 'files: q.xlsx: no questions found' } }, /could not use this workbook as a questionnaire\. The service said: "files: q\.xlsx: no questions found"\. A questionnaire is a sheet with a column of questions/, /Uploading/],
     ['404 on answers', 'GET', /\/answers\/$/, { status: 404, json: { error: 'questionnaire not found' } }, /^Questionnaire not found\. It does not exist, or this key cannot see it\./, /Generating answers/],
-    ['429 with a long Retry-After', 'POST', /\/filler\/questionnaires\/$/, { status: 429, json: { error: 'quota exceeded' }, headers: { 'Retry-After': '120' } }, /quota.*wait 120 s and try again/, /Uploading/],
+    ['429 with a long Retry-After', 'POST', /\/filler\/questionnaires\/$/, { status: 429, json: { error: 'quota exceeded' }, headers: { 'Retry-After': '120' } }, /Quota exceeded.*wait 120 s and try again/, /Uploading/],
     ['a dropped connection', 'POST', /\/filler\/questionnaires\/$/, 'reset' as const, /connection|reach/i, /Uploading/],
   ] as const)('shows %s as a sentence and marks the step failed', async (_name, method, path, reply, message, failedStep) => {
     fake.fail(method, path, reply, 5);
