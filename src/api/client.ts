@@ -21,6 +21,7 @@ import {
   RepositoryUploadFields,
   RepositoryUploadResult,
   DeletedRepositoryFile,
+  KeyIdentity,
   ServiceExtensions,
   OfferingList,
   OrganisationNames,
@@ -92,6 +93,7 @@ const EP = {
   getRepositoryFile: 'GET /repository/files/{id}/',
   deleteRepositoryFile: 'DELETE /repository/files/{id}/',
   extensions: 'GET /extensions/',
+  currentKey: 'GET /keys/current/',
   listOfferings: 'GET /offerings/',
   getOrganisationNames: 'GET /organisation/names/',
   setOrganisationNames: 'PUT /organisation/names/',
@@ -258,6 +260,11 @@ export class ApiClient {
   /** What the service offers beyond v2; a service without the extension endpoint answers 404 (ApiError). */
   getExtensions(opts: RequestOptions = {}): Promise<ServiceExtensions> {
     return this.run(() => this.get(EP.extensions, this.url('extensions/'), ServiceExtensions, opts, 0));
+  }
+
+  /** Whose key this is: organisation, user, read-only (extension "keys.current"). */
+  getCurrentKey(opts: RequestOptions = {}): Promise<KeyIdentity> {
+    return this.run(() => this.get(EP.currentKey, this.url('keys/current/'), KeyIdentity, opts));
   }
 
   /** The organisation's offerings (extension "offerings.list"). */

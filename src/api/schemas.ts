@@ -441,7 +441,18 @@ export const Progress = z.looseObject({
  * e.g. "repository.delete" for `DELETE /repository/files/{id}/`. A v2 service without it answers 404.
  */
 export const ServiceExtensions = z.looseObject({ extensions: z.array(z.string()) });
-export const EXTENSION = { repositoryDelete: 'repository.delete', offeringsList: 'offerings.list', organisationNames: 'organisation.names' } as const;
+export const EXTENSION = {
+  repositoryDelete: 'repository.delete',
+  offeringsList: 'offerings.list',
+  organisationNames: 'organisation.names',
+  keysCurrent: 'keys.current',
+} as const;
+/** Extension "keys.current": `GET /keys/current/`, whose key this is, so people see which organisation they work in. */
+export const KeyIdentity = z.looseObject({
+  organization: z.looseObject({ id: int(), name: z.string() }),
+  user: z.looseObject({ id: int(), name: z.string(), role: z.string() }),
+  read_only: z.boolean(),
+});
 /** Extension "organisation.names": `GET`/`PUT /organisation/names/`, the names that make a document the organisation's own. */
 export const OrganisationNames = z.looseObject({ names: z.array(z.string()) });
 /** Extension "offerings.list": `GET /offerings/`, the organisation's offerings, so people pick them by name. */
@@ -544,6 +555,7 @@ export type StructureGroup = z.infer<typeof StructureGroup>;
 export type Progress = z.infer<typeof Progress>;
 export type RepositoryUploadResult = z.infer<typeof RepositoryUploadResult>;
 export type ServiceExtensions = z.infer<typeof ServiceExtensions>;
+export type KeyIdentity = z.infer<typeof KeyIdentity>;
 export type OfferingList = z.infer<typeof OfferingList>;
 export type OrganisationNames = z.infer<typeof OrganisationNames>;
 export type DeletedRepositoryFile = z.infer<typeof DeletedRepositoryFile>;

@@ -26,6 +26,7 @@ export type TaskpaneApi = Pick<
   | 'uploadRepositoryFiles'
   | 'pollAnswerProgress'
   | 'getExtensions'
+  | 'getCurrentKey'
   | 'deleteRepositoryFile'
   | 'listOfferings'
   | 'getOrganisationNames'

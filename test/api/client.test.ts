@@ -341,3 +341,25 @@ describe('pagination', () => {
     expect(server.requests).toHaveLength(2);
   });
 });
+
+describe('getCurrentKey (extension "keys.current")', () => {
+  const identity = { organization: { id: 3, name: 'Acme' }, user: { id: 9, name: 'Alice Smith', role: 'admin' }, read_only: false };
+
+  it('is GET /keys/current/ and returns whose key it is', async () => {
+    server.script({ json: identity });
+    expect(await client().getCurrentKey()).toEqual(identity);
+    expect(server.last().method).toBe('GET');
+    expect(server.last().path).toBe('/api/v2/keys/current/');
+    expect(server.last().headers['x-api-key']).toBe('qf_test_key');
+  });
+
+  it('refuses an answer without the organisation or user as an invalid response', async () => {
+    server.script({ json: { organization: { id: 3, name: 'Acme' }, read_only: false } });
+    await expect(client().getCurrentKey()).rejects.toMatchObject({ kind: 'invalid_response' });
+  });
+
+  it('a plain v2 service (404) is an http error the caller can feature-detect', async () => {
+    server.script({ status: 404, json: { error: 'not found' } });
+    await expect(client().getCurrentKey()).rejects.toMatchObject({ kind: 'http', status: 404 });
+  });
+});

@@ -41,6 +41,7 @@ export const SERVE_SUITES = [
   'test/service/fixtures-kb.test.ts',
   'test/service/fixtures-questionnaires.test.ts',
   'test/service/hostile.test.ts',
+  'test/service/keys.test.ts',
   'test/service/knowledge/answer/consistency.test.ts',
   'test/service/knowledge/chat.test.ts',
   'test/service/organisation.test.ts',

@@ -107,6 +107,8 @@ export class FakeService {
   /** The organisation's offerings, listed under the "offerings.list" extension. */
   offerings: { id: number; name: string; type: 'service' | 'product' | 'module' }[] = [];
   orgNames: string[] = [];
+  /** Whose key it is (`GET /keys/current/`, extension "keys.current"), per key; a key not listed is 404. */
+  keyOwners = new Map<string, { organization: { id: number; name: string }; user: { id: number; name: string; role: string }; read_only: boolean }>();
   /** When set, only these keys are accepted; any other gets 403 "invalid API key" (as the real service). */
   validKeys: Set<string> | null = null;
   /** Called on every file listing: lets a test move processing forward one step per poll. */
@@ -216,6 +218,10 @@ export class FakeService {
     const has = (name: string) => this.extensions?.includes(name) === true;
     if (r.method === 'GET' && p === '/extensions/' && this.extensions) return [200, { extensions: this.extensions, ...(this.answering ? { answering: this.answering } : {}) }];
     if (r.method === 'GET' && p === '/offerings/' && has('offerings.list')) return [200, { results: this.offerings }];
+    if (r.method === 'GET' && p === '/keys/current/' && has('keys.current')) {
+      const owner = this.keyOwners.get(String(r.headers['x-api-key']));
+      return owner ? [200, owner] : [404, { error: 'no such key' }];
+    }
     if (p === '/organisation/names/' && has('organisation.names')) {
       if (r.method === 'PUT') this.orgNames = (JSON.parse(r.body) as { names: string[] }).names.map((n) => n.trim()).filter(Boolean);
       return [200, { names: this.orgNames }];

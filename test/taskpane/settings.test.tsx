@@ -205,24 +205,30 @@ describe('Settings messages are true and current', () => {
     fake.clearFailures();
   });
 
-  it('a wrong key saved is not "saved" in green; the right key then clears every old failure, the Fill tab\'s too', async () => {
+  it('a refused key is not stored: the working one stays saved and in use; the right key then clears every old failure, the Fill tab\'s too', async () => {
     fake.validKeys = new Set(['right-key']);
-    renderApp({ baseUrl: fake.origin, apiKey: null });
+    const storage = memoryStorage();
+    storage.setItem(STORAGE_KEYS.apiKey, 'old-key');
+    storage.setItem(STORAGE_KEYS.baseUrl, fake.origin);
+    renderApp({ baseUrl: fake.origin, storage, initialTab: 'settings' });
     fillSettings(fake.origin, 'wrong-key');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const settings = screen.getByRole('tabpanel', { name: 'Settings' });
-    await within(settings).findByText(/Settings saved, but the service did not accept the connection/);
-    expect(within(settings).queryByText('Settings saved.')).toBeNull();
+    await within(settings).findByText(/^Not saved: the service did not accept these settings/);
+    expect(within(settings).queryByText(/Settings saved/)).toBeNull();
     expect(settings.querySelector('.qf-msg-ok')).toBeNull();
     expect(within(settings).getByRole('alert').textContent).toMatch(/^Invalid API key\. This key is not valid/);
+    expect(storage.getItem(STORAGE_KEYS.apiKey)).toBe('old-key');
+    expect([...storage.map.values()].join()).not.toContain('wrong-key');
 
-    // A fill with the wrong key fails; the pane checks a read before saying why, and does not call it read-only.
+    // The pane still uses the saved key (refused too, here): a fill fails and says why, not "read-only".
     fireEvent.click(screen.getByRole('tab', { name: 'Fill' }));
     const fill = screen.getByRole('tabpanel', { name: 'Fill' });
+    const sent = fake.requests.length;
     fireEvent.click(within(fill).getByRole('button', { name: /Fill this workbook/ }));
     await within(fill).findByText(/the service refuses every request with it, Chat included/);
+    expect(fake.requests.slice(sent).map((r) => r.headers['x-api-key'])).not.toContain('wrong-key');
     expect(fill.textContent).not.toMatch(/read-only|Asking questions still works/i);
-    expect(within(fill).getAllByRole('alert').length).toBeGreaterThan(0);
 
     fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
     fillSettings(fake.origin, 'right-key');
@@ -230,12 +236,47 @@ describe('Settings messages are true and current', () => {
     expect(within(settings).queryByRole('alert')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await within(settings).findByText('Settings saved.');
+    expect(storage.getItem(STORAGE_KEYS.apiKey)).toBe('right-key');
     expect(within(settings).getByText(/the key was accepted/)).toBeTruthy();
     expect(within(settings).queryByRole('alert')).toBeNull();
     fireEvent.click(screen.getByRole('tab', { name: 'Fill' }));
     await waitFor(() => expect(within(fill).queryByRole('alert')).toBeNull());
     expect(fill.textContent).not.toMatch(/refuses every request|Invalid API key/);
     expect((within(fill).getByRole('button', { name: /Fill this workbook/ }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("names the key's organisation and user where the service tells (keys.current), and says nothing of it where it cannot", async () => {
+    fake.keyOwners.set('alice-key', { organization: { id: 3, name: 'Acme' }, user: { id: 9, name: 'Alice Smith', role: 'repository_manager' }, read_only: false });
+    fake.keyOwners.set('reader-key', { organization: { id: 3, name: 'Acme' }, user: { id: 10, name: 'Rita', role: 'member' }, read_only: true });
+    fake.extensions = ['keys.current'];
+    try {
+      renderApp({ baseUrl: fake.origin, apiKey: null });
+      const settings = screen.getByRole('tabpanel', { name: 'Settings' });
+      fillSettings(fake.origin, 'alice-key');
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      await within(settings).findByText('Settings saved.');
+      expect(within(settings).getByText(/This key is Alice Smith's \(repository manager\) in Acme\./)).toBeTruthy();
+      expect(fake.requests.at(-1)!.path).toBe('/api/v2/keys/current/');
+
+      fillSettings(fake.origin, 'reader-key');
+      expect(settings.textContent).not.toContain('Alice Smith');
+      fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+      await within(settings).findByText(/This key is Rita's \(member\) in Acme, read-only/);
+      cleanup();
+
+      // A plain v2 service (no GET /extensions/): the key is still checked and saved, with no owner named.
+      fake.extensions = null;
+      renderApp({ baseUrl: fake.origin, apiKey: null });
+      fillSettings(fake.origin, 'alice-key');
+      const sent = fake.requests.length;
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      await screen.findByText('Settings saved.');
+      expect(screen.getByRole('tabpanel', { name: 'Settings' }).textContent).not.toMatch(/This key is/);
+      expect(fake.requests.slice(sent).map((r) => r.path)).not.toContain('/api/v2/keys/current/');
+    } finally {
+      fake.extensions = null;
+      fake.keyOwners.clear();
+    }
   });
 
   it('a successful test of the saved settings clears an old failure', async () => {
@@ -268,6 +309,6 @@ describe('Settings messages are true and current', () => {
     expect(screen.queryByText(/Settings saved/)).toBeNull();
     // Agreeing sends it (here to an address that does not resolve: the failure is then said plainly).
     fireEvent.click(screen.getByRole('button', { name: 'Send the key to http://qfill.example.com' }));
-    await screen.findByText(/Settings saved, but the service did not accept the connection/, {}, { timeout: 10_000 });
+    await screen.findByText(/^Not saved: the service did not accept these settings/, {}, { timeout: 10_000 });
   });
 });

@@ -9,6 +9,7 @@ import type { ServiceContext } from '../context';
 import { authenticate, enforceQuota } from '../http/auth';
 import { notFoundHandler } from '../http/errors';
 import { chatRoutes } from './chat';
+import { keyRoutes } from './keys';
 import { organisationRoutes } from './organisation';
 import { questionnaireRoutes } from './questionnaires';
 import { repositoryRoutes } from './repository';
@@ -30,4 +31,5 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (api, { ctx }) =>
   questionnaireRoutes(api, ctx);
   repositoryRoutes(api, ctx);
   organisationRoutes(api, ctx);
+  keyRoutes(api);
 };

@@ -1,10 +1,13 @@
 /**
- * Where the service is and which key to use. Saving checks the key with one cheap call and says what it
- * found (never a green "saved" beside a refusal); "Test connection" does the same without saving. One
- * status line at a time, about what is in the fields now: editing them retires the old result.
+ * Where the service is and which key to use. Saving checks the key with one cheap call first and stores
+ * it only when the service accepts it (a refused key never replaces a working one); "Test connection"
+ * does the same without saving. Where the service says whose key it is (extension "keys.current"), the
+ * result names the organisation and user. One status line at a time, about what is in the fields now:
+ * editing them retires the old result.
  */
 import { useState } from 'preact/hooks';
 import { ApiError } from '../../api/errors';
+import { EXTENSION, type KeyIdentity } from '../../api/schemas';
 import type { Choice } from '../components/Controls';
 import { ErrorMessage, Note } from '../components/Message';
 import { ExplainedError, presentError } from '../errors';
@@ -36,7 +39,8 @@ const PERSISTENCE_CHOICES: Choice<KeyPersistence>[] = [
 
 type Status =
   | { kind: 'busy'; action: 'save' | 'test' }
-  | { kind: 'ok'; saved: boolean; text: string }
+  | { kind: 'ok'; saved: boolean; text: string; owner?: KeyIdentity }
+  /** `saved`: it was a save, refused, so nothing was stored. */
   | { kind: 'failed'; saved: boolean; error: unknown };
 
 function originOf(url: string, base: string): string | null {
@@ -90,6 +94,12 @@ export async function explainConnectionFailure(
   return e;
 }
 
+/** Whose key it is, in the analyst's words: "Alice Smith (repository manager) in Acme". */
+export function describeKeyOwner(k: KeyIdentity): string {
+  const who = `This key is ${k.user.name}'s (${k.user.role.replace(/_/g, ' ')}) in ${k.organization.name}`;
+  return k.read_only ? `${who}, read-only: it can ask questions but not upload.` : `${who}.`;
+}
+
 /** A sentence when the typed address cannot be a service address; null when it can. */
 export function checkBaseUrl(text: string): string | null {
   const value = text.trim();
@@ -141,17 +151,20 @@ export function SettingsPane(props: SettingsPaneProps) {
   const showReadOnly = props.keyReadOnly && draft.apiKey === props.settings.apiKey;
   const probe = props.probeReachable ?? defaultProbe;
 
-  /** One cheap call with these settings; the outcome becomes the status line. */
+  /** One cheap call with these settings, then (saving) storing them only if it worked; the outcome becomes the status line. */
   const check = async (target: Settings, saved: boolean) => {
     const key = signature(target);
     setStatus({ about: key, status: { kind: 'busy', action: saved ? 'save' : 'test' } });
     try {
       const client = props.createClient(target);
       const page = await client.listRepositoryFiles({ page_size: 1 });
-      // Which engine writes answers, when the service says (`answering` of GET /extensions/); else nothing.
-      const a = await client.getExtensions().then((r) => r.answering as { model?: string } | undefined, () => undefined);
+      // A plain v2 service has no GET /extensions/ (404): then no engine and no owner, nothing else lost.
+      const ext = await client.getExtensions().catch(() => undefined);
+      const a = ext?.answering as { model?: string } | undefined;
+      const owner = ext?.extensions.includes(EXTENSION.keysCurrent) ? await client.getCurrentKey().catch(() => undefined) : undefined;
       const text = `Connected to ${target.baseUrl || props.pageOrigin}: the key was accepted; the library holds ${page.count} file${page.count === 1 ? '' : 's'}.${a ? ` Answers by ${a.model ?? 'extraction, no language model'}.` : ''}`;
-      setStatus({ about: key, status: { kind: 'ok', saved, text } });
+      if (saved) setMemoryOnly(!props.onSave(target));
+      setStatus({ about: key, status: { kind: 'ok', saved, text, owner } });
       if (saved || key === signature(props.settings)) props.onConnectionOk?.();
     } catch (err) {
       setStatus({ about: key, status: { kind: 'failed', saved, error: await explainConnectionFailure(err, target.baseUrl, props.pageOrigin, probe) } });
@@ -179,10 +192,7 @@ export function SettingsPane(props: SettingsPaneProps) {
     if (!ready('save')) return;
     doSave();
   };
-  const doSave = () => {
-    setMemoryOnly(!props.onSave(draft));
-    void check(draft, true);
-  };
+  const doSave = () => void check(draft, true);
   const testConnection = () => {
     if (!ready('test')) return;
     void check(draft, false);
@@ -279,16 +289,17 @@ export function SettingsPane(props: SettingsPaneProps) {
         </div>
       )}
       {shown?.kind === 'busy' && (
-        <Note>{shown.action === 'save' ? 'Saved; checking the key with the service…' : 'Checking the connection…'}</Note>
+        <Note>{shown.action === 'save' ? 'Checking the key with the service before saving…' : 'Checking the connection…'}</Note>
       )}
       {shown?.kind === 'ok' && (
         <Note kind="ok">
           {shown.saved && <strong>Settings saved.</strong>} {shown.text}
+          {shown.owner && <strong> {describeKeyOwner(shown.owner)}</strong>}
         </Note>
       )}
       {shown?.kind === 'failed' && (
         <>
-          {shown.saved && <Note kind="warn">Settings saved, but the service did not accept the connection:</Note>}
+          {shown.saved && <Note kind="warn">Not saved: the service did not accept these settings.</Note>}
           <ErrorMessage error={shown.error} />
         </>
       )}
