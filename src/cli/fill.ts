@@ -190,7 +190,7 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
       return planFill(anchored, workbookView(pkg, anchored), options);
     },
     apply: async (plan) => {
-      written = pkg.applyWrites(plan.writes.map((w) => ({ tab: w.tab, address: w.address, value: w.value })));
+      written = pkg.applyWrites(plan.writes.map((w) => ({ tab: w.tab, address: w.address, value: w.mark === 'clear' ? null : w.value })));
       writeAtomically(resolve(args.out), written.bytes);
       return { written: plan.writes.length, failed: [] };
     },

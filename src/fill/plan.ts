@@ -9,6 +9,7 @@ import { cellRefusal, refusalDetail } from './cell-safety';
 import { coerceToAllowed } from './coerce';
 import { buildReport, modelUsage } from './report';
 import { resolveTab } from './tabs';
+import { isMarkSlot, markGroups, planMarkGroup, type MarkTarget } from './plan-marks';
 import { needsTextProtection } from './text-safety';
 import type { CellState, CellWrite, PlanOptions, SkipReason, SkippedSlot, SourceRef, WorkbookView, WritePlan } from './types';
 
@@ -109,8 +110,56 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
     const primary = primarySlot(slots);
     const evaluation = answer ? readEvaluation(answer.evaluation) : null;
     const candidates: { write: CellWrite; list: boolean; where: string }[] = [];
+    const common = (slot: AnswerSlot, tab: string, address: string, value: string): CellWrite => ({
+      tab,
+      address,
+      value,
+      questionId: question.id,
+      originalId: question.original_id ?? null,
+      slotRole: slot.role,
+      slotHeader: slot.header,
+      score: evaluation?.score ?? null,
+      trust: evaluation?.trust ?? null,
+      sources: answer ? topSources(answer) : [],
+      forceText: needsTextProtection(value),
+    });
+
+    for (const group of markGroups(slots)) {
+      const targets: MarkTarget[] = group.map((slot) => {
+        const target = slotTarget(question, slot, resolve);
+        const tab = target.tab ?? target.tabName;
+        noteTab(tab);
+        const where = `${tab}!${target.address ?? slot.coordinate}`;
+        const key = `${target.tab}!${target.address}`;
+        const problem = slot.is_blocked
+          ? { reason: 'blocked' as const, detail: `${where} is marked as not to be filled.` }
+          : !target.tab
+            ? { reason: 'missing_tab' as const, detail: `The workbook has no sheet named "${target.tabName}".` }
+            : !target.address
+              ? { reason: 'bad_coordinate' as const, detail: `"${slot.coordinate}" is not a cell address.` }
+              : claimed.has(key)
+                ? { reason: 'duplicate' as const, detail: `${where} is already written by question ${claimed.get(key)}.` }
+                : null;
+        return { slot, tab, address: target.address, problem };
+      });
+      const marks = planMarkGroup(targets, {
+        question,
+        answer,
+        primary,
+        cell: (tab, address) => view.cell(tab, address),
+        sheetProtected: (tab) => protectedSheets.has(tab),
+        options,
+        writeFor: common,
+      });
+      for (const s of marks.skipped) skipped.push({ ...s, questionId: question.id, originalId: question.original_id ?? null });
+      for (const write of marks.writes) {
+        claimed.set(`${write.tab}!${write.address}`, question.id);
+        candidates.push({ write, list: true, where: `${write.tab}!${write.address}` });
+      }
+    }
 
     for (const slot of slots) {
+      if (isMarkSlot(slot)) continue;
       const target = slotTarget(question, slot, resolve);
       const tab = target.tab ?? target.tabName;
       noteTab(tab);
@@ -161,19 +210,7 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
         skip(refusal, refusal === 'occupied' ? `${where} already holds "${describeValue(state!.value)}".` : refusalDetail(refusal, where));
         continue;
       }
-      const write: CellWrite = {
-        tab: target.tab,
-        address: target.address,
-        value,
-        questionId: question.id,
-        originalId: question.original_id ?? null,
-        slotRole: slot.role,
-        slotHeader: slot.header,
-        score: evaluation?.score ?? null,
-        trust: evaluation?.trust ?? null,
-        sources: answer ? topSources(answer) : [],
-        forceText: needsTextProtection(value),
-      };
+      const write = common(slot, target.tab, target.address, value);
       candidates.push({ write, list: isListSlot(slot), where });
     }
     placeCandidates(question, slots, answer, evaluation, candidates, options, writes, skipped);
