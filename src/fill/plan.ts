@@ -124,39 +124,8 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
       forceText: needsTextProtection(value),
     });
 
-    for (const group of markGroups(slots)) {
-      const targets: MarkTarget[] = group.map((slot) => {
-        const target = slotTarget(question, slot, resolve);
-        const tab = target.tab ?? target.tabName;
-        noteTab(tab);
-        const where = `${tab}!${target.address ?? slot.coordinate}`;
-        const key = `${target.tab}!${target.address}`;
-        const problem = slot.is_blocked
-          ? { reason: 'blocked' as const, detail: `${where} is marked as not to be filled.` }
-          : !target.tab
-            ? { reason: 'missing_tab' as const, detail: `The workbook has no sheet named "${target.tabName}".` }
-            : !target.address
-              ? { reason: 'bad_coordinate' as const, detail: `"${slot.coordinate}" is not a cell address.` }
-              : claimed.has(key)
-                ? { reason: 'duplicate' as const, detail: `${where} is already written by question ${claimed.get(key)}.` }
-                : null;
-        return { slot, tab, address: target.address, problem };
-      });
-      const marks = planMarkGroup(targets, {
-        question,
-        answer,
-        primary,
-        cell: (tab, address) => view.cell(tab, address),
-        sheetProtected: (tab) => protectedSheets.has(tab),
-        options,
-        writeFor: common,
-      });
-      for (const s of marks.skipped) skipped.push({ ...s, questionId: question.id, originalId: question.original_id ?? null });
-      for (const write of marks.writes) {
-        claimed.set(`${write.tab}!${write.address}`, question.id);
-        candidates.push({ write, list: true, where: `${write.tab}!${write.address}` });
-      }
-    }
+    const ctx = { question, answer, primary, view, options, protectedSheets, resolve, claimed, noteTab, writeFor: common };
+    planMarks(ctx, slots, candidates, skipped);
 
     for (const slot of slots) {
       if (isMarkSlot(slot)) continue;
@@ -216,6 +185,62 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
     placeCandidates(question, slots, answer, evaluation, candidates, options, writes, skipped);
   }
   return { writes, skipped, report: { ...buildReport(writes, skipped, tabOrder), model: modelUsage(questions) } };
+}
+
+interface MarksInput {
+  question: QuestionWithAnswers;
+  answer: Answer | null;
+  primary: AnswerSlot | null;
+  view: WorkbookView;
+  options: PlanOptions;
+  protectedSheets: ReadonlySet<string>;
+  resolve: (name: string) => string | null;
+  claimed: Map<string, number>;
+  noteTab: (tab: string) => void;
+  writeFor: (slot: AnswerSlot, tab: string, address: string, value: string) => CellWrite;
+}
+
+/** The question's mark groups (plan-marks.ts): their writes join the candidates, their skips the plan. */
+function planMarks(
+  ctx: MarksInput,
+  slots: readonly AnswerSlot[],
+  candidates: { write: CellWrite; list: boolean; where: string }[],
+  skipped: SkippedSlot[],
+): void {
+  const { question, resolve, claimed } = ctx;
+  for (const group of markGroups(slots)) {
+    const targets: MarkTarget[] = group.map((slot) => {
+      const target = slotTarget(question, slot, resolve);
+      const tab = target.tab ?? target.tabName;
+      ctx.noteTab(tab);
+      const where = `${tab}!${target.address ?? slot.coordinate}`;
+      const key = `${target.tab}!${target.address}`;
+      const problem = slot.is_blocked
+        ? { reason: 'blocked' as const, detail: `${where} is marked as not to be filled.` }
+        : !target.tab
+          ? { reason: 'missing_tab' as const, detail: `The workbook has no sheet named "${target.tabName}".` }
+          : !target.address
+            ? { reason: 'bad_coordinate' as const, detail: `"${slot.coordinate}" is not a cell address.` }
+            : claimed.has(key)
+              ? { reason: 'duplicate' as const, detail: `${where} is already written by question ${claimed.get(key)}.` }
+              : null;
+      return { slot, tab, address: target.address, problem };
+    });
+    const marks = planMarkGroup(targets, {
+      question,
+      answer: ctx.answer,
+      primary: ctx.primary,
+      cell: (tab, address) => ctx.view.cell(tab, address),
+      sheetProtected: (tab) => ctx.protectedSheets.has(tab),
+      options: ctx.options,
+      writeFor: ctx.writeFor,
+    });
+    for (const s of marks.skipped) skipped.push({ ...s, questionId: question.id, originalId: question.original_id ?? null });
+    for (const write of marks.writes) {
+      claimed.set(`${write.tab}!${write.address}`, question.id);
+      candidates.push({ write, list: true, where: `${write.tab}!${write.address}` });
+    }
+  }
 }
 
 /**
