@@ -77,7 +77,7 @@ export function isHeaderLike(text: string | null | undefined): boolean {
   return !/[.!]$/.test(t) || t.length < 40;
 }
 
-export const QUESTION_HEADER_RE = /^(?:(?:the|assessment|control|security|vendor|supplier)\s+)?(?:questions?|question\s+text|questionnaire\s+item|requirements?|query|queries|criteria|controls?\s+questions?|description\s+of\s+requirement)\b/i;
+export const QUESTION_HEADER_RE = /^(?:(?:the|assessment|control|security|vendor|supplier)\s+)?(?:questions?|question\s+text|questionnaire\s+item|requirements?|query|queries|criteria|controls?\s+questions?|description\s+of\s+requirement|statements?|control\s+(?:description|text|objective|wording))\b/i;
 /** A column header that names the question column (`Question`, `Requirement`), not its id (`Question ID`). */
 export function isQuestionHeader(text: string | null | undefined): boolean {
   if (!text) return false;
