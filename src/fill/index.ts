@@ -7,7 +7,6 @@ export { needsTextProtection } from './text-safety';
 export { groupIntoBlocks, halves } from './blocks';
 export type { CellBlock } from './blocks';
 export { planFill, targetCells, topSources, MAX_SOURCES } from './plan';
-export { choiceOf, isMarkSlot, markGroups } from './plan-marks';
 export { bySourceRank, pickAnswer, primarySlot, slotValue, slotKey, slotResponseFor, isListSlot } from './answer';
 export type { ChoosableAnswer } from './answer';
 export { buildReport, summarise, describeAnnotationGaps, describeModelUsage, modelUsage } from './report';

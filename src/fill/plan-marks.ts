@@ -8,7 +8,14 @@ import type { AnswerSlot, QuestionWithAnswers } from '../api/schemas';
 import { slotValue } from './answer';
 import { cellHasValue, cellRefusal, refusalDetail } from './cell-safety';
 import { coerceToAllowed } from './coerce';
-import type { CellState, CellWrite, PlanOptions, SkipReason, SkippedSlot } from './types';
+import { planFill, topSources } from './plan';
+import { buildReport, modelUsage } from './report';
+import { resolveTab } from './tabs';
+import { needsTextProtection } from './text-safety';
+import { parseA1, toA1 } from '../xlsx/a1';
+import { pickAnswer, primarySlot } from './answer';
+import { readEvaluation } from '../api/schemas';
+import type { CellState, CellWrite, PlanOptions, SkipReason, SkippedSlot, WorkbookView, WritePlan } from './types';
 
 /** A slot that takes a mark in its column (one choice of its group). */
 export function isMarkSlot(slot: AnswerSlot): boolean {
@@ -104,4 +111,98 @@ function where(t: MarkTarget): string {
 
 function short(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** The question's mark groups (plan-marks.ts): their writes join the candidates, their skips the plan. */
+
+/** The questions as a mark-placing writer reads them: mark slots not blocked, so that `targetCells` lists their cells. */
+export function withMarksWritable(questions: readonly QuestionWithAnswers[]): QuestionWithAnswers[] {
+  return questions.map((q) => ({ ...q, answer_slots: (q.answer_slots ?? []).map((s) => (isMarkSlot(s) ? { ...s, is_blocked: false } : s)) }));
+}
+
+/**
+ * `planFill` for writers that place marks (`qfill fill`): mark slots are planned here, every other slot
+ * by `planFill`, and a cell still holding its slot's `template_default` (a blank template's pre-filled
+ * N/A) reads as empty, so replacing it needs no consent. The task pane keeps to `planFill`, which skips
+ * mark slots (the detector reports them blocked for text writers) and asks before replacing defaults.
+ * `view` must hold the mark cells too: build it from `withMarksWritable(questions)`.
+ */
+export function planFillWithMarks(questions: readonly QuestionWithAnswers[], view: WorkbookView, options: PlanOptions = {}): WritePlan {
+  const defaults = new Map<string, string>();
+  for (const q of questions) {
+    for (const s of q.answer_slots ?? []) {
+      if (typeof s.template_default === 'string') defaults.set(`${q.tab_name}!${s.coordinate}`.toLowerCase(), s.template_default);
+    }
+  }
+  const seen: WorkbookView = {
+    ...view,
+    cell: (tab, address) => {
+      const state = view.cell(tab, address);
+      const placeholder = defaults.get(`${tab}!${address}`.toLowerCase());
+      return placeholder !== undefined && !state?.hasFormula && String(state?.value ?? '').trim() === placeholder ? undefined : state;
+    },
+  };
+  const textOnly = questions.map((q) => ({ ...q, answer_slots: (q.answer_slots ?? []).filter((s) => !isMarkSlot(s)) }));
+  const plan = planFill(textOnly, seen, options);
+  const writes = [...plan.writes];
+  const skipped = [...plan.skipped];
+  const claimed = new Map(writes.map((w) => [`${w.tab}!${w.address}`, w.questionId]));
+  const tabs = plan.report.tabs.map((t) => t.tab);
+  for (const question of questions) {
+    const slots = question.answer_slots ?? [];
+    const answer = pickAnswer(question);
+    const evaluation = answer ? readEvaluation(answer.evaluation) : null;
+    const defensible = answer?.status === 'approved' || evaluation?.trust === 'medium' || evaluation?.trust === 'high';
+    const writeFor = (slot: AnswerSlot, tab: string, address: string, value: string): CellWrite => ({
+      tab,
+      address,
+      value,
+      questionId: question.id,
+      originalId: question.original_id ?? null,
+      slotRole: slot.role,
+      slotHeader: slot.header,
+      score: evaluation?.score ?? null,
+      trust: evaluation?.trust ?? null,
+      sources: answer ? topSources(answer) : [],
+      forceText: needsTextProtection(value),
+    });
+    for (const group of markGroups(slots)) {
+      const targets: MarkTarget[] = group.map((slot) => {
+        const coordinate = parseA1(slot.coordinate ?? '');
+        const tabName = coordinate?.sheet ?? question.tab_name;
+        const tab = resolveTab(tabName, view.sheetNames);
+        const address = coordinate ? toA1(coordinate.row, coordinate.column) : null;
+        const where = `${tab ?? tabName}!${address ?? slot.coordinate}`;
+        const problem = !tab
+          ? { reason: 'missing_tab' as const, detail: `The workbook has no sheet named "${tabName}".` }
+          : !address
+            ? { reason: 'bad_coordinate' as const, detail: `"${slot.coordinate}" is not a cell address.` }
+            : claimed.has(`${tab}!${address}`)
+              ? { reason: 'duplicate' as const, detail: `${where} is already written by question ${claimed.get(`${tab}!${address}`)}.` }
+              : null;
+        if (!tabs.includes(tab ?? tabName)) tabs.push(tab ?? tabName);
+        return { slot, tab: tab ?? tabName, address, problem };
+      });
+      const marks = planMarkGroup(targets, {
+        question,
+        answer,
+        primary: primarySlot(slots),
+        cell: (tab, address) => view.cell(tab, address),
+        sheetProtected: (tab) => (view.protectedSheets ?? []).includes(tab),
+        options,
+        writeFor,
+      });
+      for (const s of marks.skipped) skipped.push({ ...s, questionId: question.id, originalId: question.original_id ?? null });
+      for (const write of marks.writes) {
+        claimed.set(`${write.tab}!${write.address}`, question.id);
+        if (defensible) writes.push(write);
+        else if (options.writeDrafts) writes.push({ ...write, draft: true });
+        else {
+          const why = `a ${evaluation ? `${evaluation.trust}-trust` : 'unrated'} answer`;
+          skipped.push({ tab: write.tab, address: write.address, questionId: question.id, originalId: question.original_id ?? null, slotRole: write.slotRole, reason: 'draft', detail: `${write.tab}!${write.address}: ${why} is a draft, left for review.`, value: write.value });
+        }
+      }
+    }
+  }
+  return { writes, skipped, report: { ...buildReport(writes, skipped, tabs), model: modelUsage(questions) } };
 }

@@ -9,7 +9,6 @@ import { cellRefusal, refusalDetail } from './cell-safety';
 import { coerceToAllowed } from './coerce';
 import { buildReport, modelUsage } from './report';
 import { resolveTab } from './tabs';
-import { isMarkSlot, markGroups, planMarkGroup, type MarkTarget } from './plan-marks';
 import { needsTextProtection } from './text-safety';
 import type { CellState, CellWrite, PlanOptions, SkipReason, SkippedSlot, SourceRef, WorkbookView, WritePlan } from './types';
 
@@ -110,25 +109,8 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
     const primary = primarySlot(slots);
     const evaluation = answer ? readEvaluation(answer.evaluation) : null;
     const candidates: { write: CellWrite; list: boolean; where: string }[] = [];
-    const common = (slot: AnswerSlot, tab: string, address: string, value: string): CellWrite => ({
-      tab,
-      address,
-      value,
-      questionId: question.id,
-      originalId: question.original_id ?? null,
-      slotRole: slot.role,
-      slotHeader: slot.header,
-      score: evaluation?.score ?? null,
-      trust: evaluation?.trust ?? null,
-      sources: answer ? topSources(answer) : [],
-      forceText: needsTextProtection(value),
-    });
-
-    const ctx = { question, answer, primary, view, options, protectedSheets, resolve, claimed, noteTab, writeFor: common };
-    planMarks(ctx, slots, candidates, skipped);
 
     for (const slot of slots) {
-      if (isMarkSlot(slot)) continue;
       const target = slotTarget(question, slot, resolve);
       const tab = target.tab ?? target.tabName;
       noteTab(tab);
@@ -173,74 +155,29 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
       claimed.set(key, question.id);
 
       const state = view.cell(target.tab, target.address);
-      const overwrite = options.overwrite || holdsTemplateDefault(slot, state);
-      const refusal = cellRefusal(state, { sheetProtected: protectedSheets.has(target.tab), overwrite });
+      const refusal = cellRefusal(state, { sheetProtected: protectedSheets.has(target.tab), overwrite: options.overwrite });
       if (refusal) {
         skip(refusal, refusal === 'occupied' ? `${where} already holds "${describeValue(state!.value)}".` : refusalDetail(refusal, where));
         continue;
       }
-      const write = common(slot, target.tab, target.address, value);
+      const write: CellWrite = {
+        tab: target.tab,
+        address: target.address,
+        value,
+        questionId: question.id,
+        originalId: question.original_id ?? null,
+        slotRole: slot.role,
+        slotHeader: slot.header,
+        score: evaluation?.score ?? null,
+        trust: evaluation?.trust ?? null,
+        sources: answer ? topSources(answer) : [],
+        forceText: needsTextProtection(value),
+      };
       candidates.push({ write, list: isListSlot(slot), where });
     }
     placeCandidates(question, slots, answer, evaluation, candidates, options, writes, skipped);
   }
   return { writes, skipped, report: { ...buildReport(writes, skipped, tabOrder), model: modelUsage(questions) } };
-}
-
-interface MarksInput {
-  question: QuestionWithAnswers;
-  answer: Answer | null;
-  primary: AnswerSlot | null;
-  view: WorkbookView;
-  options: PlanOptions;
-  protectedSheets: ReadonlySet<string>;
-  resolve: (name: string) => string | null;
-  claimed: Map<string, number>;
-  noteTab: (tab: string) => void;
-  writeFor: (slot: AnswerSlot, tab: string, address: string, value: string) => CellWrite;
-}
-
-/** The question's mark groups (plan-marks.ts): their writes join the candidates, their skips the plan. */
-function planMarks(
-  ctx: MarksInput,
-  slots: readonly AnswerSlot[],
-  candidates: { write: CellWrite; list: boolean; where: string }[],
-  skipped: SkippedSlot[],
-): void {
-  const { question, resolve, claimed } = ctx;
-  for (const group of markGroups(slots)) {
-    const targets: MarkTarget[] = group.map((slot) => {
-      const target = slotTarget(question, slot, resolve);
-      const tab = target.tab ?? target.tabName;
-      ctx.noteTab(tab);
-      const where = `${tab}!${target.address ?? slot.coordinate}`;
-      const key = `${target.tab}!${target.address}`;
-      const problem = slot.is_blocked
-        ? { reason: 'blocked' as const, detail: `${where} is marked as not to be filled.` }
-        : !target.tab
-          ? { reason: 'missing_tab' as const, detail: `The workbook has no sheet named "${target.tabName}".` }
-          : !target.address
-            ? { reason: 'bad_coordinate' as const, detail: `"${slot.coordinate}" is not a cell address.` }
-            : claimed.has(key)
-              ? { reason: 'duplicate' as const, detail: `${where} is already written by question ${claimed.get(key)}.` }
-              : null;
-      return { slot, tab, address: target.address, problem };
-    });
-    const marks = planMarkGroup(targets, {
-      question,
-      answer: ctx.answer,
-      primary: ctx.primary,
-      cell: (tab, address) => ctx.view.cell(tab, address),
-      sheetProtected: (tab) => ctx.protectedSheets.has(tab),
-      options: ctx.options,
-      writeFor: ctx.writeFor,
-    });
-    for (const s of marks.skipped) skipped.push({ ...s, questionId: question.id, originalId: question.original_id ?? null });
-    for (const write of marks.writes) {
-      claimed.set(`${write.tab}!${write.address}`, question.id);
-      candidates.push({ write, list: true, where: `${write.tab}!${write.address}` });
-    }
-  }
 }
 
 /**
@@ -279,16 +216,6 @@ function placeCandidates(
       });
     }
   }
-}
-
-/**
- * The cell still holds the blank template's placeholder the service reported for this slot
- * (`template_default`, e.g. `N/A` pre-filled in every status cell): template content, not an answer,
- * so writing it needs no consent to overwrite.
- */
-function holdsTemplateDefault(slot: AnswerSlot, state: CellState | undefined): boolean {
-  const placeholder = slot.template_default;
-  return typeof placeholder === 'string' && state !== undefined && !state.hasFormula && String(state.value ?? '').trim() === placeholder;
 }
 
 function label(question: QuestionWithAnswers): string {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerSlot, QuestionWithAnswers } from '../../src/api/schemas';
 import { workbookView } from '../../src/cli/fill-view';
-import { planFill, type WritePlan } from '../../src/fill';
+import { planFill as planWithoutMarks, type WritePlan } from '../../src/fill';
+import { planFillWithMarks as planFill, withMarksWritable } from '../../src/fill/plan-marks';
 import { detectQuestionnaire } from '../../src/service/detect';
 import { XlsxPackage } from '../../src/xlsx';
 import { caiqV3Workbook } from '../service/detect/helpers';
@@ -22,11 +23,13 @@ const markSlot = (role: string, choice: string, coordinate: string): AnswerSlot 
   mark_group: 'answer',
   allowed_values: CHOICES,
   value: null,
+  // As the detector reports them: blocked for writers that only write text (the task pane).
+  is_blocked: true,
 });
 const marks = [markSlot('answer', 'Yes', 'F5'), markSlot('answer_no', 'No', 'G5'), markSlot('answer_not_applicable', 'Not Applicable', 'H5')];
 const notes: AnswerSlot = { role: 'comment', header: 'Notes', coordinate: 'I5', type: 'text' };
 const ask = (text: string) => question({ id: 1, tab_name: 'CAIQ', answer_slots: [...marks, notes], answers: [{ text, slot_responses: [{ slot_key: 'comment', content: 'Per policy P-7' }] }] });
-const written = (plan: WritePlan) => plan.writes.map((w) => [w.address, w.value, w.mark ?? null]);
+const written = (plan: WritePlan) => plan.writes.map((w) => [w.address, w.value, w.mark ?? null]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
 
 describe('planning a marked answer', () => {
   it('puts the mark under the chosen column, leaves the empty others unmarked, and writes the notes', () => {
@@ -89,6 +92,14 @@ describe('planning a marked answer', () => {
   });
 });
 
+describe('the text planner (the task pane’s)', () => {
+  it('never writes a mark slot as text: it is skipped as blocked', () => {
+    const plan = planWithoutMarks([ask('No')], view(['CAIQ']));
+    expect(plan.writes.map((w) => w.address)).toEqual(['I5']);
+    expect(plan.skipped.filter((s) => s.reason === 'blocked').map((s) => s.slotRole)).toEqual(['answer', 'answer_no', 'answer_not_applicable']);
+  });
+});
+
 describe('a CAIQ v3-like workbook filled by the xlsx writer', () => {
   it('marks the chosen columns, clears a changed one with consent, and reads back as the choices', async () => {
     const bytes = await caiqV3Workbook({ 'AIS-01.2': 'Yes' });
@@ -98,7 +109,8 @@ describe('a CAIQ v3-like workbook filled by the xlsx writer', () => {
       question({ id: 100 + i, original_id: q.original_id, tab_name: q.tab_name, answer_slots: q.answer_slots, answers: [{ text: choose[q.original_id!]! }] }),
     );
     const pkg = XlsxPackage.open(bytes, 'caiq-v3.xlsx');
-    const plan = planFill(questions, workbookView(pkg, questions), { overwrite: true });
+    const plan = planFill(questions, workbookView(pkg, withMarksWritable(questions)), { overwrite: true });
+    expect(plan.writes.filter((w) => w.mark === 'set')).toHaveLength(4);
     const result = pkg.applyWrites(plan.writes.map((w) => ({ tab: w.tab, address: w.address, value: w.mark === 'clear' ? null : w.value })));
     const reread = await detectQuestionnaire(result.bytes, 'caiq-v3-filled.xlsx');
     const choice = (id: string) => reread.questions.find((q) => q.original_id === id)!.answer_slots.find((s) => s.role === 'answer')!.value;
@@ -106,5 +118,21 @@ describe('a CAIQ v3-like workbook filled by the xlsx writer', () => {
     const cells = pkg.readCells('CAIQ v3.0.1', ['F4', 'G4']);
     expect(cells.get('F4')?.value).toBe('x');
     expect(XlsxPackage.open(result.bytes, 'x').readCells('CAIQ v3.0.1', ['F4', 'G4']).get('F4')?.value ?? null).toBeNull();
+  });
+});
+
+describe('a blank template’s pre-filled placeholder', () => {
+  const status = { role: 'answer', header: 'Status', type: 'list', allowed_values: ['Pass', 'Fail', 'N/A'], template_default: 'N/A' };
+
+  it('is replaced by qfill without asking to overwrite, while any other value still needs consent', () => {
+    const plan = planFill(
+      [
+        question({ id: 1, answer_slots: [{ ...status, coordinate: 'G5' }], answers: [{ text: 'Pass' }] }),
+        question({ id: 2, answer_slots: [{ ...status, coordinate: 'G6' }], answers: [{ text: 'Pass' }] }),
+      ],
+      view(['Sheet1'], { 'Sheet1!G5': { value: 'N/A', hasFormula: false }, 'Sheet1!G6': { value: 'Fail', hasFormula: false } }),
+    );
+    expect(plan.writes.map((w) => [w.address, w.value])).toEqual([['G5', 'Pass']]);
+    expect(plan.skipped.map((s) => [s.address, s.reason])).toEqual([['G6', 'occupied']]);
   });
 });

@@ -70,7 +70,9 @@ export function slotsFor(ctx: SlotContext, r: number, active: HeaderRow | null):
     const value = cell?.value != null && cell.value.trim() !== '' ? cell.value : null;
     if (sc.mark) {
       const { group, choice, choices, mark } = sc.mark;
-      slots.push({ role: sc.role, header: sc.header, coordinate: toA1(anchorRow, anchorCol), value, is_blocked: blocked, type: 'mark', allowed_values: choices, choice, mark, mark_group: group });
+      // Blocked for writers that only write text (they would put the answer's words in one column);
+      // a writer that places marks plans the group (src/fill/plan-marks.ts) and checks the cells itself.
+      slots.push({ role: sc.role, header: sc.header, coordinate: toA1(anchorRow, anchorCol), value, is_blocked: true, type: 'mark', allowed_values: choices, choice, mark, mark_group: group });
       continue;
     }
     const dv = view.validations.at(anchorRow, anchorCol);

@@ -21,7 +21,7 @@ describe('x-marked answers', () => {
       ['comment', 'Notes', 'I4', 'text'],
     ]);
     for (const s of slots.slice(0, 3)) {
-      expect(s).toMatchObject({ mark: 'x', mark_group: 'answer', allowed_values: ['Yes', 'No', 'Not Applicable'], is_blocked: false, value: null });
+      expect(s).toMatchObject({ mark: 'x', mark_group: 'answer', allowed_values: ['Yes', 'No', 'Not Applicable'], is_blocked: true, value: null });
     }
   });
 
