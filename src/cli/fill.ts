@@ -9,7 +9,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { ApiClient, ApiError, describeError, describeRetry } from '../api';
 import { devCaFetch } from './trusted-fetch';
 import type { Progress, QuestionWithAnswers } from '../api/schemas';
-import { planFill } from '../fill';
+import { planFillWithMarks, withMarksWritable } from '../fill/plan-marks';
 import { createFillSession, SessionError, type WorkbookPort } from '../fill/session';
 import { XlsxPackage, isXlsxError } from '../xlsx';
 import { FILL_USAGE, UsageError, parseFillArgs, type FillArgs } from './fill-args';
@@ -193,10 +193,10 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
     readFile: async () => ({ bytes: inputBytes, fileName: uploadName(name), type: XLSX_MIME }),
     plan: async (questions, options) => {
       anchored = anchorSlotsInPackage(questions, pkg);
-      return planFill(anchored, workbookView(pkg, anchored), options);
+      return planFillWithMarks(anchored, workbookView(pkg, withMarksWritable(anchored)), options);
     },
     apply: async (plan) => {
-      written = pkg.applyWrites(plan.writes.map((w) => ({ tab: w.tab, address: w.address, value: w.value })));
+      written = pkg.applyWrites(plan.writes.map((w) => ({ tab: w.tab, address: w.address, value: w.mark === 'clear' ? null : w.value })));
       writeAtomically(resolve(args.out), written.bytes);
       return { written: plan.writes.length, failed: [] };
     },

@@ -155,8 +155,7 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
       claimed.set(key, question.id);
 
       const state = view.cell(target.tab, target.address);
-      const overwrite = options.overwrite || holdsTemplateDefault(slot, state);
-      const refusal = cellRefusal(state, { sheetProtected: protectedSheets.has(target.tab), overwrite });
+      const refusal = cellRefusal(state, { sheetProtected: protectedSheets.has(target.tab), overwrite: options.overwrite });
       if (refusal) {
         skip(refusal, refusal === 'occupied' ? `${where} already holds "${describeValue(state!.value)}".` : refusalDetail(refusal, where));
         continue;
@@ -217,16 +216,6 @@ function placeCandidates(
       });
     }
   }
-}
-
-/**
- * The cell still holds the blank template's placeholder the service reported for this slot
- * (`template_default`, e.g. `N/A` pre-filled in every status cell): template content, not an answer,
- * so writing it needs no consent to overwrite.
- */
-function holdsTemplateDefault(slot: AnswerSlot, state: CellState | undefined): boolean {
-  const placeholder = slot.template_default;
-  return typeof placeholder === 'string' && state !== undefined && !state.hasFormula && String(state.value ?? '').trim() === placeholder;
 }
 
 function label(question: QuestionWithAnswers): string {

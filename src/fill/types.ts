@@ -55,6 +55,11 @@ export interface CellWrite {
   forceText: boolean;
   /** A draft written only because the analyst asked for drafts too (`writeDrafts`). */
   draft?: boolean;
+  /**
+   * For an answer given by a mark: `set` puts the mark in the chosen column, `clear` empties another
+   * column of the same answer (`value` is then '', and the cell gets no trust colour or note).
+   */
+  mark?: 'set' | 'clear';
 }
 
 export interface SkippedSlot {

@@ -218,19 +218,3 @@ describe('planFill: only what an analyst could defend is written by default', ()
     expect(plan.writes.filter((w) => !w.draft).map((w) => w.address)).toEqual(['C2', 'D2', 'D5', 'C8']);
   });
 });
-
-describe('a blank template’s pre-filled placeholder', () => {
-  const status = { type: 'list', allowed_values: ['Pass', 'Fail', 'N/A'], template_default: 'N/A' };
-
-  it('is replaced without asking to overwrite, while any other value still needs consent', () => {
-    const plan = planFill(
-      [
-        question({ id: 1, answer_slots: [answerSlot('G5', status)], answers: [{ text: 'Pass' }] }),
-        question({ id: 2, answer_slots: [answerSlot('G6', status)], answers: [{ text: 'Pass' }] }),
-      ],
-      view(['Sheet1'], { 'Sheet1!G5': { value: 'N/A', hasFormula: false }, 'Sheet1!G6': { value: 'Fail', hasFormula: false } }),
-    );
-    expect(plan.writes.map((w) => [w.address, w.value])).toEqual([['G5', 'Pass']]);
-    expect(plan.skipped.map((s) => [s.address, s.reason])).toEqual([['G6', 'occupied']]);
-  });
-});

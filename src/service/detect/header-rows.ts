@@ -3,7 +3,7 @@
  * under an explicit "Question" header, slot-naming headers to its left: `Response | Question`). Section
  * rows that carry slot headers (`Vendor Answers`) are header rows too; their title is a heading.
  */
-import { headerKind, ID_HEADER_RE, isHeaderLike, isIdLike, isQuestionHeader, isQuestionLike, isSlotHeader, isStatementLike } from './text';
+import { headerKind, ID_HEADER_RE, isChoiceHeader, isHeaderLike, isIdLike, isQuestionHeader, isQuestionLike, isSlotHeader, isStatementLike } from './text';
 import type { Anchor, SheetView } from './sheet-view';
 
 export interface HeaderRow {
@@ -32,6 +32,10 @@ export function findHeaderRows(view: SheetView, questionCol: number, idCol: numb
     const columns = new Map<number, string>(left);
     for (const [c, t] of rightHeaders(view, r, Q)) columns.set(c, t);
     if (columns.size === 0) continue;
+    // `Yes | No | Not Applicable` under a merged `Answers` header names the choices of that header's
+    // answer (mark-columns.ts), not slots of their own.
+    const previous = found[found.length - 1];
+    if (previous && view.rows[view.rows.indexOf(r) - 1] === previous.row && [...columns.values()].every((t) => isChoiceHeader(t))) continue;
     const title = view
       .anchors(r)
       .find((a) => a.col <= Q && !left.has(a.col) && !isQuestionHeader(a.text) && !ID_HEADER_RE.test(a.text) && a.text.length <= 100);

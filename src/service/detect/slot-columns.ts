@@ -5,6 +5,7 @@
  */
 import { headerKind, isHeaderLike, slug, type HeaderKind } from './text';
 import type { HeaderRow } from './header-rows';
+import { applyMarkGroups, findMarkGroups } from './mark-columns';
 import type { SheetView } from './sheet-view';
 
 export interface SlotColumn {
@@ -12,6 +13,8 @@ export interface SlotColumn {
   header: string;
   kind: HeaderKind;
   role: string;
+  /** One choice of an answer given by a mark (mark-columns.ts). */
+  mark?: { group: string; choice: string; choices: string[]; mark: string };
 }
 
 export function findSlotColumns(
@@ -20,6 +23,7 @@ export function findSlotColumns(
   textRows: readonly number[],
   exclude: readonly number[],
 ): Map<number, SlotColumn> {
+  const markGroups = findMarkGroups(view, headerRows);
   const columns = headerRows.length > 0 ? headedColumns(headerRows) : new Map<number, SlotColumn>();
   if (columns.size === 0) {
     listColumns(view, textRows, exclude).forEach((c, i) => {
@@ -28,8 +32,11 @@ export function findSlotColumns(
       columns.set(c, { col: c, header, kind: own && headerKind(own) !== 'other' ? headerKind(own) : 'answer', role: '' });
     });
   }
+  // Choice columns are answer columns, whatever their headers' words.
+  for (const g of markGroups) for (const { col } of g.columns) { const sc = columns.get(col); if (sc && sc.kind === 'other') sc.kind = 'answer'; }
   dropLeadingReferences(columns);
   assignRoles(columns, (c) => textRows.some((r) => view.hasList(r, c)));
+  applyMarkGroups(columns, markGroups);
   return columns;
 }
 

@@ -35,6 +35,11 @@ export function slotsFor(ctx: SlotContext, r: number, active: HeaderRow | null):
   if (active) for (const c of active.columns.keys()) if (slotColumns.has(c)) cols.add(c);
   cols.add(ctx.answerCol);
   for (const c of slotColumns.keys()) if (rowHasEvidence(view, r, c)) cols.add(c);
+  // A choice column brings its whole mark group: the answer is one choice among all of them.
+  for (const c of [...cols]) {
+    const group = slotColumns.get(c)?.mark?.group;
+    if (group !== undefined) for (const [cc, sc] of slotColumns) if (sc.mark?.group === group) cols.add(cc);
+  }
   const slots: AnswerSlot[] = [];
   const taken = new Set<string>();
   for (const c of [...cols].sort((a, b) => a - b)) {
@@ -62,12 +67,20 @@ export function slotsFor(ctx: SlotContext, r: number, active: HeaderRow | null):
     if (cell?.formula) blocked = true;
     if (view.grid.isProtected && view.styles.locked(style)) blocked = true;
     if (sc.kind === 'reference') blocked = true;
+    const value = cell?.value != null && cell.value.trim() !== '' ? cell.value : null;
+    if (sc.mark) {
+      const { group, choice, choices, mark } = sc.mark;
+      // Blocked for writers that only write text (they would put the answer's words in one column);
+      // a writer that places marks plans the group (src/fill/plan-marks.ts) and checks the cells itself.
+      slots.push({ role: sc.role, header: sc.header, coordinate: toA1(anchorRow, anchorCol), value, is_blocked: true, type: 'mark', allowed_values: choices, choice, mark, mark_group: group });
+      continue;
+    }
     const dv = view.validations.at(anchorRow, anchorCol);
     const slot: AnswerSlot = {
       role: sc.role,
       header: active?.columns.get(c) ?? sc.header,
       coordinate: toA1(anchorRow, anchorCol),
-      value: cell?.value != null && cell.value.trim() !== '' ? cell.value : null,
+      value,
       is_blocked: blocked,
       type: dv ? 'list' : 'text',
     };
@@ -76,6 +89,21 @@ export function slotsFor(ctx: SlotContext, r: number, active: HeaderRow | null):
       if (allowed) slot.allowed_values = allowed;
     }
     slots.push(slot);
+  }
+  return withChoiceValues(slots);
+}
+
+/**
+ * A mark group's value is its choice: the header of the marked column, given on the group's first
+ * slot (the one a reader takes as the answer); the other slots of the group carry none.
+ */
+function withChoiceValues(slots: AnswerSlot[]): AnswerSlot[] {
+  const groups = new Map<string, AnswerSlot[]>();
+  for (const s of slots) if (s.type === 'mark') groups.set(String(s.mark_group), [...(groups.get(String(s.mark_group)) ?? []), s]);
+  for (const group of groups.values()) {
+    const marked = group.filter((s) => s.value !== null).map((s) => String(s.choice));
+    for (const s of group) s.value = null;
+    group[0]!.value = marked.length > 0 ? marked.join(', ') : null;
   }
   return slots;
 }

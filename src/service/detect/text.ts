@@ -47,6 +47,18 @@ export function isWithdrawn(text: string | null | undefined): boolean {
   );
 }
 
+const CHOICE_RE = /^(?:yes|no|y|n|n\/?a|not\s+applicable|true|false|pass|fail|partial(?:ly)?|(?:fully\s+|partially\s+|not\s+|non-?)?(?:compliant|implemented|met|in\s+place)|planned)$/i;
+
+/** A column header that is itself one choice of an answer (`Yes`, `Not Applicable`, `Partially compliant`). */
+export function isChoiceHeader(text: string | null | undefined): boolean {
+  return !!text && CHOICE_RE.test(text.trim());
+}
+
+/** A mark put in a choice column: `x`, `X`, a tick, a bullet. */
+export function isMarkLike(text: string | null | undefined): boolean {
+  return !!text && /^(?:x|✓|✔|✗|✘|•|●|■|☒|y|1)$/i.test(text.trim());
+}
+
 /** A short code: `A&A-01.1`, `COMP-03`, `Q12`, `1.2.3`, `4`. */
 export function isIdLike(text: string | null | undefined): boolean {
   if (!text) return false;
@@ -65,7 +77,7 @@ export function isHeaderLike(text: string | null | undefined): boolean {
   return !/[.!]$/.test(t) || t.length < 40;
 }
 
-export const QUESTION_HEADER_RE = /^(?:(?:the|assessment|control|security|vendor|supplier)\s+)?(?:questions?|question\s+text|questionnaire\s+item|requirements?|query|queries|criteria|controls?\s+questions?|description\s+of\s+requirement)\b/i;
+export const QUESTION_HEADER_RE = /^(?:(?:the|assessment|control|security|vendor|supplier)\s+)?(?:questions?|question\s+text|questionnaire\s+item|requirements?|query|queries|criteria|controls?\s+questions?|description\s+of\s+requirement|statements?|control\s+(?:description|text|objective|wording))\b/i;
 /** A column header that names the question column (`Question`, `Requirement`), not its id (`Question ID`). */
 export function isQuestionHeader(text: string | null | undefined): boolean {
   if (!text) return false;

@@ -181,3 +181,24 @@ describe('slot headers', () => {
     expect(d.questions[0]!.answer_slots.map((s) => s.header)).toEqual(['Method', 'Dispostion']);
   });
 });
+
+describe('statements without ids', () => {
+  it('reads a column headed as control statements, with its status and evidence columns', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Controls');
+    ws.addRow(['Domain', 'Control statement', 'Compliant', 'Evidence']);
+    ws.addRow(['Access', 'Access to systems is granted on the principle of least privilege.', null, null]);
+    ws.addRow(['Access', 'Privileged accounts use multi-factor authentication.', 'Yes', 'Okta policy export']);
+    ws.addRow(['Backup', 'Backups are encrypted and restored in a test every quarter.', null, null]);
+    const d = await detectQuestionnaire(await toBytes(wb), 'statements.xlsx');
+    expect(d.questions.map((q) => [q.original_id, q.question_coordinate])).toEqual([
+      [null, 'B2'],
+      [null, 'B3'],
+      [null, 'B4'],
+    ]);
+    expect(d.questions[1]!.answer_slots.map((s) => [s.role, s.header, s.value])).toEqual([
+      ['answer', 'Compliant', 'Yes'],
+      ['comment', 'Evidence', 'Okta policy export'],
+    ]);
+  });
+});

@@ -1,9 +1,13 @@
 /** Answer-slot helpers: which slots take a list value, and matching a value to `allowed_values`. */
 import type { AnswerSlot } from '../../../api/schemas';
 import { matchAllowed } from '../../../fill/coerce';
+import { markGroups } from '../../../fill/plan-marks';
 
 export function writableSlots(slots: AnswerSlot[]): AnswerSlot[] {
-  return slots.filter((s) => !s.is_blocked);
+  // The columns of a marked answer (Yes | No | N/A) are one answer: only the group's first slot asks for it.
+  const followers = new Set(markGroups(slots).flatMap((group) => group.slice(1)));
+  // Mark slots are blocked for text writers only: the group's first slot still asks for the choice.
+  return slots.filter((s) => (!s.is_blocked || s.type === 'mark') && !followers.has(s));
 }
 
 // Which slot is a list, which is primary and which value fits a dropdown are the fill's rules (src/fill), shared.
