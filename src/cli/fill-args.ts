@@ -22,7 +22,9 @@ export interface FillArgs {
 export const FILL_USAGE = `Usage: qfill fill <questionnaire.xlsx> --out <filled.xlsx> [options]
 
 Uploads the questionnaire to a v2 knowledge service, waits for its answers and writes them into a
-copy of the workbook; the input file is never modified.
+copy of the workbook; the input file is never modified. Only the answer cells' values change: unlike
+the Excel add-in, it does not highlight the cells it writes nor add source notes to them (the
+--report file lists each answer's sources).
 
 Options:
   --out FILE         where to write the filled workbook (required; must differ from the input)

@@ -45,6 +45,9 @@ export interface FillReportJson {
   tabs: TabCellsReport[];
   /** Language-model requests and tokens spent on the answers (summed from their evaluations); null without a model. */
   model_usage: ModelUsage | null;
+  /** The add-in's highlight and source-note options: the CLI writes values only, and says so here. */
+  highlighted: false;
+  source_notes: false;
 }
 
 export interface ReportContext {
@@ -120,8 +123,13 @@ export function buildFillReport(plan: WritePlan, questions: readonly QuestionWit
     notes: ctx.notes,
     tabs: [...tabs.values()],
     model_usage: plan.report.model ?? null,
+    highlighted: false,
+    source_notes: false,
   };
 }
+
+/** What the Excel add-in would add and the CLI does not: said, never silently left out. */
+export const VALUES_ONLY = 'Values only: the written cells are not highlighted and get no source notes (the report lists each answer\'s sources).';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -138,6 +146,7 @@ export function summaryLines(plan: WritePlan, report: FillReportJson): string[] 
     lines.push(`${plural(lowTrust.length, 'answer')} with low trust, worth a review: ${sample}${lowTrust.length > 5 ? ', ...' : ''}`);
   }
   for (const n of report.notes) lines.push(`  note: ${n.tab}!${n.address} ${n.note}`);
+  if (plan.writes.length > 0) lines.push(VALUES_ONLY);
   if (report.model_usage) lines.push(describeModelUsage(report.model_usage));
   if (plan.writes.length === 0 && (plan.report.byReason.no_value ?? 0) > 0) {
     lines.push('The service had no answers: add your documents or completed questionnaires to its knowledge base (the repository) and fill again.');

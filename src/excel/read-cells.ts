@@ -43,7 +43,7 @@ export interface ReadEnv {
  * A formula cell, told apart from text that merely starts with `=` (stored with a quote prefix):
  * for a formula, `values` holds its result, not the formula text.
  */
-function isFormula(formula: unknown, value: unknown): boolean {
+export function isFormula(formula: unknown, value: unknown): boolean {
   return typeof formula === 'string' && formula.startsWith('=') && formula !== value;
 }
 

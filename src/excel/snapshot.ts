@@ -2,7 +2,7 @@
  * The Undo fill snapshot: capturing the touched cells before a write, and putting them back exactly
  * (values, text that Excel would parse, number formats, fill colours, notes the fill added).
  */
-import { needsTextProtection, type CellBlock } from '../fill';
+import { excelParsesAsFormula, needsTextProtection, type CellBlock } from '../fill';
 import { parseA1Range, toA1 } from '../fill';
 import { deleteAnnotationOp } from './annotations';
 import { runBatched, type BatchOp, type CellFailure } from './batch';
@@ -53,8 +53,10 @@ export function snapshotHolds(snapshot: UndoSnapshot, tab: string, row: number, 
  * How a snapshot cell goes back exactly: most through `values`; text that Excel would parse
  * (`5/20/2024`, `42`, `=x` stored as text) needs care. Files written by other tools hold such text
  * without Excel's apostrophe prefix, so where formatting is allowed it is restored through a
- * temporary `@` format (text stays text, no prefix added, format put back). Formula-like text, and
- * any such text on a protected sheet, goes back with the apostrophe (cellTextForValues): safe first.
+ * temporary `@` format (text stays text, no prefix added, format put back). Text Excel's own parser
+ * takes for a formula, and any such text on a protected sheet, goes back with the apostrophe
+ * (cellTextForValues): safe first. Text led by a tab or carriage return (formula-like only to CSV
+ * consumers) goes back through the `@` format, exactly as it was.
  */
 function restorePlan(formula: string | number | boolean, valueType: string, numberFormat: string, canFormat: boolean): { input: string | number | boolean } | { viaTextFormat: string } {
   if (valueType === 'Empty') return { input: '' };
@@ -62,8 +64,7 @@ function restorePlan(formula: string | number | boolean, valueType: string, numb
   if (numberFormat === '@') return { input: cellTextForValues(formula, false, true) };
   const numeric = formula.trim() !== '' && !Number.isNaN(Number(formula.trim()));
   if (!needsTextProtection(formula) && !numeric) return { input: formula };
-  const formulaLike = /^[=+\-@]/.test(formula);
-  if (canFormat && !formulaLike) return { viaTextFormat: formula };
+  if (canFormat && !excelParsesAsFormula(formula)) return { viaTextFormat: formula };
   return { input: cellTextForValues(formula, true) };
 }
 

@@ -29,7 +29,7 @@ import { mergeAnchors } from './merges';
 import { getSelection, onSelectionChanged, select, splitAddress } from './navigation';
 import { detectSupport, errorMessage, officeErrorCode, type ApiFeature } from './office';
 import { blocksByKey, fillOp, valuesOp } from './ops';
-import { loadSheetNames, readCells, type CellRead, type WorkbookRead } from './read-cells';
+import { isFormula, loadSheetNames, readCells, type CellRead, type WorkbookRead } from './read-cells';
 import { readOpenWorkbook, type ReadFileOptions } from './read-file';
 import { addCellToSnapshot, emptySnapshot, restoreSnapshot, snapshotBlocks, snapshotHolds } from './snapshot';
 import type { AnnotateOptions, ApplyResult, CellRef, ReadProgress, UndoOptions, UndoResult, WorkbookAdapter } from './types';
@@ -330,7 +330,7 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
       const value = cell.values[0]![0];
       const state: CellState = {
         value: cell.valueTypes[0]![0] === 'Empty' ? null : value,
-        hasFormula: typeof formula === 'string' && formula.startsWith('=') && formula !== value,
+        hasFormula: isFormula(formula, value),
         ...(f.protection ? { locked: sheet.protection.protected && cell.format.protection.locked !== false } : {}),
       };
       const refusal = cellRefusal(state, { sheetProtected: f.protection && sheet.protection.protected, overwrite: insertOptions.overwrite });

@@ -3,7 +3,7 @@ export { parseA1, parseA1Range, toA1, toA1Range, columnToLetters, lettersToColum
 export type { CellCoordinate } from '../xlsx/a1';
 export { resolveTab } from './tabs';
 export { coerceToAllowed, matchAllowed } from './coerce';
-export { needsTextProtection } from './text-safety';
+export { excelParsesAsFormula, needsTextProtection, startsLikeFormula } from './text-safety';
 export { groupIntoBlocks, halves } from './blocks';
 export type { CellBlock } from './blocks';
 export { planFill, targetCells, topSources, MAX_SOURCES } from './plan';

@@ -114,8 +114,8 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
       const target = slotTarget(question, slot, resolve);
       const tab = target.tab ?? target.tabName;
       noteTab(tab);
-      const skip = (reason: SkipReason, detail: string, address = target.address) => {
-        skipped.push({ tab, address, questionId: question.id, originalId: question.original_id ?? null, slotRole: slot.role, reason, detail });
+      const skip = (reason: SkipReason, detail: string, extra: Partial<Pick<SkippedSlot, 'address' | 'current'>> = {}) => {
+        skipped.push({ tab, address: target.address, questionId: question.id, originalId: question.original_id ?? null, slotRole: slot.role, reason, detail, ...extra });
       };
       const where = `${tab}!${target.address ?? slot.coordinate}`;
 
@@ -128,7 +128,7 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
         continue;
       }
       if (!target.address) {
-        skip('bad_coordinate', `"${slot.coordinate}" is not a cell address.`, null);
+        skip('bad_coordinate', `"${slot.coordinate}" is not a cell address.`, { address: null });
         continue;
       }
       const raw = answer ? slotValue(answer, slot, slot === primary) : null;
@@ -157,7 +157,8 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
       const state = view.cell(target.tab, target.address);
       const refusal = cellRefusal(state, { sheetProtected: protectedSheets.has(target.tab), overwrite: options.overwrite });
       if (refusal) {
-        skip(refusal, refusal === 'occupied' ? `${where} already holds "${describeValue(state!.value)}".` : refusalDetail(refusal, where));
+        if (refusal === 'occupied') skip(refusal, `${where} already holds "${describeValue(state!.value)}".`, { current: state!.value! });
+        else skip(refusal, refusalDetail(refusal, where));
         continue;
       }
       const write: CellWrite = {

@@ -3,8 +3,10 @@
  * The writer (src/excel `cellTextForValues`) forces these to text; this module only decides.
  */
 
-/** Characters that make Excel (or a CSV consumer) read the cell as a formula. */
-const FORMULA_PREFIXES = ['=', '+', '-', '@', '\t', '\r'];
+/** Characters that make Excel itself parse a typed or written cell as a formula. */
+const EXCEL_FORMULA_PREFIXES = ['=', '+', '-', '@'];
+/** Also read as a formula by CSV consumers after an export (the tab and carriage return before `=`). */
+const FORMULA_PREFIXES = [...EXCEL_FORMULA_PREFIXES, '\t', '\r'];
 
 const CONVERTED_BY_EXCEL: RegExp[] = [
   /^\d{12,}$/, // long digit strings: precision lost after 15 digits, shown as 1.23E+11
@@ -21,6 +23,16 @@ const CONVERTED_BY_EXCEL: RegExp[] = [
   /^\(\d+(\.\d+)?\)$/, // (5) -> -5
 ];
 
+/** True when Excel, or a CSV consumer after an export, would read `value` as a formula: the one formula-prefix rule. */
+export function startsLikeFormula(value: string): boolean {
+  return value.length > 0 && FORMULA_PREFIXES.includes(value[0]!);
+}
+
+/** The part of that rule Excel's own parser applies: where a `@` number format alone may not keep text as text. */
+export function excelParsesAsFormula(value: string): boolean {
+  return value.length > 0 && EXCEL_FORMULA_PREFIXES.includes(value[0]!);
+}
+
 /**
  * True when Excel would read `value` as a formula, or convert a string the analyst did not mean as a
  * number into one (dates, percentages, scientific notation, long ids, leading zeros, booleans).
@@ -28,7 +40,7 @@ const CONVERTED_BY_EXCEL: RegExp[] = [
  */
 export function needsTextProtection(value: string): boolean {
   if (value.length === 0) return false;
-  if (FORMULA_PREFIXES.includes(value[0]!)) return true;
+  if (startsLikeFormula(value)) return true;
   // A leading apostrophe is Excel's own text prefix: written as is, it would be swallowed.
   if (value[0] === "'") return true;
   const trimmed = value.trim();

@@ -73,6 +73,8 @@ export interface SkippedSlot {
   detail: string;
   /** For a `draft`: the value the fill held back, for the review to show. */
   value?: string;
+  /** For an `occupied` cell: the value it holds now, whole (the detail shortens it for reading). */
+  current?: string | number | boolean;
 }
 
 export interface TabReport {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildFillReport, summaryLines } from '../../src/cli/fill-report';
+import { FILL_USAGE } from '../../src/cli/fill-args';
+import { buildFillReport, summaryLines, VALUES_ONLY } from '../../src/cli/fill-report';
 import { planFill } from '../../src/fill';
 import { question, view } from '../fill/helpers';
 
@@ -27,5 +28,16 @@ describe('fill report: what the language model cost', () => {
     const report = buildFillReport(plan, questions, ctx);
     expect(report.model_usage).toBeNull();
     expect(summaryLines(plan, report).join('\n')).not.toMatch(/Model/);
+  });
+});
+
+describe('fill report: values only', () => {
+  it('says in the report, the summary and --help that cells are neither highlighted nor given source notes', () => {
+    const questions = [question({ answer_slots: [slot('C3')], answers: [{ id: 1, text: 'Yes', evaluation: { score: 80, trust: 'high', reason: 'r' } }] })];
+    const plan = planFill(questions, view(['Sheet1']));
+    const report = buildFillReport(plan, questions, ctx);
+    expect(report).toMatchObject({ highlighted: false, source_notes: false });
+    expect(summaryLines(plan, report)).toContain(VALUES_ONLY);
+    expect(FILL_USAGE).toMatch(/does not highlight the cells it writes nor add source notes/);
   });
 });

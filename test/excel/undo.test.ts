@@ -62,6 +62,22 @@ describe('undo fill', () => {
     expect(await wb.canUndo()).toBe(false);
   });
 
+  it('puts tab- and carriage-return-prefixed text back as text, exactly (no formula, no added prefix, format kept)', async () => {
+    const host = setupHost(['S']);
+    host.setCell('S', 'C2', { value: '\t=SUM(A1:A9)' });
+    host.setCell('S', 'C3', { value: '\r+1 from a CSV' });
+    const wb = createExcelWorkbook({ storage: memoryStorage() });
+    const plan = await wb.plan([q('S', 'C2', 'Filled 2'), q('S', 'C3', 'Filled 3')], { overwrite: true });
+    await wb.apply(plan, {});
+    expect(host.getCell('S', 'C2').value).toBe('Filled 2');
+
+    expect(await wb.undo()).toMatchObject({ restored: 2 });
+    for (const [address, text] of [['C2', '\t=SUM(A1:A9)'], ['C3', '\r+1 from a CSV']] as const) {
+      const cell = host.getCell('S', address);
+      expect(cell).toMatchObject({ value: text, formula: null, quotePrefix: false, numberFormat: 'General' });
+    }
+  });
+
   it('undoes in a constant number of syncs', async () => {
     const syncsFor = async (n: number) => {
       const host = setupHost(['A', 'B', 'C', 'D', 'E']);

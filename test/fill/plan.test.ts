@@ -118,6 +118,15 @@ describe('planFill: every skip reason', () => {
     expectReportAddsUp(plan, 14);
   });
 
+  it('carries an occupied cell\'s current value as data, whole, while the detail shortens it', () => {
+    const long = `"Quoted" ${'x'.repeat(100)}`;
+    const plan = planFill([question({ answer_slots: [answerSlot('C4')], answers: [{ text: 'new' }] })], view(['Sheet1'], { 'Sheet1!C4': { value: long, hasFormula: false } }));
+    const skip = plan.skipped[0]!;
+    expect(skip).toMatchObject({ reason: 'occupied', current: long });
+    expect(skip.detail.length).toBeLessThan(long.length);
+    expect(plan.skipped.every((s) => s.reason === 'occupied' || s.current === undefined)).toBe(true);
+  });
+
   it('overwrites occupied cells only when asked, still never formulas or locked cells', () => {
     const plan = planFill(questions, view(['Sheet1', 'Locked'], cells, ['Locked']), { overwrite: true });
     expect(plan.writes.map((w) => w.address)).toContain('C4');

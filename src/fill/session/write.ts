@@ -41,7 +41,7 @@ async function findReplacements(ctx: SessionContext, keep: WritePlan, all: Write
   const { workbook } = ctx.deps;
   const current = workbook.readValues
     ? await workbook.readValues(candidates.map(({ write }) => ({ tab: write.tab, address: write.address })))
-    : candidates.map(({ skip }) => /already holds "(.*)"\.?$/s.exec(skip.detail)?.[1] ?? '');
+    : candidates.map(({ skip }) => skip.current ?? '');
   return replacementsOf(candidates, current);
 }
 

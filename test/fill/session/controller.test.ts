@@ -218,6 +218,18 @@ describe('FillSession', () => {
     expect(session.state.report?.plan.writes).toHaveLength(3);
   });
 
+  it('without readValues, names what an overwrite replaces from the plan\'s data, whole: long text and quotes included', async () => {
+    const workbook = new Cells();
+    const noRead: WorkbookPort = { readFile: () => workbook.readFile(), plan: (qs, o) => workbook.plan(qs, o), apply: (p) => workbook.apply(p) };
+    const session = createFillSession({ api: new ScriptedApi(), workbook: noRead, links: memoryLinks(), confirmOverwrite: true, stallMs: 40 });
+    const long = `The vendor said "no" ${'and then some more words '.repeat(5)}\nsecond line.`;
+    workbook.cells.set('Sheet1!C3', long);
+    session.setOptions({ overwrite: true });
+    await session.fill();
+    expect(session.state.phase).toBe('confirm-overwrite');
+    expect(session.state.replacements).toEqual([{ tab: 'Sheet1', address: 'C3', questionId: 2, originalId: 'Q-2', current: long, next: 'No.' }]);
+  });
+
   it('undo says which later edits it would discard, and can keep them', async () => {
     const { workbook, session, links } = setup();
     await session.fill();
