@@ -15,7 +15,7 @@ const held = new Set<string>();
 export interface Instance {
   /** Stable for this host and folder. */
   id: string;
-  release(): void;
+  release(): Promise<void>;
 }
 
 export function claimInstance(dataDir: string): Instance | null {
@@ -28,13 +28,13 @@ export function claimInstance(dataDir: string): Instance | null {
   } catch {
     // Left by a process that died, or held by one that lives.
     const pid = Number(readFileSync(lock, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) return null;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processIsAlive(pid)) return null;
     writeFileSync(lock, String(process.pid), { mode: 0o600 });
   }
   held.add(lock);
   return {
     id: createHash('sha256').update(`${hostname()}\n${folder}`).digest('hex').slice(0, 16),
-    release() {
+    async release() {
       if (!held.delete(lock)) return;
       try {
         if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
@@ -45,7 +45,7 @@ export function claimInstance(dataDir: string): Instance | null {
   };
 }
 
-function alive(pid: number): boolean {
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -18,7 +18,7 @@ export async function openPostgresStorage(opts: StorageOptions & { databaseUrl: 
   const store = createPostgresStore(pool, { jobs: { leaseMs: opts.jobLeaseMs, instanceId: instance?.id ?? null } });
   const closeStore = store.close.bind(store);
   store.close = async () => {
-    instance?.release();
+    await instance?.release();
     await closeStore();
   };
   return {

@@ -7,22 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { SqliteSql } from './executor';
 import type { WorkerLease } from '../types';
+import { processIsAlive } from '../instance';
 
 interface LeaseRow {
   host: string;
   pid: number;
   token: string;
   expires_at: number;
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export class SqliteWorkerLease implements WorkerLease {
