@@ -8,10 +8,9 @@ import type { AnswerSlot, QuestionWithAnswers } from '../api/schemas';
 import { slotValue } from './answer';
 import { cellHasValue, cellRefusal, refusalDetail } from './cell-safety';
 import { coerceToAllowed } from './coerce';
-import { planFill, topSources } from './plan';
+import { cellWrite, planFill } from './plan';
 import { buildReport, modelUsage } from './report';
 import { resolveTab } from './tabs';
-import { needsTextProtection } from './text-safety';
 import { parseA1, toA1 } from '../xlsx/a1';
 import { pickAnswer, primarySlot } from './answer';
 import { readEvaluation } from '../api/schemas';
@@ -153,19 +152,8 @@ export function planFillWithMarks(questions: readonly QuestionWithAnswers[], vie
     const answer = pickAnswer(question);
     const evaluation = answer ? readEvaluation(answer.evaluation) : null;
     const defensible = answer?.status === 'approved' || evaluation?.trust === 'medium' || evaluation?.trust === 'high';
-    const writeFor = (slot: AnswerSlot, tab: string, address: string, value: string): CellWrite => ({
-      tab,
-      address,
-      value,
-      questionId: question.id,
-      originalId: question.original_id ?? null,
-      slotRole: slot.role,
-      slotHeader: slot.header,
-      score: evaluation?.score ?? null,
-      trust: evaluation?.trust ?? null,
-      sources: answer ? topSources(answer) : [],
-      forceText: needsTextProtection(value),
-    });
+    const writeFor = (slot: AnswerSlot, tab: string, address: string, value: string): CellWrite =>
+      cellWrite(question, slot, answer, evaluation, tab, address, value);
     for (const group of markGroups(slots)) {
       const targets: MarkTarget[] = group.map((slot) => {
         const coordinate = parseA1(slot.coordinate ?? '');

@@ -30,6 +30,31 @@ export function topSources(answer: Answer, max = MAX_SOURCES): SourceRef[] {
   return out;
 }
 
+/** One planned write of `value` into a question's slot, with what the fill report and the notes need. */
+export function cellWrite(
+  question: QuestionWithAnswers,
+  slot: AnswerSlot,
+  answer: Answer | null,
+  evaluation: Evaluation | null,
+  tab: string,
+  address: string,
+  value: string,
+): CellWrite {
+  return {
+    tab,
+    address,
+    value,
+    questionId: question.id,
+    originalId: question.original_id ?? null,
+    slotRole: slot.role,
+    slotHeader: slot.header,
+    score: evaluation?.score ?? null,
+    trust: evaluation?.trust ?? null,
+    sources: answer ? topSources(answer) : [],
+    forceText: needsTextProtection(value),
+  };
+}
+
 function describeValue(v: CellState['value']): string {
   const text = String(v);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
@@ -161,19 +186,7 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
         else skip(refusal, refusalDetail(refusal, where));
         continue;
       }
-      const write: CellWrite = {
-        tab: target.tab,
-        address: target.address,
-        value,
-        questionId: question.id,
-        originalId: question.original_id ?? null,
-        slotRole: slot.role,
-        slotHeader: slot.header,
-        score: evaluation?.score ?? null,
-        trust: evaluation?.trust ?? null,
-        sources: answer ? topSources(answer) : [],
-        forceText: needsTextProtection(value),
-      };
+      const write = cellWrite(question, slot, answer, evaluation, target.tab, target.address, value);
       candidates.push({ write, list: isListSlot(slot), where });
     }
     placeCandidates(question, slots, answer, evaluation, candidates, options, writes, skipped);
