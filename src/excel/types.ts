@@ -3,7 +3,9 @@
  * the in-memory Excel host of the workbench); task pane components receive it as a prop.
  */
 import type { QuestionWithAnswers } from '../api/schemas';
-import type { AnnotationGap, PlanOptions, WritePlan } from '../fill/types';
+import type { AnnotationGap, OverwritePlans, PlanOptions, WritePlan } from '../fill/types';
+
+export type { OverwritePlans } from '../fill/types';
 
 export interface CellRef {
   tab: string;
@@ -48,8 +50,10 @@ export interface ReadProgress {
 export interface WorkbookAdapter {
   /** The open workbook as .xlsx bytes (getFileAsync, Compressed, slices reassembled). */
   readFile(onProgress?: (p: ReadProgress) => void): Promise<{ bytes: Uint8Array; fileName: string }>;
-  /** Reads the target cells' state and plans the fill with src/fill. */
+  /** Reads the target cells' state and plans the fill with src/fill (marks placed, template defaults read as empty). */
   plan(questions: QuestionWithAnswers[], options: PlanOptions): Promise<WritePlan>;
+  /** The plans without and with overwrite from one read of the cells (what the overwrite confirmation compares). */
+  planOverwrite?(questions: QuestionWithAnswers[], options: Omit<PlanOptions, 'overwrite'>): Promise<OverwritePlans>;
   /** Captures an undo snapshot of every touched cell, then writes the plan in batches. */
   apply(plan: WritePlan, options: AnnotateOptions): Promise<ApplyResult>;
   /** True when a fill of this workbook can be undone (also after the pane was reopened). */

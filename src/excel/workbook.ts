@@ -11,7 +11,6 @@ import {
   cellRefusal,
   describeAnnotationGaps,
   groupIntoBlocks,
-  planFill,
   refusalDetail,
   resolveTab,
   targetCells,
@@ -30,9 +29,10 @@ import { getSelection, onSelectionChanged, select, splitAddress } from './naviga
 import { detectSupport, errorMessage, officeErrorCode, type ApiFeature } from './office';
 import { blocksByKey, fillOp, valuesOp } from './ops';
 import { isFormula, loadSheetNames, readCells, type CellRead, type WorkbookRead } from './read-cells';
+import { loadPlanner } from './planner';
 import { readOpenWorkbook, type ReadFileOptions } from './read-file';
 import { addCellToSnapshot, emptySnapshot, restoreSnapshot, snapshotBlocks, snapshotHolds } from './snapshot';
-import type { AnnotateOptions, ApplyResult, CellRef, ReadProgress, UndoOptions, UndoResult, WorkbookAdapter } from './types';
+import type { AnnotateOptions, ApplyResult, CellRef, OverwritePlans, ReadProgress, UndoOptions, UndoResult, WorkbookAdapter } from './types';
 import { UndoStore, type StorageLike } from './undo-store';
 
 export { sourceNoteText, TRUST_FILLS } from './annotations';
@@ -62,6 +62,9 @@ function newWorkbookId(): string {
   if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
 }
+
+/** The fill planned with the cells as read: one call per set of options. */
+type Planner = (options: PlanOptions) => WritePlan;
 
 function fnv1a(text: string): string {
   let h = 0x811c9dc5;
@@ -149,13 +152,17 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
     return Excel.run(batch);
   }
 
-  async function plan(questions: QuestionWithAnswers[], planOptions: PlanOptions): Promise<WritePlan> {
+  /**
+   * Reads the target cells once (mark cells included, slots in merged areas moved to their top-left
+   * cell) and plans with what was read: `plan` once, `planOverwrite` both ways from the same read.
+   */
+  async function planFromOneRead<T>(questions: QuestionWithAnswers[], decide: (planner: Planner) => T): Promise<T> {
     const f = features();
+    const { planFillWithMarks, withMarksWritable } = await loadPlanner();
     return Excel.run(async (context) => {
-      let syncs = 0;
-      const onSync = () => void syncs++;
+      const onSync = () => undefined;
       const sheetNames = await loadSheetNames(context, onSync);
-      let targets = targetCells(questions, sheetNames);
+      let targets = targetCells(withMarksWritable(questions), sheetNames);
       let effective = questions;
 
       // A slot inside a merged area is written at its top-left cell (ExcelApi 1.13 lists merges).
@@ -163,7 +170,7 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
         const anchors = await mergeAnchors(context, targets, onSync);
         if (anchors.size > 0) {
           effective = anchorSlotsToMerges(questions, sheetNames, (tab, address) => anchors.get(tab)?.get(address));
-          targets = targetCells(effective, sheetNames);
+          targets = targetCells(withMarksWritable(effective), sheetNames);
         }
       }
 
@@ -173,8 +180,16 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
         protectedSheets: [...read.protectedSheets],
         cell: (tab: string, address: string) => cellState(read, tab, address),
       };
-      return planFill(effective, view, planOptions);
+      return decide((planOptions) => planFillWithMarks(effective, view, planOptions));
     });
+  }
+
+  function plan(questions: QuestionWithAnswers[], planOptions: PlanOptions): Promise<WritePlan> {
+    return planFromOneRead(questions, (planner) => planner(planOptions));
+  }
+
+  function planOverwrite(questions: QuestionWithAnswers[], planOptions: Omit<PlanOptions, 'overwrite'>): Promise<OverwritePlans> {
+    return planFromOneRead(questions, (planner) => ({ keep: planner({ ...planOptions, overwrite: false }), all: planner({ ...planOptions, overwrite: true }) }));
   }
 
   async function apply(writePlan: WritePlan, annotate: AnnotateOptions): Promise<ApplyResult> {
@@ -410,6 +425,7 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
   return {
     readFile,
     plan,
+    planOverwrite,
     apply,
     canUndo,
     undo,

@@ -91,7 +91,19 @@ export function planMarkGroup(group: readonly MarkTarget[], ctx: MarkContext): M
   if (!ctx.options.overwrite && (toClear.length > 0 || chosenHoldsOther)) {
     const held = toClear[0] ?? group[chosenIndex]!;
     const heldValue = String(ctx.cell(held.tab, held.address!)?.value ?? '');
-    return skipAll('occupied', () => `${where(held)} already holds "${short(heldValue)}" under "${choiceOf(held.slot)}"; marking "${chosen}" would change it.`);
+    const detail = `${where(held)} already holds "${short(heldValue)}" under "${choiceOf(held.slot)}"; marking "${chosen}" would change it.`;
+    // Each cell's own value, as data: what an overwrite would replace is told from this read, not re-read.
+    return {
+      writes: [],
+      skipped: group.map((t, i) => ({
+        tab: t.tab,
+        address: t.address,
+        slotRole: t.slot.role,
+        reason: 'occupied' as const,
+        detail,
+        ...(cellHasValue(states[i]) ? { current: states[i]!.value! } : {}),
+      })),
+    };
   }
 
   const writes: CellWrite[] = [];
@@ -120,11 +132,11 @@ export function withMarksWritable(questions: readonly QuestionWithAnswers[]): Qu
 }
 
 /**
- * `planFill` for writers that place marks (`qfill fill`): mark slots are planned here, every other slot
- * by `planFill`, and a cell still holding its slot's `template_default` (a blank template's pre-filled
- * N/A) reads as empty, so replacing it needs no consent. The task pane keeps to `planFill`, which skips
- * mark slots (the detector reports them blocked for text writers) and asks before replacing defaults.
- * `view` must hold the mark cells too: build it from `withMarksWritable(questions)`.
+ * `planFill` for the writers that place marks (`qfill fill`, the task pane's Excel adapter): mark slots
+ * are planned here, every other slot by `planFill`, and a cell still holding its slot's
+ * `template_default` (a blank template's pre-filled N/A) reads as empty, so replacing it needs no
+ * consent; any other value still does. `view` must hold the mark cells too: read the cells of
+ * `targetCells(withMarksWritable(questions))`.
  */
 export function planFillWithMarks(questions: readonly QuestionWithAnswers[], view: WorkbookView, options: PlanOptions = {}): WritePlan {
   const defaults = new Map<string, string>();
@@ -141,8 +153,9 @@ export function planFillWithMarks(questions: readonly QuestionWithAnswers[], vie
       return placeholder !== undefined && !state?.hasFormula && String(state?.value ?? '').trim() === placeholder ? undefined : state;
     },
   };
-  const textOnly = questions.map((q) => ({ ...q, answer_slots: (q.answer_slots ?? []).filter((s) => !isMarkSlot(s)) }));
-  const plan = planFill(textOnly, seen, options);
+  // The mark slots stay the questions' slots: the answer's text belongs to the mark group (the primary
+  // slot), never to the Notes column beside it, and a question of marks alone has slots.
+  const plan = planFill(questions, seen, options, isMarkSlot);
   const writes = [...plan.writes];
   const skipped = [...plan.skipped];
   const claimed = new Map(writes.map((w) => [`${w.tab}!${w.address}`, w.questionId]));

@@ -101,9 +101,16 @@ export function targetCells(questions: readonly QuestionWithAnswers[], sheetName
 /**
  * The write plan for a set of answered questions. Every slot ends up either in `writes` or in
  * `skipped` with a reason (`draft` for a value the fill holds back for review), and the report's
- * counts add up to the number of slots (plus one per question without slots).
+ * counts add up to the number of slots (plus one per question without slots). Slots for which
+ * `plannedElsewhere` is true are left to another planner (plan-marks.ts): they are neither written
+ * nor skipped here, but still count as the question's slots (which one is primary, whether it has any).
  */
-export function planFill(questions: readonly QuestionWithAnswers[], view: WorkbookView, options: PlanOptions = {}): WritePlan {
+export function planFill(
+  questions: readonly QuestionWithAnswers[],
+  view: WorkbookView,
+  options: PlanOptions = {},
+  plannedElsewhere: (slot: AnswerSlot) => boolean = () => false,
+): WritePlan {
   const writes: CellWrite[] = [];
   const skipped: SkippedSlot[] = [];
   const claimed = new Map<string, number>();
@@ -136,6 +143,7 @@ export function planFill(questions: readonly QuestionWithAnswers[], view: Workbo
     const candidates: { write: CellWrite; list: boolean; where: string }[] = [];
 
     for (const slot of slots) {
+      if (plannedElsewhere(slot)) continue;
       const target = slotTarget(question, slot, resolve);
       const tab = target.tab ?? target.tabName;
       noteTab(tab);

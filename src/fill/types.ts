@@ -106,6 +106,15 @@ export interface WritePlan {
   report: FillReport;
 }
 
+/**
+ * A fill planned both ways from one read of the cells: `keep` leaves every value in place, `all`
+ * overwrites (never formulas, never locked cells). The overwrite confirmation compares them.
+ */
+export interface OverwritePlans {
+  keep: WritePlan;
+  all: WritePlan;
+}
+
 /** What a writer knows about a target cell before planning (read from the workbook). */
 export interface CellState {
   /** Displayed/cached value; null or '' when empty. */

@@ -68,6 +68,28 @@ describe('planning a marked answer', () => {
     expect([clear.trust, clear.sources]).toEqual([null, []]);
   });
 
+  it('gives the answer’s text to the marks, never to the Notes column beside them', () => {
+    const bare = question({ id: 3, tab_name: 'CAIQ', answer_slots: [...marks, notes], answers: [{ text: 'Yes' }] });
+    const plan = planFill([bare], view(['CAIQ']));
+    expect(written(plan)).toEqual([['F5', 'x', 'set']]);
+    expect(plan.skipped.find((s) => s.address === 'I5')?.reason).toBe('no_value');
+  });
+
+  it('counts a question of marks alone as having answer cells', () => {
+    const plan = planFill([question({ id: 4, tab_name: 'CAIQ', answer_slots: marks, answers: [{ text: 'No' }] })], view(['CAIQ']));
+    expect(plan.skipped.map((s) => s.reason)).not.toContain('no_slot');
+    expect(plan.report.written + plan.report.skipped).toBe(3);
+  });
+
+  it('holds a changed answer back with each cell’s current value as data, for the overwrite question', () => {
+    const held = planFill([ask('No')], view(['CAIQ'], { 'CAIQ!F5': { value: 'x', hasFormula: false } }));
+    expect(held.skipped.filter((s) => s.reason === 'occupied').map((s) => [s.address, s.current])).toEqual([
+      ['F5', 'x'],
+      ['G5', undefined],
+      ['H5', undefined],
+    ]);
+  });
+
   it('keeps the same answer without asking: the mark is already there', () => {
     const plan = planFill([ask('Yes')], view(['CAIQ'], { 'CAIQ!F5': { value: 'x', hasFormula: false } }));
     expect(written(plan)[0]).toEqual(['F5', 'x', 'set']);
@@ -92,7 +114,7 @@ describe('planning a marked answer', () => {
   });
 });
 
-describe('the text planner (the task pane’s)', () => {
+describe('the text planner (for writers that only write text)', () => {
   it('never writes a mark slot as text: it is skipped as blocked', () => {
     const plan = planWithoutMarks([ask('No')], view(['CAIQ']));
     expect(plan.writes.map((w) => w.address)).toEqual(['I5']);

@@ -17,16 +17,19 @@ export function replacementCandidates(keep: WritePlan, all: WritePlan): Replacem
   });
 }
 
-/** The replacements, given each candidate's current text: a cell already holding the new value loses nothing. */
-export function replacementsOf(candidates: readonly ReplacementCandidate[], current: readonly unknown[]): Replacement[] {
+/**
+ * The replacements, from the values the plan read (each occupied skip's `current`): a cell that holds
+ * nothing (the empty column of a marked answer) or already the new value loses nothing.
+ */
+export function replacementsOf(candidates: readonly ReplacementCandidate[]): Replacement[] {
   return candidates
-    .map(({ write }, i) => ({
+    .map(({ skip, write }) => ({
       tab: write.tab,
       address: write.address,
       questionId: write.questionId,
       originalId: write.originalId,
-      current: String(current[i] ?? ''),
+      current: String(skip.current ?? ''),
       next: write.value,
     }))
-    .filter((r) => r.current.trim() !== r.next.trim());
+    .filter((r) => r.current.trim() !== '' && r.current.trim() !== r.next.trim());
 }

@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../../api/client';
 import type { AnswerSlot, Progress, QuestionWithAnswers, Structure } from '../../api/schemas';
-import type { PlanOptions, WritePlan } from '../types';
+import type { OverwritePlans, PlanOptions, WritePlan } from '../types';
 
 /** The part of the v2 client a fill calls. */
 export type SessionApi = Pick<ApiClient, 'uploadQuestionnaires' | 'pollAnswerProgress' | 'getAnswers'> &
@@ -43,6 +43,12 @@ export interface WriteOptions {
 export interface WorkbookPort {
   readFile(onProgress?: (p: ReadProgress) => void): Promise<{ bytes: Uint8Array; fileName: string; type?: string }>;
   plan(questions: QuestionWithAnswers[], options: PlanOptions): Promise<WritePlan>;
+  /**
+   * The plans without and with overwrite from one read of the cells: what the overwrite confirmation
+   * compares (each cell `keep` skips as occupied carries its current value). A port without it is
+   * planned twice.
+   */
+  planOverwrite?(questions: QuestionWithAnswers[], options: Omit<PlanOptions, 'overwrite'>): Promise<OverwritePlans>;
   apply(plan: WritePlan, options: WriteOptions): Promise<ApplyOutcome>;
   canUndo?(): Promise<boolean>;
   /** Puts back every cell the fill touched except `keep` (edits made since, which stay as they are). */

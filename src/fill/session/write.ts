@@ -4,12 +4,12 @@
  * nothing until they choose; the link then remembers what was written, for the next fill and for undo.
  */
 import type { QuestionWithAnswers } from '../../api/schemas';
-import type { WritePlan } from '../types';
 import { isoNow, planOptions, refreshCanUndo, type SessionContext } from './context';
 import { earlierCellsSkipped, linkAfterWrite } from './link';
 import { replacementCandidates, replacementsOf } from './replacements';
 import { plural } from './state';
-import type { FillLink, Replacement } from './types';
+import type { OverwritePlans, WritePlan } from '../types';
+import type { FillLink } from './types';
 
 export async function write(ctx: SessionContext, questions: QuestionWithAnswers[], link: FillLink, ctl: AbortController, resumed: boolean): Promise<void> {
   const { deps, run, store } = ctx;
@@ -22,12 +22,10 @@ export async function write(ctx: SessionContext, questions: QuestionWithAnswers[
     if (!run.live(ctl)) return;
     return applyPlan(ctx, plan, link, ctl, resumed);
   }
-  const keep = await workbook.plan(questions, planOptions(ctx, false));
+  const { keep, all } = await planBothWays(ctx, questions);
   if (!run.live(ctl)) return;
-  const all = await workbook.plan(questions, planOptions(ctx, true));
-  if (!run.live(ctl)) return;
-  const replacements = await findReplacements(ctx, keep, all);
-  if (!run.live(ctl)) return;
+  // What would be replaced comes from the read the plans were made from: no second look at the cells.
+  const replacements = replacementsOf(replacementCandidates(keep, all));
   if (replacements.length === 0) return applyPlan(ctx, all, link, ctl, resumed);
   // Nothing is destroyed without an explicit click: the run ends here, waiting for confirmOverwrite.
   ctx.pending = { keep, all, link, resumed };
@@ -35,14 +33,12 @@ export async function write(ctx: SessionContext, questions: QuestionWithAnswers[
   store.update({ phase: 'confirm-overwrite', replacements });
 }
 
-async function findReplacements(ctx: SessionContext, keep: WritePlan, all: WritePlan): Promise<Replacement[]> {
-  const candidates = replacementCandidates(keep, all);
-  if (candidates.length === 0) return [];
+/** The plans without and with overwrite: from one read where the workbook can (`planOverwrite`), else planned twice. */
+async function planBothWays(ctx: SessionContext, questions: QuestionWithAnswers[]): Promise<OverwritePlans> {
   const { workbook } = ctx.deps;
-  const current = workbook.readValues
-    ? await workbook.readValues(candidates.map(({ write }) => ({ tab: write.tab, address: write.address })))
-    : candidates.map(({ skip }) => skip.current ?? '');
-  return replacementsOf(candidates, current);
+  if (workbook.planOverwrite) return workbook.planOverwrite(questions, { writeDrafts: ctx.store.state.options.writeDrafts });
+  const keep = await workbook.plan(questions, planOptions(ctx, false));
+  return { keep, all: await workbook.plan(questions, planOptions(ctx, true)) };
 }
 
 /** The analyst's answer to "replace N existing values?". */

@@ -10,7 +10,17 @@ import type { CellWrite, SkippedSlot, WritePlan } from '../../../src/fill/types'
 
 const write = (address: string, value: string): CellWrite =>
   ({ tab: 'S', address, value, questionId: 1, originalId: 'Q-1', slotRole: 'answer', slotHeader: 'Answer', score: 80, trust: 'high', sources: [], forceText: false }) as CellWrite;
-const occupied = (address: string, detail = ''): SkippedSlot => ({ tab: 'S', address, questionId: 1, originalId: 'Q-1', slotRole: 'answer', reason: 'occupied', detail });
+const occupied = (address: string, current?: string): SkippedSlot => ({
+  tab: 'S',
+  address,
+  questionId: 1,
+  originalId: 'Q-1',
+  slotRole: 'answer',
+  reason: 'occupied',
+  // A detail that names another value than the data: the replacement must come from `current`, never from the prose.
+  detail: `S!${address} already holds "something else".`,
+  ...(current !== undefined ? { current } : {}),
+});
 const plan = (writes: CellWrite[], skipped: SkippedSlot[] = []): WritePlan => ({ writes, skipped }) as unknown as WritePlan;
 
 describe('the link', () => {
@@ -45,12 +55,13 @@ describe('the link', () => {
 });
 
 describe('replacements', () => {
-  it('are the occupied cells the overwrite writes with something else', () => {
-    const keep = plan([write('C2', 'Yes')], [occupied('C3'), occupied('C4'), occupied('C5')]);
-    const all = plan([write('C2', 'Yes'), write('C3', 'No'), write('C4', 'Same')]);
+  it('are the occupied cells the overwrite writes with something else, told from the values the plan read', () => {
+    const keep = plan([write('C2', 'Yes')], [occupied('C3', 'Maybe'), occupied('C4', ' Same '), occupied('C5', 'Kept'), occupied('C6')]);
+    const all = plan([write('C2', 'Yes'), write('C3', 'No'), write('C4', 'Same'), write('C6', 'x')]);
     const candidates = replacementCandidates(keep, all);
-    expect(candidates.map((c) => c.write.address)).toEqual(['C3', 'C4']);
-    expect(replacementsOf(candidates, ['Maybe', ' Same '])).toEqual([{ tab: 'S', address: 'C3', questionId: 1, originalId: 'Q-1', current: 'Maybe', next: 'No' }]);
+    expect(candidates.map((c) => c.write.address)).toEqual(['C3', 'C4', 'C6']);
+    // C4 already says it; C6 (the empty column of a marked answer, held back with its group) holds nothing to lose.
+    expect(replacementsOf(candidates)).toEqual([{ tab: 'S', address: 'C3', questionId: 1, originalId: 'Q-1', current: 'Maybe', next: 'No' }]);
   });
 });
 
