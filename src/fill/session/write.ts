@@ -1,7 +1,9 @@
 /**
  * Write: plans the answers into the workbook's cells and writes them. With a confirmation to ask (the
  * pane), an overwrite that would replace values waits for the analyst (`confirm-overwrite`) and writes
- * nothing until they choose; the link then remembers what was written, for the next fill and for undo.
+ * nothing until they choose: the plans with and without overwrite come from one read of the cells, and
+ * what would be replaced is the values that read found (`SkippedSlot.current`). The link then remembers
+ * what was written, for the next fill and for undo.
  */
 import type { QuestionWithAnswers } from '../../api/schemas';
 import { isoNow, planOptions, refreshCanUndo, type SessionContext } from './context';
