@@ -1,6 +1,7 @@
 import { afterEach } from 'vitest';
-import type { QuestionWithAnswers } from '../../src/api/schemas';
+import type { Progress, QuestionWithAnswers } from '../../src/api/schemas';
 import { memoryStorage } from '../../src/excel';
+import type { SessionApi } from '../../src/fill/session';
 import { ExcelHost, installExcelHost, type ExcelHostOptions } from '../../src/workbench/host';
 
 let uninstall: (() => void) | null = null;
@@ -50,6 +51,19 @@ export function q(tab: string, address: string, text: string, extra: Partial<Que
 /** `count` questions spread over `tabs`, answers in column C from row 2 down. */
 export function manyQuestions(count: number, tabs: string[], text = (i: number) => `Answer number ${i}`): QuestionWithAnswers[] {
   return Array.from({ length: count }, (_, i) => q(tabs[i % tabs.length]!, `C${2 + Math.floor(i / tabs.length)}`, text(i)));
+}
+
+/** A v2 client for the fill session that has the answers ready at once. */
+export function readyApi(questions: QuestionWithAnswers[]): SessionApi {
+  const done: Progress = { status: 'complete', answers_expected: questions.length, answers_received: questions.length, percent: 100 };
+  return {
+    uploadQuestionnaires: async () => ({ file_ids: [1], questionnaire_ids: [7] }),
+    pollAnswerProgress: async (_id, opts = {}) => {
+      opts.onProgress?.(done);
+      return done;
+    },
+    getAnswers: async () => questions,
+  } as SessionApi;
 }
 
 export { memoryStorage };

@@ -6,14 +6,15 @@
  */
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Progress, QuestionWithAnswers } from '../../src/api/schemas';
+import type { QuestionWithAnswers } from '../../src/api/schemas';
 import { createExcelWorkbook, memoryStorage, TRUST_FILLS } from '../../src/excel';
-import { createFillSession, type FillLink, type FillOptions, type LinkStore, type SessionApi } from '../../src/fill/session';
+import { createFillSession, type FillLink, type FillOptions, type LinkStore } from '../../src/fill/session';
 import { detectQuestionnaire } from '../../src/service/detect';
 import type { ExcelHost } from '../../src/workbench/host/host';
 import { installExcelHost } from '../../src/workbench/host/install';
 import { loadXlsxIntoHost } from '../../src/workbench/host/load-xlsx';
 import { caiqV3Workbook, toBytes } from '../service/detect/helpers';
+import { readyApi } from './helpers';
 
 let uninstall: (() => void) | null = null;
 afterEach(() => {
@@ -35,19 +36,6 @@ async function answered(bytes: Uint8Array, answers: Record<string, string>): Pro
       answers: text === undefined ? [] : [{ id: i + 1, text, source_evidence: [], evaluation: { score: 90, trust: 'high', reason: 'Grounded.' } }],
     } as unknown as QuestionWithAnswers;
   });
-}
-
-/** A v2 client that has the answers ready at once. */
-function readyApi(questions: QuestionWithAnswers[]): SessionApi {
-  const done: Progress = { status: 'complete', answers_expected: questions.length, answers_received: questions.length, percent: 100 };
-  return {
-    uploadQuestionnaires: async () => ({ file_ids: [1], questionnaire_ids: [7] }),
-    pollAnswerProgress: async (_id, opts = {}) => {
-      opts.onProgress?.(done);
-      return done;
-    },
-    getAnswers: async () => questions,
-  } as SessionApi;
 }
 
 function memoryLinks(): LinkStore {

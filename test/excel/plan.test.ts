@@ -3,22 +3,9 @@
  * (keep, overwrite) and what they would replace come from that one read, as data.
  */
 import { describe, expect, it } from 'vitest';
-import type { Progress, QuestionWithAnswers } from '../../src/api/schemas';
 import { createExcelWorkbook, memoryStorage, type ApplyResult, type WorkbookAdapter } from '../../src/excel';
-import { createFillSession, type SessionApi } from '../../src/fill/session';
-import { manyQuestions, setupHost } from './helpers';
-
-function readyApi(questions: QuestionWithAnswers[]): SessionApi {
-  const done: Progress = { status: 'complete', answers_expected: questions.length, answers_received: questions.length, percent: 100 };
-  return {
-    uploadQuestionnaires: async () => ({ file_ids: [1], questionnaire_ids: [7] }),
-    pollAnswerProgress: async (_id, opts = {}) => {
-      opts.onProgress?.(done);
-      return done;
-    },
-    getAnswers: async () => questions,
-  } as SessionApi;
-}
+import { createFillSession } from '../../src/fill/session';
+import { manyQuestions, readyApi, setupHost } from './helpers';
 
 /** The adapter with every call to its reading methods counted. */
 function counted(workbook: WorkbookAdapter) {
