@@ -75,7 +75,7 @@ export interface WorkbookAdapter {
    * Empty text clears the cell.
    */
   writeCell(ref: CellRef, text: string, options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
-  /** The displayed text of cells ('' when empty), in the order asked: what a fill would replace or undo would discard. */
+  /** The displayed text of cells ('' when empty), in the order asked: what undo would discard, what the review saves. */
   readValues?(refs: CellRef[]): Promise<string[]>;
   /**
    * A key for this file of the workbook (where its undo snapshot is kept): its own id joined to its

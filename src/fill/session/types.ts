@@ -54,7 +54,7 @@ export interface WorkbookPort {
   /** Puts back every cell the fill touched except `keep` (edits made since, which stay as they are). */
   undo?(options?: { keep?: readonly CellRef[] }): Promise<UndoOutcome | null>;
   writeCell?(ref: CellRef, text: string, options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
-  /** Current displayed text of cells ('' when empty): lets the fill say what it would replace. */
+  /** Current displayed text of cells ('' when empty): lets Undo fill say which later edits it would discard. */
   readValues?(refs: CellRef[]): Promise<string[]>;
 }
 
