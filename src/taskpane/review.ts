@@ -5,6 +5,7 @@
 import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
 import type { CellRef } from '../excel/types';
 import { pickAnswer, primarySlot, slotValue } from '../fill/answer';
+import { mirrorSource } from '../fill/mirrors';
 
 /** The answer a fill writes (`pickAnswer`): the review shows the same one. */
 export function chosenAnswer(q: QuestionWithAnswers): Answer | null {
@@ -67,11 +68,14 @@ export function slotCells(q: QuestionWithAnswers): CellRef[] {
   return cells;
 }
 
-/** Where clicking a question takes the analyst: the first writable answer cell, else any of its cells. */
+/**
+ * Where clicking a question takes the analyst: the first writable answer cell, else the cell its
+ * formula shows (where it is answered), else any of its cells.
+ */
 export function targetCell(q: QuestionWithAnswers): CellRef | null {
   const writable = (q.answer_slots ?? []).find((s) => !s.is_blocked);
   const ref = writable ? splitCoordinate(writable.coordinate, q.tab_name) : null;
-  return ref ?? slotCells(q)[0] ?? questionCell(q);
+  return ref ?? mirrorSource(q) ?? slotCells(q)[0] ?? questionCell(q);
 }
 
 /**
