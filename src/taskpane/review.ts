@@ -237,13 +237,18 @@ export function nextNeedingReview(
 }
 
 /**
- * The questions a write answered: its primary cell (the list where there is one, else the free-text
- * answer) was written with an answer, not a draft. A comment or a description alone is not an answer.
+ * The questions answered in the cells after the last fill: its primary cell (the list where there is
+ * one, else the free-text answer) was written with an answer, not a draft, or already held a value the
+ * fill left alone (overwrite off: an earlier fill's answer or the analyst's). A comment or a
+ * description alone is not an answer.
  */
 export function answeredByWrites(
   writes: readonly { questionId: number; slotRole: string; draft?: boolean }[],
   questions: readonly QuestionWithAnswers[],
+  skipped: readonly { questionId: number; slotRole: string; reason: string; current?: unknown }[] = [],
 ): Set<number> {
   const primaryRole = new Map(questions.map((q) => [q.id, primarySlot((q.answer_slots ?? []).filter((s) => !s.is_blocked))?.role]));
-  return new Set(writes.filter((w) => !w.draft && primaryRole.get(w.questionId) === w.slotRole).map((w) => w.questionId));
+  const primary = (x: { questionId: number; slotRole: string }) => primaryRole.get(x.questionId) === x.slotRole;
+  const held = skipped.filter((s) => s.reason === 'occupied' && String(s.current ?? '').trim() !== '' && primary(s));
+  return new Set([...writes.filter((w) => !w.draft && primary(w)), ...held].map((w) => w.questionId));
 }

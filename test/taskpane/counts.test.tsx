@@ -51,6 +51,21 @@ describe('counts', () => {
     expect([...answered]).toEqual([2]);
   });
 
+  it('a second fill with overwrite off counts the answers already in their cells, not "0 answered"', () => {
+    const questions = [question(1, [{ role: 'answer', allowed: ['Yes', 'No'] }, { role: 'comment' }]), question(2, [{ role: 'answer' }]), question(3, [{ role: 'answer' }]), question(4, [{ role: 'answer' }])];
+    const answered = answeredByWrites(
+      [],
+      questions,
+      [
+        { questionId: 1, slotRole: 'answer', reason: 'occupied', current: 'Yes' },
+        { questionId: 2, slotRole: 'answer', reason: 'occupied', current: 0 },
+        { questionId: 3, slotRole: 'answer', reason: 'no_value' },
+        { questionId: 4, slotRole: 'comment', reason: 'occupied', current: 'A note' },
+      ],
+    );
+    expect([...answered]).toEqual([1, 2]);
+  });
+
   it('a corrected question says so instead of "Needs review"', () => {
     const q = question(4, [{ role: 'answer' }]);
     render(<QuestionDetails question={q} corrected={false} />);

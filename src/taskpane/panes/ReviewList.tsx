@@ -213,7 +213,7 @@ export function ReviewList(props: {
   onCorrect?: CorrectFn;
   /** Questions the analyst corrected in this session. */
   corrected?: ReadonlySet<number>;
-  /** Questions the last fill wrote into cells; null when unknown (e.g. a reopened pane). */
+  /** Questions answered in the cells after the last fill (written by it, or already holding a value); null when unknown (e.g. a reopened pane). */
   written?: ReadonlySet<number> | null;
   /** Reads what cells hold now (for "the cell already holds something else"). */
   readValues?: (refs: CellRef[]) => Promise<string[]>;
