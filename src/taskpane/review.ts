@@ -4,7 +4,8 @@
  */
 import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
 import type { CellRef } from '../excel/types';
-import { pickAnswer, primarySlot, slotValue } from '../fill/answer';
+import { isListSlot, pickAnswer, primarySlot, slotValue } from '../fill/answer';
+import { coerceToAllowed } from '../fill/coerce';
 import { mirrorSource } from '../fill/mirrors';
 
 /** The answer a fill writes (`pickAnswer`): the review shows the same one. */
@@ -201,7 +202,21 @@ export function reviewState(q: QuestionWithAnswers, written: ReadonlySet<number>
     return something ? 'draft' : 'untouched';
   }
   if (!something) return 'untouched';
-  return needsReview(q) ? 'draft' : 'answered';
+  return needsReview(q) || !answersPrimary(q) ? 'draft' : 'answered';
+}
+
+/**
+ * The chosen answer has a value for the question's primary cell: an allowed value where it is a list,
+ * else text. A description beside an unanswered list is not an answer.
+ */
+function answersPrimary(q: QuestionWithAnswers): boolean {
+  const answer = chosenAnswer(q);
+  const writable = (q.answer_slots ?? []).filter((s) => !s.is_blocked);
+  const primary = primarySlot(writable);
+  if (!answer || !primary) return !!answer?.text.trim();
+  const value = slotValue(answer, primary, true)?.trim() ?? '';
+  if (!value) return false;
+  return isListSlot(primary) ? coerceToAllowed(value, primary.allowed_values!) !== null : true;
 }
 
 export function reviewCounts(
