@@ -14,6 +14,7 @@ describe('questions repeated by formula', () => {
     expect(d.questions).toHaveLength(HECVAT4_LIKE.questions);
     expect(d.tabs).toEqual(['START HERE', 'Organization', 'Application', 'Data Privacy']);
     expect(d.warnings.join('\n')).toMatch(/Sheet "Analyst Reference" was skipped/);
+    expect(d.warnings).toContain('Sheet "Data Privacy": 2 questions repeat questions of "START HERE" by formula: they are answered there.');
 
     const mirrors = d.questions.filter((q) => q.answer_slots.some((s) => s.mirror_of));
     expect(mirrors).toHaveLength(HECVAT4_LIKE.mirrors);
