@@ -6,7 +6,7 @@ import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type Que
 import type { CellRef } from '../excel/types';
 import { isListSlot, pickAnswer, primarySlot, slotValue } from '../fill/answer';
 import { coerceToAllowed } from '../fill/coerce';
-import { mirrorSource } from '../fill/mirrors';
+import { mirrorSource } from '../fill/mirror-cell';
 
 /** The answer a fill writes (`pickAnswer`): the review shows the same one. */
 export function chosenAnswer(q: QuestionWithAnswers): Answer | null {
