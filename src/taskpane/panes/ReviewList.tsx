@@ -353,6 +353,7 @@ export function ReviewList(props: {
               <button type="button" class="qf-q" aria-current={q.id === selected?.id} onClick={() => props.onPick(q)}>
                 <span class="qf-small qf-muted">{q.original_id ?? `#${q.order ?? q.id}`} </span>
                 {q.original_question_text} <TrustBadge trust={ev?.trust} score={ev?.score} />
+                {fold.answeredAt.has(q.id) && <span class="qf-small qf-muted"> · answered at {cellName(fold.answeredAt.get(q.id)!)}</span>}
                 {props.corrected?.has(q.id) ? (
                   <span class="qf-small qf-muted"> · corrected</span>
                 ) : (
