@@ -22,7 +22,7 @@ export function cellAt(coordinate: string, tab: string): CellAt | null {
 export const cellName = (c: CellAt) => `${c.tab}!${c.address}`;
 
 /** The cell the question's answer shows, when its answer cell is a formula showing one other cell. */
-export function mirrorSource(q: QuestionWithAnswers): CellAt | null {
+export function mirrorSource(q: Pick<QuestionWithAnswers, 'answer_slots' | 'tab_name'>): CellAt | null {
   const primary = primarySlot((q.answer_slots ?? []) as AnswerSlot[]);
   const source = primary?.mirror_of;
   return primary?.is_blocked && typeof source === 'string' ? cellAt(source, q.tab_name) : null;

@@ -56,6 +56,13 @@ describe('a questionnaire that repeats its questions by formula', () => {
     const counts = headlineCounts();
     // Before the fold the review listed every question: the repeats were counted as work too.
     const all = (await call(service.base, key, 'GET', `/api/v2/filler/questionnaires/${id}/answers/`)).body as QuestionWithAnswers[];
+    // The service gives each repeat its original's answer: they never disagree.
+    const fold = foldMirrors(all);
+    expect(fold.originalOf.size).toBe(HECVAT4_LIKE.mirrors);
+    for (const [mirror, original] of fold.originalOf) {
+      const text = (id: number) => all.find((x) => x.id === id)!.answers[0]?.text ?? null;
+      expect(text(mirror)).toBe(text(original));
+    }
     const before = reviewCounts(all, null, undefined);
     expect(reviewCounts(foldMirrors(all).items, null, undefined).needsReview).toBe(counts.needReview);
     expect(before.needsReview).toBeGreaterThan(counts.needReview);
