@@ -288,6 +288,11 @@ export const AnswerSlot = z.looseObject({
   is_blocked: opt(z.boolean()),
   type: opt(z.string()),
   allowed_values: opt(z.array(z.string())),
+  /**
+   * Not in the spec; our service sends it: the cell this (blocked) formula cell shows, `'START HERE'!C19`,
+   * when the questionnaire repeats a question from another place. The question is answered there.
+   */
+  mirror_of: opt(z.string()),
 });
 
 export const SlotResponse = z.looseObject({

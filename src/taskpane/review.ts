@@ -4,7 +4,9 @@
  */
 import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
 import type { CellRef } from '../excel/types';
-import { pickAnswer, primarySlot, slotValue } from '../fill/answer';
+import { isListSlot, pickAnswer, primarySlot, slotValue } from '../fill/answer';
+import { coerceToAllowed } from '../fill/coerce';
+import { mirrorSource } from '../fill/mirror-cell';
 
 /** The answer a fill writes (`pickAnswer`): the review shows the same one. */
 export function chosenAnswer(q: QuestionWithAnswers): Answer | null {
@@ -67,11 +69,14 @@ export function slotCells(q: QuestionWithAnswers): CellRef[] {
   return cells;
 }
 
-/** Where clicking a question takes the analyst: the first writable answer cell, else any of its cells. */
+/**
+ * Where clicking a question takes the analyst: the first writable answer cell, else the cell its
+ * formula shows (where it is answered), else any of its cells.
+ */
 export function targetCell(q: QuestionWithAnswers): CellRef | null {
   const writable = (q.answer_slots ?? []).find((s) => !s.is_blocked);
   const ref = writable ? splitCoordinate(writable.coordinate, q.tab_name) : null;
-  return ref ?? slotCells(q)[0] ?? questionCell(q);
+  return ref ?? mirrorSource(q) ?? slotCells(q)[0] ?? questionCell(q);
 }
 
 /**
@@ -197,7 +202,21 @@ export function reviewState(q: QuestionWithAnswers, written: ReadonlySet<number>
     return something ? 'draft' : 'untouched';
   }
   if (!something) return 'untouched';
-  return needsReview(q) ? 'draft' : 'answered';
+  return needsReview(q) || !answersPrimary(q) ? 'draft' : 'answered';
+}
+
+/**
+ * The chosen answer has a value for the question's primary cell: an allowed value where it is a list,
+ * else text. A description beside an unanswered list is not an answer.
+ */
+function answersPrimary(q: QuestionWithAnswers): boolean {
+  const answer = chosenAnswer(q);
+  const writable = (q.answer_slots ?? []).filter((s) => !s.is_blocked);
+  const primary = primarySlot(writable);
+  if (!answer || !primary) return !!answer?.text.trim();
+  const value = slotValue(answer, primary, true)?.trim() ?? '';
+  if (!value) return false;
+  return isListSlot(primary) ? coerceToAllowed(value, primary.allowed_values!) !== null : true;
 }
 
 export function reviewCounts(
@@ -233,13 +252,18 @@ export function nextNeedingReview(
 }
 
 /**
- * The questions a write answered: its primary cell (the list where there is one, else the free-text
- * answer) was written with an answer, not a draft. A comment or a description alone is not an answer.
+ * The questions answered in the cells after the last fill: its primary cell (the list where there is
+ * one, else the free-text answer) was written with an answer, not a draft, or already held a value the
+ * fill left alone (overwrite off: an earlier fill's answer or the analyst's). A comment or a
+ * description alone is not an answer.
  */
 export function answeredByWrites(
   writes: readonly { questionId: number; slotRole: string; draft?: boolean }[],
   questions: readonly QuestionWithAnswers[],
+  skipped: readonly { questionId: number; slotRole: string; reason: string; current?: unknown }[] = [],
 ): Set<number> {
   const primaryRole = new Map(questions.map((q) => [q.id, primarySlot((q.answer_slots ?? []).filter((s) => !s.is_blocked))?.role]));
-  return new Set(writes.filter((w) => !w.draft && primaryRole.get(w.questionId) === w.slotRole).map((w) => w.questionId));
+  const primary = (x: { questionId: number; slotRole: string }) => primaryRole.get(x.questionId) === x.slotRole;
+  const held = skipped.filter((s) => s.reason === 'occupied' && String(s.current ?? '').trim() !== '' && primary(s));
+  return new Set([...writes.filter((w) => !w.draft && primary(w)), ...held].map((w) => w.questionId));
 }

@@ -1,6 +1,6 @@
 /** The value a spreadsheet shows for one `<c>` element: cached results for formulas, decoded text. */
 import type { CellSpan } from './sheet-scan';
-import { attributes, decodeEntities, decodeXstring, firstContent, richText } from './xml';
+import { attributes, decodeEntities, decodeXstring, firstContent, firstElement, richText } from './xml';
 
 export interface RawCell {
   value: string | number | boolean | null;
@@ -71,4 +71,16 @@ export function readCell(xml: string, span: CellSpan, prefix: string, sharedStri
     }
   }
   return { value, text, hasFormula, style, type };
+}
+
+/**
+ * The formula of a cell that has one: its text (without `=`, entities decoded; '' for a copy of a shared
+ * formula, which names only its group) and, for a shared formula, its group index `si`.
+ */
+export function readFormula(xml: string, span: CellSpan): { text: string; shared: string | null } | null {
+  if (span.selfClosing) return null;
+  const f = firstElement(xml.slice(span.openEnd, span.end), 'f');
+  if (!f) return null;
+  const shared = f.attrs.get('t') === 'shared' ? (f.attrs.get('si') ?? null) : null;
+  return { text: decodeEntities(f.inner), shared };
 }

@@ -259,6 +259,8 @@ describe('Fill', () => {
     expect(screen.getByText(/2 answer cells already hold the answers of the earlier fill of this workbook .*: there was nothing new to write\./)).toBeTruthy();
     expect(screen.queryByText(/Your library had no answer/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Undo the earlier fill' })).toBeTruthy();
+    // The review counts the answers in their cells, not "0 answered".
+    expect(screen.getByLabelText('Where the review stands').textContent).toMatch(/^2 answered/);
   });
 
   it('forgets a link to a questionnaire the service no longer has', async () => {

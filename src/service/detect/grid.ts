@@ -9,6 +9,11 @@ export interface Cell {
   /** Display text: the cached value for formulas, shared/inline strings resolved; null when empty. */
   value: string | null;
   formula: boolean;
+  /**
+   * The one cell a formula shows (`='START HERE'!C19`): a mirror of that cell, its sheet named as the
+   * workbook names it. Absent for values and for formulas that compute from more than one cell.
+   */
+  mirrors?: { sheet: string; row: number; col: number };
   /** Index into the workbook's cellXfs (0 when unknown). */
   style: number;
 }

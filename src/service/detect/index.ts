@@ -63,6 +63,8 @@ function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
               'they are read as unanswered, and a fill replaces them.',
           );
         }
+        const repeated = repeatedQuestions(analysis.questions);
+        if (repeated) warnings.push(`Sheet "${sheet.name}": ${repeated}.`);
         const hiddenRows = analysis.hiddenQuestionRows;
         if (hiddenRows.length > 0) {
           const listed = hiddenRows.slice(0, 10).join(', ') + (hiddenRows.length > 10 ? ', ...' : '');
@@ -114,4 +116,23 @@ function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
     language_sample: sample.slice(0, LANGUAGE_SAMPLE_CHARS),
     warnings,
   };
+}
+
+/**
+ * "2 questions repeat questions of START HERE by formula: they are answered there" when the sheet's
+ * answer cells show another tab's (HECVAT 4 repeats its START HERE questions); null when none does.
+ */
+function repeatedQuestions(questions: readonly SheetQuestion[]): string | null {
+  const sources = new Map<string, number>();
+  for (const q of questions) {
+    const mirror = q.answer_slots.find((s) => s.role === 'answer')?.mirror_of;
+    if (typeof mirror !== 'string') continue;
+    const bang = mirror.lastIndexOf('!');
+    const tab = mirror.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+    sources.set(tab, (sources.get(tab) ?? 0) + 1);
+  }
+  const n = [...sources.values()].reduce((a, b) => a + b, 0);
+  if (n === 0) return null;
+  const tabs = [...sources.keys()].map((t) => `"${t}"`).join(', ');
+  return `${n} question${n === 1 ? ' repeats a question' : 's repeat questions'} of ${tabs} by formula: ${n === 1 ? 'it is' : 'they are'} answered there`;
 }

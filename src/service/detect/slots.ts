@@ -4,7 +4,7 @@
  * protected sheet and reference columns make a slot blocked.
  */
 import type { AnswerSlot } from '../../api/schemas';
-import { toA1 } from '../../xlsx/a1';
+import { quoteSheetName, toA1 } from '../../xlsx/a1';
 import type { Cell } from './grid';
 import type { HeaderRow } from './header-rows';
 import type { SheetView } from './sheet-view';
@@ -87,6 +87,11 @@ export function slotsFor(ctx: SlotContext, r: number, active: HeaderRow | null):
     if (dv) {
       const allowed = view.validations.allowed(dv);
       if (allowed) slot.allowed_values = allowed;
+    }
+    // A formula showing one other cell (a question repeated from another tab): answered there, not here.
+    const source = cell?.formula ? cell.mirrors : undefined;
+    if (source && !(source.sheet === view.grid.name && source.row === anchorRow && source.col === anchorCol)) {
+      slot.mirror_of = `${quoteSheetName(source.sheet)}!${toA1(source.row, source.col)}`;
     }
     slots.push(slot);
   }

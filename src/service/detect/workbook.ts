@@ -6,7 +6,8 @@
  * are turned into grids on first use.
  */
 import { XlsxPackage, type CellStyle, type DefinedName, type SheetPart } from '../../xlsx';
-import { readCell, type RawCell } from '../../xlsx/cell-read';
+import { readCell, readFormula, type RawCell } from '../../xlsx/cell-read';
+import { shiftReference, singleCellReference, type FormulaRef } from '../../xlsx/formula-ref';
 import { rowCells, rowFormat } from '../../xlsx/sheet-scan';
 import { sheetValidations } from '../../xlsx/validations';
 import { emptyGrid, setCell, type SheetGrid, type SheetState } from './grid';
@@ -39,18 +40,20 @@ export function readWorkbook(bytes: Uint8Array, filename: string): Workbook {
     if (s.kind === 'worksheet' && s.path) sheets.push({ name: s.name, state: s.state, index });
   });
   const cache = new Map<string, SheetGrid>();
+  const workbookSheet = (name: string) => {
+    const lower = name.toLowerCase();
+    return sheets.find((s) => s.name === name) ?? sheets.find((s) => s.name.toLowerCase() === lower);
+  };
   return {
     sheets,
     definedNames: pkg.definedNames(),
     styles,
-    sheetByName: (name) => {
-      const lower = name.toLowerCase();
-      return sheets.find((s) => s.name === name) ?? sheets.find((s) => s.name.toLowerCase() === lower);
-    },
+    sheetByName: workbookSheet,
     grid(sheet) {
       let g = cache.get(sheet.name);
       if (!g) {
-        g = toGrid(pkg.sheetPart(sheet.name), sheet.state, (i) => pkg.sharedString(i), styles, date1904);
+        const sheetName = (name: string | null) => (name === null ? sheet.name : workbookSheet(name)?.name);
+        g = toGrid(pkg.sheetPart(sheet.name), sheet.state, (i) => pkg.sharedString(i), styles, date1904, sheetName);
         cache.set(sheet.name, g);
       }
       return g;
@@ -123,9 +126,26 @@ function toGrid(
   sharedString: (i: number) => string | undefined,
   styles: readonly CellStyle[],
   date1904: boolean,
+  sheetName: (name: string | null) => string | undefined,
 ): SheetGrid {
   const { xml, prefix, layout } = part;
   const grid = emptyGrid(part.info.name, state);
+  // A shared formula is written once, in its group's first cell; its copies shift its relative references.
+  const sharedFirst = new Map<string, { ref: FormulaRef | null; row: number; col: number }>();
+  const mirrorOf = (span: Parameters<typeof readFormula>[1], row: number, col: number) => {
+    const f = readFormula(xml, span);
+    if (!f) return undefined;
+    let ref: FormulaRef | null;
+    if (f.shared !== null && f.text.trim() === '') {
+      const first = sharedFirst.get(f.shared);
+      ref = first?.ref ? shiftReference(first.ref, first.row, first.col, row, col) : null;
+    } else {
+      ref = singleCellReference(f.text);
+      if (f.shared !== null) sharedFirst.set(f.shared, { ref, row, col });
+    }
+    const sheet = ref ? sheetName(ref.sheet) : undefined;
+    return ref && sheet !== undefined ? { sheet, row: ref.row, col: ref.col } : undefined;
+  };
   for (const [c, style] of spreadColumns(part.columns.filter((col) => col.style), MAX_COLUMNS)) grid.colStyles.set(c, style.style);
   for (const [c] of spreadColumns(part.columns.filter((col) => col.hidden), MAX_COLUMNS)) grid.hiddenCols.add(c);
   for (const row of layout.rows) {
@@ -134,10 +154,12 @@ function toGrid(
     if (format.style !== null) grid.rowStyles.set(row.r, format.style);
     for (const span of rowCells(xml, row, prefix, part.info.path)) {
       const raw = readCell(xml, span, prefix, sharedString);
+      const mirrors = raw.hasFormula ? mirrorOf(span, row.r, span.ref.col) : undefined;
       setCell(grid, row.r, span.ref.col, {
         value: displayText(raw, styles[raw.style], date1904),
         formula: raw.hasFormula,
         style: raw.style,
+        ...(mirrors ? { mirrors } : {}),
       });
     }
   }

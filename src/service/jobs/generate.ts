@@ -69,6 +69,7 @@ const askedOf = (run: Run, question: QuestionRecord): Asked => ({
   section_path: question.section_path,
   follows: run.follows.get(question.id) ?? null,
   answer_slots: question.answer_slots,
+  tab_name: question.tab_name,
   where: run.where(question),
 });
 const inputOf = (run: Run, question: QuestionRecord) => ({

@@ -6,6 +6,7 @@
 import type { KnowledgeIndex, PassageEntry, QaEntry } from '../storage/knowledge-index';
 import { noAnswer } from './answer/evaluation';
 import { bestSentences, evidenceOnly, extractiveAnswer, guardThirdParty, relevantEvidence, thirdPartyDraft } from './answer/extractive';
+import { identityAnswer, identityField } from './answer/identity';
 import { answerFromLibrary, findLibraryMatches, withoutSuperseded, type LibraryFileFacts } from './answer/library';
 import { LlmAnswerer } from './answer/llm';
 import { writableSlots } from './answer/slots';
@@ -145,7 +146,11 @@ export class KnowledgeBase {
     const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
     const matches = findLibraryMatches({ ...q, text }, library, (fileId) => facts.get(fileId)!);
     const reused = answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
-    if (reused) return { result: reused };
+    // "Solution Provider Name": the organisation's own names, unless the library holds a trusted past answer.
+    const identity = identityField(text) ? identityAnswer(text, await this.organisationNames(orgId), reused?.text ?? null) : null;
+    const identityBetter = identity !== null && identity.evaluation.trust !== 'low' && (!reused || reused.evaluation.trust === 'low');
+    if (reused && !identityBetter) return { result: reused };
+    if (identity) return { result: identity };
 
     // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
     // The search carries the question's context: the subject it refers back to, its section titles.

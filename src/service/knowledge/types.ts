@@ -129,7 +129,8 @@ export interface AnswerResult {
   evaluation: Evaluation;
   flagged_for_review: boolean;
   evidence: Evidence[];
-  method: 'library' | 'extractive' | 'llm' | 'none';
+  /** `settings`: from the organisation's own settings (its names answer "Solution Provider Name"). */
+  method: 'library' | 'extractive' | 'llm' | 'settings' | 'none';
 }
 
 /** Which engine writes generated answers (extension field of `GET /extensions/`, for the pane). */

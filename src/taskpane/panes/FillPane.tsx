@@ -204,7 +204,7 @@ export function FillPane(props: FillPaneProps) {
   const lastRunWrote = outcome?.kind === 'written' && !!report && report.result.written > 0;
   const undoLabel = lastRunWrote || !outcome || outcome.kind === 'already-written' || outcome.kind === 'undone' ? 'Undo fill' : 'Undo the earlier fill';
   const error = errorOf(outcome);
-  const written = useMemo(() => (report ? answeredByWrites(report.plan.writes, questions) : null), [report, questions]);
+  const written = useMemo(() => (report ? answeredByWrites(report.plan.writes, questions, report.plan.skipped) : null), [report, questions]);
   const heldBack = useMemo(
     () => Object.fromEntries((report?.plan.skipped ?? []).filter((s) => s.reason === 'draft' && s.address && s.value).map((s) => [`${s.tab}!${s.address}`, s.value!])),
     [report],

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QuestionWithAnswers, TrustLevel } from '../../api/schemas';
 import type { CellRef } from '../../excel/types';
 import { bySourceRank, slotResponseFor } from '../../fill/answer';
+import { cellAt, cellName, foldMirrors, reviewItemOf, type CellAt } from '../../fill/mirrors';
 import { CellWrite } from '../components/CellWrite';
 import { SearchBox, Select, choicesOf, type Choice } from '../components/Controls';
 import { Sources } from '../components/Sources';
@@ -102,7 +103,29 @@ function ConflictChoices(props: { question: QuestionWithAnswers; alternatives: A
   );
 }
 
-export function QuestionDetails(props: { question: QuestionWithAnswers; correction?: CorrectionProps; corrected?: boolean }) {
+/** Where a question repeated by formula on other tabs is answered, and where else it shows. */
+export interface AnsweredWhere {
+  /** The question's own answer cell, where it is answered (or the cell its formula shows). */
+  at: CellAt | null;
+  /** Cells on other tabs showing this answer by formula. */
+  mirrors: CellAt[];
+  /** The mirror the analyst selected in the sheet, if that is how the question came up. */
+  selected?: CellAt | null;
+}
+
+function AnsweredAt(props: { where: AnsweredWhere }) {
+  const { at, mirrors, selected } = props.where;
+  if (!at) return null;
+  return (
+    <p class="qf-small" data-testid="answered-at">
+      {selected ? `${cellName(selected)} repeats this question by formula. ` : ''}
+      Answered at {cellName(at)}
+      {mirrors.length > 0 ? `; shown again by formula at ${mirrors.map(cellName).join(', ')}` : ''}.
+    </p>
+  );
+}
+
+export function QuestionDetails(props: { question: QuestionWithAnswers; correction?: CorrectionProps; corrected?: boolean; where?: AnsweredWhere }) {
   const q = props.question;
   const answer = chosenAnswer(q);
   const ev = evaluationOf(q);
@@ -124,6 +147,7 @@ export function QuestionDetails(props: { question: QuestionWithAnswers; correcti
       <p>
         <strong>{q.original_question_text}</strong>
       </p>
+      {props.where && <AnsweredAt where={props.where} />}
       {answer ? (
         <>
           <p class="qf-small qf-muted">Suggested answer</p>
@@ -189,7 +213,7 @@ export function ReviewList(props: {
   onCorrect?: CorrectFn;
   /** Questions the analyst corrected in this session. */
   corrected?: ReadonlySet<number>;
-  /** Questions the last fill wrote into cells; null when unknown (e.g. a reopened pane). */
+  /** Questions answered in the cells after the last fill (written by it, or already holding a value); null when unknown (e.g. a reopened pane). */
   written?: ReadonlySet<number> | null;
   /** Reads what cells hold now (for "the cell already holds something else"). */
   readValues?: (refs: CellRef[]) => Promise<string[]>;
@@ -201,17 +225,26 @@ export function ReviewList(props: {
   const [shown, setShown] = useState(PAGE);
   const [current, setCurrent] = useState<{ id: number; values: Record<string, string> } | null>(null);
   const written = props.written ?? null;
-  const tabs = useMemo(() => distinct(props.questions.map((q) => q.tab_name)), [props.questions]);
-  const sections = useMemo(
-    () => distinct(props.questions.filter((q) => !filter.tab || q.tab_name === filter.tab).map(sectionOf)),
-    [props.questions, filter.tab],
-  );
-  const visible = useMemo(
-    () => filterQuestions(props.questions, filter),
-    [props.questions, filter],
-  );
-  const counts = useMemo(() => reviewCounts(props.questions, written, props.corrected), [props.questions, written, props.corrected]);
-  const selected = props.questions.find((q) => q.id === props.selectedId) ?? null;
+  // A question repeated by formula on other tabs is one item, answered where its answer cell is.
+  const fold = useMemo(() => foldMirrors(props.questions), [props.questions]);
+  const items = fold.items;
+  const tabs = useMemo(() => distinct(items.map((q) => q.tab_name)), [items]);
+  const sections = useMemo(() => distinct(items.filter((q) => !filter.tab || q.tab_name === filter.tab).map(sectionOf)), [items, filter.tab]);
+  const visible = useMemo(() => filterQuestions(items, filter), [items, filter]);
+  const counts = useMemo(() => reviewCounts(items, written, props.corrected), [items, written, props.corrected]);
+  const picked = props.questions.find((q) => q.id === props.selectedId) ?? null;
+  const selected = picked ? reviewItemOf(fold, props.questions, picked) : null;
+  const where = useMemo((): AnsweredWhere | undefined => {
+    if (!selected) return undefined;
+    const mirrors = fold.mirroredAt.get(selected.id) ?? [];
+    const own = fold.answeredAt.get(selected.id) ?? null;
+    if (!own && mirrors.length === 0) return undefined;
+    const answerSlot = (selected.answer_slots ?? []).find((s) => !s.is_blocked);
+    const at = own ?? (answerSlot ? cellAt(answerSlot.coordinate, selected.tab_name) : null);
+    const via = picked && picked.id !== selected.id ? picked : null;
+    const viaSlot = via ? (via.answer_slots ?? []).find((s) => s.mirror_of) : undefined;
+    return { at, mirrors, selected: via && viaSlot ? cellAt(viaSlot.coordinate, via.tab_name) : null };
+  }, [selected, picked, fold]);
   const detailsRef = useRef<HTMLDivElement>(null);
   const focusCard = useRef(false);
 
@@ -241,7 +274,7 @@ export function ReviewList(props: {
   }, [selected, props.readValues]);
 
   const next = () => {
-    const q = nextNeedingReview(props.questions, props.selectedId, props.corrected);
+    const q = nextNeedingReview(items, selected?.id ?? null, props.corrected);
     if (!q) return;
     // A filter hiding the question would leave it unseen in the list: the card shows it anyway.
     focusCard.current = true;
@@ -293,6 +326,7 @@ export function ReviewList(props: {
           <QuestionDetails
             question={selected}
             corrected={!!props.corrected?.has(selected.id)}
+            {...(where ? { where } : {})}
             correction={
               props.onCorrect
                 ? {
@@ -308,7 +342,7 @@ export function ReviewList(props: {
         )}
       </div>
       <p class="qf-small qf-muted" role="status">
-        {visible.length} of {props.questions.length} questions
+        {visible.length} of {items.length} questions
       </p>
       <ul class="qf-list" aria-label="Questions">
         {visible.slice(0, shown).map((q) => {
@@ -316,9 +350,10 @@ export function ReviewList(props: {
           const st = reviewState(q, written, props.corrected);
           return (
             <li key={q.id}>
-              <button type="button" class="qf-q" aria-current={q.id === props.selectedId} onClick={() => props.onPick(q)}>
+              <button type="button" class="qf-q" aria-current={q.id === selected?.id} onClick={() => props.onPick(q)}>
                 <span class="qf-small qf-muted">{q.original_id ?? `#${q.order ?? q.id}`} </span>
                 {q.original_question_text} <TrustBadge trust={ev?.trust} score={ev?.score} />
+                {fold.answeredAt.has(q.id) && <span class="qf-small qf-muted"> · answered at {cellName(fold.answeredAt.get(q.id)!)}</span>}
                 {props.corrected?.has(q.id) ? (
                   <span class="qf-small qf-muted"> · corrected</span>
                 ) : (

@@ -7,6 +7,7 @@
  */
 import type { AnswerSlot } from '../../../api/schemas';
 import { questionIdentity, questionSubject, type QuestionInContext } from '../question-identity';
+import { cellAt, mirrorSource, type CellAt } from '../../../fill/mirror-cell';
 import { setCosine, stemmedTerms } from '../text';
 import type { AnswerResult } from '../types';
 import { evaluation } from './evaluation';
@@ -19,6 +20,8 @@ const CONTRADICTED_MAX_SCORE = 45;
 
 export interface AskedQuestion extends QuestionInContext {
   answer_slots: AnswerSlot[];
+  /** Its tab: where its answer cells are, for a row elsewhere that shows one of them by formula. */
+  tab_name?: string;
   /** Where it is asked, for the reason ("Security!C12"). */
   where: string;
 }
@@ -31,7 +34,19 @@ interface Given {
   shape: string;
   listValue: string | null;
   where: string;
+  /** Its writable answer cells (`tab!A1`, lower-cased tab). */
+  cells: string[];
   result: AnswerResult;
+}
+
+const cellKey = (c: CellAt) => `${c.tab.trim().toLowerCase()}!${c.address}`;
+
+function writableCells(q: AskedQuestion): string[] {
+  if (q.tab_name === undefined) return [];
+  return writableSlots(q.answer_slots).flatMap((s) => {
+    const c = cellAt(s.coordinate, q.tab_name!);
+    return c ? [cellKey(c)] : [];
+  });
 }
 
 /** The slots' roles and lists: a repeat's answer is copied only onto the same shape of answer cells. */
@@ -54,9 +69,25 @@ export class WorkbookConsistency {
     const identity = questionIdentity(q);
     const shape = shapeOf(q.answer_slots);
     const earlier = this.given.find((g) => g.identity === identity && g.shape === shape);
-    if (!earlier) return null;
+    if (!earlier) return this.mirrored(q);
     const r = earlier.result;
     const reason = `${r.evaluation.reason} (the same question is asked at ${earlier.where}: one workbook, one answer)`;
+    return { ...r, slot_responses: r.slot_responses.map((s) => ({ ...s })), evaluation: { ...r.evaluation, reason } };
+  }
+
+  /**
+   * A row that shows another question's answer cell by formula (HECVAT 4 repeats START HERE's rows on
+   * its other tabs; `mirror_of`) gets that question's answer, so the two never disagree; null when the
+   * cell it shows is no question's answered here.
+   */
+  private mirrored(q: AskedQuestion): AnswerResult | null {
+    const source = q.tab_name === undefined ? null : mirrorSource({ answer_slots: q.answer_slots, tab_name: q.tab_name });
+    if (!source) return null;
+    const key = cellKey(source);
+    const original = this.given.find((g) => g.identity !== '' && g.cells.includes(key));
+    if (!original) return null;
+    const r = original.result;
+    const reason = `${r.evaluation.reason} (this row shows ${source.tab}!${source.address} by formula: the answer given there)`;
     return { ...r, slot_responses: r.slot_responses.map((s) => ({ ...s })), evaluation: { ...r.evaluation, reason } };
   }
 
@@ -88,7 +119,7 @@ export class WorkbookConsistency {
         };
       }
     }
-    this.given.push({ identity: copyable ? questionIdentity(q) : '', subject, stems, shape: shapeOf(q.answer_slots), listValue, where: q.where, result: out });
+    this.given.push({ identity: copyable ? questionIdentity(q) : '', subject, stems, shape: shapeOf(q.answer_slots), listValue, where: q.where, cells: writableCells(q), result: out });
     return out;
   }
 }

@@ -59,6 +59,22 @@ describe('WorkbookConsistency', () => {
   });
 });
 
+describe('a row repeating another tab\'s question by formula', () => {
+  it('gets the answer given where its answer cell shows, whatever its id and section', () => {
+    const c = new WorkbookConsistency();
+    const original = { text: 'Is the solution hosted by a third party?', original_id: 'GNRL-10', answer_slots: YES_NO_SLOTS, tab_name: 'START HERE', where: 'START HERE!B11' };
+    c.record(original, { ...answer('Yes'), slot_responses: [{ slot_key: 'answer', content: 'Yes' }, { slot_key: 'comment', content: 'AWS us-east-1.' }] });
+    const blocked = YES_NO_SLOTS.map((s) => ({ ...s, coordinate: s.coordinate.replace(/\d+$/, '2'), is_blocked: true, mirror_of: `'START HERE'!${s.coordinate}` }));
+    const mirror = { text: 'Is the solution hosted by a third party?', original_id: 'ORGA-01', section_path: ['Company'], answer_slots: blocked, tab_name: 'Organization', where: 'Organization!B2' };
+    const copied = c.repeatOf(mirror);
+    expect(copied?.slot_responses).toEqual([{ slot_key: 'answer', content: 'Yes' }, { slot_key: 'comment', content: 'AWS us-east-1.' }]);
+    expect(copied?.evaluation.reason).toContain(`this row shows START HERE!${YES_NO_SLOTS[0]!.coordinate} by formula`);
+    // A row showing a cell no question answered here is answered on its own.
+    const elsewhere = { ...mirror, answer_slots: blocked.map((s) => ({ ...s, mirror_of: "'Cover'!B2" })) };
+    expect(c.repeatOf(elsewhere)).toBeNull();
+  });
+});
+
 describe('one workbook, one answer over HTTP', () => {
   let service: Service;
   beforeAll(async () => {
