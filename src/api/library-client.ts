@@ -64,12 +64,12 @@ export class LibraryClient {
 
   /** A page of entries: search (`q`), status, filter (conflicts, review_due, …), offering, source file. */
   list(q: ListQuery = {}, opts: LibraryRequestOptions = {}): Promise<Paginated<LibraryEntry>> {
-    return run(() => this.get(EP.list, withQuery(this.t.url('answers/library/'), checkInput(LibraryListQuery, q, 'library query')), LibraryPage, opts));
+    return run(() => this.read(EP.list, withQuery(this.t.url('answers/library/'), checkInput(LibraryListQuery, q, 'library query')), LibraryPage, opts));
   }
 
   /** One entry with its versions and its history (who did what, when). */
   get(id: number | string, opts: LibraryRequestOptions = {}): Promise<Detail> {
-    return run(() => this.get(EP.get, this.t.url(entryPath(id)), LibraryEntryDetail, opts));
+    return run(() => this.read(EP.get, this.t.url(entryPath(id)), LibraryEntryDetail, opts));
   }
 
   /** Adds an entry by hand (question, slots, offerings); it is reused by fills like any other. */
@@ -101,7 +101,7 @@ export class LibraryClient {
   conflicts(q: ConflictQuery = {}, opts: LibraryRequestOptions = {}): Promise<Paginated<Conflict>> {
     return run(() => {
       const url = withQuery(this.t.url('answers/library/conflicts/'), checkInput(LibraryConflictQuery, q, 'conflict query'));
-      return this.get(EP.conflicts, url, LibraryConflictPage, opts);
+      return this.read(EP.conflicts, url, LibraryConflictPage, opts);
     });
   }
 
@@ -126,14 +126,14 @@ export class LibraryClient {
   }
 
   settings(opts: LibraryRequestOptions = {}): Promise<Settings> {
-    return run(() => this.get(EP.settings, this.t.url('answers/library/settings/'), LibrarySettings, opts));
+    return run(() => this.read(EP.settings, this.t.url('answers/library/settings/'), LibrarySettings, opts));
   }
 
   setSettings(settings: Settings, opts: LibraryRequestOptions = {}): Promise<Settings> {
     return run(() => this.send('PUT', EP.setSettings, 'answers/library/settings/', checkInput(LibrarySettingsInput, settings, 'library settings'), LibrarySettings, opts));
   }
 
-  private get<S extends z.ZodMiniType>(endpoint: string, url: string, schema: S, opts: LibraryRequestOptions) {
+  private read<S extends z.ZodMiniType>(endpoint: string, url: string, schema: S, opts: LibraryRequestOptions) {
     return this.t.call({ method: 'GET', endpoint, url, schema, signal: opts.signal });
   }
 
