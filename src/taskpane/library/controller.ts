@@ -185,7 +185,7 @@ export function createLibraryController(deps: LibraryDeps = {}) {
       .then((r) => {
         const has = (name: string) => r.extensions.includes(name);
         store.update({
-          ext: { canDelete: has(EXTENSION.repositoryDelete), listsOfferings: has(EXTENSION.offeringsList), orgNames: has(EXTENSION.organisationNames), answers: has(ANSWERS_EXTENSION) },
+          ext: { canDelete: has(EXTENSION.repositoryDelete), listsOfferings: has(EXTENSION.offeringsList), orgNames: has(EXTENSION.organisationNames), answers: has(EXTENSION.answersLibrary) },
         });
         if (has(EXTENSION.offeringsList)) {
           return client.listOfferings({ signal: ctl.signal }).then((o) => void (!ctl.signal.aborted && learnOfferings(o.results)));
@@ -385,8 +385,5 @@ export function createLibraryController(deps: LibraryDeps = {}) {
     },
   };
 }
-
-/** The answer library's extension: the pane shows its Answers view only where the service lists it. */
-export const ANSWERS_EXTENSION = 'answers.library';
 
 export type LibraryController = ReturnType<typeof createLibraryController>;
