@@ -87,7 +87,7 @@ export function AnswersView(props: AnswersViewProps) {
       <div role="search" aria-label="Find answers">
         <SearchBox label="Search answers" placeholder="Search questions and answers" value={s.q} onChange={list.setSearch} />
         <div class="qf-filters">
-          <Select label="Show" value={s.filter} choices={FILTER_CHOICES} onChange={list.setFilter} />
+          <Select label="Filter answers" value={s.filter} choices={FILTER_CHOICES} onChange={list.setFilter} />
           <Select label="Filter by offering" value={s.offeringId ? String(s.offeringId) : ''} choices={offeringChoices} onChange={(v) => list.setOffering(v ? Number(v) : null)} />
           <Select label="Filter by source" value={s.fileId ? String(s.fileId) : ''} choices={sourceChoices} onChange={(v) => list.setFile(v ? Number(v) : null)} />
         </div>

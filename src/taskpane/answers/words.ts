@@ -13,9 +13,13 @@ export const FILTER_LABELS: Record<LibraryFilter, string> = {
 
 export const statusLabel = (e: Pick<LibraryEntry, 'status'>) => (e.status === 'canonical' ? 'Chosen' : e.status === 'retired' ? 'Retired' : 'Active');
 
-/** "hecvat-2024.xlsx · Security · row 12", or "Added by hand". */
-export const sourceText = (e: Pick<LibraryEntry, 'source'>) =>
-  e.source ? [e.source.file_name, e.source.tab_name, e.source.location].filter(Boolean).join(' · ') : 'Added by hand';
+/** "hecvat-2024.xlsx · Security · B12", or "Added by hand" (a location that repeats its sheet's name says it once). */
+export function sourceText(e: Pick<LibraryEntry, 'source'>): string {
+  if (!e.source) return 'Added by hand';
+  const { file_name, tab_name, location } = e.source;
+  const where = tab_name && location.startsWith(`${tab_name}!`) ? location.slice(tab_name.length + 1) : location;
+  return [file_name, tab_name, where].filter(Boolean).join(' · ');
+}
 
 export const offeringText = (e: Pick<LibraryEntry, 'offering_ids'>, offerings: readonly Offering[]) =>
   e.offering_ids.length === 0 ? 'Any offering' : e.offering_ids.map((id) => offerings.find((o) => o.id === id)?.name ?? `offering ${id}`).join(', ');

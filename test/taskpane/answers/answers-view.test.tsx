@@ -64,12 +64,12 @@ describe('Answers view', () => {
     fireEvent.input(screen.getByLabelText('Search answers'), { target: { value: '' } });
     await waitFor(() => expect(options()).toHaveLength(4));
 
-    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'review_due' } });
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'review_due' } });
     await waitFor(() => expect(options()).toHaveLength(1));
     expect(options()[0]!.textContent).toContain('Is MFA enforced?');
-    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'unapproved' } });
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'unapproved' } });
     await waitFor(() => expect(options()).toHaveLength(3));
-    fireEvent.change(screen.getByLabelText('Show'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: '' } });
 
     const offering = screen.getByLabelText('Filter by offering') as HTMLSelectElement;
     await waitFor(() => expect([...offering.options].map((o) => o.textContent)).toEqual(['Any offering', 'Studio']));
@@ -108,7 +108,7 @@ describe('Answers view', () => {
 
   it('settles a conflict once with "Use this answer", and undoes it', async () => {
     await openAnswers();
-    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'conflicts' } });
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'conflicts' } });
     const group = await screen.findByRole('group', { name: 'Do you sell personal data?' });
     const sides = within(group).getAllByRole('button', { name: 'Use this answer' });
     expect(sides).toHaveLength(2);

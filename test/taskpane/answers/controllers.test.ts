@@ -83,3 +83,12 @@ describe('entry, conflicts and add', () => {
     add.dispose();
   });
 });
+
+describe('words', () => {
+  it("names an entry's source once: file, sheet, cell", async () => {
+    const { sourceText } = await import('../../../src/taskpane/answers/words');
+    expect(sourceText({ source: { file_id: 1, file_name: 'a.xlsx', tab_name: 'Answers', location: 'Answers!B2' } })).toBe('a.xlsx · Answers · B2');
+    expect(sourceText({ source: { file_id: 1, file_name: 'a.xlsx', tab_name: 'Security', location: 'row 12' } })).toBe('a.xlsx · Security · row 12');
+    expect(sourceText({ source: null })).toBe('Added by hand');
+  });
+});

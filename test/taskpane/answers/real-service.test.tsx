@@ -55,7 +55,7 @@ describe('Answers view on the real service', () => {
   it('a read-only key sees the library, and a settlement it tries is refused in the service words', async () => {
     const list = await openAnswers(reader);
     await within(list).findByText('Is customer data encrypted at rest?');
-    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'conflicts' } });
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'conflicts' } });
     const group = await screen.findByRole('group', { name: 'Do you perform annual penetration tests?' }, { timeout: 10_000 });
     fireEvent.click(within(group).getAllByRole('button', { name: 'Use this answer' })[0]!);
     const alert = await screen.findByRole('alert');
@@ -66,7 +66,7 @@ describe('Answers view on the real service', () => {
   it('settles the conflict once, undoes it, settles it again; edits and approves an entry; adds one by hand', async () => {
     const list = await openAnswers(admin);
     await waitFor(() => expect(within(list).getAllByText('Conflict')).toHaveLength(2), { timeout: 10_000 });
-    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'conflicts' } });
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'conflicts' } });
     const group = await screen.findByRole('group', { name: 'Do you perform annual penetration tests?' }, { timeout: 10_000 });
     const yes = within(group).getByText('Yes').closest('div.qf-card') as HTMLElement;
     expect(yes.textContent).toContain('beta.xlsx');
@@ -80,7 +80,7 @@ describe('Answers view on the real service', () => {
     await screen.findByText(/^Settled "Do you perform/, {}, { timeout: 10_000 });
 
     // The list no longer flags it; the chosen entry says so.
-    fireEvent.change(screen.getByLabelText('Show'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: '' } });
     const all = await screen.findByRole('listbox', { name: 'Answers' });
     await waitFor(() => expect(within(all).queryAllByText('Conflict')).toHaveLength(0), { timeout: 10_000 });
 
