@@ -55,7 +55,7 @@ export function reviewState(row: LibraryRow, reviewAgeMonths: number, now: Date)
   if (!base) return { due: false, reason: null };
   const due = addMonths(base, reviewAgeMonths);
   if (!due || due.getTime() > now.getTime()) return { due: false, reason: null };
-  return { due: true, reason: `${approved ? 'approved' : 'as of'} ${day(base)}, review due since ${day(due)}` };
+  return { due: true, reason: `${approved ? 'approved on' : 'as of'} ${day(base)}, review due since ${day(due)}` };
 }
 
 /** The ISO instant before which an entry's approval (or date) makes it review due now. */
