@@ -5,7 +5,7 @@
  * an entry's detail with edit, approve, retire and restore; conflicts side by side to settle once; an
  * answer added by hand. The state lives in the controllers beside it; this renders them.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { LIBRARY_FILTERS, type LibraryFilter } from '../../api/library';
 import { LIMITS, type Offering, type RepositoryFile } from '../../api/schemas';
 import { Pager, SearchBox, Select, type Choice } from '../components/Controls';
@@ -25,6 +25,8 @@ import { FILTER_LABELS, sourceText } from './words';
 export interface AnswersViewProps {
   client: Pick<TaskpaneApi, 'library' | 'listRepositoryFiles'>;
   offerings: readonly Offering[];
+  /** Whether the Library tab is shown: coming back to it lists the entries again (a fill or an upload may have changed them). */
+  active: boolean;
 }
 
 const FILTER_CHOICES: Choice<LibraryFilter | ''>[] = [{ value: '', label: 'All answers' }, ...LIBRARY_FILTERS.map((f) => ({ value: f, label: FILTER_LABELS[f] }))];
@@ -50,6 +52,11 @@ export function AnswersView(props: AnswersViewProps) {
   const entry = useMemo(() => createEntry(api, (d) => list.replace(d)), [api, list]);
   const conflicts = useMemo(() => createConflicts(api, () => list.load()), [api, list]);
   const add = useMemo(() => createAddEntry(api, (d) => (list.load(), void entry.open(d.id))), [api, list, entry]);
+  const wasActive = useRef(props.active);
+  useEffect(() => {
+    if (props.active && !wasActive.current) list.load();
+    wasActive.current = props.active;
+  }, [props.active, list]);
   useEffect(() => {
     list.load();
     return () => {

@@ -173,10 +173,11 @@ export function createLibraryController(deps: LibraryDeps = {}) {
   const learnOfferings = (seen: readonly Offering[]) => store.update((s) => ({ offerings: mergeOfferings(s.offerings, seen) }));
 
   // Which extensions this service has: a v2 service without them answers 404, and the pane hides them.
+  // Asked again each time the pane is shown; what the same client said stays meanwhile, so an open
+  // Answers view is not torn down by a visit to another tab.
   function probeExtensions(): void {
     probe?.abort();
     probe = null;
-    store.update({ ext: null });
     const client = live();
     if (!client || disposed) return;
     const ctl = (probe = new AbortController());
@@ -279,6 +280,7 @@ export function createLibraryController(deps: LibraryDeps = {}) {
       inputs = next;
       const epochChanged = next.connectionEpoch !== prev.connectionEpoch;
       if (epochChanged && next.connectionEpoch) store.update({ uploadError: null, deleteError: null });
+      if (next.client !== prev.client) store.update({ ext: null });
       if (next.client !== prev.client || next.active !== prev.active || epochChanged) probeExtensions();
       if (next.client !== prev.client || next.active !== prev.active || next.pollMs !== prev.pollMs) restartList();
     },

@@ -182,6 +182,19 @@ describe('Answers view', () => {
     expect(entry.textContent).toContain('OfferingStudio');
   });
 
+  it('lists the entries again when the analyst comes back to the Library tab', async () => {
+    await openAnswers();
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'unapproved' } });
+    await waitFor(() => expect(options()).toHaveLength(3));
+    fireEvent.click(screen.getByRole('tab', { name: 'Chat' }));
+    fake.library.entries.push(libraryEntry(5, 'Do you carry cyber insurance?', 'Yes'));
+    fireEvent.click(screen.getByRole('tab', { name: 'Library' }));
+    await waitFor(() => expect(within(answers()).getByText('Do you carry cyber insurance?')).toBeTruthy());
+    expect(screen.getByRole('button', { name: 'Answers' }).getAttribute('aria-pressed')).toBe('true');
+    // The analyst's filter stayed through the visit to another tab.
+    expect((screen.getByLabelText('Filter answers') as HTMLSelectElement).value).toBe('unapproved');
+  });
+
   it('shows a list the key cannot read as the service sentence, not as an empty library', async () => {
     fake.fail('GET', /answers\/library\/$/, { status: 429, json: { error: 'quota exhausted for this organisation' }, headers: { 'Retry-After': '300' } }, 5);
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });

@@ -98,6 +98,23 @@ describe('Library controller', () => {
     expect(mergeOfferings(c.state.offerings, [{ id: 7, name: 'Studio', type: 'module' }])).toBe(c.state.offerings);
   });
 
+  it('keeps what the same client said while the pane is hidden, and forgets it for another client', async () => {
+    fake.extensions = ['answers.library'];
+    const c = start();
+    await until(() => c.state.ext?.answers === true);
+    const api = client();
+    c.setInputs({ client: api, active: false, pollMs: 10 });
+    expect(c.state.ext).toBeNull(); // another client: nothing known of it yet
+    c.setInputs({ client: api, active: true, pollMs: 10 });
+    await until(() => c.state.ext?.answers === true);
+    const probes = fake.requestsTo('GET', /\/extensions\//).length;
+    c.setInputs({ client: api, active: false, pollMs: 10 });
+    expect(c.state.ext?.answers).toBe(true);
+    c.setInputs({ client: api, active: true, pollMs: 10 });
+    expect(c.state.ext?.answers).toBe(true);
+    await until(() => fake.requestsTo('GET', /\/extensions\//).length === probes + 1); // asked again on return
+  });
+
   it('a plain v2 service (no /extensions/) has none of them', async () => {
     const c = start();
     await until(() => c.state.ext !== null);
