@@ -87,6 +87,10 @@ describe('an analyst keeps the answer library, and the next fill follows it', ()
     await page.getByLabel('Filter answers', { exact: true }).selectOption('conflicts');
     const group = page.getByRole('group', { name: PT });
     await group.waitFor({ timeout: 30_000 });
+    // Every control of the view has a name a screen reader can say.
+    const snapshot = await pane().ariaSnapshot();
+    const unnamed = snapshot.split('\n').filter((line) => /^\s*- (button|textbox|searchbox|checkbox|combobox|listbox|option|group)(\s*\[[^\]]*\])*:?\s*$/.test(line));
+    expect(unnamed, snapshot).toEqual([]);
     await shot('1-conflict');
     await group.locator('.qf-card', { hasText: 'hecvat-2024.xlsx' }).getByRole('button', { name: 'Use this answer' }).click();
     await expect.poll(() => pane().innerText(), { timeout: 30_000 }).toMatch(/Settled "Do you perform annual penetration tests\?"/);

@@ -86,6 +86,14 @@ export function AnswersView(props: AnswersViewProps) {
     }
   };
 
+  // Back from an entry, the keyboard is where it was: on the list, at the entry it opened.
+  const listbox = useRef<HTMLUListElement>(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (opened === null && wasOpen.current) listbox.current?.focus();
+    wasOpen.current = opened !== null;
+  }, [opened]);
+
   if (opened !== null) return <EntryDetail entry={entry} offerings={props.offerings} onClose={entry.close} />;
 
   const cursorId = s.list?.results[s.cursor] ? `qf-answer-${s.list.results[s.cursor]!.id}` : undefined;
@@ -119,7 +127,7 @@ export function AnswersView(props: AnswersViewProps) {
             </p>
           )}
           {s.list && s.list.results.length > 0 && (
-            <ul class="qf-list" role="listbox" aria-label="Answers" tabIndex={0} aria-activedescendant={cursorId} aria-busy={s.loading} onKeyDown={onKeyDown}>
+            <ul ref={listbox} class="qf-list" role="listbox" aria-label="Answers" tabIndex={0} aria-activedescendant={cursorId} aria-busy={s.loading} onKeyDown={onKeyDown}>
               {s.list.results.map((e, i) => (
                 <li
                   key={e.id}

@@ -103,7 +103,10 @@ describe('Answers view', () => {
     expect(entry.textContent).toContain('ApprovalApproved by Bob on 2024-01-10');
     expect(within(entry).getByText('approved on 2024-01-10, review due since 2025-01-10')).toBeTruthy();
     fireEvent.click(within(entry).getByRole('button', { name: 'Back to the list' }));
-    await screen.findByRole('listbox', { name: 'Answers' });
+    // The keyboard is back on the list, at the entry it opened.
+    const list = await screen.findByRole('listbox', { name: 'Answers' });
+    await waitFor(() => expect(document.activeElement).toBe(list));
+    expect(list.getAttribute('aria-activedescendant')).toBe('qf-answer-2');
   });
 
   it('settles a conflict once with "Use this answer", and undoes it', async () => {
