@@ -39,6 +39,7 @@ type Reply = [number, unknown];
 
 export class FakeLibrary {
   entries: LibraryEntryDetail[] = [];
+  reviewAgeMonths = 12;
   private nextId = 1000;
 
   constructor(private readonly who = 'Alice') {}
@@ -67,6 +68,10 @@ export class FakeLibrary {
     this.refresh();
     const json = () => JSON.parse(body || '{}') as Record<string, unknown>;
     if (method === 'GET' && p === '/answers/library/') return [200, this.list(query)];
+    if (p === '/answers/library/settings/') {
+      if (method === 'PUT') this.reviewAgeMonths = Number(json().review_age_months);
+      return [200, { review_age_months: this.reviewAgeMonths }];
+    }
     if (method === 'POST' && p === '/answers/library/') {
       const b = json() as { question?: string; slots?: LibrarySlot[]; offering_ids?: number[] };
       if (!b.question?.trim()) return [400, { error: 'question must not be empty' }];

@@ -20,6 +20,8 @@ import { EntryBadges } from './EntryBadges';
 import { EntryDetail } from './EntryDetail';
 import { createEntry } from './entry';
 import { createEntryList, ENTRIES_PAGE } from './list';
+import { ReviewAge } from './ReviewAge';
+import { createReviewAge } from './review-age';
 import { FILTER_LABELS, sourceText } from './words';
 
 export interface AnswersViewProps {
@@ -57,6 +59,7 @@ export function AnswersView(props: AnswersViewProps) {
     if (props.active && !wasActive.current) list.load();
     wasActive.current = props.active;
   }, [props.active, list]);
+  const reviewAge = useMemo(() => createReviewAge(api), [api]);
   useEffect(() => {
     list.load();
     return () => {
@@ -64,8 +67,9 @@ export function AnswersView(props: AnswersViewProps) {
       entry.dispose();
       conflicts.dispose();
       add.dispose();
+      reviewAge.dispose();
     };
-  }, [list, entry, conflicts, add]);
+  }, [list, entry, conflicts, add, reviewAge]);
   const s = useStore(list);
   const opened = useStore(entry).id;
   const sources = useSourceFiles(props.client);
@@ -108,6 +112,7 @@ export function AnswersView(props: AnswersViewProps) {
         </div>
       </div>
       <AddEntry add={add} offerings={props.offerings} />
+      <ReviewAge reviewAge={reviewAge} />
       {s.filter === 'conflicts' && !s.q.trim() && !s.offeringId && !s.fileId ? (
         <ConflictGroups conflicts={conflicts} offerings={props.offerings} />
       ) : (

@@ -198,6 +198,26 @@ describe('Answers view', () => {
     expect((screen.getByLabelText('Filter answers') as HTMLSelectElement).value).toBe('unapproved');
   });
 
+  it("shows and sets the organisation's review age; a refusal is the service's sentence", async () => {
+    await openAnswers();
+    const summary = await screen.findByText('Review age: 12 months');
+    fireEvent.click(summary);
+    const form = screen.getByRole('form', { name: 'Review age' });
+    const months = within(form).getByLabelText(/Months after approval/) as HTMLInputElement;
+    fireEvent.input(months, { target: { value: '0' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save review age' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^The review age is a whole number of months from 1 to 120\./);
+    expect(fake.requestsTo('PUT', /settings/)).toHaveLength(0);
+    fake.fail('PUT', /answers\/library\/settings\/$/, { status: 403, json: { error: 'only an admin or repository manager can change the review age' } });
+    fireEvent.input(months, { target: { value: '6' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save review age' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/^Only an admin or repository manager can change the review age\./));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save review age' }));
+    await screen.findByText('Saved: answers are due for review 6 months after approval or their as-of date.');
+    expect(JSON.parse(fake.requestsTo('PUT', /settings/).at(-1)!.body)).toEqual({ review_age_months: 6 });
+    expect(fake.library.reviewAgeMonths).toBe(6);
+  });
+
   it('shows a list the key cannot read as the service sentence, not as an empty library', async () => {
     fake.fail('GET', /answers\/library\/$/, { status: 429, json: { error: 'quota exhausted for this organisation' }, headers: { 'Retry-After': '300' } }, 5);
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });

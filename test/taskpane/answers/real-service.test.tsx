@@ -55,6 +55,7 @@ describe('Answers view on the real service', () => {
   it('a read-only key sees the library, and a settlement it tries is refused in the service words', async () => {
     const list = await openAnswers(reader);
     await within(list).findByText('Is customer data encrypted at rest?');
+    await screen.findByText('Review age: 12 months', {}, { timeout: 10_000 }); // the organisation's default
     fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'conflicts' } });
     const group = await screen.findByRole('group', { name: 'Do you perform annual penetration tests?' }, { timeout: 10_000 });
     fireEvent.click(within(group).getAllByRole('button', { name: 'Use this answer' })[0]!);
