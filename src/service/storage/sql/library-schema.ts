@@ -63,6 +63,10 @@ CREATE INDEX IF NOT EXISTS library_events_by_entry ON library_events (org_id, fi
 CREATE TABLE IF NOT EXISTS library_manual (
   id ${id},
   org_id ${big} NOT NULL,
+  question TEXT NOT NULL,
+  slots TEXT NOT NULL,
+  original_id TEXT,
+  offering_ids TEXT NOT NULL DEFAULT '[]',
   created_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS library_settings (

@@ -11,6 +11,8 @@ import type {
   LibraryRepository,
   LibraryRow,
   LibraryState,
+  ManualEntry,
+  ManualEntryContent,
   NewLibraryEvent,
 } from '../library';
 import { inList, parseJson, type Sql } from './executor';
@@ -291,10 +293,25 @@ export class SqlLibrary implements LibraryRepository {
     return rows.map((r) => ({ ...r, version_slots: r.version_slots === null ? null : parseJson<QaSlot[]>(r.version_slots, []) }));
   }
 
-  async newManualEntry(orgId: number): Promise<{ id: number; created_at: string }> {
+  async newManualEntry(orgId: number, entry: ManualEntryContent): Promise<{ id: number; created_at: string }> {
     const created_at = nowIso();
-    const id = await this.sql.insert('INSERT INTO library_manual (org_id, created_at) VALUES (?, ?)', [orgId, created_at]);
+    const id = await this.sql.insert('INSERT INTO library_manual (org_id, question, slots, original_id, offering_ids, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      orgId,
+      entry.question,
+      JSON.stringify(entry.slots),
+      entry.original_id,
+      JSON.stringify(entry.offering_ids),
+      created_at,
+    ]);
     return { id, created_at };
+  }
+
+  async manualEntries(orgId: number): Promise<ManualEntry[]> {
+    const rows = await this.sql.all<{ id: number; question: string; slots: string; original_id: string | null; offering_ids: string; created_at: string }>(
+      'SELECT id, question, slots, original_id, offering_ids, created_at FROM library_manual WHERE org_id = ? ORDER BY id',
+      [orgId],
+    );
+    return rows.map((r) => ({ ...r, id: Number(r.id), slots: parseJson<QaSlot[]>(r.slots, []), offering_ids: parseJson<number[]>(r.offering_ids, []) }));
   }
 
   async reviewAgeMonths(orgId: number): Promise<number | null> {
