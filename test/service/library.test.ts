@@ -178,6 +178,28 @@ describe('answer library', () => {
     expect((await api(admin, 'PUT', 'settings/', { review_age_months: 12 })).body).toEqual({ review_age_months: 12 });
   });
 
+  it('counts what it lists, for every filter and status (counted from the decisions, not by joining every entry)', async () => {
+    const all = expectShape(LibraryPage, (await api(admin, 'GET', '?page_size=200')).body);
+    const retired = expectShape(LibraryPage, (await api(admin, 'GET', '?status=retired&page_size=200')).body);
+    expect(all.results.some((e) => e.approved_by) && retired.count > 0).toBe(true);
+    const expected: Record<string, number> = {
+      '': all.results.length,
+      'status=retired': retired.results.length,
+      'filter=retired': retired.results.length,
+      'status=canonical': all.results.filter((e) => e.status === 'canonical').length,
+      'status=active': all.results.filter((e) => e.status === 'active').length,
+      'filter=approved': all.results.filter((e) => e.approved_at !== null).length,
+      'filter=unapproved': all.results.filter((e) => e.approved_at === null).length,
+      'filter=by_hand': all.results.filter((e) => e.source === null).length,
+      'filter=review_due': 0,
+      'filter=conflicts': all.results.filter((e) => e.conflict).length,
+    };
+    for (const [query, n] of Object.entries(expected)) {
+      const page = expectShape(LibraryPage, (await api(member, 'GET', `?${query}&page_size=200`)).body);
+      expect([query, page.count, page.results.length]).toEqual([query, n, n]);
+    }
+  });
+
   it('exports the library as .xlsx, one row an entry', async () => {
     const res = await fetch(`${service.base}/api/v2/answers/library/export/`, { headers: { 'X-API-Key': member } });
     expect(res.status).toBe(200);

@@ -9,7 +9,7 @@ import type { Knowledge } from '../context';
 import { qaEntry } from '../knowledge/entries';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import type { QaSlot } from '../storage/knowledge-index';
-import type { LibraryRow, LibraryState } from '../storage/library';
+import type { LibraryRow, LibraryState, ManualEntry, ManualEntryContent } from '../storage/library';
 import type { Principal, Store } from '../storage/types';
 import { DEFAULT_REVIEW_AGE_MONTHS, entryDetail, libraryEntry, primaryAnswer, reviewCutoff, type EntryContext } from './library';
 
@@ -85,26 +85,43 @@ export interface NewEntryInput {
  */
 export async function addEntry(deps: LibraryDeps, p: Principal, input: NewEntryInput): Promise<LibraryEntryDetail> {
   const orgId = p.org.id;
-  const offering_ids = [...new Set(input.offering_ids ?? [])];
-  const slots = cleanSlots(input.slots);
-  const { id: manualId, created_at } = await deps.store.library.newManualEntry(orgId);
-  const fileId = -manualId;
-  const question = input.question.trim();
-  const pair = { question, answer: primaryAnswer(slots), slots, original_id: input.original_id?.trim() || null, tab_name: '', location: '' };
-  await deps.knowledge.indexDocument(
-    { org_id: orgId, file_id: fileId, filename: `Answer library entry ${manualId}`, offering_ids, scope_includes_company: offering_ids.length === 0, use_as_source: true },
-    { file_format: '', document_type: 'q_a', has_text: true, prepared_index: { passages: [], qa: [qaEntry(pair)], subject: null } },
-  );
-  const { rows } = await deps.store.library.list(orgId, { file_id: fileId, review_cutoff: created_at }, { limit: 1, offset: 0 });
+  const content: ManualEntryContent = {
+    question: input.question.trim(),
+    slots: cleanSlots(input.slots),
+    original_id: input.original_id?.trim() || null,
+    offering_ids: [...new Set(input.offering_ids ?? [])],
+  };
+  const { id: manualId, created_at } = await deps.store.library.newManualEntry(orgId, content);
+  await indexManualEntry(deps.knowledge, orgId, { ...content, id: manualId, created_at });
+  const { rows } = await deps.store.library.list(orgId, { file_id: -manualId, review_cutoff: created_at }, { limit: 1, offset: 0 });
   const row = rows[0];
-  if (!row) throw new Error(`the entry added by hand (file ${fileId}) is not in the index`);
+  if (!row) throw new Error(`the entry added by hand (file ${-manualId}) is not in the index`);
   await deps.store.library.change(
     orgId,
     row,
     { status: 'active', as_of: created_at, ...stamp(p) },
-    { action: 'added', by_name: actorName(p), detail: null, version: 1, version_question: question, version_slots: slots },
+    { action: 'added', by_name: actorName(p), detail: null, version: 1, version_question: content.question, version_slots: content.slots },
   );
   return detail(deps, orgId, row.id);
+}
+
+/**
+ * Writes an entry by hand into the knowledge index as added: a file of its own (the negative of its id),
+ * speaking for the whole company unless it names offerings. Its edits are decisions, read over it.
+ */
+export async function indexManualEntry(knowledge: Pick<Knowledge, 'indexDocument'>, orgId: number, entry: ManualEntry): Promise<void> {
+  const pair = { question: entry.question, answer: primaryAnswer(entry.slots), slots: entry.slots, original_id: entry.original_id, tab_name: '', location: '' };
+  await knowledge.indexDocument(
+    {
+      org_id: orgId,
+      file_id: -entry.id,
+      filename: `Answer library entry ${entry.id}`,
+      offering_ids: entry.offering_ids,
+      scope_includes_company: entry.offering_ids.length === 0,
+      use_as_source: true,
+    },
+    { file_format: '', document_type: 'q_a', has_text: true, prepared_index: { passages: [], qa: [qaEntry(pair)], subject: null } },
+  );
 }
 
 /** A new version of the entry's slots (and question); the old versions stay in its history. */

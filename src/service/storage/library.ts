@@ -68,6 +68,18 @@ export interface LibraryEventRecord {
   version_slots: QaSlot[] | null;
 }
 
+export interface ManualEntryContent {
+  question: string;
+  slots: QaSlot[];
+  original_id: string | null;
+  offering_ids: number[];
+}
+
+export interface ManualEntry extends ManualEntryContent {
+  id: number;
+  created_at: string;
+}
+
 export type NewLibraryEvent = Omit<LibraryEventRecord, 'at'> & { at?: string };
 
 export interface LibraryRepository {
@@ -85,8 +97,10 @@ export interface LibraryRepository {
   /** Sets the entry's decisions (unset fields keep theirs) and records the event, in one transaction. */
   change(orgId: number, entry: LibraryEntryKey & { qkey: string }, state: Partial<LibraryState>, event: NewLibraryEvent): Promise<void>;
   events(orgId: number, entry: LibraryEntryKey): Promise<LibraryEventRecord[]>;
-  /** A new id for an entry by hand. */
-  newManualEntry(orgId: number): Promise<{ id: number; created_at: string }>;
+  /** Records an entry by hand as added (its index row is written by the knowledge index); its id. */
+  newManualEntry(orgId: number, entry: ManualEntryContent): Promise<{ id: number; created_at: string }>;
+  /** The organisation's entries by hand as added, to index them again (after `qfill migrate`). */
+  manualEntries(orgId: number): Promise<ManualEntry[]>;
   reviewAgeMonths(orgId: number): Promise<number | null>;
   setReviewAgeMonths(orgId: number, months: number): Promise<void>;
 }

@@ -42,7 +42,9 @@ CREATE TABLE IF NOT EXISTS library_state (
   updated_at TEXT,
   PRIMARY KEY (org_id, file_id, location, question)
 );
-CREATE INDEX IF NOT EXISTS library_state_by_key ON library_state (org_id, qkey, status);
+-- No other index on library_state: every entry read joins it by its key, and a second index led with
+-- org_id is what PostgreSQL's planner took for that join before it had statistics (every state row
+-- compared for every entry). Decisions are few; the settled keys are read from the key's rows.
 CREATE TABLE IF NOT EXISTS library_events (
   id ${id},
   org_id ${big} NOT NULL,
@@ -61,6 +63,10 @@ CREATE INDEX IF NOT EXISTS library_events_by_entry ON library_events (org_id, fi
 CREATE TABLE IF NOT EXISTS library_manual (
   id ${id},
   org_id ${big} NOT NULL,
+  question TEXT NOT NULL,
+  slots TEXT NOT NULL,
+  original_id TEXT,
+  offering_ids TEXT NOT NULL DEFAULT '[]',
   created_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS library_settings (
@@ -68,5 +74,6 @@ CREATE TABLE IF NOT EXISTS library_settings (
   review_age_months INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS kb_qa_by_question_key ON kb_qa (org_id, ${questionKeySql('')});
+CREATE INDEX IF NOT EXISTS kb_qa_by_location ON kb_qa (org_id, file_id, location);
 `;
 }

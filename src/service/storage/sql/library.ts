@@ -11,6 +11,8 @@ import type {
   LibraryRepository,
   LibraryRow,
   LibraryState,
+  ManualEntry,
+  ManualEntryContent,
   NewLibraryEvent,
 } from '../library';
 import { inList, parseJson, type Sql } from './executor';
@@ -136,13 +138,72 @@ export class SqlLibrary implements LibraryRepository {
       return { count: rows.length, rows: await this.withOfferings(orgId, rows.slice(page.offset, page.offset + page.limit)) };
     }
     const clause = where.join(' AND ');
-    const from = `FROM kb_qa q JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id ${STATE_JOIN}`;
-    const counted = await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n ${from} WHERE ${clause}`, args);
-    const count = Number(counted?.n ?? 0);
+    const count = filter.filter === 'conflicts' ? await this.countJoined(clause, args) : await this.countByDecisions(orgId, filter, status);
     if (count === 0 || page.offset >= count) return { count, rows: [] };
     // Newest file first, each file's entries in sheet order.
     const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE ${clause} ORDER BY q.file_id DESC, q.id LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
     return { count, rows: await this.withOfferings(orgId, rows) };
+  }
+
+  /** Counts by joining every entry with its decisions: what the conflicts filter needs. */
+  private async countJoined(clause: string, args: unknown[]): Promise<number> {
+    const from = `FROM kb_qa q LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id ${STATE_JOIN}`;
+    return Number((await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n ${from} WHERE ${clause}`, args))?.n ?? 0);
+  }
+
+  /**
+   * Counts without joining 50,000 entries with their decisions (a tenth of a second): the entries that
+   * have no decision count as their defaults say (active, unapproved, dated by their file), counted from
+   * the entries' own index less those with a decision; those with one are counted from the decisions
+   * (few) joined to their entries.
+   */
+  private async countByDecisions(orgId: number, filter: LibraryListFilter, status: string | undefined): Promise<number> {
+    // Conditions on the entry and its file only, the same for both parts.
+    const entry: string[] = ['q.org_id = ?'];
+    const entryArgs: unknown[] = [orgId];
+    if (filter.filter === 'by_hand') entry.push('q.file_id < 0');
+    if (filter.file_id !== undefined) {
+      entry.push('q.file_id = ?');
+      entryArgs.push(filter.file_id);
+    }
+    if (filter.offering_id !== undefined) {
+      entry.push(`q.file_id IN (SELECT f.file_id FROM kb_files f WHERE f.org_id = ? AND (${this.companyScope} OR EXISTS (
+        SELECT 1 FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id AND o.offering_id = ?)))`);
+      entryArgs.push(orgId, filter.offering_id);
+    }
+    // Whether an entry without a decision passes, and what more its file must be.
+    const undecided = [...entry];
+    const undecidedArgs = [...entryArgs];
+    let undecidedPass = status === undefined || status === 'active';
+    if (filter.filter === 'approved') undecidedPass = false;
+    if (filter.filter === 'review_due') {
+      undecided.push('q.file_id IN (SELECT id FROM files WHERE org_id = ? AND created_at < ?)');
+      undecidedArgs.push(orgId, filter.review_cutoff);
+    }
+    // What an entry with a decision must be.
+    const decided = [...entry, 's.org_id = ?'];
+    const decidedArgs: unknown[] = [...entryArgs, orgId];
+    if (status) {
+      decided.push('s.status = ?');
+      decidedArgs.push(status);
+    } else decided.push(`s.status <> 'retired'`);
+    if (filter.filter === 'unapproved') decided.push('s.approved_at IS NULL');
+    if (filter.filter === 'approved') decided.push('s.approved_at IS NOT NULL');
+    if (filter.filter === 'review_due') {
+      decided.push('COALESCE(s.approved_at, s.as_of, fl.created_at) < ?');
+      decidedArgs.push(filter.review_cutoff);
+    }
+    // The decisions drive the join (SQLite: CROSS JOIN keeps them the outer loop).
+    const join = this.sql.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+    const fromDecided = `FROM library_state s ${join} kb_qa q ON q.org_id = s.org_id AND q.file_id = s.file_id AND q.location = s.location AND q.question = s.question
+      LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id`;
+    const n = async (sql: string, args: unknown[]) => Number((await this.sql.get<{ n: number }>(sql, args))?.n ?? 0);
+    let count = await n(`SELECT COUNT(*) AS n ${fromDecided} WHERE ${decided.join(' AND ')}`, decidedArgs);
+    if (undecidedPass) {
+      count += await n(`SELECT COUNT(*) AS n FROM kb_qa q WHERE ${undecided.join(' AND ')}`, undecidedArgs);
+      count -= await n(`SELECT COUNT(*) AS n ${fromDecided} WHERE s.org_id = ? AND ${undecided.join(' AND ')}`, [orgId, ...undecidedArgs]);
+    }
+    return count;
   }
 
   async get(orgId: number, id: number): Promise<LibraryRow | null> {
@@ -232,10 +293,25 @@ export class SqlLibrary implements LibraryRepository {
     return rows.map((r) => ({ ...r, version_slots: r.version_slots === null ? null : parseJson<QaSlot[]>(r.version_slots, []) }));
   }
 
-  async newManualEntry(orgId: number): Promise<{ id: number; created_at: string }> {
+  async newManualEntry(orgId: number, entry: ManualEntryContent): Promise<{ id: number; created_at: string }> {
     const created_at = nowIso();
-    const id = await this.sql.insert('INSERT INTO library_manual (org_id, created_at) VALUES (?, ?)', [orgId, created_at]);
+    const id = await this.sql.insert('INSERT INTO library_manual (org_id, question, slots, original_id, offering_ids, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      orgId,
+      entry.question,
+      JSON.stringify(entry.slots),
+      entry.original_id,
+      JSON.stringify(entry.offering_ids),
+      created_at,
+    ]);
     return { id, created_at };
+  }
+
+  async manualEntries(orgId: number): Promise<ManualEntry[]> {
+    const rows = await this.sql.all<{ id: number; question: string; slots: string; original_id: string | null; offering_ids: string; created_at: string }>(
+      'SELECT id, question, slots, original_id, offering_ids, created_at FROM library_manual WHERE org_id = ? ORDER BY id',
+      [orgId],
+    );
+    return rows.map((r) => ({ ...r, id: Number(r.id), slots: parseJson<QaSlot[]>(r.slots, []), offering_ids: parseJson<number[]>(r.offering_ids, []) }));
   }
 
   async reviewAgeMonths(orgId: number): Promise<number | null> {
