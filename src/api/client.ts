@@ -36,6 +36,7 @@ import { checkInput, digitsId, formBody, multipartBody, normaliseBaseUrl, sessio
 import type { UploadFile } from './encode';
 import { send, type Call, type RetryNotice, type Transport } from './http';
 import { pollUntilComplete, type PollOptions } from './poll';
+import { LibraryClient } from './library-client';
 import { DEFAULT_RETRY_POLICY, sleep as realSleep, type RetryPolicy, type Sleep } from './retry';
 
 export type { UploadFile } from './encode';
@@ -104,6 +105,8 @@ export class ApiClient {
   readonly baseUrl: string;
   private readonly transport: Transport;
   private readonly explicitTimeout: boolean;
+  /** Extension "answers.library": browse, settle, edit, approve, retire, export the answer library. */
+  readonly library: LibraryClient;
 
   constructor(options: ClientOptions) {
     if (!options || typeof options !== 'object') throw invalidArgument('ApiClient needs options with baseUrl and apiKey.');
@@ -140,6 +143,7 @@ export class ApiClient {
       random: options.random ?? Math.random,
       ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     };
+    this.library = new LibraryClient({ url: (path) => this.url(path), call: (c) => this.call(c) });
   }
 
   // ---- Chat ------------------------------------------------------------------------------------

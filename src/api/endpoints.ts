@@ -31,6 +31,22 @@ import {
   Structure,
   AnswersQuery,
 } from './schemas';
+import {
+  LibraryConflict,
+  LibraryConflictPage,
+  LibraryConflictQuery,
+  LibraryEdit,
+  LibraryEntryDetail,
+  LibraryListQuery,
+  LibraryNoBody,
+  LibraryPage,
+  LibraryRetire,
+  LibrarySettings,
+  LibrarySettingsInput,
+  LibrarySettle,
+  NewLibraryEntry,
+  LIBRARY_EXPORT_TYPE,
+} from './library';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -46,7 +62,11 @@ export interface Endpoint {
   response: z.ZodMiniType;
   /** Not in the v2 interface: listed by `GET /extensions/` under this name. */
   extension?: string;
+  /** The answer's media type when it is not JSON (a download); `response` then describes nothing. */
+  produces?: string;
 }
+
+const LIB = 'answers.library';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   { method: 'POST', path: '/chat/ask/', summary: 'Ask one question of the knowledge base (optionally within a session)', body: AskRequest, response: AskResponse },
@@ -81,5 +101,21 @@ export const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', path: '/keys/current/', summary: 'Whose key this is: its organisation, its user and whether it is read-only', response: KeyIdentity, extension: 'keys.current' },
   { method: 'GET', path: '/offerings/', summary: "The organisation's offerings", response: OfferingList, extension: 'offerings.list' },
   { method: 'GET', path: '/organisation/names/', summary: "The names that make a document the organisation's own", response: OrganisationNames, extension: 'organisation.names' },
+  { method: 'GET', path: '/answers/library/', summary: 'Browse and search the answer library', query: LibraryListQuery, response: LibraryPage, extension: LIB },
+  { method: 'POST', path: '/answers/library/', summary: 'Add an entry to the answer library by hand', body: NewLibraryEntry, response: LibraryEntryDetail, extension: LIB },
+  { method: 'GET', path: '/answers/library/conflicts/', summary: 'Entries answering the same question differently, grouped', query: LibraryConflictQuery, response: LibraryConflictPage, extension: LIB },
+  { method: 'POST', path: '/answers/library/conflicts/settle/', summary: 'Make one entry canonical for its question; the others are retired', body: LibrarySettle, response: LibraryConflict, extension: LIB },
+  { method: 'POST', path: '/answers/library/conflicts/undo/', summary: "Undo the settlement of an entry's question", body: LibrarySettle, response: LibraryConflict, extension: LIB },
+  {
+    method: 'GET', path: '/answers/library/export/', summary: 'The answer library as an .xlsx workbook (one row an entry)',
+    response: z.string(), produces: LIBRARY_EXPORT_TYPE, extension: LIB,
+  },
+  { method: 'GET', path: '/answers/library/settings/', summary: "The organisation's review age for library entries", response: LibrarySettings, extension: LIB },
+  { method: 'PUT', path: '/answers/library/settings/', summary: "Set the organisation's review age", body: LibrarySettingsInput, response: LibrarySettings, extension: LIB },
+  { method: 'GET', path: '/answers/library/{id}/', summary: 'One library entry with its versions and history', response: LibraryEntryDetail, extension: LIB },
+  { method: 'PUT', path: '/answers/library/{id}/', summary: "Edit an entry's slots: a new version, the old kept", body: LibraryEdit, response: LibraryEntryDetail, extension: LIB },
+  { method: 'POST', path: '/answers/library/{id}/approve/', summary: 'Approve an entry (high trust until its review is due)', body: LibraryNoBody, response: LibraryEntryDetail, extension: LIB },
+  { method: 'POST', path: '/answers/library/{id}/retire/', summary: 'Retire an entry: kept, never used', body: LibraryRetire, response: LibraryEntryDetail, extension: LIB },
+  { method: 'POST', path: '/answers/library/{id}/restore/', summary: 'Restore a retired entry', body: LibraryNoBody, response: LibraryEntryDetail, extension: LIB },
   { method: 'PUT', path: '/organisation/names/', summary: "Set the organisation's own names", body: OrganisationNames, response: OrganisationNames, extension: 'organisation.names' },
 ];

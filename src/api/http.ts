@@ -46,6 +46,8 @@ export interface Call<S extends z.ZodMiniType> {
   retries?: number;
   /** Overrides the transport's timeout; null = none (uploads of large files). */
   timeoutMs?: number | null;
+  /** A download: a successful answer's bytes are returned as they are (a Uint8Array), not parsed. */
+  binary?: boolean;
 }
 
 /** Which requests may be repeated after this failure. */
@@ -141,6 +143,13 @@ async function attemptOnce<S extends z.ZodMiniType>(t: Transport, call: Call<S>)
       });
     } catch (e) {
       return lost(e, 'connect');
+    }
+    if (call.binary && response.ok && response.status < 300) {
+      try {
+        return { ok: true, value: new Uint8Array(await response.arrayBuffer()) as z.output<S> };
+      } catch (e) {
+        return lost(e, 'read');
+      }
     }
     let text: string;
     try {

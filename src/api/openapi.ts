@@ -44,7 +44,9 @@ function operation(e: Endpoint): object {
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      '200': { description: 'OK', content: { 'application/json': { schema: jsonSchema(e.response, 'output') } } },
+      '200': e.produces
+        ? { description: 'OK', content: { [e.produces]: { schema: { type: 'string', contentMediaType: e.produces } } } }
+        : { description: 'OK', content: { 'application/json': { schema: jsonSchema(e.response, 'output') } } },
       '400': errorResponse('The request is invalid; the error names what was wrong'),
       '403': errorResponse('No valid key, no active licence, or not allowed for this key'),
       '404': errorResponse('Not found, or not visible to this key'),

@@ -451,6 +451,8 @@ export const EXTENSION = {
   offeringsList: 'offerings.list',
   organisationNames: 'organisation.names',
   keysCurrent: 'keys.current',
+  /** The answer library kept by analysts: ./library.ts. */
+  answersLibrary: 'answers.library',
 } as const;
 /** Extension "keys.current": `GET /keys/current/`, whose key this is, so people see which organisation they work in. */
 export const KeyIdentity = z.looseObject({

@@ -4,6 +4,7 @@
  */
 import { generateKey, hashKey, KEY_PREFIX } from './keys';
 import { knowledgeFileMeta } from './domain/file-meta';
+import { indexManualEntry } from './domain/library-actions';
 import { KnowledgeBase } from './knowledge/knowledge-base';
 import { openStorage, type StorageOptions } from './storage/open';
 import type { OfferingRecord, Role, Store } from './storage/types';
@@ -126,6 +127,7 @@ export async function reindexMigrated(opts: { fromData: string; target: StorageO
     if (!target.knowledgeIndex || !source.knowledgeIndex) throw new Error('no knowledge index to migrate into');
     const kb = new KnowledgeBase(target.knowledgeIndex);
     let indexed = 0;
+    let byHand = 0;
     // Every organisation's ready repository files, page by page.
     for (const org of await target.store.orgs.list()) {
       for (let offset = 0; ; offset += 100) {
@@ -142,9 +144,15 @@ export async function reindexMigrated(opts: { fromData: string; target: StorageO
         }
         if (rows.length < 100) break;
       }
+      // Entries added by hand to the answer library: files of their own in the index.
+      for (const entry of await target.store.library.manualEntries(org.id)) {
+        await indexManualEntry(kb, org.id, entry);
+        byHand++;
+      }
       const names = await source.knowledgeIndex.orgNames(org.id);
       if (names !== null) await target.knowledgeIndex.setOrgNames(org.id, names);
     }
+    if (byHand > 0) log(`answer library: ${byHand} entries added by hand indexed again`);
     log(`knowledge index: ${indexed} ready repository files indexed again`);
     return indexed;
   } finally {

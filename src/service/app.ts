@@ -90,7 +90,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     await store.close();
     throw new Error('the knowledge index has no PostgreSQL implementation yet');
   }
-  const knowledge = new KnowledgeBase(storage.knowledgeIndex, knowledgeOptionsFromEnv());
+  const knowledge = new KnowledgeBase(storage.knowledgeIndex, { ...knowledgeOptionsFromEnv(), library: store.library });
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
 
   const common = {

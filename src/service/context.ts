@@ -31,6 +31,8 @@ export interface Knowledge {
     onProgress?: (percent: number) => void,
   ): Promise<{ passage_count: number; qa_count: number; total_embeddings: number; template?: string | null }>;
   removeFile(orgId: number, fileId: number): Promise<void>;
+  /** Answer-library entry ids matching a search, best first (the retrieval answering uses). */
+  searchLibrary(orgId: number, query: string, limit?: number): Promise<number[]>;
   answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult>;
   answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer>;
   /** Which engine writes answers (shown by the pane); absent = extractive. */

@@ -31,6 +31,7 @@ export type TaskpaneApi = Pick<
   | 'listOfferings'
   | 'getOrganisationNames'
   | 'setOrganisationNames'
+  | 'library'
 >;
 
 /** Where the service is and how to prove who we are. */

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ChatSession, Progress, QuestionWithAnswers, RepositoryFile, Structure } from '../../src/api/schemas';
+import { FakeLibrary } from './fake-library';
 
 export interface Recorded {
   method: string;
@@ -107,6 +108,8 @@ export class FakeService {
   /** The organisation's offerings, listed under the "offerings.list" extension. */
   offerings: { id: number; name: string; type: 'service' | 'product' | 'module' }[] = [];
   orgNames: string[] = [];
+  /** The answer library, served under the "answers.library" extension. */
+  library = new FakeLibrary();
   /** Whose key it is (`GET /keys/current/`, extension "keys.current"), per key; a key not listed is 404. */
   keyOwners = new Map<string, { organization: { id: number; name: string }; user: { id: number; name: string; role: string }; read_only: boolean }>();
   /** When set, only these keys are accepted; any other gets 403 "invalid API key" (as the real service). */
@@ -225,6 +228,10 @@ export class FakeService {
     if (p === '/organisation/names/' && has('organisation.names')) {
       if (r.method === 'PUT') this.orgNames = (JSON.parse(r.body) as { names: string[] }).names.map((n) => n.trim()).filter(Boolean);
       return [200, { names: this.orgNames }];
+    }
+    if (has('answers.library')) {
+      const reply = this.library.route(r.method, p, r.query, r.body);
+      if (reply) return reply;
     }
     const doomed = m(/^\/repository\/files\/(\d+)\/$/);
     if (r.method === 'DELETE' && doomed && has('repository.delete')) {

@@ -1,12 +1,11 @@
 /** Renders the whole task pane against a FakeService (real HTTP, real ApiClient) and a MemoryWorkbook. */
 import { cleanup, configure, render } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { ApiClient } from '../../src/api/client';
-import { sleep } from '../../src/api/retry';
 import { App } from '../../src/taskpane/app';
 import { loadLater } from '../../src/taskpane/later';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
-import type { AppProps, ClientHooks, ConnectionSettings, TaskpaneApi } from '../../src/taskpane/types';
+import type { AppProps } from '../../src/taskpane/types';
+import { realClient } from './client';
 import { FakeService } from './fake-service';
 import { MemoryWorkbook, memoryStorage } from './memory-workbook';
 
@@ -36,15 +35,7 @@ class BrowserLikeFormData extends HappyFormData {
 }
 globalThis.FormData = BrowserLikeFormData as typeof FormData;
 
-/** The real client, with waits cut short so retries and polls do not slow the tests. */
-export function realClient(settings: ConnectionSettings, hooks: ClientHooks = {}): TaskpaneApi {
-  return new ApiClient({
-    ...settings,
-    ...hooks,
-    retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 10 },
-    sleep: (ms, signal) => sleep(Math.min(ms, 15), signal),
-  });
-}
+export { realClient };
 
 export interface Rendered {
   workbook: MemoryWorkbook;

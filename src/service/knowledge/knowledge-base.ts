@@ -8,6 +8,8 @@ import { noAnswer } from './answer/evaluation';
 import { bestSentences, evidenceOnly, extractiveAnswer, guardThirdParty, relevantEvidence, thirdPartyDraft } from './answer/extractive';
 import { identityAnswer, identityField } from './answer/identity';
 import { answerFromLibrary, findLibraryMatches, withoutSuperseded, type LibraryFileFacts } from './answer/library';
+import { decideCandidates, trustedLibraryAnswer, withReview, type LibraryDecisions, type LibraryDecisionSource } from './answer/library-decisions';
+import { DEFAULT_REVIEW_AGE_MONTHS } from '../domain/library';
 import { LlmAnswerer } from './answer/llm';
 import { writableSlots } from './answer/slots';
 import { batchLimitsFrom, planBatches, type BatchLimits } from '../llm/batch';
@@ -27,6 +29,8 @@ import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn
 export interface KnowledgeOptions {
   llm?: EndpointConfig | null;
   embeddings?: EndpointConfig | null;
+  /** What analysts decided in the answer library (retired, settled, edited, approved entries): fills follow it. */
+  library?: LibraryDecisionSource | null;
 }
 
 /** A question whose evidence is ready for the language model; `extractive` is its answer without one. */
@@ -52,6 +56,7 @@ export class KnowledgeBase {
   private readonly embedder: Embedder | null;
   private readonly llm: LlmAnswerer | null;
   private readonly batchLimits: BatchLimits;
+  private readonly library: LibraryDecisionSource | null;
 
   constructor(
     private readonly index: KnowledgeIndex,
@@ -61,6 +66,7 @@ export class KnowledgeBase {
     this.embedder = options.embeddings ? new Embedder(options.embeddings, env) : null;
     this.llm = options.llm ? new LlmAnswerer(options.llm, env) : null;
     this.batchLimits = batchLimitsFrom(env);
+    this.library = options.library ?? null;
   }
 
   /** Replaces the file's content in the index. Embedding failures fail the call (nothing half-stored). */
@@ -118,8 +124,23 @@ export class KnowledgeBase {
   /** Lexical search over passages and the answer library, ranked, relevance 0..1. */
   async search(orgId: number, query: string, filters: SearchFilters, limit = 10): Promise<Evidence[]> {
     const safeLimit = Math.max(1, Math.min(100, Math.floor(limit) || 10));
-    const found = await retrieve(this.index, orgId, query, filters, { limit: safeLimit });
+    const found = (await this.decided(orgId, await retrieve(this.index, orgId, query, filters, { limit: safeLimit }))).candidates;
     return (await this.current(orgId, found)).map((c) => c.evidence);
+  }
+
+  /**
+   * The answer library's entries for a search, best first (ids): the retrieval answering uses, so the
+   * library shows what a fill would find. At most `limit`, the retrieval's pool.
+   */
+  async searchLibrary(orgId: number, query: string, limit = 200): Promise<number[]> {
+    const found = await retrieve(this.index, orgId, query, {}, { limit, includePassages: false });
+    return found.map((c) => c.evidence.qna_id).filter((id): id is number => id !== null);
+  }
+
+  /** The candidates a fill may use after the library's decisions, and those decisions. */
+  private async decided(orgId: number, candidates: Candidate[]): Promise<{ candidates: Candidate[]; decisions: LibraryDecisions }> {
+    if (!this.library) return { candidates, decisions: new Map() };
+    return decideCandidates(this.library, orgId, candidates, DEFAULT_REVIEW_AGE_MONTHS, new Date());
   }
 
   async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<AnswerResult> {
@@ -142,14 +163,20 @@ export class KnowledgeBase {
     const dense = await this.denseRankings(orgId, text);
 
     // 1. The answer library: past answers to the same question, disagreements settled only by a stated rule.
-    const library = await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense });
+    // What analysts decided in the library comes first: retired and overruled entries are gone, edits read as edited.
+    const { candidates: library, decisions } = await this.decided(
+      orgId,
+      await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense }),
+    );
     const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
     const matches = findLibraryMatches({ ...q, text }, library, (fileId) => facts.get(fileId)!);
-    const reused = answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
+    const reused =
+      trustedLibraryAnswer({ ...q, text }, matches, decisions) ??
+      answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
     // "Solution Provider Name": the organisation's own names, unless the library holds a trusted past answer.
     const identity = identityField(text) ? identityAnswer(text, await this.organisationNames(orgId), reused?.text ?? null) : null;
     const identityBetter = identity !== null && identity.evaluation.trust !== 'low' && (!reused || reused.evaluation.trust === 'low');
-    if (reused && !identityBetter) return { result: reused };
+    if (reused && !identityBetter) return { result: withReview(reused, decisions) };
     if (identity) return { result: identity };
 
     // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
@@ -256,7 +283,8 @@ export class KnowledgeBase {
     const notFound: ChatAnswer = { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
     const dense = await this.denseRankings(orgId, resolved);
     const focus: QuestionFocus = { ...(await questionFocus(this.index, resolved)), required: followUpSubject(asked, resolved) };
-    const retrieved = relevantEvidence(await this.ownedEvidence(orgId, await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense })));
+    const found = (await this.decided(orgId, await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense }))).candidates;
+    const retrieved = relevantEvidence(await this.ownedEvidence(orgId, found));
     // A follow-up's own words (or words related to them: "algorithm" for AES) name what it asks about the
     // earlier subject: evidence holding none of them answers the earlier turn, not this one.
     const candidates = ranked(focus.required ? retrieved.filter((c) => mentionsAny(c, focus.required!)) : retrieved, CHAT_EVIDENCE);

@@ -10,6 +10,7 @@ import { authenticate, enforceQuota } from '../http/auth';
 import { notFoundHandler } from '../http/errors';
 import { chatRoutes } from './chat';
 import { keyRoutes } from './keys';
+import { libraryRoutes } from './library';
 import { organisationRoutes } from './organisation';
 import { questionnaireRoutes } from './questionnaires';
 import { repositoryRoutes } from './repository';
@@ -31,5 +32,6 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (api, { ctx }) =>
   questionnaireRoutes(api, ctx);
   repositoryRoutes(api, ctx);
   organisationRoutes(api, ctx);
+  libraryRoutes(api, ctx);
   keyRoutes(api);
 };

@@ -30,6 +30,11 @@ const TABLES: { name: string; key: string[] }[] = [
   { name: 'answers', key: ['id'] },
   { name: 'answer_evidence', key: ['id'] },
   { name: 'jobs', key: ['id'] },
+  // The answer library's decisions and entries by hand (their index rows are written again by reindexMigrated).
+  { name: 'library_state', key: ['org_id', 'file_id', 'location', 'question'] },
+  { name: 'library_events', key: ['id'] },
+  { name: 'library_manual', key: ['id'] },
+  { name: 'library_settings', key: ['org_id'] },
 ];
 
 export interface TableCount {
@@ -70,6 +75,8 @@ export async function copySqliteToPostgres(from: Sql, to: Sql, log: (line: strin
   for (const table of TABLES) {
     const targetColumns = new Set(await columnsOf(to, table.name));
     const columns = (await columnsOf(from, table.name)).filter((c) => targetColumns.has(c));
+    // A data folder whose index predates the answer library has none of its tables: nothing to copy.
+    if (columns.length === 0) continue;
     const quoted = columns.map((c) => `"${c}"`).join(', ');
     const rows = await from.all<Record<string, unknown>>(`SELECT ${quoted} FROM ${table.name} ORDER BY ${table.key.join(', ')}`);
     let copied = 0;

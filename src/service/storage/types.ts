@@ -6,6 +6,7 @@
  */
 import type { DocumentType, FileFormat, Evaluation } from '../../api/schemas';
 import type { DetectedQuestion } from '../detect/types';
+import type { LibraryRepository } from './library';
 
 export type Role = 'admin' | 'repository_manager' | 'member';
 export type License = 'active' | 'inactive';
@@ -422,6 +423,8 @@ export interface Repositories {
   files: FileRepository;
   sessions: SessionRepository;
   questionnaires: QuestionnaireRepository;
+  /** The answer library's entries and decisions (over the knowledge index's tables, ./library.ts). */
+  library: LibraryRepository;
 }
 
 /** What a unit of work sees: every repository and the job queue, all in one transaction. */

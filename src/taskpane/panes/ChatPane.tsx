@@ -1,26 +1,19 @@
 /**
  * Ask the knowledge base. Stateless by default (`ask`); "keep conversation" holds a session
  * (`createSession` + `sendMessage`). Every answer shows its sources and can go into the selected cell.
+ * The state and its rules live in the controllers (src/taskpane/chat); this renders them.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { LIMITS, type ChatSession, type QuestionWithAnswers, type RepositoryFile } from '../../api/schemas';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { LIMITS, type QuestionWithAnswers } from '../../api/schemas';
 import type { WorkbookAdapter } from '../../excel/types';
-import { ConnectFirst, ErrorMessage, Note } from '../components/Message';
+import { createChatController } from '../chat/controller';
+import { createSessionList, SESSIONS_PAGE } from '../chat/sessions';
 import { CellWrite } from '../components/CellWrite';
 import { Pager, SearchBox } from '../components/Controls';
-import { Sources, thirdPartyOf, type SourceItem } from '../components/Sources';
-import { bySourceRank } from '../../fill/answer';
-import { findQuestionAt } from '../review';
+import { ConnectFirst, ErrorMessage, Note } from '../components/Message';
+import { Sources } from '../components/Sources';
 import type { TaskpaneApi } from '../types';
-
-interface Turn {
-  key: number;
-  sender: 'user' | 'assistant';
-  text: string;
-  sources: SourceItem[];
-  /** The service's trust in this answer (extension), when it gives one. */
-  trust?: string | null;
-}
+import { useStore } from '../use-store';
 
 const TRUST_WORDS: Record<string, string> = {
   high: 'the sources state this.',
@@ -50,25 +43,6 @@ export interface ChatPaneProps {
   connectionEpoch?: number;
 }
 
-const SESSIONS_PAGE = 10;
-let turnKeys = 0;
-
-function turnsOf(session: ChatSession): Turn[] {
-  return (session.messages ?? []).map((m) => ({
-    key: ++turnKeys,
-    sender: m.sender,
-    text: m.content,
-    trust: (m.metadata as { trust?: string } | null | undefined)?.trust ?? null,
-    sources: bySourceRank(m.sources).map((s) => ({
-      filename: s.source_file,
-      page: s.page_number,
-      excerpt: s.content,
-      score: s.relevance_score,
-      thirdParty: thirdPartyOf(s),
-    })),
-  }));
-}
-
 function InsertButton(props: { workbook: WorkbookAdapter; text: string }) {
   return (
     <CellWrite
@@ -80,41 +54,15 @@ function InsertButton(props: { workbook: WorkbookAdapter; text: string }) {
 }
 
 function SessionList(props: { client: TaskpaneApi; currentId: number | null; onOpen: (id: number) => void; refreshKey: number; active: boolean }) {
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ count: number; results: ChatSession[]; hasNext: boolean } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [loading, setLoading] = useState(false);
-
-  useEffect(() => {
-    if (!props.active) return;
-    const ctl = new AbortController();
-    setLoading(true);
-    const timer = setTimeout(() => {
-      props.client
-        .listSessions({ page, page_size: SESSIONS_PAGE, ...(search.trim() ? { search: search.trim() } : {}) }, { signal: ctl.signal })
-        .then((r) => {
-          setData({ count: r.count, results: r.results, hasNext: r.next !== null });
-          setError(null);
-        })
-        .catch((e) => !ctl.signal.aborted && setError(e))
-        .finally(() => !ctl.signal.aborted && setLoading(false));
-    }, search ? 250 : 0); // wait for typing to pause before searching
-    return () => {
-      clearTimeout(timer);
-      ctl.abort();
-    };
-  }, [props.client, page, search, props.refreshKey, props.active]);
+  const list = useMemo(() => createSessionList(), []);
+  useEffect(() => () => list.dispose(), [list]);
+  const { search, page, data, error, loading } = useStore(list);
+  useEffect(() => list.setInputs({ client: props.client, active: props.active, refreshKey: props.refreshKey }), [list, props.client, props.active, props.refreshKey]);
 
   return (
     <details class="qf-card">
       <summary>Conversations{data ? ` (${data.count})` : ''}</summary>
-      <SearchBox
-        label="Search conversations"
-        placeholder="Search conversations"
-        value={search}
-        onChange={(text) => (setSearch(text), setPage(1))}
-      />
+      <SearchBox label="Search conversations" placeholder="Search conversations" value={search} onChange={list.setSearch} />
       <ErrorMessage error={error} />
       {data && data.results.length === 0 && <p class="qf-muted">No conversations{search ? ' match' : ' yet'}.</p>}
       <ul class="qf-list" aria-busy={loading}>
@@ -126,148 +74,39 @@ function SessionList(props: { client: TaskpaneApi; currentId: number | null; onO
           </li>
         ))}
       </ul>
-      {data && <Pager page={page} count={data.count} pageSize={SESSIONS_PAGE} hasNext={data.hasNext} onPage={setPage} />}
+      {data && <Pager page={page} count={data.count} pageSize={SESSIONS_PAGE} hasNext={data.hasNext} onPage={list.setPage} />}
     </details>
   );
 }
 
 export function ChatPane(props: ChatPaneProps) {
-  const { client, workbook } = props;
-  const [input, setInput] = useState('');
-  const [turns, setTurns] = useState<Turn[]>([]);
-  const [keep, setKeep] = useState(false);
-  const [sessionId, setSessionId] = useState<number | null>(null);
-  const [fileId, setFileId] = useState('');
-  const [files, setFiles] = useState<RepositoryFile[]>([]);
-  const [filesError, setFilesError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [hint, setHint] = useState<string | null>(null);
-  const [sessionsVersion, setSessionsVersion] = useState(0);
+  const { client, workbook, questions, active, connectionEpoch } = props;
+  const c = useMemo(() => createChatController(), []);
+  useEffect(() => () => c.dispose(), [c]);
+  const st = useStore(c);
+  useEffect(
+    () => c.setInputs({ client, workbook, questions, active, ...(connectionEpoch !== undefined ? { connectionEpoch } : {}) }),
+    [c, client, workbook, questions, active, connectionEpoch],
+  );
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
-    if (props.connectionEpoch) setError(null);
-  }, [props.connectionEpoch]);
-
-  // The "restrict to a file" list: ready files only, loaded when the pane is first shown.
-  useEffect(() => {
-    if (!client || !props.active) return;
-    const ctl = new AbortController();
-    client
-      .listRepositoryFiles({ status: 'ready', page_size: LIMITS.pageSizeMax, ordering: 'original_filename' }, { signal: ctl.signal })
-      .then((r) => {
-        setFiles(r.results);
-        setFilesError(null);
-      })
-      .catch((e) => !ctl.signal.aborted && setFilesError(e));
-    return () => ctl.abort();
-  }, [client, props.active]);
-
-  const send = async () => {
-    const question = input.trim();
-    if (!client || !question || busy) return;
-    if (question.length > LIMITS.messageLength) {
-      setError(`The question is ${question.length} characters long; the service accepts at most ${LIMITS.messageLength}. Shorten it.`);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    const file = fileId ? Number(fileId) : undefined;
-    try {
-      if (keep) {
-        let id = sessionId;
-        if (id === null) {
-          const created = await client.createSession({ title: question.slice(0, LIMITS.sessionTitleLength) });
-          id = created.id;
-          setSessionId(id);
-        }
-        const session = await client.sendMessage(id, { message: question, ...(file ? { file_id: file } : {}) });
-        setTurns(turnsOf(session));
-        setSessionsVersion((v) => v + 1);
-      } else {
-        const answer = await client.ask({ question, ...(file ? { file_id: file } : {}) });
-        setTurns((t) => [
-          ...t,
-          { key: ++turnKeys, sender: 'user', text: question, sources: [] },
-          {
-            key: ++turnKeys,
-            sender: 'assistant',
-            text: answer.answer,
-            trust: answer.trust ?? null,
-            sources: bySourceRank(answer.sources).map((s) => ({
-              filename: s.filename,
-              page: s.page_number,
-              excerpt: s.content,
-              score: s.relevance_score ?? null,
-              thirdParty: thirdPartyOf(s),
-            })),
-          },
-        ]);
-      }
-      setInput(''); // only once the answer is in: a failed question stays in the box
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
-      void send();
+      void c.send();
     }
   };
 
   const askAboutSelection = async () => {
-    setHint(null);
-    try {
-      const ref = await workbook.getSelection();
-      if (!ref) {
-        setHint('Select a cell of a question in the sheet first.');
-        return;
-      }
-      if (props.questions.length === 0) {
-        setHint('No questionnaire is known for this workbook yet: fill it first (Fill tab), or type the question.');
-        return;
-      }
-      const q = findQuestionAt(props.questions, ref);
-      if (!q) {
-        setHint(`The selected cell ${ref.tab}!${ref.address} does not belong to a question of this questionnaire.`);
-        return;
-      }
-      setInput(q.original_question_text);
-      inputRef.current?.focus();
-    } catch (e) {
-      setError(e);
-    }
-  };
-
-  const openSession = async (id: number) => {
-    if (!client) return;
-    setError(null);
-    try {
-      const session = await client.getSession(id);
-      setTurns(turnsOf(session));
-      setSessionId(session.id);
-      setKeep(true);
-    } catch (e) {
-      setError(e);
-    }
-  };
-
-  const newConversation = () => {
-    setSessionId(null);
-    setTurns([]);
-    setError(null);
+    if (await c.askAboutSelection()) inputRef.current?.focus();
   };
 
   return (
     <div>
       <h2>Chat</h2>
       {!client && <ConnectFirst onOpenSettings={props.onOpenSettings} />}
-      {client && <SessionList client={client} currentId={sessionId} onOpen={openSession} refreshKey={sessionsVersion} active={props.active} />}
-      {client && turns.length === 0 && (
+      {client && <SessionList client={client} currentId={st.sessionId} onOpen={(id) => void c.openSession(id)} refreshKey={st.sessionsVersion} active={props.active} />}
+      {client && st.turns.length === 0 && (
         <p class="qf-muted">
           Ask about your organisation's security, privacy or compliance: answers come from the documents in your library, each with its
           sources, and can go into the selected cell. To ask a questionnaire's question, select its cell in the sheet and choose "Ask about
@@ -275,7 +114,7 @@ export function ChatPane(props: ChatPaneProps) {
         </p>
       )}
       <div class="qf-chat-log" role="log" aria-live="polite" aria-label="Conversation">
-        {turns.map((t) =>
+        {st.turns.map((t) =>
           t.sender === 'user' ? (
             <div key={t.key} class="qf-bubble qf-bubble-user">
               <span class="qf-sr">You: </span>
@@ -292,14 +131,14 @@ export function ChatPane(props: ChatPaneProps) {
           ),
         )}
       </div>
-      <ErrorMessage error={error} />
+      <ErrorMessage error={st.error} />
       <label class="qf-field">
         <span>Question</span>
         <textarea
           ref={inputRef}
           class="qf-textarea"
-          value={input}
-          onInput={(e) => setInput(e.currentTarget.value)}
+          value={st.input}
+          onInput={(e) => c.setInput(e.currentTarget.value)}
           onKeyDown={onKeyDown}
           placeholder="Ask the knowledge base… (Enter sends, Shift+Enter for a new line)"
           aria-describedby="qf-chat-help"
@@ -310,44 +149,41 @@ export function ChatPane(props: ChatPaneProps) {
         Enter sends the question; Shift+Enter starts a new line.
       </p>
       <div class="qf-row">
-        <button type="button" class="qf-btn qf-btn-primary" onClick={send} disabled={!client || busy || !input.trim()}>
-          {busy ? 'Asking…' : 'Ask'}
+        <button type="button" class="qf-btn qf-btn-primary" onClick={() => void c.send()} disabled={!client || st.busy || !st.input.trim()}>
+          {st.busy ? 'Asking…' : 'Ask'}
         </button>
-        <button type="button" class="qf-btn" onClick={askAboutSelection}>
+        <button type="button" class="qf-btn" onClick={() => void askAboutSelection()}>
           Ask about the selected question
         </button>
       </div>
-      {hint && <Note kind="warn">{hint}</Note>}
+      {st.hint && <Note kind="warn">{st.hint}</Note>}
       <div class="qf-row">
         <label class="qf-check">
           <input
             type="checkbox"
-            checked={keep}
-            onChange={(e) => {
-              setKeep(e.currentTarget.checked);
-              if (!e.currentTarget.checked) setSessionId(null);
-            }}
+            checked={st.keep}
+            onChange={(e) => c.setKeep(e.currentTarget.checked)}
           />
-          <span>Keep conversation{sessionId !== null ? ' (continuing)' : ''}</span>
+          <span>Keep conversation{st.sessionId !== null ? ' (continuing)' : ''}</span>
         </label>
-        {sessionId !== null && (
-          <button type="button" class="qf-link" onClick={newConversation}>
+        {st.sessionId !== null && (
+          <button type="button" class="qf-link" onClick={c.newConversation}>
             New conversation
           </button>
         )}
       </div>
       <label class="qf-field">
         <span>Answer from</span>
-        <select class="qf-select" value={fileId} onChange={(e) => setFileId(e.currentTarget.value)}>
+        <select class="qf-select" value={st.fileId} onChange={(e) => c.setFileId(e.currentTarget.value)}>
           <option value="">The whole library</option>
-          {files.map((f) => (
+          {st.files.map((f) => (
             <option key={f.id} value={String(f.id)}>
               {f.original_filename ?? `file ${f.id}`}
             </option>
           ))}
         </select>
       </label>
-      {filesError !== null && <ErrorMessage error={filesError} />}
+      {st.filesError !== null && <ErrorMessage error={st.filesError} />}
     </div>
   );
 }

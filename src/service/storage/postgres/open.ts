@@ -56,7 +56,8 @@ function unavailableWhenDisconnected<T extends object>(target: T): T {
 
 /** The database as the shared SQL executor, migrated, for `qfill migrate` to copy into. */
 export async function openPostgresTarget(url: string): Promise<{ transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>; close(): Promise<void> }> {
-  const pool = await openPostgres({ url, poolSize: 2 });
+  // With the knowledge index's migrations: the answer library's tables are among what is copied.
+  const pool = await openPostgres({ url, poolSize: 2, extraMigrations: KNOWLEDGE_INDEX_MIGRATIONS });
   const sql = new PgSql(pool);
   return { transaction: (fn) => sql.transaction(fn), close: () => pool.end() };
 }

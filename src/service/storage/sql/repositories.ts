@@ -3,6 +3,7 @@ import { SqlKeys, SqlOfferings, SqlOrgs, SqlTeams, SqlUsers } from './accounts';
 import { SqlSessions } from './chat';
 import type { Sql } from './executor';
 import { SqlFiles } from './files';
+import { SqlLibrary } from './library';
 import { SqlQuestionnaires } from './questionnaires';
 import type { Repositories } from '../types';
 
@@ -16,5 +17,6 @@ export function repositories(sql: Sql): Repositories {
     files: new SqlFiles(sql),
     sessions: new SqlSessions(sql),
     questionnaires: new SqlQuestionnaires(sql),
+    library: new SqlLibrary(sql),
   };
 }

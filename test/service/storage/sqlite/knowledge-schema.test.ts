@@ -2,6 +2,7 @@
  * The knowledge index's schema migrations on SQLite: a database made at an older version is brought to
  * the current one with its content intact and searchable as before.
  */
+import { questionKeySql } from '../../../../src/service/storage/sql/library-schema';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,7 +50,7 @@ describe('knowledge index schema on SQLite', () => {
     expect(config('kb_passages_fts')).toBeUndefined();
 
     const index = new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(7);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(8);
     expect(config('kb_passages_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_qa_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_passages_fts', 'crisismerge')).toBe(FTS_CRISISMERGE);
@@ -74,7 +75,7 @@ describe('knowledge index schema on SQLite', () => {
     versionThree();
     migrateKnowledgeIndex(db, 5);
     const index = new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(7);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(8);
     expect(db.prepare('SELECT COUNT(*) FROM kb_passages WHERE list_id IS NULL').pluck().get()).toBe(2);
     expect(db.prepare('SELECT COUNT(*) FROM kb_vector_lists').pluck().get()).toBe(0);
     const plan = db
@@ -96,7 +97,7 @@ describe('knowledge index schema on SQLite', () => {
     insert.run(ORG_ROWID_SPAN + 3, 'In no list yet.', vector(0.75), null);
 
     new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(7);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(8);
     expect(db.prepare('SELECT id, list_id FROM kb_passages ORDER BY id').raw().all()).toEqual([
       [ORG_ROWID_SPAN + 1, 3],
       [ORG_ROWID_SPAN + 2, 5],
@@ -113,6 +114,16 @@ describe('knowledge index schema on SQLite', () => {
       [ORG_ROWID_SPAN + 1, vector(0.25)],
       [ORG_ROWID_SPAN + 2, vector(0.5)],
     ]);
+  });
+
+  it("migrates a version-7 index to 8: the answer library's tables, and its entries found by question key through an index", () => {
+    migrateKnowledgeIndex(db, 7);
+    new SqliteKnowledgeIndex(db);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(8);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'library_%' ORDER BY name").pluck().all();
+    expect(tables).toEqual(['library_events', 'library_manual', 'library_settings', 'library_state']);
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT q.id FROM kb_qa q WHERE q.org_id = 1 AND ${questionKeySql('q')} = ?`).all('id:Answers|PT-01') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX kb_qa_by_question_key/);
   });
 
   it('keeps the index whole through many small writes merged FTS_AUTOMERGE segments at a time', async () => {

@@ -13,6 +13,7 @@
  */
 import type { Migration } from '../migrations';
 import type { IndexKind } from '../../knowledge-index';
+import { libraryTablesSql } from '../../sql/library-schema';
 
 /**
  * Column weights, as SQLite's bm25() gets them, in tenths so a row's weighted count is an integer:
@@ -135,6 +136,11 @@ CREATE TABLE IF NOT EXISTS kb_vector_lists (
   PRIMARY KEY (org_id, kind)
 );
 `,
+  },
+  {
+    version: 1004,
+    name: 'answer library: decisions, history, entries by hand, review age',
+    sql: libraryTablesSql('postgres'),
   },
 ];
 

@@ -1,0 +1,251 @@
+/**
+ * What analysts do to the answer library: browse, add, edit, approve, retire, restore, settle a conflict
+ * and undo it, set the review age, export. Each change is recorded with who and when. The routes
+ * (../routes/library.ts) validate the request and call these; rules about entries are ./library.ts's.
+ */
+import type { LibraryConflict, LibraryEntry, LibraryEntryDetail, LibraryFilter, LibraryStatus } from '../../api/library';
+import { nowIso } from '../clock';
+import type { Knowledge } from '../context';
+import { qaEntry } from '../knowledge/entries';
+import { badRequest, forbidden, notFound } from '../http/errors';
+import type { QaSlot } from '../storage/knowledge-index';
+import type { LibraryRow, LibraryState, ManualEntry, ManualEntryContent } from '../storage/library';
+import type { Principal, Store } from '../storage/types';
+import { DEFAULT_REVIEW_AGE_MONTHS, entryDetail, libraryEntry, primaryAnswer, reviewCutoff, type EntryContext } from './library';
+
+export interface LibraryDeps {
+  store: Store;
+  knowledge: Knowledge;
+  now?: () => Date;
+}
+
+/** Whose name a change is recorded under. */
+export function actorName(p: Principal): string {
+  return `${p.user.first_name} ${p.user.last_name}`.trim() || p.user.username;
+}
+
+/** Members read the library; admins and repository managers change it, never with a read-only key. */
+export function requireLibraryEditor(p: Principal): void {
+  if (p.read_only) throw forbidden('this API key is read-only and cannot change the answer library');
+  if (p.user.role === 'member') throw forbidden('only an admin or repository manager can change the answer library');
+}
+
+async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[]): Promise<EntryContext> {
+  const reviewAgeMonths = (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
+  const conflicting = await deps.store.library.conflicting(orgId, rows.map((r) => r.qkey));
+  return { reviewAgeMonths, now: deps.now?.() ?? new Date(), conflicting };
+}
+
+export interface BrowseQuery {
+  q?: string;
+  status?: LibraryStatus;
+  filter?: LibraryFilter;
+  offering_id?: number;
+  file_id?: number;
+}
+
+export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuery, page: { limit: number; offset: number }): Promise<{ count: number; results: LibraryEntry[] }> {
+  const months = (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
+  const now = deps.now?.() ?? new Date();
+  const search = query.q?.trim();
+  const ids = search ? await deps.knowledge.searchLibrary(orgId, search) : undefined;
+  const { count, rows } = await deps.store.library.list(
+    orgId,
+    { status: query.status, filter: query.filter, offering_id: query.offering_id, file_id: query.file_id, review_cutoff: reviewCutoff(months, now), ids },
+    page,
+  );
+  const ctx = await context(deps, orgId, rows);
+  return { count, results: rows.map((r) => libraryEntry(r, ctx)) };
+}
+
+async function found(deps: LibraryDeps, orgId: number, id: number): Promise<LibraryRow> {
+  const row = await deps.store.library.get(orgId, id);
+  if (!row) throw notFound(`library entry ${id} not found`);
+  return row;
+}
+
+export async function detail(deps: LibraryDeps, orgId: number, id: number): Promise<LibraryEntryDetail> {
+  const row = await found(deps, orgId, id);
+  const events = await deps.store.library.events(orgId, row);
+  return entryDetail(row, events, await context(deps, orgId, [row]));
+}
+
+const stamp = (p: Principal) => ({ updated_by: actorName(p), updated_at: nowIso() });
+
+export interface NewEntryInput {
+  question: string;
+  slots: QaSlot[];
+  original_id?: string;
+  offering_ids?: number[];
+}
+
+/**
+ * An entry by hand: a file of its own in the knowledge index (negative id), so the retrieval that
+ * answers finds it like any past answer; without offerings it speaks for the whole company.
+ */
+export async function addEntry(deps: LibraryDeps, p: Principal, input: NewEntryInput): Promise<LibraryEntryDetail> {
+  const orgId = p.org.id;
+  const content: ManualEntryContent = {
+    question: input.question.trim(),
+    slots: cleanSlots(input.slots),
+    original_id: input.original_id?.trim() || null,
+    offering_ids: [...new Set(input.offering_ids ?? [])],
+  };
+  const { id: manualId, created_at } = await deps.store.library.newManualEntry(orgId, content);
+  await indexManualEntry(deps.knowledge, orgId, { ...content, id: manualId, created_at });
+  const { rows } = await deps.store.library.list(orgId, { file_id: -manualId, review_cutoff: created_at }, { limit: 1, offset: 0 });
+  const row = rows[0];
+  if (!row) throw new Error(`the entry added by hand (file ${-manualId}) is not in the index`);
+  await deps.store.library.change(
+    orgId,
+    row,
+    { status: 'active', as_of: created_at, ...stamp(p) },
+    { action: 'added', by_name: actorName(p), detail: null, version: 1, version_question: content.question, version_slots: content.slots },
+  );
+  return detail(deps, orgId, row.id);
+}
+
+/**
+ * Writes an entry by hand into the knowledge index as added: a file of its own (the negative of its id),
+ * speaking for the whole company unless it names offerings. Its edits are decisions, read over it.
+ */
+export async function indexManualEntry(knowledge: Pick<Knowledge, 'indexDocument'>, orgId: number, entry: ManualEntry): Promise<void> {
+  const pair = { question: entry.question, answer: primaryAnswer(entry.slots), slots: entry.slots, original_id: entry.original_id, tab_name: '', location: '' };
+  await knowledge.indexDocument(
+    {
+      org_id: orgId,
+      file_id: -entry.id,
+      filename: `Answer library entry ${entry.id}`,
+      offering_ids: entry.offering_ids,
+      scope_includes_company: entry.offering_ids.length === 0,
+      use_as_source: true,
+    },
+    { file_format: '', document_type: 'q_a', has_text: true, prepared_index: { passages: [], qa: [qaEntry(pair)], subject: null } },
+  );
+}
+
+/** A new version of the entry's slots (and question); the old versions stay in its history. */
+export async function editEntry(deps: LibraryDeps, p: Principal, id: number, input: { slots: QaSlot[]; question?: string }): Promise<LibraryEntryDetail> {
+  const orgId = p.org.id;
+  const row = await found(deps, orgId, id);
+  const slots = cleanSlots(input.slots);
+  const version = (row.state?.version ?? 1) + 1;
+  const question = input.question?.trim() || row.state?.edit_question || row.question;
+  const at = nowIso();
+  await deps.store.library.change(
+    orgId,
+    row,
+    {
+      edit_slots: slots,
+      edit_answer: primaryAnswer(slots),
+      edit_question: question === row.question ? null : question,
+      version,
+      // An edit is a new statement: it dates the entry and needs approving again.
+      as_of: at,
+      approved_by: null,
+      approved_at: null,
+      ...stamp(p),
+    },
+    { action: 'edited', by_name: actorName(p), detail: `version ${version}`, version, version_question: question, version_slots: slots, at },
+  );
+  return detail(deps, orgId, id);
+}
+
+export async function approveEntry(deps: LibraryDeps, p: Principal, id: number): Promise<LibraryEntryDetail> {
+  const row = await found(deps, p.org.id, id);
+  if (row.state?.status === 'retired') throw badRequest(`entry ${id} is retired; restore it before approving it`);
+  const at = nowIso();
+  await deps.store.library.change(p.org.id, row, { approved_by: actorName(p), approved_at: at, ...stamp(p) }, { action: 'approved', by_name: actorName(p), detail: null, version: null, version_question: null, version_slots: null, at });
+  return detail(deps, p.org.id, id);
+}
+
+export async function retireEntry(deps: LibraryDeps, p: Principal, id: number, reason: string | undefined): Promise<LibraryEntryDetail> {
+  const row = await found(deps, p.org.id, id);
+  if (row.state?.status === 'retired') throw badRequest(`entry ${id} is already retired`);
+  const why = reason?.trim() || `retired by ${actorName(p)}`;
+  await deps.store.library.change(p.org.id, row, { status: 'retired', retired_reason: why, ...stamp(p) }, { action: 'retired', by_name: actorName(p), detail: why, version: null, version_question: null, version_slots: null });
+  return detail(deps, p.org.id, id);
+}
+
+export async function restoreEntry(deps: LibraryDeps, p: Principal, id: number): Promise<LibraryEntryDetail> {
+  const row = await found(deps, p.org.id, id);
+  if (row.state?.status !== 'retired') throw badRequest(`entry ${id} is not retired`);
+  await deps.store.library.change(p.org.id, row, { status: 'active', retired_reason: null, ...stamp(p) }, { action: 'restored', by_name: actorName(p), detail: null, version: null, version_question: null, version_slots: null });
+  return detail(deps, p.org.id, id);
+}
+
+const SETTLED = 'settled:';
+
+/**
+ * Makes the entry canonical for its question (settling approves it) and retires the other live entries
+ * answering it, each with the reason; all in one transaction.
+ */
+export async function settle(deps: LibraryDeps, p: Principal, entryId: number): Promise<LibraryConflict> {
+  const orgId = p.org.id;
+  const chosen = await found(deps, orgId, entryId);
+  const group = await deps.store.library.byKey(orgId, chosen.qkey);
+  const by = actorName(p);
+  const at = nowIso();
+  const none = { version: null, version_question: null, version_slots: null };
+  await deps.store.unitOfWork(async (tx) => {
+    for (const row of group) {
+      if (row.id === chosen.id || row.state?.status === 'retired') continue;
+      const why = `${SETTLED} entry ${chosen.id} chosen for this question`;
+      await tx.library.change(orgId, row, { status: 'retired', retired_reason: why, updated_by: by, updated_at: at }, { action: 'retired', by_name: by, detail: why, at, ...none });
+    }
+    const state: Partial<LibraryState> = { status: 'canonical', retired_reason: null, approved_by: by, approved_at: at, updated_by: by, updated_at: at };
+    await tx.library.change(orgId, chosen, state, { action: 'settled', by_name: by, detail: `canonical for this question; ${group.length - 1} other entr${group.length === 2 ? 'y' : 'ies'} retired`, at, ...none });
+  });
+  return conflictGroup(deps, orgId, chosen.qkey);
+}
+
+/** Undoes the settlement of the entry's question: the entries it retired come back, none is canonical. */
+export async function undoSettle(deps: LibraryDeps, p: Principal, entryId: number): Promise<LibraryConflict> {
+  const orgId = p.org.id;
+  const entry = await found(deps, orgId, entryId);
+  const group = await deps.store.library.byKey(orgId, entry.qkey);
+  if (!group.some((r) => r.state?.status === 'canonical')) throw badRequest(`entry_id: the question of entry ${entryId} is not settled`);
+  const by = actorName(p);
+  const at = nowIso();
+  const none = { version: null, version_question: null, version_slots: null };
+  await deps.store.unitOfWork(async (tx) => {
+    for (const row of group) {
+      const status = row.state?.status;
+      if (status === 'canonical') {
+        await tx.library.change(orgId, row, { status: 'active', approved_by: null, approved_at: null, updated_by: by, updated_at: at }, { action: 'unsettled', by_name: by, detail: 'no longer canonical', at, ...none });
+      } else if (status === 'retired' && row.state?.retired_reason?.startsWith(SETTLED)) {
+        await tx.library.change(orgId, row, { status: 'active', retired_reason: null, updated_by: by, updated_at: at }, { action: 'restored', by_name: by, detail: 'settlement undone', at, ...none });
+      }
+    }
+  });
+  return conflictGroup(deps, orgId, entry.qkey);
+}
+
+async function conflictGroup(deps: LibraryDeps, orgId: number, qkey: string): Promise<LibraryConflict> {
+  const rows = await deps.store.library.byKey(orgId, qkey);
+  const ctx = await context(deps, orgId, rows);
+  const entries = rows.map((r) => libraryEntry(r, ctx));
+  const live = entries.find((e) => e.status !== 'retired') ?? entries[0];
+  return {
+    question_key: qkey,
+    question: live?.question ?? '',
+    entries,
+    canonical_id: entries.find((e) => e.status === 'canonical')?.id ?? null,
+  };
+}
+
+export async function conflicts(deps: LibraryDeps, orgId: number, page: { limit: number; offset: number }): Promise<{ count: number; results: LibraryConflict[] }> {
+  const { count, keys } = await deps.store.library.conflictKeys(orgId, page);
+  const results: LibraryConflict[] = [];
+  for (const key of keys) results.push(await conflictGroup(deps, orgId, key));
+  return { count, results };
+}
+
+export async function reviewAge(deps: LibraryDeps, orgId: number): Promise<{ review_age_months: number }> {
+  return { review_age_months: (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS };
+}
+
+/** Slots as stored: trimmed keys, content as written. */
+function cleanSlots(slots: QaSlot[]): QaSlot[] {
+  return slots.map((s) => ({ slot_key: s.slot_key.trim(), ...(s.header?.trim() ? { header: s.header.trim() } : {}), content: s.content }));
+}

@@ -1,0 +1,106 @@
+/**
+ * The answer library's storage boundary: entries (rows of the knowledge index's `kb_qa`) with what
+ * analysts decided about them (status, approval, edits, history), read and written for one organisation
+ * at a time. See ./sql/library-schema.ts for how an entry keeps its decisions when its file is re-read.
+ */
+import type { QaSlot } from './knowledge-index';
+
+export type LibraryEntryStatus = 'active' | 'canonical' | 'retired';
+
+/** What identifies an entry across re-processing of its file (entries by hand: file id = -their id). */
+export interface LibraryEntryKey {
+  file_id: number;
+  location: string;
+  /** The question as learned (an edit does not change it). */
+  question: string;
+}
+
+/** Decisions about an entry; absent fields are the entry as learned. */
+export interface LibraryState {
+  status: LibraryEntryStatus;
+  retired_reason: string | null;
+  approved_by: string | null;
+  approved_at: string | null;
+  version: number;
+  edit_question: string | null;
+  edit_answer: string | null;
+  edit_slots: QaSlot[] | null;
+  as_of: string | null;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+
+export interface LibraryRow extends LibraryEntryKey {
+  id: number;
+  filename: string;
+  answer: string;
+  slots: QaSlot[];
+  original_id: string | null;
+  tab_name: string;
+  /** The question key (./sql/library-schema.ts `questionKeySql`). */
+  qkey: string;
+  offering_ids: number[];
+  /** When its file was uploaded (ISO), null for an entry by hand. */
+  file_created_at: string | null;
+  state: LibraryState | null;
+}
+
+export type LibraryListFilterName = 'conflicts' | 'review_due' | 'unapproved' | 'approved' | 'retired' | 'by_hand';
+
+export interface LibraryListFilter {
+  status?: LibraryEntryStatus;
+  filter?: LibraryListFilterName;
+  offering_id?: number;
+  file_id?: number;
+  /** Entries approved (else dated) before this ISO instant are review due. */
+  review_cutoff: string;
+  /** Only these entries (a search's results); the rows then come in this order. */
+  ids?: number[];
+}
+
+export interface LibraryEventRecord {
+  action: string;
+  by_name: string;
+  at: string;
+  detail: string | null;
+  version: number | null;
+  version_question: string | null;
+  version_slots: QaSlot[] | null;
+}
+
+export interface ManualEntryContent {
+  question: string;
+  slots: QaSlot[];
+  original_id: string | null;
+  offering_ids: number[];
+}
+
+export interface ManualEntry extends ManualEntryContent {
+  id: number;
+  created_at: string;
+}
+
+export type NewLibraryEvent = Omit<LibraryEventRecord, 'at'> & { at?: string };
+
+export interface LibraryRepository {
+  list(orgId: number, filter: LibraryListFilter, page: { limit: number; offset: number }): Promise<{ count: number; rows: LibraryRow[] }>;
+  get(orgId: number, id: number): Promise<LibraryRow | null>;
+  byIds(orgId: number, ids: number[]): Promise<LibraryRow[]>;
+  /** Every entry answering the question with this key. */
+  byKey(orgId: number, qkey: string): Promise<LibraryRow[]>;
+  /** Of these keys, those whose live entries disagree with none of them canonical. */
+  conflicting(orgId: number, qkeys: string[]): Promise<Set<string>>;
+  /** Keys of unsettled disagreements, a page of them, with how many there are. */
+  conflictKeys(orgId: number, page: { limit: number; offset: number }): Promise<{ count: number; keys: string[] }>;
+  /** Of these keys, those settled (one entry canonical). */
+  canonicalKeys(orgId: number, qkeys: string[]): Promise<Set<string>>;
+  /** Sets the entry's decisions (unset fields keep theirs) and records the event, in one transaction. */
+  change(orgId: number, entry: LibraryEntryKey & { qkey: string }, state: Partial<LibraryState>, event: NewLibraryEvent): Promise<void>;
+  events(orgId: number, entry: LibraryEntryKey): Promise<LibraryEventRecord[]>;
+  /** Records an entry by hand as added (its index row is written by the knowledge index); its id. */
+  newManualEntry(orgId: number, entry: ManualEntryContent): Promise<{ id: number; created_at: string }>;
+  /** The organisation's entries by hand as added, to index them again (after `qfill migrate`). */
+  manualEntries(orgId: number): Promise<ManualEntry[]>;
+  reviewAgeMonths(orgId: number): Promise<number | null>;
+  setReviewAgeMonths(orgId: number, months: number): Promise<void>;
+}

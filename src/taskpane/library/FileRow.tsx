@@ -1,0 +1,65 @@
+/** One file of the library: its status, what it gave the knowledge base, its progress, and Delete with a confirmation. */
+import type { RepositoryFile } from '../../api/schemas';
+import { ProgressBar } from '../components/Progress';
+import { busyStatus, plural } from './controller';
+import { capitalise, formatLabel, typeLabel } from './labels';
+
+export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confirming: boolean; deleting: boolean; onAsk: () => void; onCancel: () => void; onDelete: () => void }) {
+  const f = props.file;
+  const name = f.original_filename ?? f.url ?? `file ${f.id}`;
+  const percent = Math.max(0, Math.min(100, f.processing_percent ?? 0));
+  const qa = f.qa_count ?? 0;
+  return (
+    <li>
+      <div>
+        <strong>{name}</strong>{' '}
+        <span class={`qf-badge ${f.status === 'failed' ? 'qf-trust-low' : f.status === 'ready' ? 'qf-trust-high' : 'qf-muted'}`}>
+          {f.status_display || capitalise(f.status)}
+        </span>
+      </div>
+      <div class="qf-small qf-muted">
+        {[
+          typeLabel(f.document_type),
+          formatLabel(f.file_format),
+          f.passage_count ? plural(f.passage_count, 'passage') : '',
+          // What an imported questionnaire or Q&A sheet gave the answer library.
+          f.status === 'ready' && qa > 0 ? plural(qa, 'reusable answer') : '',
+          ...(f.relevant_offerings ?? []).map((o) => o.name),
+          ...(f.tags ?? []).map((t) => `#${t.name}`),
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </div>
+      {busyStatus(f) && (
+        <ProgressBar
+          value={percent}
+          max={100}
+          label={`Processing ${f.original_filename ?? ''}`}
+          text={`${f.processing_stage || (f.status === 'submitted' ? 'queued' : 'processing')}: ${percent}%`}
+        />
+      )}
+      {f.status === 'failed' && (
+        <div class="qf-msg qf-msg-error qf-small">Processing failed: {f.error || 'the service gave no reason.'}</div>
+      )}
+      {props.canDelete && !props.confirming && !busyStatus(f) && (
+        <button type="button" class="qf-link qf-small" aria-label={`Delete ${name}`} onClick={props.onAsk}>
+          Delete
+        </button>
+      )}
+      {props.confirming && (
+        <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label={`Delete ${name}?`}>
+          Delete {name}? Its passages{qa > 0 ? ` and ${plural(qa, 'reusable answer')}` : ''} leave the knowledge base; answers already
+          written stay.
+          <div class="qf-row">
+            <button type="button" class="qf-btn" onClick={props.onDelete} disabled={props.deleting}>
+              {props.deleting ? 'Deleting…' : 'Delete'}
+            </button>
+            <button type="button" class="qf-btn" onClick={props.onCancel} disabled={props.deleting}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+    </li>
+  );
+}
