@@ -1,18 +1,21 @@
 /**
- * Every endpoint of the v2 interface and of this project's extensions, with the schemas its query, body and
- * answer follow: the one list the OpenAPI document is generated from (./openapi.ts), and that a test checks
- * against the service's routes in both directions.
+ * Every endpoint of the v2 interface and of this project's extensions (named in ./paths.ts), with the schemas
+ * its query, body and answer follow. The service registers each route from its entry here
+ * (src/service/routes/route.ts), so these schemas are what it validates; the OpenAPI document is generated
+ * from them (./openapi.ts), and a test checks the document against the service's routes in both directions.
  */
 import * as z from 'zod/mini';
 import {
+  AnswersQuery,
   AskRequest,
   AskResponse,
-  ChatMessage,
   ChatSession,
   CreateSessionRequest,
   DeletedRepositoryFile,
+  KeyIdentity,
   OfferingList,
   OrganisationNames,
+  OrganisationNamesUpdate,
   paginated,
   Progress,
   Questionnaire,
@@ -25,19 +28,16 @@ import {
   RepositoryUploadFields,
   RepositoryUploadResult,
   SendMessageRequest,
-  KeyIdentity,
   ServiceExtensions,
   SessionListQuery,
   Structure,
-  AnswersQuery,
 } from './schemas';
+import { type HttpMethod, ROUTES, type RouteName, splitRoute } from './paths';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type { HttpMethod } from './paths';
 
-export interface Endpoint {
-  method: HttpMethod;
-  /** Under /api/v2, with `{id}` for path parameters. */
-  path: string;
+/** What an endpoint takes and answers, beside its name and path. */
+export interface EndpointSchemas {
   summary: string;
   query?: z.ZodMiniType;
   /** A JSON (or form) body, or the text fields of a multipart upload beside its `files`. */
@@ -48,38 +48,50 @@ export interface Endpoint {
   extension?: string;
 }
 
-export const ENDPOINTS: readonly Endpoint[] = [
-  { method: 'POST', path: '/chat/ask/', summary: 'Ask one question of the knowledge base (optionally within a session)', body: AskRequest, response: AskResponse },
-  { method: 'GET', path: '/chat/sessions/', summary: 'List chat sessions', query: SessionListQuery, response: paginated(ChatSession) },
-  { method: 'POST', path: '/chat/sessions/', summary: 'Start a chat session', body: CreateSessionRequest, response: ChatSession },
-  { method: 'GET', path: '/chat/sessions/{id}/', summary: 'A chat session with its messages', response: ChatSession },
-  { method: 'POST', path: '/chat/sessions/{id}/messages/', summary: 'Send a message in a session and get the answer', body: SendMessageRequest, response: ChatMessage },
-  { method: 'GET', path: '/filler/questionnaires/', summary: 'List questionnaires', query: QuestionnaireListQuery, response: z.array(Questionnaire) },
-  {
-    method: 'POST',
-    path: '/filler/questionnaires/',
+export interface Endpoint extends EndpointSchemas {
+  name: RouteName;
+  method: HttpMethod;
+  /** Under /api/v2, with `{id}` for path parameters. */
+  path: string;
+}
+
+/** By route name; `satisfies` makes a route without its schemas (or schemas without a route) a type error. */
+export const ENDPOINT_SCHEMAS = {
+  ask: { summary: 'Ask one question of the knowledge base (optionally within a session)', body: AskRequest, response: AskResponse },
+  listSessions: { summary: 'List chat sessions', query: SessionListQuery, response: paginated(ChatSession) },
+  createSession: { summary: 'Start a chat session', body: CreateSessionRequest, response: ChatSession },
+  getSession: { summary: 'A chat session with its messages', response: ChatSession },
+  sendMessage: { summary: 'Send a message in a session; answers the session with its messages, the answer last', body: SendMessageRequest, response: ChatSession },
+  listQuestionnaires: { summary: 'List questionnaires', query: QuestionnaireListQuery, response: z.array(Questionnaire) },
+  uploadQuestionnaires: {
     summary: 'Upload questionnaires (.xlsx, .xlsm, .csv); their questions are found at once, answers generated in the background',
     body: QuestionnaireUploadFields,
     upload: true,
     response: QuestionnaireUploadResult,
   },
-  { method: 'GET', path: '/filler/questionnaires/{id}/', summary: 'One questionnaire', response: Questionnaire },
-  { method: 'GET', path: '/filler/questionnaires/{id}/answer-progress/', summary: 'How far answering has come', response: Progress },
-  { method: 'GET', path: '/filler/questionnaires/{id}/answers/', summary: 'Questions with their answer slots and answers', query: AnswersQuery, response: z.array(QuestionWithAnswers) },
-  { method: 'GET', path: '/filler/questionnaires/{id}/structure/', summary: 'Tabs, sections and filter counts', response: Structure },
-  { method: 'GET', path: '/repository/files/', summary: 'List knowledge-base files', query: RepositoryListQuery, response: paginated(RepositoryFile) },
-  { method: 'POST', path: '/repository/files/', summary: 'Upload files to the knowledge base', body: RepositoryUploadFields, upload: true, response: RepositoryUploadResult },
-  { method: 'GET', path: '/repository/files/{id}/', summary: 'One knowledge-base file and its processing', response: RepositoryFile },
-  {
-    method: 'DELETE',
-    path: '/repository/files/{id}/',
+  getQuestionnaire: { summary: 'One questionnaire', response: Questionnaire },
+  answerProgress: { summary: 'How far answering has come', response: Progress },
+  answers: { summary: 'Questions with their answer slots and answers', query: AnswersQuery, response: z.array(QuestionWithAnswers) },
+  structure: { summary: 'Tabs, sections and filter counts', response: Structure },
+  listRepository: { summary: 'List knowledge-base files', query: RepositoryListQuery, response: paginated(RepositoryFile) },
+  uploadRepository: { summary: 'Upload files to the knowledge base', body: RepositoryUploadFields, upload: true, response: RepositoryUploadResult },
+  getRepositoryFile: { summary: 'One knowledge-base file and its processing', response: RepositoryFile },
+  deleteRepositoryFile: {
     summary: 'Delete a knowledge-base file and everything learned from it',
     response: DeletedRepositoryFile,
     extension: 'repository.delete',
   },
-  { method: 'GET', path: '/extensions/', summary: 'What this service offers beyond the v2 interface', response: ServiceExtensions, extension: 'extensions' },
-  { method: 'GET', path: '/keys/current/', summary: 'Whose key this is: its organisation, its user and whether it is read-only', response: KeyIdentity, extension: 'keys.current' },
-  { method: 'GET', path: '/offerings/', summary: "The organisation's offerings", response: OfferingList, extension: 'offerings.list' },
-  { method: 'GET', path: '/organisation/names/', summary: "The names that make a document the organisation's own", response: OrganisationNames, extension: 'organisation.names' },
-  { method: 'PUT', path: '/organisation/names/', summary: "Set the organisation's own names", body: OrganisationNames, response: OrganisationNames, extension: 'organisation.names' },
-];
+  extensions: { summary: 'What this service offers beyond the v2 interface', response: ServiceExtensions, extension: 'extensions' },
+  currentKey: { summary: 'Whose key this is: its organisation, its user and whether it is read-only', response: KeyIdentity, extension: 'keys.current' },
+  listOfferings: { summary: "The organisation's offerings", response: OfferingList, extension: 'offerings.list' },
+  getOrganisationNames: { summary: "The names that make a document the organisation's own", response: OrganisationNames, extension: 'organisation.names' },
+  setOrganisationNames: { summary: "Set the organisation's own names", body: OrganisationNamesUpdate, response: OrganisationNames, extension: 'organisation.names' },
+} as const satisfies { [N in RouteName]: EndpointSchemas };
+
+export type EndpointSchemasOf<N extends RouteName> = (typeof ENDPOINT_SCHEMAS)[N];
+
+export function endpoint(name: RouteName): Endpoint {
+  return { name, ...splitRoute(ROUTES[name]), ...ENDPOINT_SCHEMAS[name] };
+}
+
+export const ENDPOINTS: readonly Endpoint[] = (Object.keys(ROUTES) as RouteName[]).map(endpoint);

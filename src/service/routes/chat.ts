@@ -1,15 +1,15 @@
 /** Chat endpoints 4.1 - 4.5: stateless ask and persistent sessions. */
 import type { FastifyInstance } from 'fastify';
-import { AskRequest, CreateSessionRequest, LIMITS, SendMessageRequest, SessionListQuery } from '../../api/schemas';
+import { LIMITS } from '../../api/schemas';
 import type { ServiceContext } from '../context';
 import { principalOf } from '../http/auth';
-import { notFound, parseOr400 } from '../http/errors';
-import { formBody, type FormKinds } from '../http/form';
-import { pageEnvelope, pageRequest, pathId, singleValuedQuery } from '../http/params';
+import { notFound } from '../http/errors';
+import { pageEnvelope, pageRequest } from '../http/params';
 import { askSource, chatSession, sourceFromEvidence } from '../http/serialize';
 import type { ChatTurn } from '../knowledge/types';
 import type { Principal, SessionRecord } from '../storage/types';
 import { groundingFilters } from './grounding';
+import { route } from './route';
 
 export function titleFromMessage(message: string): string {
   const flat = message.replace(/\s+/g, ' ').trim();
@@ -17,10 +17,6 @@ export function titleFromMessage(message: string): string {
   return `${flat.slice(0, LIMITS.sessionTitleLength - 1).trimEnd()}…`;
 }
 
-
-const ASK_FORM: FormKinds = { ints: ['session_id', 'file_id'], intArrays: ['offering_ids'] };
-const MESSAGE_FORM: FormKinds = { ints: ['file_id'], intArrays: ['offering_ids'] };
-const SESSION_FORM: FormKinds = { booleans: ['is_archived'] };
 
 async function sessionOr404(ctx: ServiceContext, p: Principal, id: number): Promise<SessionRecord> {
   const session = await ctx.store.sessions.get(p.org.id, p.user.id, id);
@@ -71,41 +67,40 @@ async function converse(
 }
 
 export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.post('/chat/ask/', async (request) => {
+  route(app, 'ask', async (request) => {
     const p = principalOf(request);
-    const body = parseOr400(AskRequest, formBody(request, ASK_FORM));
+    const body = request.body;
     const session = body.session_id !== undefined ? await sessionOr404(ctx, p, body.session_id) : null;
     const result = await converse(ctx, p, session, { ...body, question: body.question });
     // `trust` is an extension: how far the quoted source states what was asked.
     return { answer: result.answer, sources: result.sources.map(askSource), session_id: session ? session.id : null, ...(result.trust ? { trust: result.trust } : {}) };
   });
 
-  app.get('/chat/sessions/', async (request) => {
+  route(app, 'listSessions', async (request) => {
     const p = principalOf(request);
-    const q = parseOr400(SessionListQuery, singleValuedQuery(request));
+    const q = request.query;
     const page = pageRequest(q);
     const search = q.search?.trim() || undefined;
     const { count, rows } = await ctx.store.sessions.list(p.org.id, p.user.id, { search, limit: page.limit, offset: page.offset });
     return pageEnvelope(request, page, count, rows.map((s) => chatSession(s)));
   });
 
-  app.post('/chat/sessions/', async (request) => {
+  route(app, 'createSession', async (request) => {
     const p = principalOf(request);
-    const body = parseOr400(CreateSessionRequest, formBody(request, SESSION_FORM));
-    const session = await ctx.store.sessions.create(p.org.id, p.user.id, body);
+    const session = await ctx.store.sessions.create(p.org.id, p.user.id, request.body);
     return chatSession(session, []);
   });
 
-  app.get('/chat/sessions/:id/', async (request) => {
+  route(app, 'getSession', async (request) => {
     const p = principalOf(request);
-    const session = await sessionOr404(ctx, p, pathId(request));
+    const session = await sessionOr404(ctx, p, request.params.id);
     return chatSession(session, await ctx.store.sessions.messages(session.id));
   });
 
-  app.post('/chat/sessions/:id/messages/', async (request) => {
+  route(app, 'sendMessage', async (request) => {
     const p = principalOf(request);
-    const id = pathId(request);
-    const body = parseOr400(SendMessageRequest, formBody(request, MESSAGE_FORM));
+    const { id } = request.params;
+    const body = request.body;
     const session = await sessionOr404(ctx, p, id);
     await converse(ctx, p, session, {
       question: body.message,
