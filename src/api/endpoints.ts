@@ -15,7 +15,6 @@ import {
   KeyIdentity,
   OfferingList,
   OrganisationNames,
-  OrganisationNamesUpdate,
   paginated,
   Progress,
   Questionnaire,
@@ -35,6 +34,15 @@ import {
 import { type HttpMethod, ROUTES, type RouteName, splitRoute } from './paths';
 
 export type { HttpMethod } from './paths';
+
+/**
+ * What `PUT /organisation/names/` takes: a list of names, or one comma-separated string (the service trims them,
+ * drops empty ones and bounds their number and length). Here, not in ./schemas.ts: the client sends a list and
+ * does not check it, and a union would add zod's union code to the task pane's first paint.
+ */
+export const OrganisationNamesUpdate = z.strictObject({
+  names: z.union([z.string(), z.array(z.string())], { error: 'must be a list of strings (or one comma-separated string)' }),
+});
 
 /** What an endpoint takes and answers, beside its name and path. */
 export interface EndpointSchemas {

@@ -522,14 +522,6 @@ export const QuestionnaireUploadFields = z.strictObject({
   prefer_recent: opt(z.boolean()),
 });
 
-/**
- * What `PUT /organisation/names/` takes: a list of names, or one comma-separated string. The service trims them,
- * drops empty ones and bounds their number and length.
- */
-export const OrganisationNamesUpdate = z.strictObject({
-  names: z.union([z.string(), z.array(z.string())], { error: 'must be a list of strings (or one comma-separated string)' }),
-});
-
 /** Non-file fields of POST /repository/files/ (4.13), after multipart parsing. */
 export const RepositoryUploadFields = z.strictObject({
   tags: opt(list(z.string().check(z.trim(), z.minLength(1), z.maxLength(LIMITS.tagNameLength)))),
@@ -575,7 +567,6 @@ export type AnswersQuery = z.infer<typeof AnswersQuery>;
 export type RepositoryListQuery = z.infer<typeof RepositoryListQuery>;
 export type QuestionnaireUploadFields = z.infer<typeof QuestionnaireUploadFields>;
 export type RepositoryUploadFields = z.infer<typeof RepositoryUploadFields>;
-export type OrganisationNamesUpdate = z.infer<typeof OrganisationNamesUpdate>;
 export type DocumentType = z.infer<typeof DocumentType>;
 export type FileFormat = z.infer<typeof FileFormat>;
 
