@@ -26,6 +26,10 @@ declare module 'fastify' {
     /** The files of an upload endpoint's request, received before its handler runs. */
     uploads: UploadedFile[] | null;
   }
+  interface FastifyContextConfig {
+    /** The ENDPOINTS entry a route was declared from. */
+    endpoint?: RouteName;
+  }
 }
 
 /** What the type provider makes of a schema (Fastify's own `CallValidatorTypeProvider`, which it does not export). */
@@ -78,6 +82,8 @@ export function route<N extends RouteName>(app: FastifyInstance, name: N, a: Rou
     method,
     url: path.replace(/\{(\w+)\}/g, ':$1'),
     schema,
+    // Which entry the route was declared from (the OpenAPI test checks every API route has one).
+    config: { endpoint: name },
     // Typed by Fastify as compilers of the whole route schema; they are called once per part.
     validatorCompiler: zodValidatorCompiler as FastifySchemaCompiler<FastifySchema>,
     serializerCompiler: jsonSerializerCompiler as FastifySerializerCompiler<FastifySchema>,
