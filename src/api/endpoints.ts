@@ -54,6 +54,8 @@ export interface EndpointSchemas {
   response: z.ZodMiniType;
   /** Not in the v2 interface: listed by `GET /extensions/` under this name. */
   extension?: string;
+  /** The answer's media type when it is not JSON (a download); `response` then describes nothing. */
+  produces?: string;
 }
 
 export interface Endpoint extends EndpointSchemas {

@@ -55,7 +55,8 @@ type Declared<T> = T extends readonly (infer U)[] ? Declared<U>[] : T extends ob
 /** What a handler answers: what its endpoint's response schema accepts. */
 export type RouteAnswer<N extends RouteName> = Declared<SerializerOf<EndpointSchemasOf<N>['response']>>;
 
-export type RouteHandler<N extends RouteName> = (request: RouteRequest<N>, reply: FastifyReply) => Promise<RouteAnswer<N>>;
+/** Answers its endpoint's response, or the reply it sent itself (a download that is not JSON). */
+export type RouteHandler<N extends RouteName> = (request: RouteRequest<N>, reply: FastifyReply) => Promise<RouteAnswer<N> | FastifyReply>;
 
 export interface RouteOptions {
   /** Throws (403) when the caller may not use this endpoint; runs before the body is read. */
