@@ -10,7 +10,8 @@
  * caller's permission before anything of the body is read or validated (a read-only key is refused first).
  *
  * A new endpoint is a name in src/api/paths.ts, its schemas in src/api/endpoints.ts (the OpenAPI document
- * follows), and `route(app, name, handler)` here; the OpenAPI test fails on a route registered any other way.
+ * follows), and `route(app, name, handler)` in a module of this folder; the OpenAPI test fails on an API route
+ * registered any other way.
  * Handlers stay thin: what a request may do and what it changes live in ../domain.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
