@@ -35,8 +35,9 @@ import { ApiError, invalidArgument } from './errors';
 import { checkInput, digitsId, formBody, multipartBody, normaliseBaseUrl, sessionId, withQuery } from './encode';
 import type { UploadFile } from './encode';
 import { send, type Call, type RetryNotice, type Transport } from './http';
+import { ROUTES as EP, routePath, type Route } from './paths';
 import { pollUntilComplete, type PollOptions } from './poll';
-import { LibraryClient } from './library-client';
+import type { ExtensionTransport } from './library-client';
 import { DEFAULT_RETRY_POLICY, sleep as realSleep, type RetryPolicy, type Sleep } from './retry';
 
 export type { UploadFile } from './encode';
@@ -77,36 +78,17 @@ const RepositoryPage = paginated(RepositoryFile);
 const QuestionnaireList = z.array(Questionnaire);
 const AnswersList = z.array(QuestionWithAnswers);
 
-const EP = {
-  ask: 'POST /chat/ask/',
-  listSessions: 'GET /chat/sessions/',
-  createSession: 'POST /chat/sessions/',
-  getSession: 'GET /chat/sessions/{id}/',
-  sendMessage: 'POST /chat/sessions/{id}/messages/',
-  listQuestionnaires: 'GET /filler/questionnaires/',
-  uploadQuestionnaires: 'POST /filler/questionnaires/',
-  getQuestionnaire: 'GET /filler/questionnaires/{id}/',
-  answerProgress: 'GET /filler/questionnaires/{id}/answer-progress/',
-  answers: 'GET /filler/questionnaires/{id}/answers/',
-  structure: 'GET /filler/questionnaires/{id}/structure/',
-  listRepository: 'GET /repository/files/',
-  uploadRepository: 'POST /repository/files/',
-  getRepositoryFile: 'GET /repository/files/{id}/',
-  deleteRepositoryFile: 'DELETE /repository/files/{id}/',
-  extensions: 'GET /extensions/',
-  currentKey: 'GET /keys/current/',
-  listOfferings: 'GET /offerings/',
-  getOrganisationNames: 'GET /organisation/names/',
-  setOrganisationNames: 'PUT /organisation/names/',
-} as const;
 
 export class ApiClient {
   /** Normalised, ends with '/api/v2/'. */
   readonly baseUrl: string;
   private readonly transport: Transport;
   private readonly explicitTimeout: boolean;
-  /** Extension "answers.library": browse, settle, edit, approve, retire, export the answer library. */
-  readonly library: LibraryClient;
+  /**
+   * The client's transport for extension clients (`new LibraryClient(client.extensionTransport)`): they are built where
+   * they are used, so their schemas load with the view that needs them, not with the pane's first paint.
+   */
+  readonly extensionTransport: ExtensionTransport;
 
   constructor(options: ClientOptions) {
     if (!options || typeof options !== 'object') throw invalidArgument('ApiClient needs options with baseUrl and apiKey.');
@@ -143,7 +125,7 @@ export class ApiClient {
       random: options.random ?? Math.random,
       ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     };
-    this.library = new LibraryClient({ url: (path) => this.url(path), call: (c) => this.call(c) });
+    this.extensionTransport = { url: (route, id) => this.url(route, id), call: (c) => this.call(c) };
   }
 
   // ---- Chat ------------------------------------------------------------------------------------
@@ -152,35 +134,34 @@ export class ApiClient {
     return this.run(async () => {
       const body = checkInput(AskRequest, req, 'ask request');
       if (opts.encoding === 'form') {
-        return this.call({ method: 'POST', endpoint: EP.ask, url: this.url('chat/ask/'), schema: AskResponse, body: formBody(body), signal: opts.signal });
+        return this.call({ method: 'POST', endpoint: EP.ask, url: this.url(EP.ask), schema: AskResponse, body: formBody(body), signal: opts.signal });
       }
-      return this.postJson(EP.ask, 'chat/ask/', body, AskResponse, opts);
+      return this.postJson(EP.ask, undefined, body, AskResponse, opts);
     });
   }
 
   listSessions(q: SessionListQuery = {}, opts: RequestOptions = {}): Promise<Paginated<ChatSession>> {
     return this.run(() => {
       const query = checkInput(SessionListQuery, q, 'session list query');
-      return this.get(EP.listSessions, withQuery(this.url('chat/sessions/'), query), SessionPage, opts);
+      return this.get(EP.listSessions, withQuery(this.url(EP.listSessions), query), SessionPage, opts);
     });
   }
 
   iterateSessions(q: SessionListQuery = {}, opts: RequestOptions = {}): AsyncIterable<ChatSession> {
-    return this.pages(EP.listSessions, () => withQuery(this.url('chat/sessions/'), checkInput(SessionListQuery, q, 'session list query')), SessionPage, opts);
+    return this.pages(EP.listSessions, () => withQuery(this.url(EP.listSessions), checkInput(SessionListQuery, q, 'session list query')), SessionPage, opts);
   }
 
   createSession(req: CreateSessionRequest = {}, opts: RequestOptions = {}): Promise<ChatSession> {
-    return this.run(() => this.postJson(EP.createSession, 'chat/sessions/', checkInput(CreateSessionRequest, req, 'new session'), ChatSession, opts));
+    return this.run(() => this.postJson(EP.createSession, undefined, checkInput(CreateSessionRequest, req, 'new session'), ChatSession, opts));
   }
 
   getSession(id: number, opts: RequestOptions = {}): Promise<ChatSession> {
-    return this.run(() => this.get(EP.getSession, this.url(`chat/sessions/${sessionId(id)}/`), ChatSession, opts));
+    return this.run(() => this.get(EP.getSession, this.url(EP.getSession, sessionId(id)), ChatSession, opts));
   }
 
   sendMessage(id: number, req: SendMessageRequest, opts: RequestOptions = {}): Promise<ChatSession> {
     return this.run(() => {
-      const path = `chat/sessions/${sessionId(id)}/messages/`;
-      return this.postJson(EP.sendMessage, path, checkInput(SendMessageRequest, req, 'message'), ChatSession, opts);
+      return this.postJson(EP.sendMessage, sessionId(id), checkInput(SendMessageRequest, req, 'message'), ChatSession, opts);
     });
   }
 
@@ -189,7 +170,7 @@ export class ApiClient {
   listQuestionnaires(q: QuestionnaireListQuery = {}, opts: RequestOptions = {}): Promise<Questionnaire[]> {
     return this.run(() => {
       const query = checkInput(QuestionnaireListQuery, q, 'questionnaire list query');
-      return this.get(EP.listQuestionnaires, withQuery(this.url('filler/questionnaires/'), query), QuestionnaireList, opts);
+      return this.get(EP.listQuestionnaires, withQuery(this.url(EP.listQuestionnaires), query), QuestionnaireList, opts);
     });
   }
 
@@ -200,12 +181,12 @@ export class ApiClient {
         ...f,
         advanced_options: f.advanced_options === undefined ? undefined : JSON.stringify(f.advanced_options),
       });
-      return this.upload(EP.uploadQuestionnaires, 'filler/questionnaires/', body, QuestionnaireUploadResult, opts);
+      return this.upload(EP.uploadQuestionnaires, body, QuestionnaireUploadResult, opts);
     });
   }
 
   getQuestionnaire(id: number | string, opts: RequestOptions = {}): Promise<Questionnaire> {
-    return this.run(() => this.get(EP.getQuestionnaire, this.url(`filler/questionnaires/${digitsId(id, 'questionnaire')}/`), Questionnaire, opts));
+    return this.run(() => this.get(EP.getQuestionnaire, this.url(EP.getQuestionnaire, digitsId(id, 'questionnaire')), Questionnaire, opts));
   }
 
   getAnswerProgress(id: number | string, opts: RequestOptions = {}): Promise<Progress> {
@@ -214,13 +195,13 @@ export class ApiClient {
 
   getAnswers(id: number | string, q: AnswersQuery = {}, opts: RequestOptions = {}): Promise<QuestionWithAnswers[]> {
     return this.run(() => {
-      const path = `filler/questionnaires/${digitsId(id, 'questionnaire')}/answers/`;
-      return this.get(EP.answers, withQuery(this.url(path), checkInput(AnswersQuery, q, 'answers query')), AnswersList, opts);
+      const url = this.url(EP.answers, digitsId(id, 'questionnaire'));
+      return this.get(EP.answers, withQuery(url, checkInput(AnswersQuery, q, 'answers query')), AnswersList, opts);
     });
   }
 
   getStructure(id: number | string, opts: RequestOptions = {}): Promise<Structure> {
-    return this.run(() => this.get(EP.structure, this.url(`filler/questionnaires/${digitsId(id, 'questionnaire')}/structure/`), Structure, opts));
+    return this.run(() => this.get(EP.structure, this.url(EP.structure, digitsId(id, 'questionnaire')), Structure, opts));
   }
 
   /**
@@ -240,51 +221,51 @@ export class ApiClient {
   listRepositoryFiles(q: RepositoryListQuery = {}, opts: RequestOptions = {}): Promise<Paginated<RepositoryFile>> {
     return this.run(() => {
       const query = checkInput(RepositoryListQuery, q, 'repository list query');
-      return this.get(EP.listRepository, withQuery(this.url('repository/files/'), query), RepositoryPage, opts);
+      return this.get(EP.listRepository, withQuery(this.url(EP.listRepository), query), RepositoryPage, opts);
     });
   }
 
   iterateRepositoryFiles(q: RepositoryListQuery = {}, opts: RequestOptions = {}): AsyncIterable<RepositoryFile> {
-    return this.pages(EP.listRepository, () => withQuery(this.url('repository/files/'), checkInput(RepositoryListQuery, q, 'repository list query')), RepositoryPage, opts);
+    return this.pages(EP.listRepository, () => withQuery(this.url(EP.listRepository), checkInput(RepositoryListQuery, q, 'repository list query')), RepositoryPage, opts);
   }
 
   uploadRepositoryFiles(files: UploadFile[], fields: RepositoryUploadFields = {}, opts: RequestOptions = {}): Promise<RepositoryUploadResult> {
     return this.run(() => {
       const body = multipartBody(files, checkInput(RepositoryUploadFields, fields, 'repository upload fields'));
-      return this.upload(EP.uploadRepository, 'repository/files/', body, RepositoryUploadResult, opts);
+      return this.upload(EP.uploadRepository, body, RepositoryUploadResult, opts);
     });
   }
 
   getRepositoryFile(id: number | string, opts: RequestOptions = {}): Promise<RepositoryFile> {
-    return this.run(() => this.get(EP.getRepositoryFile, this.url(`repository/files/${digitsId(id, 'repository file')}/`), RepositoryFile, opts));
+    return this.run(() => this.get(EP.getRepositoryFile, this.url(EP.getRepositoryFile, digitsId(id, 'repository file')), RepositoryFile, opts));
   }
 
   // ---- Extensions to v2 (feature-detected with getExtensions) ----------------------------------------
 
   /** What the service offers beyond v2; a service without the extension endpoint answers 404 (ApiError). */
   getExtensions(opts: RequestOptions = {}): Promise<ServiceExtensions> {
-    return this.run(() => this.get(EP.extensions, this.url('extensions/'), ServiceExtensions, opts, 0));
+    return this.run(() => this.get(EP.extensions, this.url(EP.extensions), ServiceExtensions, opts, 0));
   }
 
   /** Whose key this is: organisation, user, read-only (extension "keys.current"). */
   getCurrentKey(opts: RequestOptions = {}): Promise<KeyIdentity> {
-    return this.run(() => this.get(EP.currentKey, this.url('keys/current/'), KeyIdentity, opts));
+    return this.run(() => this.get(EP.currentKey, this.url(EP.currentKey), KeyIdentity, opts));
   }
 
   /** The organisation's offerings (extension "offerings.list"). */
   listOfferings(opts: RequestOptions = {}): Promise<OfferingList> {
-    return this.run(() => this.get(EP.listOfferings, this.url('offerings/'), OfferingList, opts));
+    return this.run(() => this.get(EP.listOfferings, this.url(EP.listOfferings), OfferingList, opts));
   }
 
   /** The organisation's own names (extension "organisation.names"): evidence about anyone else is a third party's. */
   getOrganisationNames(opts: RequestOptions = {}): Promise<OrganisationNames> {
-    return this.run(() => this.get(EP.getOrganisationNames, this.url('organisation/names/'), OrganisationNames, opts));
+    return this.run(() => this.get(EP.getOrganisationNames, this.url(EP.getOrganisationNames), OrganisationNames, opts));
   }
 
   setOrganisationNames(names: string[], opts: RequestOptions = {}): Promise<OrganisationNames> {
     return this.run(() =>
       this.call({
-        method: 'PUT', endpoint: EP.setOrganisationNames, url: this.url('organisation/names/'), schema: OrganisationNames,
+        method: 'PUT', endpoint: EP.setOrganisationNames, url: this.url(EP.setOrganisationNames), schema: OrganisationNames,
         signal: opts.signal, body: JSON.stringify({ names }), contentType: 'application/json',
       }),
     );
@@ -296,7 +277,7 @@ export class ApiClient {
       this.call({
         method: 'DELETE',
         endpoint: EP.deleteRepositoryFile,
-        url: this.url(`repository/files/${digitsId(id, 'repository file')}/`),
+        url: this.url(EP.deleteRepositoryFile, digitsId(id, 'repository file')),
         schema: DeletedRepositoryFile,
         signal: opts.signal,
       }),
@@ -305,8 +286,9 @@ export class ApiClient {
 
   // ---- Plumbing --------------------------------------------------------------------------------
 
-  private url(path: string): string {
-    return this.baseUrl + path;
+  /** The absolute URL of a route (src/api/paths.ts), its `{id}` filled in. */
+  private url(route: Route, id?: string): string {
+    return this.baseUrl + routePath(route, id);
   }
 
   /** Turns synchronous argument errors into rejections, so every method fails the same way. */
@@ -326,20 +308,20 @@ export class ApiClient {
     return this.call({ method: 'GET', endpoint, url, schema, signal: opts.signal, retries });
   }
 
-  private postJson<S extends z.ZodMiniType>(endpoint: string, path: string, body: unknown, schema: S, opts: RequestOptions) {
+  private postJson<S extends z.ZodMiniType>(endpoint: Route, id: string | undefined, body: unknown, schema: S, opts: RequestOptions) {
     return this.call({
-      method: 'POST', endpoint, url: this.url(path), schema, signal: opts.signal,
+      method: 'POST', endpoint, url: this.url(endpoint, id), schema, signal: opts.signal,
       body: JSON.stringify(body), contentType: 'application/json',
     });
   }
 
-  private upload<S extends z.ZodMiniType>(endpoint: string, path: string, body: FormData, schema: S, opts: RequestOptions) {
+  private upload<S extends z.ZodMiniType>(endpoint: Route, body: FormData, schema: S, opts: RequestOptions) {
     const timeoutMs = this.explicitTimeout ? this.transport.timeoutMs : null;
-    return this.call({ method: 'POST', endpoint, url: this.url(path), schema, body, signal: opts.signal, timeoutMs });
+    return this.call({ method: 'POST', endpoint, url: this.url(endpoint), schema, body, signal: opts.signal, timeoutMs });
   }
 
   private progressOnce(id: number | string, signal?: AbortSignal, retries?: number): Promise<Progress> {
-    const url = this.url(`filler/questionnaires/${digitsId(id, 'questionnaire')}/answer-progress/`);
+    const url = this.url(EP.answerProgress, digitsId(id, 'questionnaire'));
     return this.get(EP.answerProgress, url, Progress, { signal }, retries);
   }
 

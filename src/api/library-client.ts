@@ -29,95 +29,96 @@ import type {
   LibrarySettings as Settings,
   NewLibraryEntry as NewEntry,
 } from './library';
+import { ROUTES, type Route } from './paths';
 import type { Paginated } from './schemas';
 
 export interface LibraryRequestOptions {
   signal?: AbortSignal;
 }
 
-/** What the library methods need of the client: its URL base and one exchange. */
-export interface LibraryTransport {
-  url(path: string): string;
+/** What an extension's methods need of the client (`client.transport`): an endpoint's URL and one exchange. */
+export interface ExtensionTransport {
+  url(route: Route, id?: string): string;
   call<S extends z.ZodMiniType>(c: Call<S>): Promise<z.output<S>>;
 }
 
 const EP = {
-  list: 'GET /answers/library/',
-  add: 'POST /answers/library/',
-  get: 'GET /answers/library/{id}/',
-  edit: 'PUT /answers/library/{id}/',
-  approve: 'POST /answers/library/{id}/approve/',
-  retire: 'POST /answers/library/{id}/retire/',
-  restore: 'POST /answers/library/{id}/restore/',
-  conflicts: 'GET /answers/library/conflicts/',
-  settle: 'POST /answers/library/conflicts/settle/',
-  undo: 'POST /answers/library/conflicts/undo/',
-  export: 'GET /answers/library/export/',
-  settings: 'GET /answers/library/settings/',
-  setSettings: 'PUT /answers/library/settings/',
+  list: ROUTES.listLibrary,
+  add: ROUTES.addLibraryEntry,
+  get: ROUTES.getLibraryEntry,
+  edit: ROUTES.editLibraryEntry,
+  approve: ROUTES.approveLibraryEntry,
+  retire: ROUTES.retireLibraryEntry,
+  restore: ROUTES.restoreLibraryEntry,
+  conflicts: ROUTES.libraryConflicts,
+  settle: ROUTES.settleLibraryConflict,
+  undo: ROUTES.undoLibrarySettle,
+  export: ROUTES.exportLibrary,
+  settings: ROUTES.getLibrarySettings,
+  setSettings: ROUTES.setLibrarySettings,
 } as const;
 
-const entryPath = (id: number | string, tail = '') => `answers/library/${digitsId(id, 'library entry')}/${tail}`;
+const entryId = (id: number | string) => digitsId(id, 'library entry');
 
 export class LibraryClient {
-  constructor(private readonly t: LibraryTransport) {}
+  constructor(private readonly t: ExtensionTransport) {}
 
   /** A page of entries: search (`q`), status, filter (conflicts, review_due, …), offering, source file. */
   list(q: ListQuery = {}, opts: LibraryRequestOptions = {}): Promise<Paginated<LibraryEntry>> {
-    return run(() => this.read(EP.list, withQuery(this.t.url('answers/library/'), checkInput(LibraryListQuery, q, 'library query')), LibraryPage, opts));
+    return run(() => this.read(EP.list, withQuery(this.t.url(EP.list), checkInput(LibraryListQuery, q, 'library query')), LibraryPage, opts));
   }
 
   /** One entry with its versions and its history (who did what, when). */
   get(id: number | string, opts: LibraryRequestOptions = {}): Promise<Detail> {
-    return run(() => this.read(EP.get, this.t.url(entryPath(id)), LibraryEntryDetail, opts));
+    return run(() => this.read(EP.get, this.t.url(EP.get, entryId(id)), LibraryEntryDetail, opts));
   }
 
   /** Adds an entry by hand (question, slots, offerings); it is reused by fills like any other. */
   add(entry: NewEntry, opts: LibraryRequestOptions = {}): Promise<Detail> {
-    return run(() => this.send('POST', EP.add, 'answers/library/', checkInput(NewLibraryEntry, entry, 'library entry'), LibraryEntryDetail, opts));
+    return run(() => this.send(EP.add, undefined, checkInput(NewLibraryEntry, entry, 'library entry'), LibraryEntryDetail, opts));
   }
 
   /** Edits an entry's slots (and question): a new version, the old kept in `versions`. */
   edit(id: number | string, change: Edit, opts: LibraryRequestOptions = {}): Promise<Detail> {
-    return run(() => this.send('PUT', EP.edit, entryPath(id), checkInput(LibraryEdit, change, 'library edit'), LibraryEntryDetail, opts));
+    return run(() => this.send(EP.edit, entryId(id), checkInput(LibraryEdit, change, 'library edit'), LibraryEntryDetail, opts));
   }
 
   approve(id: number | string, opts: LibraryRequestOptions = {}): Promise<Detail> {
-    return run(() => this.send('POST', EP.approve, entryPath(id, 'approve/'), {}, LibraryEntryDetail, opts));
+    return run(() => this.send(EP.approve, entryId(id), {}, LibraryEntryDetail, opts));
   }
 
   retire(id: number | string, reason?: string, opts: LibraryRequestOptions = {}): Promise<Detail> {
     return run(() => {
       const body = checkInput(LibraryRetire, reason === undefined ? {} : { reason }, 'retire request');
-      return this.send('POST', EP.retire, entryPath(id, 'retire/'), body, LibraryEntryDetail, opts);
+      return this.send(EP.retire, entryId(id), body, LibraryEntryDetail, opts);
     });
   }
 
   restore(id: number | string, opts: LibraryRequestOptions = {}): Promise<Detail> {
-    return run(() => this.send('POST', EP.restore, entryPath(id, 'restore/'), {}, LibraryEntryDetail, opts));
+    return run(() => this.send(EP.restore, entryId(id), {}, LibraryEntryDetail, opts));
   }
 
   /** Groups of live entries that answer the same question differently (and settled groups). */
   conflicts(q: ConflictQuery = {}, opts: LibraryRequestOptions = {}): Promise<Paginated<Conflict>> {
     return run(() => {
-      const url = withQuery(this.t.url('answers/library/conflicts/'), checkInput(LibraryConflictQuery, q, 'conflict query'));
+      const url = withQuery(this.t.url(EP.conflicts), checkInput(LibraryConflictQuery, q, 'conflict query'));
       return this.read(EP.conflicts, url, LibraryConflictPage, opts);
     });
   }
 
   /** Makes the entry canonical for its question (and offering); the group's other entries are retired. */
   settle(entryId: number, opts: LibraryRequestOptions = {}): Promise<Conflict> {
-    return run(() => this.send('POST', EP.settle, 'answers/library/conflicts/settle/', checkInput(LibrarySettle, { entry_id: entryId }, 'settle request'), LibraryConflict, opts));
+    return run(() => this.send(EP.settle, undefined, checkInput(LibrarySettle, { entry_id: entryId }, 'settle request'), LibraryConflict, opts));
   }
 
   /** Undoes the settlement of the entry's question: the retired entries come back, none is canonical. */
   undoSettle(entryId: number, opts: LibraryRequestOptions = {}): Promise<Conflict> {
-    return run(() => this.send('POST', EP.undo, 'answers/library/conflicts/undo/', checkInput(LibrarySettle, { entry_id: entryId }, 'undo request'), LibraryConflict, opts));
+    return run(() => this.send(EP.undo, undefined, checkInput(LibrarySettle, { entry_id: entryId }, 'undo request'), LibraryConflict, opts));
   }
 
   /** The export's address (it needs the API key header: fetch it with `export()`). */
   exportUrl(): string {
-    return this.t.url('answers/library/export/');
+    return this.t.url(EP.export);
   }
 
   /** The library as .xlsx bytes. */
@@ -126,19 +127,20 @@ export class LibraryClient {
   }
 
   settings(opts: LibraryRequestOptions = {}): Promise<Settings> {
-    return run(() => this.read(EP.settings, this.t.url('answers/library/settings/'), LibrarySettings, opts));
+    return run(() => this.read(EP.settings, this.t.url(EP.settings), LibrarySettings, opts));
   }
 
   setSettings(settings: Settings, opts: LibraryRequestOptions = {}): Promise<Settings> {
-    return run(() => this.send('PUT', EP.setSettings, 'answers/library/settings/', checkInput(LibrarySettingsInput, settings, 'library settings'), LibrarySettings, opts));
+    return run(() => this.send(EP.setSettings, undefined, checkInput(LibrarySettingsInput, settings, 'library settings'), LibrarySettings, opts));
   }
 
   private read<S extends z.ZodMiniType>(endpoint: string, url: string, schema: S, opts: LibraryRequestOptions) {
     return this.t.call({ method: 'GET', endpoint, url, schema, signal: opts.signal });
   }
 
-  private send<S extends z.ZodMiniType>(method: 'POST' | 'PUT', endpoint: string, path: string, body: unknown, schema: S, opts: LibraryRequestOptions) {
-    return this.t.call({ method, endpoint, url: this.t.url(path), schema, signal: opts.signal, body: JSON.stringify(body), contentType: 'application/json' });
+  private send<S extends z.ZodMiniType>(endpoint: Route, id: string | undefined, body: unknown, schema: S, opts: LibraryRequestOptions) {
+    const method = endpoint.startsWith('PUT ') ? 'PUT' : 'POST';
+    return this.t.call({ method, endpoint, url: this.t.url(endpoint, id), schema, signal: opts.signal, body: JSON.stringify(body), contentType: 'application/json' });
   }
 }
 

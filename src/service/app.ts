@@ -65,8 +65,11 @@ export interface BuildAppOptions {
 
 export interface BuiltApp {
   app: FastifyInstance;
-  /** Every route the app serves (HEAD and OPTIONS aside), as registered: the OpenAPI test checks them. */
-  routes: { method: string; url: string }[];
+  /**
+   * Every route the app serves (HEAD and OPTIONS aside), as registered, with the endpoint it was declared from
+   * (src/service/routes/route.ts): the OpenAPI test checks them.
+   */
+  routes: { method: string; url: string; endpoint?: string }[];
   close(): Promise<void>;
 }
 
@@ -111,7 +114,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
 
   const routes: BuiltApp['routes'] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: route.url });
+    const endpoint = route.config?.endpoint;
+    for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: route.url, endpoint });
   });
 
   let worker: JobWorker | null = null;

@@ -31,7 +31,7 @@ export type TaskpaneApi = Pick<
   | 'listOfferings'
   | 'getOrganisationNames'
   | 'setOrganisationNames'
-  | 'library'
+  | 'extensionTransport'
 >;
 
 /** Where the service is and how to prove who we are. */

@@ -31,7 +31,12 @@ describe('organisation names', () => {
     expect(await call(other, 'GET')).toMatchObject({ status: 200, body: { names: [] } });
     expectError(await call(member, 'PUT', { names: ['X'] }), 403, /admin or repository manager/);
     expectError(await call(reader, 'PUT', { names: ['X'] }), 403, /read-only/);
-    expectError(await call(admin, 'PUT', { names: 3 }), 400, /^names:/);
+    expectError(await call(admin, 'PUT', { names: 3 }), 400, /^names: must be a list of strings \(or one comma-separated string\)$/);
+    expectError(await call(admin, 'PUT', { names: ['X'], colour: 'red' }), 400, /^colour: unknown field$/);
+    expectError(await call(admin, 'PUT', [1]), 400, /^body:/);
+    // Who may comes before what was sent: a read-only key or a member is refused whatever the body.
+    expectError(await call(reader, 'PUT', { names: 3 }), 403, /read-only/);
+    expectError(await call(member, 'PUT', { colour: 'red' }), 403, /admin or repository manager/);
     expectError(await call(admin, 'PUT', { names: ['x'.repeat(201)] }), 400, /longer than 200/);
     expect(await call(admin, 'PUT', { names: 'Instructure, Canvas, Canvas LMS' })).toMatchObject({ status: 200, body: { names: ['Instructure', 'Canvas', 'Canvas LMS'] } });
   });

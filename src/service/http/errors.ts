@@ -23,19 +23,29 @@ export const badRequest = (message: string) => new HttpError(400, message);
 export const forbidden = (message: string) => new HttpError(403, message);
 export const notFound = (message: string) => new HttpError(404, message);
 
-/** Parses `value` with a request schema or throws a 400 naming the first bad field. */
+/**
+ * The first problem of a request as its 400 names it: "field: message", "field: unknown field", or
+ * "<whole>: message" when the value as a whole is wrong (a JSON array where an object belongs).
+ */
+export function requestIssueMessage(error: z.core.$ZodError, whole = 'body'): string {
+  const issue = error.issues[0] as { code?: string; keys?: string[]; path: PropertyKey[] } | undefined;
+  // Name unknown fields ourselves: the wording must not depend on which zod locale is loaded.
+  if (issue?.code === 'unrecognized_keys' && issue.keys?.length) {
+    const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}.` : '';
+    return `${where}${issue.keys[0]}: unknown field`;
+  }
+  const where = issue && issue.path.length === 0 ? `${whole}: ` : '';
+  return where + describeIssue(error);
+}
+
+/**
+ * Parses `value` with a request schema or throws a 400 naming the first bad field. A route's query and body
+ * are validated before its handler from its entry in src/api/endpoints.ts (../routes/route.ts); this is for
+ * values that are neither.
+ */
 export function parseOr400<T extends z.ZodMiniType>(schema: T, value: unknown, prefix = ''): z.infer<T> {
   const result = schema.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0] as { code?: string; keys?: string[]; path: PropertyKey[] } | undefined;
-    // Name unknown fields ourselves: the wording must not depend on which zod locale is loaded.
-    if (issue?.code === 'unrecognized_keys' && issue.keys?.length) {
-      const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}.` : '';
-      throw badRequest(`${prefix}${where}${issue.keys[0]}: unknown field`);
-    }
-    const where = issue && issue.path.length === 0 ? 'body: ' : '';
-    throw badRequest(prefix + where + describeIssue(result.error));
-  }
+  if (!result.success) throw badRequest(prefix + requestIssueMessage(result.error));
   return result.data;
 }
 

@@ -7,10 +7,12 @@
  */
 import { parse as parseQueryString } from 'fast-querystring';
 import type { FastifyRequest } from 'fastify';
+import type * as z from 'zod/mini';
 import { LIMITS } from '../../api/schemas';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './depth';
 import { badRequest } from './errors';
 
+/** What form conversion needs to know of each field; read off the request schema by `formKindsOf`. */
 export interface FormKinds {
   /** Lists of strings. */
   arrays?: string[];
@@ -33,13 +35,52 @@ const WHOLE = /^\d{1,15}$/;
  */
 export const MAX_FORM_FIELDS = 2 * LIMITS.idListLength + 50;
 
+/** Form-encoded bodies as parsed, so a route's body validation knows to convert them (a JSON body is taken as is). */
+const URLENCODED_BODIES = new WeakSet<object>();
+
 /** The form-encoded body parser: fast-querystring behind a field count. */
 export function parseUrlencodedBody(body: string): Record<string, unknown> {
   let fields = 1;
   for (let i = body.indexOf('&'); i !== -1; i = body.indexOf('&', i + 1)) {
     if (++fields > MAX_FORM_FIELDS) throw badRequest(`the form has more than ${MAX_FORM_FIELDS} fields`);
   }
-  return parseQueryString(body) as Record<string, unknown>;
+  const parsed = parseQueryString(body) as Record<string, unknown>;
+  URLENCODED_BODIES.add(parsed);
+  return parsed;
+}
+
+export function isUrlencodedBody(body: unknown): body is Record<string, unknown> {
+  return typeof body === 'object' && body !== null && URLENCODED_BODIES.has(body);
+}
+
+type Def = { type: string; innerType?: Schema; element?: Schema; out?: Schema; shape?: Record<string, Schema> };
+type Schema = { _zod: { def: Def } };
+
+/** The schema under `optional` and `nullable`. */
+function unwrapped(schema: Schema): Def {
+  let def = schema._zod.def;
+  while ((def.type === 'optional' || def.type === 'nullable') && def.innerType) def = def.innerType._zod.def;
+  return def;
+}
+
+const isNumber = (def: Def) => def.type === 'number' || (def.type === 'pipe' && def.out !== undefined && unwrapped(def.out).type === 'number');
+
+/**
+ * How the fields of a form become the object a request schema checks, read off the schema itself (so no route
+ * lists its fields twice): integers and booleans are converted, lists collected, objects parsed as JSON. A field
+ * whose schema coerces by itself (`z.coerce`) stays a string.
+ */
+export function formKindsOf(schema: z.ZodMiniType): FormKinds {
+  const kinds: Required<FormKinds> = { arrays: [], intArrays: [], ints: [], booleans: [], objects: [] };
+  const shape = unwrapped(schema as unknown as Schema).shape ?? {};
+  for (const [name, field] of Object.entries(shape)) {
+    const def = unwrapped(field);
+    if (def.type === 'number') kinds.ints.push(name);
+    else if (def.type === 'boolean') kinds.booleans.push(name);
+    else if (def.type === 'record') kinds.objects.push(name);
+    else if (def.type === 'array' && def.element) (isNumber(unwrapped(def.element)) ? kinds.intArrays : kinds.arrays).push(name);
+  }
+  return kinds;
 }
 
 /** Field name to its values in the order they came. */
@@ -122,9 +163,5 @@ export function formToObject(fields: FormFields, kinds: FormKinds): Record<strin
 /** The request body for a schema: a form-encoded one converted, JSON as parsed. */
 export function formBody(request: FastifyRequest, kinds: FormKinds): unknown {
   const body = request.body ?? {};
-  const type = request.headers['content-type'] ?? '';
-  if (type.startsWith('application/x-www-form-urlencoded') && typeof body === 'object' && body !== null) {
-    return formToObject(urlencodedFields(body as Record<string, unknown>, kinds), kinds);
-  }
-  return body;
+  return isUrlencodedBody(body) ? formToObject(urlencodedFields(body, kinds), kinds) : body;
 }

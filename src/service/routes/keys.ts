@@ -5,9 +5,9 @@
  *   GET /api/v2/keys/current/ -> {"organization": {"id", "name"}, "user": {"id", "name", "role"}, "read_only": false}
  */
 import type { FastifyInstance } from 'fastify';
-import type { KeyIdentity } from '../../api/schemas';
 import { principalOf } from '../http/auth';
 import type { UserRecord } from '../storage/types';
+import { route } from './route';
 
 /** The user's full name when the organisation recorded one, else the name they sign in with. */
 export function displayName(user: UserRecord): string {
@@ -15,7 +15,7 @@ export function displayName(user: UserRecord): string {
 }
 
 export function keyRoutes(app: FastifyInstance): void {
-  app.get('/keys/current/', async (request): Promise<KeyIdentity> => {
+  route(app, 'currentKey', async (request) => {
     const p = principalOf(request);
     return {
       organization: { id: p.org.id, name: p.org.name },

@@ -10,17 +10,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context';
 import { principalOf, requireWritable } from '../http/auth';
 import { badRequest, forbidden } from '../http/errors';
+import type { Principal } from '../storage/types';
+import { route } from './route';
 
 const MAX_NAMES = 50;
 const MAX_NAME_LENGTH = 200;
 
-/** Names from a JSON body `{"names": [...]}` or `{"names": "A, B"}`; 400 naming the problem otherwise. */
-export function parseNames(body: unknown): string[] {
-  const raw = (body as { names?: unknown } | null)?.names;
-  const list = typeof raw === 'string' ? raw.split(',') : raw;
-  if (!Array.isArray(list) || !list.every((n) => typeof n === 'string')) {
-    throw badRequest('names: must be a list of strings (or one comma-separated string)');
-  }
+/** The names as given (a list, or one comma-separated string), trimmed, without empty ones; 400 when too many or too long. */
+export function parseNames(given: string | string[]): string[] {
+  const list = typeof given === 'string' ? given.split(',') : given;
   const names = list.map((n) => n.trim()).filter((n) => n !== '');
   if (names.length > MAX_NAMES) throw badRequest(`names: at most ${MAX_NAMES} names`);
   const long = names.find((n) => n.length > MAX_NAME_LENGTH);
@@ -28,16 +26,19 @@ export function parseNames(body: unknown): string[] {
   return names;
 }
 
+function requireNamesEditor(p: Principal): void {
+  requireWritable(p, "change the organisation's names");
+  if (p.user.role === 'member') throw forbidden("only an admin or repository manager can change the organisation's names");
+}
+
 export function organisationRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.get('/organisation/names/', async (request) => {
+  route(app, 'getOrganisationNames', async (request) => {
     const p = principalOf(request);
     return { names: await ctx.knowledge.organisationNames(p.org.id) };
   });
 
-  app.put('/organisation/names/', async (request) => {
+  route(app, 'setOrganisationNames', { allow: requireNamesEditor }, async (request) => {
     const p = principalOf(request);
-    requireWritable(p, 'change the organisation\'s names');
-    if (p.user.role === 'member') throw forbidden('only an admin or repository manager can change the organisation\'s names');
-    return { names: await ctx.knowledge.setOrganisationNames(p.org.id, parseNames(request.body)) };
+    return { names: await ctx.knowledge.setOrganisationNames(p.org.id, parseNames(request.body.names)) };
   });
 }

@@ -7,6 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { LIBRARY_FILTERS, type LibraryFilter } from '../../api/library';
+import { LibraryClient } from '../../api/library-client';
 import { LIMITS, type Offering, type RepositoryFile } from '../../api/schemas';
 import { Pager, SearchBox, Select, type Choice } from '../components/Controls';
 import { ErrorMessage } from '../components/Message';
@@ -25,7 +26,7 @@ import { createReviewAge } from './review-age';
 import { FILTER_LABELS, sourceText } from './words';
 
 export interface AnswersViewProps {
-  client: Pick<TaskpaneApi, 'library' | 'listRepositoryFiles'>;
+  client: Pick<TaskpaneApi, 'extensionTransport' | 'listRepositoryFiles'>;
   offerings: readonly Offering[];
   /** Whether the Library tab is shown: coming back to it lists the entries again (a fill or an upload may have changed them). */
   active: boolean;
@@ -49,7 +50,8 @@ function useSourceFiles(client: AnswersViewProps['client']): RepositoryFile[] {
 }
 
 export function AnswersView(props: AnswersViewProps) {
-  const api = props.client.library;
+  // Built here, not in the client: the library's schemas load with this view, not with the first paint.
+  const api = useMemo(() => new LibraryClient(props.client.extensionTransport), [props.client]);
   const list = useMemo(() => createEntryList(api), [api]);
   const entry = useMemo(() => createEntry(api, (d) => list.replace(d)), [api, list]);
   const conflicts = useMemo(() => createConflicts(api, () => list.load()), [api, list]);

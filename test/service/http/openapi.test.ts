@@ -44,6 +44,19 @@ describe('GET /api/v2/openapi.json', () => {
     expect(documented.length).toBe(ENDPOINTS.length);
   });
 
+  it('every route under /api/v2 is declared from its entry, so its query and body are validated with the documented schemas', () => {
+    const declared = built.routes
+      .filter((r) => r.url.startsWith('/api/v2/') && r.url !== '/api/v2/openapi.json')
+      .map((r) => ({ route: `${r.method} ${asOpenApiPath(r.url)}`, endpoint: r.endpoint }));
+    expect(declared).toEqual(
+      declared.map(({ route }) => {
+        const entry = ENDPOINTS.find((e) => `${e.method} ${e.path}` === route);
+        return { route, endpoint: entry?.name };
+      }),
+    );
+    expect(declared.every((d) => d.endpoint !== undefined)).toBe(true);
+  });
+
   it('carries the schemas: a query enum, an upload with its files, an error body', async () => {
     const doc = (await (await fetch(`${base}/api/v2/openapi.json`)).json()) as any;
     const list = doc.paths['/repository/files/'].get;

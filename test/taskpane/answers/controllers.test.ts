@@ -1,5 +1,6 @@
 /** The Answers view's controllers without any DOM: the real client over loopback HTTP to the FakeService's answer library. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LibraryClient } from '../../../src/api/library-client';
 import { createAddEntry } from '../../../src/taskpane/answers/add';
 import { createConflicts } from '../../../src/taskpane/answers/conflicts';
 import { createEntry } from '../../../src/taskpane/answers/entry';
@@ -19,7 +20,7 @@ beforeEach(() => {
   fake.library.entries = Array.from({ length: 23 }, (_, i) => libraryEntry(i + 1, `Question ${i + 1}?`, i % 2 ? 'Yes' : 'No'));
 });
 
-const api = () => realClient({ baseUrl: fake.origin, apiKey: 'k' }).library;
+const api = () => new LibraryClient(realClient({ baseUrl: fake.origin, apiKey: 'k' }).extensionTransport);
 const until = (check: () => boolean) => vi.waitFor(() => expect(check()).toBe(true), { timeout: 5000, interval: 5 });
 
 describe('answer list', () => {
