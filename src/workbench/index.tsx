@@ -10,7 +10,7 @@ import { createExcelWorkbook } from '../excel';
 import { App } from '../taskpane/app';
 import { injectStyles } from '../taskpane/styles';
 import { browserLocalStorage, partitionedStorage } from '../taskpane/storage';
-import { themeFromOffice, type OfficeThemeLike } from '../taskpane/theme';
+import { themeFromOffice } from '../taskpane/theme';
 import type { AppProps, ClientHooks, ConnectionSettings, TaskpaneApi, Theme } from '../taskpane/types';
 import { ExcelHost } from './host/host';
 import { installExcelHost } from './host/install';
@@ -18,19 +18,8 @@ import { hostToXlsx, loadXlsxIntoHost } from './host/load-xlsx';
 import { buildDemoQuestionnaire } from './demo-questionnaire';
 import { Grid } from './grid';
 import { WORKBENCH_CSS } from './styles';
+import { SIMULATED_THEMES, THEME_IDS } from './themes';
 
-/**
- * Office's themes as `Office.context.officeTheme` reports them, so the workbench can show the pane (and
- * itself) in each; "system" gives no Office theme, as a host without one, and the pane follows the system.
- */
-const THEME_IDS = { Black: 0, Colorful: 1, DarkGray: 2, White: 3 };
-export const SIMULATED_THEMES: Record<string, { label: string; office: OfficeThemeLike | null }> = {
-  system: { label: 'System', office: null },
-  white: { label: 'White', office: { bodyBackgroundColor: '#ffffff', bodyForegroundColor: '#262626', controlBackgroundColor: '#ffffff', controlForegroundColor: '#262626', themeId: THEME_IDS.White } },
-  colorful: { label: 'Colorful', office: { bodyBackgroundColor: '#f3f2f1', bodyForegroundColor: '#262626', controlBackgroundColor: '#ffffff', controlForegroundColor: '#262626', themeId: THEME_IDS.Colorful } },
-  darkGray: { label: 'Dark Gray', office: { bodyBackgroundColor: '#444444', bodyForegroundColor: '#ffffff', controlBackgroundColor: '#666666', controlForegroundColor: '#ffffff', themeId: THEME_IDS.DarkGray } },
-  black: { label: 'Black', office: { bodyBackgroundColor: '#262626', bodyForegroundColor: '#ffffff', controlBackgroundColor: '#363636', controlForegroundColor: '#ffffff', themeId: THEME_IDS.Black } },
-};
 const THEME_KEY = 'qfill.workbench.officeTheme';
 
 function prefersDark(): boolean {
