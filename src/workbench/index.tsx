@@ -15,6 +15,8 @@ import type { AppProps, ClientHooks, ConnectionSettings, TaskpaneApi, Theme } fr
 import { ExcelHost } from './host/host';
 import { installExcelHost } from './host/install';
 import { hostToXlsx, loadXlsxIntoHost } from './host/load-xlsx';
+import { hostState, restoreHostState, type HostState } from './host/state';
+import { debouncedSaver, loadSavedWorkbook, saveWorkbook } from './saved-workbook';
 import { buildDemoQuestionnaire } from './demo-questionnaire';
 import { Grid } from './grid';
 import { WORKBENCH_CSS } from './styles';
@@ -60,15 +62,52 @@ function openHost(host: ExcelHost): OpenWorkbook {
   };
 }
 
-async function loadBytes(bytes: Uint8Array, fileName: string): Promise<OpenWorkbook> {
+async function loadBytes(bytes: Uint8Array, fileName: string, state?: HostState): Promise<OpenWorkbook> {
   const host = await loadXlsxIntoHost(bytes, {
     fileName,
     // A stable per-file URL, as Excel gives a saved workbook: undo snapshots and resume links key off it.
     url: `workbench://${fileName}`,
     partitionKey: 'workbench',
   });
+  if (state) restoreHostState(host, state);
   return openHost(host);
 }
+
+/** Keeps the open workbook in this browser as it changes, so a reload opens it again as it was. */
+function useKeptAcrossReloads(open: OpenWorkbook | null): 'saving' | 'kept' | 'not kept' | null {
+  const [kept, setKept] = useState<'saving' | 'kept' | 'not kept' | null>(null);
+  useEffect(() => {
+    const host = open?.host;
+    if (!host?.fileBytes) return;
+    const original = host.fileBytes;
+    const saver = debouncedSaver(async () => {
+      try {
+        await saveWorkbook({ fileName: host.fileName, original, state: hostState(host), savedAt: new Date().toISOString() });
+        setKept('kept');
+      } catch {
+        setKept('not kept'); // no IndexedDB (a private window, a locked-down browser): the page still works
+      }
+    });
+    const onChange = () => {
+      setKept('saving');
+      saver.schedule();
+    };
+    const flush = () => void saver.flush();
+    onChange();
+    const stop = host.onChange(onChange);
+    window.addEventListener('pagehide', flush);
+    document.addEventListener('visibilitychange', flush);
+    return () => {
+      stop();
+      saver.cancel(); // another workbook is opening: it is the one to keep
+      window.removeEventListener('pagehide', flush);
+      document.removeEventListener('visibilitychange', flush);
+    };
+  }, [open]);
+  return kept;
+}
+
+const KEPT_TEXT = { saving: 'Keeping…', kept: 'Kept in this browser', 'not kept': 'Not kept across reloads (no IndexedDB)' };
 
 function download(bytes: Uint8Array, fileName: string): void {
   const blob = new Blob([bytes as BlobPart], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
@@ -113,11 +152,11 @@ function Workbench() {
     setThemeChoice(choice);
   };
 
-  const load = async (bytes: Uint8Array, name: string) => {
+  const load = async (bytes: Uint8Array, name: string, state?: HostState) => {
     setError(null);
     setStatus(`Opening ${name}…`);
     try {
-      const next = await loadBytes(bytes, name);
+      const next = await loadBytes(bytes, name, state);
       exposeForTests(next.host);
       setOpen(next);
       setStatus(name);
@@ -139,8 +178,12 @@ function Workbench() {
     }
   };
 
+  const kept = useKeptAcrossReloads(open);
+  // The workbook open before the reload, as it was; else the demo questionnaire.
   useEffect(() => {
-    void buildDemoQuestionnaire().then((bytes) => load(bytes, 'demo-questionnaire.xlsx'));
+    void loadSavedWorkbook()
+      .catch(() => null)
+      .then((saved) => (saved ? load(saved.original, saved.fileName, saved.state) : buildDemoQuestionnaire().then((bytes) => load(bytes, 'demo-questionnaire.xlsx'))));
   }, []);
 
   const onFile = async (event: Event) => {
@@ -181,6 +224,11 @@ function Workbench() {
           </select>
         </label>
         <span class="wb-status" data-testid="workbook-name">{status}</span>
+        {kept ? (
+          <span class="wb-kept" data-testid="kept" data-state={kept}>
+            {KEPT_TEXT[kept]}
+          </span>
+        ) : null}
         {open ? <SyncCount host={open.host} /> : null}
       </header>
       {error ? (

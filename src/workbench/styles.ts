@@ -20,7 +20,8 @@ html, body { margin: 0; height: 100%; }
 .wb-button:disabled { opacity: .6; cursor: default; }
 .wb-theme select { font: inherit; }
 .wb-status { margin-left: 8px; opacity: .9; }
-.wb-stats { margin-left: auto; opacity: .8; }
+.wb-kept { margin-left: auto; opacity: .9; }
+.wb-stats { margin-left: 8px; opacity: .8; }
 .wb-error { margin: 0; padding: 6px 10px; background: var(--wb-error-bg); color: var(--wb-error-fg); }
 .wb-main { flex: 1; display: flex; min-height: 0; }
 .wb-workbook { flex: 1; min-width: 0; display: flex; flex-direction: column; border-right: 1px solid var(--wb-edge); }
