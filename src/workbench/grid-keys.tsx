@@ -5,7 +5,7 @@
  * break; Delete clears the selection's contents; Ctrl+Z undoes the analyst's own last edit. Paste
  * arrives as the browser's paste event (the grid handles it).
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { parseA1, toA1 } from '../xlsx/a1';
 import type { ExcelHost } from './host/host';
 import { mergeAt, type HostSheet } from './host/model';
@@ -24,7 +24,7 @@ export interface GridContext {
   sheet: HostSheet;
   /** The selected (active) cell. */
   selected: string;
-  setEditing(state: EditState | null): void;
+  setEditing(state: EditState | null | ((previous: EditState | null) => EditState | null)): void;
   /** Runs an edit and shows why it was refused; false when it was. */
   attempt(edit: () => void): boolean;
   /** Gives the keyboard back to the grid. */
@@ -72,20 +72,31 @@ export function gridKeyDown(e: KeyboardEvent, ctx: GridContext): void {
     ctx.setEditing({ sheet: ctx.sheet.name, address: ctx.selected, text: cell.formula ?? (cell.value === null ? '' : String(cell.value)) });
   } else if (e.key.length === 1) {
     e.preventDefault();
-    ctx.setEditing({ sheet: ctx.sheet.name, address: ctx.selected, text: e.key });
+    // Keys typed before the editor has the focus (fast typing) add to the edit instead of restarting it.
+    const key = e.key;
+    const at = { sheet: ctx.sheet.name, address: ctx.selected };
+    ctx.setEditing((previous) =>
+      previous && previous.sheet === at.sheet && previous.address === at.address ? { ...previous, text: previous.text + key } : { ...at, text: key },
+    );
   }
 }
 
-/** The in-cell editor: a one-line text area over the cell, written on Enter, Tab or leaving it. */
+/**
+ * The in-cell editor: a one-line text area over the cell, written on Enter, Tab or leaving it. Its text
+ * is its own (uncontrolled), so a re-render while typing (a sync, the page keeping the workbook) never
+ * resets it; it takes the focus before the next key event is handled.
+ */
 export function CellEditor(props: { state: EditState; context: GridContext }) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const done = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const input = ref.current;
     if (!input) return;
-    input.focus();
+    // First the opening text; later only keys that reached the grid before the focus did (appended).
+    if (input.value === '' || (props.state.text.startsWith(input.value) && props.state.text.length > input.value.length)) input.value = props.state.text;
+    if (document.activeElement !== input) input.focus();
     input.setSelectionRange(input.value.length, input.value.length);
-  }, []);
+  }, [props.state.text]);
   const finish = (write: boolean, rows: number, columns: number) => {
     if (done.current) return;
     done.current = true;
@@ -119,7 +130,6 @@ export function CellEditor(props: { state: EditState; context: GridContext }) {
       rows={1}
       aria-label={`Edit ${props.state.sheet}!${props.state.address}`}
       data-testid="cell-editor"
-      value={props.state.text}
       onKeyDown={onKeyDown}
       onBlur={() => finish(true, 0, 0)}
     />
