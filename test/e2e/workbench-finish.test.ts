@@ -6,8 +6,8 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SECTIONS, DEMO_TAB } from '../../src/workbench/demo-questionnaire';
-import { openWorkbench, type WorkbenchSession } from './workbench-session';
+import { DEMO_TAB } from '../../src/workbench/demo-questionnaire';
+import { demoRow, openWorkbench, type WorkbenchSession } from './workbench-session';
 
 const ARTIFACTS = path.resolve('test-artifacts');
 const DEMO_KB = path.resolve('scripts/demo/kb');
@@ -20,18 +20,6 @@ type HostView = {
   getCell(s: string, a: string): { value: unknown };
   snapshot(): { sheets: { name: string; notes: Record<string, string> }[] };
 };
-
-function demoRow(id: string): number {
-  let row = 4;
-  for (const section of DEMO_SECTIONS) {
-    row++;
-    for (const q of section.questions) {
-      if (q.id === id) return row;
-      row++;
-    }
-  }
-  throw new Error(`no demo question ${id}`);
-}
 
 async function cellValue(address: string): Promise<unknown> {
   return page.evaluate(([a, tab]) => (window as unknown as { qfillWorkbench: { host: HostView } }).qfillWorkbench.host.getCell(tab, a).value, [address, DEMO_TAB] as const);

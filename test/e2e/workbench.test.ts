@@ -7,8 +7,8 @@ import type { Browser, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { detectQuestionnaire } from '../../src/service/detect';
 import { comparePackages } from '../../src/xlsx/compare';
-import { DEMO_PREFILLED, DEMO_SECTIONS, DEMO_TAB } from '../../src/workbench/demo-questionnaire';
-import { openWorkbench, type WorkbenchSession } from './workbench-session';
+import { DEMO_PREFILLED, DEMO_TAB } from '../../src/workbench/demo-questionnaire';
+import { demoRow, openWorkbench, type WorkbenchSession } from './workbench-session';
 
 const FIXTURES = path.resolve('../shared/fixtures');
 const ARTIFACTS = path.resolve('test-artifacts');
@@ -23,19 +23,6 @@ let page: Page;
 let baseUrl: string;
 let key: string;
 let session: WorkbenchSession | undefined;
-
-function demoRow(id: string): number {
-  // Header on row 3; each section is one title row followed by its questions.
-  let row = 4;
-  for (const section of DEMO_SECTIONS) {
-    row++;
-    for (const q of section.questions) {
-      if (q.id === id) return row;
-      row++;
-    }
-  }
-  throw new Error(`no demo question ${id}`);
-}
 
 async function cellText(sheet: string, address: string): Promise<string> {
   return page.evaluate(
