@@ -16,7 +16,7 @@ import { ExcelHost } from './host/host';
 import { installExcelHost } from './host/install';
 import { hostToXlsx, loadXlsxIntoHost } from './host/load-xlsx';
 import { hostState, restoreHostState, type HostState } from './host/state';
-import { debouncedSaver, loadSavedWorkbook, saveWorkbook } from './saved-workbook';
+import { debouncedSaver, loadSavedWorkbook, saveOpenedFile, saveWorkbookState } from './saved-workbook';
 import { buildDemoQuestionnaire } from './demo-questionnaire';
 import { Grid } from './grid';
 import { WORKBENCH_CSS } from './styles';
@@ -38,6 +38,8 @@ function createClient(settings: ConnectionSettings, hooks?: ClientHooks): Taskpa
 
 interface OpenWorkbook {
   host: ExcelHost;
+  /** Set when the workbook was put back from this browser's IndexedDB: the id it is kept under. */
+  keptAs?: string;
   props: AppProps;
   /** Changes on every open so the task pane starts fresh for a new workbook. */
   generation: number;
@@ -62,15 +64,15 @@ function openHost(host: ExcelHost): OpenWorkbook {
   };
 }
 
-async function loadBytes(bytes: Uint8Array, fileName: string, state?: HostState): Promise<OpenWorkbook> {
+async function loadBytes(bytes: Uint8Array, fileName: string, kept?: { state: HostState; openId: string }): Promise<OpenWorkbook> {
   const host = await loadXlsxIntoHost(bytes, {
     fileName,
     // A stable per-file URL, as Excel gives a saved workbook: undo snapshots and resume links key off it.
     url: `workbench://${fileName}`,
     partitionKey: 'workbench',
   });
-  if (state) restoreHostState(host, state);
-  return openHost(host);
+  if (kept) restoreHostState(host, kept.state);
+  return kept ? { ...openHost(host), keptAs: kept.openId } : openHost(host);
 }
 
 /** Keeps the open workbook in this browser as it changes, so a reload opens it again as it was. */
@@ -78,11 +80,15 @@ function useKeptAcrossReloads(open: OpenWorkbook | null): 'saving' | 'kept' | 'n
   const [kept, setKept] = useState<'saving' | 'kept' | 'not kept' | null>(null);
   useEffect(() => {
     const host = open?.host;
-    if (!host?.fileBytes) return;
-    const original = host.fileBytes;
+    const original = host?.fileBytes;
+    if (!open || !host || !original) return;
+    // The file once (it can be megabytes), then its state on every change; a workbook put back after a
+    // reload is already kept, under the id it was kept with.
+    const opened = open.keptAs ? Promise.resolve(open.keptAs) : saveOpenedFile(host.fileName, original, hostState(host));
+    opened.catch(() => setKept('not kept'));
     const saver = debouncedSaver(async () => {
       try {
-        await saveWorkbook({ fileName: host.fileName, original, state: hostState(host), savedAt: new Date().toISOString() });
+        await saveWorkbookState(await opened, hostState(host));
         setKept('kept');
       } catch {
         setKept('not kept'); // no IndexedDB (a private window, a locked-down browser): the page still works
@@ -152,11 +158,11 @@ function Workbench() {
     setThemeChoice(choice);
   };
 
-  const load = async (bytes: Uint8Array, name: string, state?: HostState) => {
+  const load = async (bytes: Uint8Array, name: string, kept?: { state: HostState; openId: string }) => {
     setError(null);
     setStatus(`Opening ${name}…`);
     try {
-      const next = await loadBytes(bytes, name, state);
+      const next = await loadBytes(bytes, name, kept);
       exposeForTests(next.host);
       setOpen(next);
       setStatus(name);
@@ -183,7 +189,7 @@ function Workbench() {
   useEffect(() => {
     void loadSavedWorkbook()
       .catch(() => null)
-      .then((saved) => (saved ? load(saved.original, saved.fileName, saved.state) : buildDemoQuestionnaire().then((bytes) => load(bytes, 'demo-questionnaire.xlsx'))));
+      .then((saved) => (saved ? load(saved.original, saved.fileName, saved) : buildDemoQuestionnaire().then((bytes) => load(bytes, 'demo-questionnaire.xlsx'))));
   }, []);
 
   const onFile = async (event: Event) => {

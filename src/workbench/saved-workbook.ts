@@ -7,6 +7,8 @@
 import type { HostState } from './host/state';
 
 export interface SavedWorkbook {
+  /** Which opening of a file this is: the states saved since carry it. */
+  openId: string;
   fileName: string;
   /** The bytes the workbook was opened from: the download patches into them. */
   original: Uint8Array;
@@ -14,9 +16,23 @@ export interface SavedWorkbook {
   savedAt: string;
 }
 
+/** The file is written once when it is opened, the state on every change: `openId` ties them together. */
+interface SavedFile {
+  openId: string;
+  fileName: string;
+  original: Uint8Array;
+}
+
+interface SavedState {
+  openId: string;
+  state: HostState;
+  savedAt: string;
+}
+
 const DB = 'qfill-workbench';
 const STORE = 'workbooks';
-const KEY = 'open';
+const FILE = 'file';
+const STATE = 'state';
 
 function openDb(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
@@ -43,17 +59,26 @@ async function withStore<T>(mode: IDBTransactionMode, f: (store: IDBObjectStore)
   }
 }
 
+/** The workbook open when the page was left, with its state then; null when none (or its state is of another file). */
 export async function loadSavedWorkbook(): Promise<SavedWorkbook | null> {
-  const saved = await withStore<SavedWorkbook | undefined>('readonly', (s) => s.get(KEY));
-  return saved && saved.original instanceof Uint8Array && saved.state?.version === 1 ? saved : null;
+  const file = await withStore<SavedFile | undefined>('readonly', (s) => s.get(FILE));
+  const state = await withStore<SavedState | undefined>('readonly', (s) => s.get(STATE));
+  if (!file || !(file.original instanceof Uint8Array) || !state || state.openId !== file.openId || state.state?.version !== 1) return null;
+  return { openId: file.openId, fileName: file.fileName, original: file.original, state: state.state, savedAt: state.savedAt };
 }
 
-export async function saveWorkbook(workbook: SavedWorkbook): Promise<void> {
-  await withStore('readwrite', (s) => s.put(workbook, KEY));
+/** Keeps a newly opened file (its bytes, once) with its first state, in one transaction; returns the id its states go under. */
+export async function saveOpenedFile(fileName: string, original: Uint8Array, state: HostState): Promise<string> {
+  const openId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  await withStore('readwrite', (s) => {
+    s.put({ openId, fileName, original } satisfies SavedFile, FILE);
+    return s.put({ openId, state, savedAt: new Date().toISOString() } satisfies SavedState, STATE);
+  });
+  return openId;
 }
 
-export async function forgetSavedWorkbook(): Promise<void> {
-  await withStore('readwrite', (s) => s.delete(KEY));
+export async function saveWorkbookState(openId: string, state: HostState): Promise<void> {
+  await withStore('readwrite', (s) => s.put({ openId, state, savedAt: new Date().toISOString() } satisfies SavedState, STATE));
 }
 
 /**
