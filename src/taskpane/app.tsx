@@ -16,6 +16,7 @@ import { useLater } from './later';
 import { SettingsPane } from './panes/SettingsPane';
 import { STORAGE_KEYS, createSettingsStore, keyFingerprint, safeGet, safeRemove, safeSet } from './settings-store';
 import { injectStyles } from './styles';
+import { themeVariables } from './theme';
 import type { AppProps, Settings, TabId, TaskpaneApi } from './types';
 
 export type { AppProps } from './types';
@@ -123,12 +124,7 @@ export function App(props: AppProps) {
   };
 
   const openSettings = () => setTab('settings');
-  const colors = props.theme.colors ?? {};
-  const style: Record<string, string> = {};
-  if (colors.background) style['--qf-bg'] = colors.background;
-  if (colors.foreground) style['--qf-fg'] = colors.foreground;
-  if (colors.controlBackground) style['--qf-control-bg'] = colors.controlBackground;
-  if (colors.controlForeground) style['--qf-control-fg'] = colors.controlForeground;
+  const style = themeVariables(props.theme);
 
   const panel = (id: TabId, name: string, content: ComponentChildren) => (
     <div role="tabpanel" id={panelId(id)} aria-labelledby={tabId(id)} hidden={tab !== id} class="qf-panel">

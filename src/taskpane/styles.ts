@@ -9,7 +9,7 @@
 export const TASKPANE_CSS = `
 .qf-root {
   --qf-bg: #ffffff; --qf-fg: #242424; --qf-muted: #616161; --qf-border: #d1d1d1; --qf-subtle: #f5f5f5;
-  --qf-control-bg: #ffffff; --qf-control-fg: #242424;
+  --qf-control-bg: #ffffff; --qf-control-fg: #242424; --qf-placeholder: #6e6e6e;
   --qf-accent: #0f6cbd; --qf-accent-hover: #115ea3; --qf-accent-fg: #ffffff;
   --qf-danger: #b10e1c; --qf-danger-bg: #fdf3f4; --qf-warn: #835b00; --qf-warn-bg: #fff9f5;
   --qf-ok: #0e700e; --qf-ok-bg: #f1faf1; --qf-focus: #000000;
@@ -21,8 +21,8 @@ export const TASKPANE_CSS = `
 }
 .qf-root[data-theme="dark"] {
   --qf-bg: #292929; --qf-fg: #ffffff; --qf-muted: #c7c7c7; --qf-border: #525252; --qf-subtle: #1f1f1f;
-  --qf-control-bg: #1f1f1f; --qf-control-fg: #ffffff;
-  --qf-accent: #479ef5; --qf-accent-hover: #62abf5; --qf-accent-fg: #000000;
+  --qf-control-bg: #1f1f1f; --qf-control-fg: #ffffff; --qf-placeholder: #adadad;
+  --qf-accent: #82bcf8; --qf-accent-hover: #a3cdf9; --qf-accent-fg: #000000;
   --qf-danger: #ff99a4; --qf-danger-bg: #3b2022; --qf-warn: #fde300; --qf-warn-bg: #3a3200;
   --qf-ok: #9fd89f; --qf-ok-bg: #1f3a1f; --qf-focus: #ffffff;
   --qf-trust-high: #9fd89f; --qf-trust-medium: #fde300; --qf-trust-low: #ff99a4;
@@ -66,6 +66,7 @@ export const TASKPANE_CSS = `
 .qf-filters .qf-check { margin: 0; }
 .qf-input, .qf-select, .qf-textarea { font: inherit; padding: 4px 6px; border: 1px solid var(--qf-border); border-radius: 4px;
   background: var(--qf-control-bg); color: var(--qf-control-fg); min-height: 28px; width: 100%; }
+.qf-root ::placeholder { color: var(--qf-placeholder); opacity: 1; }
 .qf-select { width: auto; max-width: 100%; }
 .qf-textarea { resize: vertical; min-height: 56px; }
 .qf-check { display: flex; gap: 6px; align-items: flex-start; margin: 4px 0; }

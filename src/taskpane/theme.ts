@@ -2,6 +2,7 @@
  * Office's theme when Office gives one (`Office.context.officeTheme`: White, Colorful, Dark Gray, Black, with
  * its colours), else the system's light/dark preference. Read by the entry at start and on every change.
  */
+import { mutedOn } from './contrast';
 import type { Theme } from './types';
 
 export interface OfficeThemeLike {
@@ -45,6 +46,23 @@ export function themeFromOffice(officeTheme: OfficeThemeLike | null | undefined,
       controlForeground: officeTheme.controlForegroundColor,
     },
   };
+}
+
+/**
+ * The CSS variables Office's own colours set on the pane's root: background, text and control colours
+ * as Office gives them, and a placeholder colour derived from the control colours so that it reads
+ * (4.5:1 or better) on whatever control background the theme has.
+ */
+export function themeVariables(theme: Theme): Record<string, string> {
+  const colors = theme.colors ?? {};
+  const style: Record<string, string> = {};
+  if (colors.background) style['--qf-bg'] = colors.background;
+  if (colors.foreground) style['--qf-fg'] = colors.foreground;
+  if (colors.controlBackground) style['--qf-control-bg'] = colors.controlBackground;
+  if (colors.controlForeground) style['--qf-control-fg'] = colors.controlForeground;
+  const controlText = colors.controlForeground ?? colors.foreground;
+  if (colors.controlBackground && controlText) style['--qf-placeholder'] = mutedOn(controlText, colors.controlBackground);
+  return style;
 }
 
 export type ThemeWindow = Window & { Office?: { context?: { officeTheme?: OfficeThemeLike }; ThemeId?: ThemeIdEnum } };

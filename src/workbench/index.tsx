@@ -10,27 +10,18 @@ import { createExcelWorkbook } from '../excel';
 import { App } from '../taskpane/app';
 import { injectStyles } from '../taskpane/styles';
 import { browserLocalStorage, partitionedStorage } from '../taskpane/storage';
-import { themeFromOffice, type OfficeThemeLike } from '../taskpane/theme';
+import { themeFromOffice } from '../taskpane/theme';
 import type { AppProps, ClientHooks, ConnectionSettings, TaskpaneApi, Theme } from '../taskpane/types';
 import { ExcelHost } from './host/host';
 import { installExcelHost } from './host/install';
 import { hostToXlsx, loadXlsxIntoHost } from './host/load-xlsx';
+import { hostState, restoreHostState, type HostState } from './host/state';
+import { debouncedSaver, loadSavedWorkbook, saveOpenedFile, saveWorkbookState } from './saved-workbook';
 import { buildDemoQuestionnaire } from './demo-questionnaire';
 import { Grid } from './grid';
 import { WORKBENCH_CSS } from './styles';
+import { SIMULATED_THEMES, THEME_IDS } from './themes';
 
-/**
- * Office's themes as `Office.context.officeTheme` reports them, so the workbench can show the pane (and
- * itself) in each; "system" gives no Office theme, as a host without one, and the pane follows the system.
- */
-const THEME_IDS = { Black: 0, Colorful: 1, DarkGray: 2, White: 3 };
-export const SIMULATED_THEMES: Record<string, { label: string; office: OfficeThemeLike | null }> = {
-  system: { label: 'System', office: null },
-  white: { label: 'White', office: { bodyBackgroundColor: '#ffffff', bodyForegroundColor: '#262626', controlBackgroundColor: '#ffffff', controlForegroundColor: '#262626', themeId: THEME_IDS.White } },
-  colorful: { label: 'Colorful', office: { bodyBackgroundColor: '#f3f2f1', bodyForegroundColor: '#262626', controlBackgroundColor: '#ffffff', controlForegroundColor: '#262626', themeId: THEME_IDS.Colorful } },
-  darkGray: { label: 'Dark Gray', office: { bodyBackgroundColor: '#444444', bodyForegroundColor: '#ffffff', controlBackgroundColor: '#666666', controlForegroundColor: '#ffffff', themeId: THEME_IDS.DarkGray } },
-  black: { label: 'Black', office: { bodyBackgroundColor: '#262626', bodyForegroundColor: '#ffffff', controlBackgroundColor: '#363636', controlForegroundColor: '#ffffff', themeId: THEME_IDS.Black } },
-};
 const THEME_KEY = 'qfill.workbench.officeTheme';
 
 function prefersDark(): boolean {
@@ -47,6 +38,8 @@ function createClient(settings: ConnectionSettings, hooks?: ClientHooks): Taskpa
 
 interface OpenWorkbook {
   host: ExcelHost;
+  /** Set when the workbook was put back from this browser's IndexedDB: the id it is kept under. */
+  keptAs?: string;
   props: AppProps;
   /** Changes on every open so the task pane starts fresh for a new workbook. */
   generation: number;
@@ -71,15 +64,56 @@ function openHost(host: ExcelHost): OpenWorkbook {
   };
 }
 
-async function loadBytes(bytes: Uint8Array, fileName: string): Promise<OpenWorkbook> {
+async function loadBytes(bytes: Uint8Array, fileName: string, kept?: { state: HostState; openId: string }): Promise<OpenWorkbook> {
   const host = await loadXlsxIntoHost(bytes, {
     fileName,
     // A stable per-file URL, as Excel gives a saved workbook: undo snapshots and resume links key off it.
     url: `workbench://${fileName}`,
     partitionKey: 'workbench',
   });
-  return openHost(host);
+  if (kept) restoreHostState(host, kept.state);
+  return kept ? { ...openHost(host), keptAs: kept.openId } : openHost(host);
 }
+
+/** Keeps the open workbook in this browser as it changes, so a reload opens it again as it was. */
+function useKeptAcrossReloads(open: OpenWorkbook | null): 'saving' | 'kept' | 'not kept' | null {
+  const [kept, setKept] = useState<'saving' | 'kept' | 'not kept' | null>(null);
+  useEffect(() => {
+    const host = open?.host;
+    const original = host?.fileBytes;
+    if (!open || !host || !original) return;
+    // The file once (it can be megabytes), then its state on every change; a workbook put back after a
+    // reload is already kept, under the id it was kept with.
+    const opened = open.keptAs ? Promise.resolve(open.keptAs) : saveOpenedFile(host.fileName, original, hostState(host));
+    opened.catch(() => setKept('not kept'));
+    const saver = debouncedSaver(async () => {
+      try {
+        await saveWorkbookState(await opened, hostState(host));
+        setKept('kept');
+      } catch {
+        setKept('not kept'); // no IndexedDB (a private window, a locked-down browser): the page still works
+      }
+    });
+    const onChange = () => {
+      setKept('saving');
+      saver.schedule();
+    };
+    const flush = () => void saver.flush();
+    onChange();
+    const stop = host.onChange(onChange);
+    window.addEventListener('pagehide', flush);
+    document.addEventListener('visibilitychange', flush);
+    return () => {
+      stop();
+      saver.cancel(); // another workbook is opening: it is the one to keep
+      window.removeEventListener('pagehide', flush);
+      document.removeEventListener('visibilitychange', flush);
+    };
+  }, [open]);
+  return kept;
+}
+
+const KEPT_TEXT = { saving: 'Keeping…', kept: 'Kept in this browser', 'not kept': 'Not kept across reloads (no IndexedDB)' };
 
 function download(bytes: Uint8Array, fileName: string): void {
   const blob = new Blob([bytes as BlobPart], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
@@ -124,11 +158,11 @@ function Workbench() {
     setThemeChoice(choice);
   };
 
-  const load = async (bytes: Uint8Array, name: string) => {
+  const load = async (bytes: Uint8Array, name: string, kept?: { state: HostState; openId: string }) => {
     setError(null);
     setStatus(`Opening ${name}…`);
     try {
-      const next = await loadBytes(bytes, name);
+      const next = await loadBytes(bytes, name, kept);
       exposeForTests(next.host);
       setOpen(next);
       setStatus(name);
@@ -150,8 +184,12 @@ function Workbench() {
     }
   };
 
+  const kept = useKeptAcrossReloads(open);
+  // The workbook open before the reload, as it was; else the demo questionnaire.
   useEffect(() => {
-    void buildDemoQuestionnaire().then((bytes) => load(bytes, 'demo-questionnaire.xlsx'));
+    void loadSavedWorkbook()
+      .catch(() => null)
+      .then((saved) => (saved ? load(saved.original, saved.fileName, saved) : buildDemoQuestionnaire().then((bytes) => load(bytes, 'demo-questionnaire.xlsx'))));
   }, []);
 
   const onFile = async (event: Event) => {
@@ -192,6 +230,11 @@ function Workbench() {
           </select>
         </label>
         <span class="wb-status" data-testid="workbook-name">{status}</span>
+        {kept ? (
+          <span class="wb-kept" data-testid="kept" data-state={kept}>
+            {KEPT_TEXT[kept]}
+          </span>
+        ) : null}
         {open ? <SyncCount host={open.host} /> : null}
       </header>
       {error ? (

@@ -20,7 +20,8 @@ html, body { margin: 0; height: 100%; }
 .wb-button:disabled { opacity: .6; cursor: default; }
 .wb-theme select { font: inherit; }
 .wb-status { margin-left: 8px; opacity: .9; }
-.wb-stats { margin-left: auto; opacity: .8; }
+.wb-kept { margin-left: auto; opacity: .9; }
+.wb-stats { margin-left: 8px; opacity: .8; }
 .wb-error { margin: 0; padding: 6px 10px; background: var(--wb-error-bg); color: var(--wb-error-fg); }
 .wb-main { flex: 1; display: flex; min-height: 0; }
 .wb-workbook { flex: 1; min-width: 0; display: flex; flex-direction: column; border-right: 1px solid var(--wb-edge); }
@@ -34,7 +35,11 @@ html, body { margin: 0; height: 100%; }
 .wb-grid td { position: relative; z-index: 0; scroll-margin: 24px 0 0 48px; } /* a cell brought into view clears the sticky headers */
 .wb-grid th.wb-rowhead { position: sticky; left: 0; text-align: right; }
 .wb-cell { border: 1px solid var(--wb-border); padding: 1px 4px; min-width: 80px; max-width: 320px; height: 20px; vertical-align: top; white-space: pre-wrap; overflow: hidden; cursor: cell; position: relative; }
-.wb-filled { color: #201f1e; }
+.wb-editor { position: absolute; inset: 0; width: 100%; min-height: 100%; box-sizing: border-box; margin: 0; padding: 1px 4px; border: 2px solid var(--wb-accent);
+  font: inherit; color: var(--wb-fg); background: var(--wb-bg); resize: none; overflow: hidden; z-index: 1; }
+.wb-cell-problem { margin: 0; padding: 4px 8px; background: var(--wb-error-bg); color: var(--wb-error-fg); }
+.wb-scroll:focus { outline: none; }
+.wb-scroll:focus .wb-selected { outline-width: 3px; }
 .wb-formula { color: var(--wb-formula); }
 .wb-selected { outline: 2px solid var(--wb-accent); outline-offset: -2px; }
 .wb-note { position: absolute; top: 0; right: 0; border-style: solid; border-width: 0 6px 6px 0; border-color: transparent #c50f1f transparent transparent; }

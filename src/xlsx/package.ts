@@ -9,6 +9,7 @@
 import { readCell } from './cell-read';
 import { XlsxError } from './errors';
 import { type CellRef, type Range, formatCell, inRange, parseCell, parseRange } from './ranges';
+import { type NoteWrite, writeNotes } from './notes-write';
 import { type PatchNote, type SheetCellWrite, patchSheet } from './sheet-patch';
 import { type ColumnInfo, type ColumnStyle, findRow, inheritedStyle, layoutSheet, parseColumns, rowCells, type SheetLayout } from './sheet-scan';
 import { sniffSpreadsheet } from './sniff';
@@ -65,12 +66,16 @@ export interface ApplyOptions {
   fullCalcOnLoad?: boolean;
   /** Other parts replaced in the same rewrite (styles.xml with the new cell styles). */
   parts?: ReadonlyMap<string, Uint8Array>;
+  /** Notes to add, change or remove (written as legacy comments: comments part, VML, relationships). */
+  notes?: readonly NoteWrite[];
 }
 
 export interface WriteResult {
   bytes: Uint8Array;
   /** Zip entries whose content changed. */
   changedParts: string[];
+  /** Zip entries the rewrite added (a sheet's first notes: comments part, VML drawing, relationships). */
+  addedParts: string[];
   notes: (PatchNote & { tab: string })[];
 }
 
@@ -349,7 +354,31 @@ export class XlsxPackage {
       replacements.set(this.workbookPath, utf8Encoder.encode(requestFullCalcOnLoad(this.text(this.workbookPath))));
     }
     for (const [name, bytes] of options.parts ?? []) replacements.set(name, bytes);
-    const bytes = replacements.size ? rewriteZip(this.zip, replacements) : this.zip.bytes.slice();
-    return { bytes, changedParts: [...replacements.keys()], notes };
+    const additions = new Map<string, Uint8Array>();
+    if (options.notes?.length) {
+      const written = this.notesParts(options.notes, replacements);
+      for (const [name, xml] of written.replaced) replacements.set(name, utf8Encoder.encode(xml));
+      for (const [name, xml] of written.added) additions.set(name, utf8Encoder.encode(xml));
+    }
+    const bytes = replacements.size || additions.size ? rewriteZip(this.zip, replacements, undefined, additions) : this.zip.bytes.slice();
+    return { bytes, changedParts: [...replacements.keys()], addedParts: [...additions.keys()], notes };
+  }
+
+  /** The parts that carry `notes`, each sheet's text taken as patched so far (`patched`). */
+  private notesParts(notes: readonly NoteWrite[], patched: ReadonlyMap<string, Uint8Array>) {
+    const bySheet = new Map<string, NoteWrite[]>();
+    for (const n of notes) {
+      const ref = parseCell(n.address);
+      if (!ref) throw new XlsxError('bad_write', `Cannot write a note on "${n.address}" on ${n.tab}: not a cell address.`);
+      const path = this.sheetPart(n.tab).info.path;
+      bySheet.set(path, [...(bySheet.get(path) ?? []), { ...n, address: formatCell(ref) }]);
+    }
+    const sheets = [...bySheet].map(([sheetPath, list]) => {
+      const part = this.loaded.get(sheetPath)!;
+      const bytes = patched.get(sheetPath);
+      return { sheetPath, sheetXml: bytes ? decodeXmlPart(bytes, sheetPath) : part.xml, prefix: part.prefix, notes: list };
+    });
+    const reader = { has: (name: string) => this.entryExists(name), text: (name: string) => this.text(name), names: () => this.partNames() };
+    return writeNotes(reader, sheets);
   }
 }

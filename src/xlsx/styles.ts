@@ -7,7 +7,7 @@ import { elements, escapeAttribute, firstElement, rootPrefix } from './xml';
 
 export interface CellFormat {
   numberFormat: string;
-  /** Solid fill `#RRGGBB`; null for none (theme colours are approximated without their tint). */
+  /** Solid fill `#RRGGBB`; null for none (theme colours from Office's default theme, with their tint). */
   fill: string | null;
   locked: boolean;
   /** Entered with a leading apostrophe: text that is never parsed. */
@@ -27,12 +27,36 @@ const BUILTIN_FORMATS: Record<number, string> = {
 /** Office 2013+ default theme colours by theme index. */
 const THEME_COLOURS = ['#FFFFFF', '#000000', '#E7E6E6', '#44546A', '#4472C4', '#ED7D31', '#A5A5A5', '#FFC000', '#5B9BD5', '#70AD47'];
 
+/**
+ * A colour with Excel's `tint` applied: the HLS luminance moved towards black (negative) or white
+ * (positive), as Excel shades theme colours ("Text 1, lighter 35%" is black with tint 0.35).
+ */
+export function withTint(hex: string, tint: number): string {
+  if (!tint || !Number.isFinite(tint)) return hex;
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  let l = (max + min) / 2;
+  const d = max - min;
+  const s = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
+  let h = 0;
+  if (d !== 0) h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  l = tint < 0 ? l * (1 + tint) : l * (1 - tint) + tint;
+  const c = (1 - Math.abs(2 * l - 1)) * s;
+  const x = c * (1 - Math.abs(((h % 6) + 6) % 6 % 2 - 1));
+  const m = l - c / 2;
+  const hh = ((h % 6) + 6) % 6;
+  const [r1, g1, b1] = hh < 1 ? [c, x, 0] : hh < 2 ? [x, c, 0] : hh < 3 ? [0, c, x] : hh < 4 ? [0, x, c] : hh < 5 ? [x, 0, c] : [c, 0, x];
+  return `#${[r1, g1, b1].map((v) => Math.round(Math.min(1, Math.max(0, v + m)) * 255).toString(16).padStart(2, '0').toUpperCase()).join('')}`;
+}
+
 function colourOf(attrs: Map<string, string> | undefined): string | null {
   if (!attrs) return null;
+  const tint = Number(attrs.get('tint') ?? 0);
   const rgb = attrs.get('rgb');
-  if (rgb && /^[0-9A-Fa-f]{8}$/.test(rgb)) return `#${rgb.slice(2).toUpperCase()}`;
+  if (rgb && /^[0-9A-Fa-f]{8}$/.test(rgb)) return withTint(`#${rgb.slice(2).toUpperCase()}`, tint);
   const theme = attrs.get('theme');
-  if (theme !== undefined) return THEME_COLOURS[Number(theme)] ?? '#C0C0C0';
+  if (theme !== undefined) return withTint(THEME_COLOURS[Number(theme)] ?? '#C0C0C0', tint);
   const indexed = attrs.get('indexed');
   if (indexed !== undefined) return indexed === '64' ? null : '#C0C0C0';
   return null;

@@ -94,6 +94,7 @@ function findEndOfCentralDirectory(b: Uint8Array): number {
 }
 
 const utf8 = new TextDecoder('utf-8');
+const utf8Names = new TextEncoder();
 const cp437ish = new TextDecoder('latin1');
 
 export function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS, label = 'The file', codec: ZipCodec = defaultZipCodec()): ZipArchive {
@@ -331,9 +332,19 @@ export function deflateLevel(size: number): number {
   return size > 8 * 1024 * 1024 ? 3 : 6;
 }
 
-export function rewriteZip(z: ZipArchive, replacements: ReadonlyMap<string, Uint8Array>, level?: number): Uint8Array {
+/** DOS date of 1980-01-01 (the earliest a zip can say): new parts carry no invented timestamp. */
+const DOS_DATE_1980 = (0 << 9) | (1 << 5) | 1;
+
+/**
+ * The archive with some entries' contents replaced and new entries appended after the existing
+ * ones (`additions`, e.g. a comments part for notes); every other entry is copied byte for byte.
+ */
+export function rewriteZip(z: ZipArchive, replacements: ReadonlyMap<string, Uint8Array>, level?: number, additions: ReadonlyMap<string, Uint8Array> = new Map()): Uint8Array {
   for (const name of replacements.keys()) {
     if (!z.byName.has(name)) throw new XlsxError('bad_write', `Cannot replace ${name}: the archive has no such entry.`);
+  }
+  for (const name of additions.keys()) {
+    if (z.byName.has(name)) throw new XlsxError('bad_write', `Cannot add ${name}: the archive already has it.`);
   }
   const out = new ByteWriter();
   const central = new ByteWriter();
@@ -398,10 +409,46 @@ export function rewriteZip(z: ZipArchive, replacements: ReadonlyMap<string, Uint
     rec.set(ccomment, 46 + cname.length);
     central.push(rec);
   }
+  for (const [entryName, content] of additions) {
+    const offset = out.length;
+    const compressed = z.codec.deflateRaw(content, level ?? deflateLevel(content.length));
+    const crc = crc32(content);
+    if (compressed.length > 0xfffffffe || content.length > 0xfffffffe || offset > 0xfffffffe) {
+      throw new XlsxError('unsupported', `The new entry ${entryName} would need zip64, which is not supported.`);
+    }
+    const name = utf8Names.encode(entryName);
+    const local = new Uint8Array(30 + name.length);
+    put32(local, 0, SIG_LOCAL);
+    put16(local, 4, 20);
+    put16(local, 6, 0x0800); // UTF-8 name
+    put16(local, 8, 8);
+    put16(local, 12, DOS_DATE_1980);
+    put32(local, 14, crc);
+    put32(local, 18, compressed.length);
+    put32(local, 22, content.length);
+    put16(local, 26, name.length);
+    local.set(name, 30);
+    out.push(local);
+    out.push(compressed);
+    const rec = new Uint8Array(46 + name.length);
+    put32(rec, 0, SIG_CENTRAL);
+    put16(rec, 4, 20);
+    put16(rec, 6, 20);
+    put16(rec, 8, 0x0800);
+    put16(rec, 10, 8);
+    put16(rec, 14, DOS_DATE_1980);
+    put32(rec, 16, crc);
+    put32(rec, 20, compressed.length);
+    put32(rec, 24, content.length);
+    put16(rec, 28, name.length);
+    put32(rec, 42, offset);
+    rec.set(name, 46);
+    central.push(rec);
+  }
   const cdOffset = out.length;
   const cd = central.concat();
   out.push(cd);
-  const n = z.entries.length;
+  const n = z.entries.length + additions.size;
   if (n >= 0xffff || cdOffset + cd.length > 0xfffffffe) {
     const z64 = new Uint8Array(56 + 20);
     put32(z64, 0, SIG_ZIP64_EOCD);

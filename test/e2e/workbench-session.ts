@@ -7,6 +7,7 @@ import { buildApp } from '../../src/service/app';
 import { createKey } from '../../src/service/admin';
 import { DIST_DIR } from '../build-output';
 import { launchChromium } from '../browser';
+import { DEMO_SECTIONS } from '../../src/workbench/demo-questionnaire';
 
 export interface WorkbenchSession {
   browser: Browser;
@@ -39,4 +40,17 @@ export async function openWorkbench(opts: { org: string; keyName: string; dataDi
     throw new Error(`The workbench raised errors while loading: ${errors.join('; ')}`);
   }
   return { browser, page, baseUrl, key, close };
+}
+
+/** The row of a demo question: header on row 3, each section one title row followed by its questions. */
+export function demoRow(id: string): number {
+  let row = 4;
+  for (const section of DEMO_SECTIONS) {
+    row++;
+    for (const q of section.questions) {
+      if (q.id === id) return row;
+      row++;
+    }
+  }
+  throw new Error(`no demo question ${id}`);
 }

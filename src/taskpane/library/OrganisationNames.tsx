@@ -38,7 +38,7 @@ export function OrganisationNames(props: { client: TaskpaneApi }) {
       <summary>Your organisation's names</summary>
       <label class="qf-field">
         <span>Organisation names (comma-separated)</span>
-        <input class="qf-input" value={text ?? ''} disabled={text === null} placeholder="e.g. Northwind, Northwind Cloud" onInput={(e) => (setText(e.currentTarget.value), setSaved(null))} />
+        <input class="qf-input" value={text ?? ''} disabled={text === null} placeholder="Your legal name, trading names" onInput={(e) => (setText(e.currentTarget.value), setSaved(null))} />
       </label>
       <p class="qf-small qf-muted">Documents about anyone else are labelled third party and never answer Yes for you.</p>
       <button type="button" class="qf-btn" onClick={() => void save()} disabled={busy || text === null}>

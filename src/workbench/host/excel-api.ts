@@ -25,6 +25,7 @@ import {
   usedRect,
   type HostCell,
   type HostSheet,
+  type HostValidation,
   type Rect,
 } from './model';
 
@@ -249,13 +250,30 @@ abstract class ClientObject {
   }
 }
 
+// ---- Members that only forward, generated from tables -------------------------------------------
+
+/** What a proxy's scalar and child tables install on its prototype (protected in the class, so by name here). */
+interface ProxyPrototype {
+  _scalars(): readonly string[];
+  _read(name: string): unknown;
+  _child(name: string): ClientObject | null;
+}
+
 /**
- * Office.js exposes each scalar as a property that throws PropertyNotLoaded until it was loaded and
- * synced: the accessors are installed from the class's scalar list rather than written out one by
- * one (classes `declare` their types). A setter the class defines itself is kept.
+ * A proxy's loadable properties from a table: each name, and how its value is read from the host
+ * during sync from what the proxy stands for (`locate`, e.g. the range's sheet and cells). Office.js
+ * exposes each as a property that throws PropertyNotLoaded until it was loaded and synced: those
+ * accessors are installed here (classes `declare` their types); a setter the class defines is kept.
  */
-function loadedProperties(cls: { prototype: ClientObject }): void {
-  for (const name of (cls.prototype as unknown as { _scalars(): readonly string[] })._scalars()) {
+function scalars<P extends ClientObject, T>(cls: { prototype: P }, locate: (proxy: P) => T, table: Record<string, (target: T, proxy: P) => unknown>): void {
+  const proto = cls.prototype as unknown as ProxyPrototype;
+  const names = Object.freeze(Object.keys(table));
+  proto._scalars = () => names;
+  proto._read = function (this: P, name: string) {
+    const read = table[name];
+    return read ? read(locate(this), this) : undefined;
+  };
+  for (const name of names) {
     const own = Object.getOwnPropertyDescriptor(cls.prototype, name);
     Object.defineProperty(cls.prototype, name, {
       configurable: true,
@@ -265,6 +283,41 @@ function loadedProperties(cls: { prototype: ClientObject }): void {
       ...(own?.set ? { set: own.set } : {}),
     });
   }
+}
+
+/**
+ * A proxy's child objects from a table: each is made on first use and kept (`range.format` is the same
+ * object every time, as in Office.js). Those named in `loadable` can be loaded through the parent
+ * (`range.load('format/fill/color')`).
+ */
+function children<P extends ClientObject>(cls: { prototype: P }, table: Record<string, (proxy: P) => unknown>, loadable: readonly string[] = Object.keys(table)): void {
+  const made = new WeakMap<object, Map<string, unknown>>();
+  const child = (proxy: P, name: string) => {
+    let mine = made.get(proxy);
+    if (!mine) made.set(proxy, (mine = new Map()));
+    if (!mine.has(name)) mine.set(name, table[name]!(proxy));
+    return mine.get(name);
+  };
+  for (const name of Object.keys(table)) {
+    Object.defineProperty(cls.prototype, name, {
+      configurable: true,
+      get(this: P) {
+        return child(this, name);
+      },
+    });
+  }
+  (cls.prototype as unknown as ProxyPrototype)._child = function (this: P, name: string) {
+    return loadable.includes(name) ? (child(this, name) as ClientObject) : null;
+  };
+}
+
+/** `getCount()`: a ClientResult with a count read during sync, behind an API set when `gate` names one. */
+function countResult(context: HostRequestContext, gate: readonly [string, string] | null, call: string, count: () => number): HostClientResult<number> {
+  const result = new HostClientResult<number>();
+  const apply = () => result._resolve(count());
+  if (gate) context._enqueueGated(gate[0], gate[1], { call }, apply);
+  else context._enqueue({ call }, apply);
+  return result;
 }
 
 /**
@@ -319,7 +372,6 @@ export class HostClientResult<T> {
 export class WorkbookProxy extends ClientObject {
   protected readonly _kind = 'Workbook';
   readonly worksheets: WorksheetCollectionProxy;
-  private _comments: CommentCollectionProxy | null = null;
   readonly onSelectionChanged: EventProxy;
 
   constructor(context: HostRequestContext) {
@@ -328,19 +380,10 @@ export class WorkbookProxy extends ClientObject {
     this.onSelectionChanged = new EventProxy(context, { kind: 'workbook' }, '1.2', 'Workbook.onSelectionChanged');
   }
 
-  protected override _scalars() {
-    return ['name'] as const;
-  }
-  protected override _read(name: string): unknown {
-    if (name === 'name') return this.context.host.fileName;
-    return undefined;
-  }
   declare readonly name: string;
+  declare readonly comments: CommentCollectionProxy;
   get application(): ApplicationProxy {
     return this.context.application;
-  }
-  get comments(): CommentCollectionProxy {
-    return (this._comments ??= new CommentCollectionProxy(this.context));
   }
 
   getSelectedRange(): RangeProxy {
@@ -362,16 +405,11 @@ export class WorkbookProxy extends ClientObject {
     return range;
   }
 }
-loadedProperties(WorkbookProxy);
+scalars(WorkbookProxy, (w) => w.context.host, { name: (host) => host.fileName });
+children(WorkbookProxy, { comments: (w) => new CommentCollectionProxy(w.context) }, []);
 
 export class ApplicationProxy extends ClientObject {
   protected readonly _kind = 'Application';
-  protected override _scalars() {
-    return ['calculationMode'] as const;
-  }
-  protected override _read(): unknown {
-    return 'Automatic';
-  }
   declare readonly calculationMode: string;
   suspendApiCalculationUntilNextSync(): void {
     this.context._enqueueGated('1.6', 'Application.suspendApiCalculationUntilNextSync', { call: 'suspendApiCalculationUntilNextSync' }, () => {
@@ -379,7 +417,7 @@ export class ApplicationProxy extends ClientObject {
     });
   }
 }
-loadedProperties(ApplicationProxy);
+scalars(ApplicationProxy, () => null, { calculationMode: () => 'Automatic' });
 
 // ---- Worksheets ----------------------------------------------------------------------------------
 
@@ -417,9 +455,7 @@ export class WorksheetCollectionProxy extends CollectionProxy<WorksheetProxy> {
   }
 
   getCount(): HostClientResult<number> {
-    const result = new HostClientResult<number>();
-    this.context._enqueue({ call: 'getCount' }, () => result._resolve(this.context.host.sheets.length));
-    return result;
+    return countResult(this.context, null, 'getCount', () => this.context.host.sheets.length);
   }
 }
 
@@ -427,52 +463,17 @@ export class WorksheetCollectionProxy extends CollectionProxy<WorksheetProxy> {
 export class WorksheetProxy extends LocatedProxy<HostSheet> {
   protected readonly _kind = 'Worksheet';
   protected readonly _notFound = 'The requested worksheet does not exist.';
-  private _protection: WorksheetProtectionProxy | null = null;
-  private _notes: NoteCollectionProxy | null = null;
-  private _onSelectionChanged: EventProxy | null = null;
-
   _sheet(): HostSheet {
     return this._located();
-  }
-
-  protected override _scalars() {
-    return ['name', 'id', 'position', 'visibility'] as const;
-  }
-  protected override _read(name: string): unknown {
-    const sheet = this._sheet();
-    switch (name) {
-      case 'name':
-        return sheet.name;
-      case 'id':
-        return sheet.id;
-      case 'position':
-        return this.context.host.sheets.indexOf(sheet);
-      case 'visibility':
-        return sheet.visibility;
-    }
-    return undefined;
-  }
-  protected override _child(name: string): ClientObject | null {
-    if (name === 'protection') return this.protection;
-    return null;
   }
 
   declare readonly name: string;
   declare readonly id: string;
   declare readonly position: number;
   declare readonly visibility: string;
-
-  get protection(): WorksheetProtectionProxy {
-    return (this._protection ??= new WorksheetProtectionProxy(this.context, this));
-  }
-
-  get notes(): NoteCollectionProxy {
-    return (this._notes ??= new NoteCollectionProxy(this.context, this));
-  }
-
-  get onSelectionChanged(): EventProxy {
-    return (this._onSelectionChanged ??= new EventProxy(this.context, { kind: 'worksheet', sheet: this }, '1.7', 'Worksheet.onSelectionChanged'));
-  }
+  declare readonly protection: WorksheetProtectionProxy;
+  declare readonly notes: NoteCollectionProxy;
+  declare readonly onSelectionChanged: EventProxy;
 
   getRange(address?: string): RangeProxy {
     return new RangeProxy(this.context, () => {
@@ -514,59 +515,54 @@ export class WorksheetProxy extends LocatedProxy<HostSheet> {
     });
   }
 }
-loadedProperties(WorksheetProxy);
+scalars(WorksheetProxy, (w) => w._sheet(), {
+  name: (sheet) => sheet.name,
+  id: (sheet) => sheet.id,
+  position: (sheet, w) => w.context.host.sheets.indexOf(sheet),
+  visibility: (sheet) => sheet.visibility,
+});
+children(
+  WorksheetProxy,
+  {
+    protection: (w) => new WorksheetProtectionProxy(w.context, w),
+    notes: (w) => new NoteCollectionProxy(w.context, w),
+    onSelectionChanged: (w) => new EventProxy(w.context, { kind: 'worksheet', sheet: w }, '1.7', 'Worksheet.onSelectionChanged'),
+  },
+  ['protection'],
+);
 
 export class WorksheetProtectionProxy extends ClientObject {
   protected readonly _kind = 'WorksheetProtection';
   constructor(
     context: HostRequestContext,
-    private readonly sheet: WorksheetProxy,
+    readonly _worksheet: WorksheetProxy,
   ) {
     super(context);
-  }
-  protected override _scalars() {
-    return ['protected', 'options'] as const;
-  }
-  protected override _read(name: string): unknown {
-    const p = this.sheet._sheet().protection;
-    if (name === 'protected') return p.protected;
-    return { allowFormatCells: p.allowFormatCells, allowEditObjects: p.allowEditObjects };
   }
   declare readonly protected: boolean;
   declare readonly options: { allowFormatCells: boolean; allowEditObjects: boolean };
   protect(options?: { allowFormatCells?: boolean; allowEditObjects?: boolean }): void {
     this.context._enqueueGated('1.2', 'WorksheetProtection.protect', { call: 'protect', options }, () => {
-      const s = this.sheet._sheet();
+      const s = this._worksheet._sheet();
       if (s.protection.protected) throw new HostOfficeError('InvalidOperation', 'The worksheet is already protected.');
       s.protection = { protected: true, allowFormatCells: !!options?.allowFormatCells, allowEditObjects: !!options?.allowEditObjects };
     });
   }
   unprotect(): void {
     this.context._enqueueGated('1.2', 'WorksheetProtection.unprotect', { call: 'unprotect' }, () => {
-      this.sheet._sheet().protection.protected = false;
+      this._worksheet._sheet().protection.protected = false;
     });
   }
 }
-loadedProperties(WorksheetProtectionProxy);
+scalars(WorksheetProtectionProxy, (p) => p._worksheet._sheet().protection, {
+  protected: (p) => p.protected,
+  options: (p) => ({ allowFormatCells: p.allowFormatCells, allowEditObjects: p.allowEditObjects }),
+});
 
 // ---- Ranges --------------------------------------------------------------------------------------
 
 type RangeTarget = () => { sheet: HostSheet; rect: Rect } | null;
 
-const RANGE_SCALARS = [
-  'address',
-  'addressLocal',
-  'rowCount',
-  'columnCount',
-  'cellCount',
-  'rowIndex',
-  'columnIndex',
-  'values',
-  'formulas',
-  'numberFormat',
-  'valueTypes',
-  'text',
-] as const;
 
 function grid<T>(rect: Rect, f: (row: number, column: number) => T): T[][] {
   const out: T[][] = [];
@@ -602,51 +598,9 @@ function sameOrNull<T>(values: T[]): T | null {
 export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
   protected readonly _kind = 'Range';
   protected readonly _notFound = 'The requested range does not exist.';
-  private _format: RangeFormatProxy | null = null;
-  private _dataValidation: DataValidationProxy | null = null;
 
   _resolveTarget(): { sheet: HostSheet; rect: Rect } {
     return this._located();
-  }
-
-  protected override _scalars() {
-    return RANGE_SCALARS;
-  }
-
-  protected override _read(name: string): unknown {
-    const { sheet, rect } = this._resolveTarget();
-    switch (name) {
-      case 'address':
-      case 'addressLocal':
-        return `${quoteSheetName(sheet.name)}!${rectAddress(rect)}`;
-      case 'rowCount':
-        return rect.rowCount;
-      case 'columnCount':
-        return rect.columnCount;
-      case 'cellCount':
-        return rect.rowCount * rect.columnCount;
-      case 'rowIndex':
-        return rect.top - 1;
-      case 'columnIndex':
-        return rect.left - 1;
-      case 'values':
-        return grid(rect, (r, c) => readValue(getCell(sheet, r, c)));
-      case 'formulas':
-        return grid(rect, (r, c) => readFormula(getCell(sheet, r, c)));
-      case 'numberFormat':
-        return grid(rect, (r, c) => getCell(sheet, r, c).numberFormat);
-      case 'valueTypes':
-        return grid(rect, (r, c) => readValueType(getCell(sheet, r, c)));
-      case 'text':
-        return grid(rect, (r, c) => readText(getCell(sheet, r, c)));
-    }
-    return undefined;
-  }
-
-  protected override _child(name: string): ClientObject | null {
-    if (name === 'format') return this.format;
-    if (name === 'dataValidation') return this.dataValidation;
-    return null;
   }
 
   declare readonly address: string;
@@ -677,13 +631,8 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
   declare readonly valueTypes: string[][];
   declare readonly text: string[][];
 
-  get format(): RangeFormatProxy {
-    return (this._format ??= new RangeFormatProxy(this.context, this));
-  }
-
-  get dataValidation(): DataValidationProxy {
-    return (this._dataValidation ??= new DataValidationProxy(this.context, this));
-  }
+  declare readonly format: RangeFormatProxy;
+  declare readonly dataValidation: DataValidationProxy;
 
   get worksheet(): WorksheetProxy {
     return new WorksheetProxy(this.context, () => this._resolveTarget().sheet);
@@ -789,11 +738,28 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
     return areas;
   }
 }
-loadedProperties(RangeProxy);
+const address = ({ sheet, rect }: { sheet: HostSheet; rect: Rect }) => `${quoteSheetName(sheet.name)}!${rectAddress(rect)}`;
+scalars(RangeProxy, (r) => r._resolveTarget(), {
+  address,
+  addressLocal: address,
+  rowCount: ({ rect }) => rect.rowCount,
+  columnCount: ({ rect }) => rect.columnCount,
+  cellCount: ({ rect }) => rect.rowCount * rect.columnCount,
+  rowIndex: ({ rect }) => rect.top - 1,
+  columnIndex: ({ rect }) => rect.left - 1,
+  values: ({ sheet, rect }) => grid(rect, (r, c) => readValue(getCell(sheet, r, c))),
+  formulas: ({ sheet, rect }) => grid(rect, (r, c) => readFormula(getCell(sheet, r, c))),
+  numberFormat: ({ sheet, rect }) => grid(rect, (r, c) => getCell(sheet, r, c).numberFormat),
+  valueTypes: ({ sheet, rect }) => grid(rect, (r, c) => readValueType(getCell(sheet, r, c))),
+  text: ({ sheet, rect }) => grid(rect, (r, c) => readText(getCell(sheet, r, c))),
+});
+children(RangeProxy, {
+  format: (r) => new RangeFormatProxy(r.context, r),
+  dataValidation: (r) => new DataValidationProxy(r.context, r),
+});
 
 export class RangeAreasProxy extends ClientObject {
   protected readonly _kind = 'RangeAreas';
-  private _areas: RangeCollectionProxy | null = null;
   constructor(
     context: HostRequestContext,
     readonly _resolveAreas: () => { sheet: HostSheet; rects: Rect[] } | null,
@@ -803,28 +769,22 @@ export class RangeAreasProxy extends ClientObject {
   protected override _exists(): boolean {
     return this._resolveAreas() !== null;
   }
-  protected override _scalars() {
-    return ['address', 'areaCount'] as const;
-  }
-  protected override _read(name: string): unknown {
-    const t = this._resolveAreas()!;
-    if (name === 'areaCount') return t.rects.length;
-    // Excel separates the areas with ", " (RangeAreas.address, learn.microsoft.com).
-    return t.rects.map((r) => `${quoteSheetName(t.sheet.name)}!${rectAddress(r)}`).join(', ');
-  }
-  protected override _child(name: string): ClientObject | null {
-    return name === 'areas' ? this.areas : null;
-  }
   declare readonly address: string;
   declare readonly areaCount: number;
-  get areas(): RangeCollectionProxy {
-    return (this._areas ??= new RangeCollectionProxy(this.context, () => {
-      const t = this._resolveAreas();
-      return t ? t.rects.map((rect) => ({ sheet: t.sheet, rect })) : [];
-    }));
-  }
+  declare readonly areas: RangeCollectionProxy;
 }
-loadedProperties(RangeAreasProxy);
+scalars(RangeAreasProxy, (a) => a._resolveAreas()!, {
+  // Excel separates the areas with ", " (RangeAreas.address, learn.microsoft.com).
+  address: (t) => t.rects.map((r) => `${quoteSheetName(t.sheet.name)}!${rectAddress(r)}`).join(', '),
+  areaCount: (t) => t.rects.length,
+});
+children(RangeAreasProxy, {
+  areas: (a) =>
+    new RangeCollectionProxy(a.context, () => {
+      const t = a._resolveAreas();
+      return t ? t.rects.map((rect) => ({ sheet: t.sheet, rect })) : [];
+    }),
+});
 
 export class RangeCollectionProxy extends CollectionProxy<RangeProxy> {
   protected readonly _kind = 'RangeCollection';
@@ -849,19 +809,19 @@ export class RangeCollectionProxy extends CollectionProxy<RangeProxy> {
 
 export class RangeFormatProxy extends ClientObject {
   protected readonly _kind = 'RangeFormat';
-  readonly fill: RangeFillProxy;
-  readonly protection: FormatProtectionProxy;
-  constructor(context: HostRequestContext, range: RangeProxy) {
+  constructor(
+    context: HostRequestContext,
+    readonly _range: RangeProxy,
+  ) {
     super(context);
-    this.fill = new RangeFillProxy(context, range);
-    this.protection = new FormatProtectionProxy(context, range);
   }
-  protected override _child(name: string): ClientObject | null {
-    if (name === 'fill') return this.fill;
-    if (name === 'protection') return this.protection;
-    return null;
-  }
+  declare readonly fill: RangeFillProxy;
+  declare readonly protection: FormatProtectionProxy;
 }
+children(RangeFormatProxy, {
+  fill: (f) => new RangeFillProxy(f.context, f._range),
+  protection: (f) => new FormatProtectionProxy(f.context, f._range),
+});
 
 /** A part of a range (its fill, its protection, its validation) that reads and writes the range's cells. */
 abstract class RangePartProxy extends ClientObject {
@@ -872,7 +832,7 @@ abstract class RangePartProxy extends ClientObject {
     super(context);
   }
   /** One property over the range's cells: the common value, or null when the cells differ (as Excel reports). */
-  protected _common<T>(property: (cell: HostCell) => T): T | null {
+  _common<T>(property: (cell: HostCell) => T): T | null {
     const { sheet, rect } = this.range._resolveTarget();
     return sameOrNull(cellsOf(rect).map(({ row, column }) => property(getCell(sheet, row, column))));
   }
@@ -880,13 +840,6 @@ abstract class RangePartProxy extends ClientObject {
 
 export class RangeFillProxy extends RangePartProxy {
   protected readonly _kind = 'RangeFill';
-  protected override _scalars() {
-    return ['color'] as const;
-  }
-  protected override _read(): unknown {
-    // Excel reports no fill as white.
-    return this._common((cell) => cell.fill ?? '#FFFFFF');
-  }
   set color(color: string) {
     this.context._enqueue({ set: 'fill.color', value: color }, () => {
       if (typeof color !== 'string' || !/^#[0-9A-Fa-f]{6}$/.test(color)) {
@@ -904,16 +857,11 @@ export class RangeFillProxy extends RangePartProxy {
     for (const { row, column } of cellsOf(rect)) putCell(sheet, row, column, { ...getCell(sheet, row, column), fill });
   }
 }
-loadedProperties(RangeFillProxy);
+// Excel reports no fill as white.
+scalars(RangeFillProxy, (f) => f, { color: (f) => f._common((cell) => cell.fill ?? '#FFFFFF') });
 
 export class FormatProtectionProxy extends RangePartProxy {
   protected readonly _kind = 'FormatProtection';
-  protected override _scalars() {
-    return ['locked'] as const;
-  }
-  protected override _read(): unknown {
-    return this._common((cell) => cell.locked);
-  }
   set locked(locked: boolean) {
     this.context._enqueueGated('1.2', 'FormatProtection.locked', { set: 'protection.locked', value: locked }, () => {
       const { sheet, rect } = this.range._resolveTarget();
@@ -922,18 +870,16 @@ export class FormatProtectionProxy extends RangePartProxy {
     });
   }
 }
-loadedProperties(FormatProtectionProxy);
+scalars(FormatProtectionProxy, (p) => p, { locked: (p) => p._common((cell) => cell.locked) });
 
 export class DataValidationProxy extends RangePartProxy {
   protected readonly _kind = 'DataValidation';
-  protected override _scalars() {
-    return ['type', 'rule'] as const;
-  }
   override load(spec?: LoadSpec): this {
     this.context._enqueueGated('1.8', 'Range.dataValidation', { load: 'DataValidation' }, () => undefined);
     return super.load(spec);
   }
-  protected override _read(name: string): unknown {
+  /** The one rule covering every cell of the range; `same` false when the cells' rules differ. */
+  _rule(): { same: boolean; rule: HostValidation | null } {
     const { sheet, rect } = this.range._resolveTarget();
     const covering = (row: number, column: number) =>
       sheet.validations.find((v) => v.range.split(/\s+/).some((a) => {
@@ -942,15 +888,15 @@ export class DataValidationProxy extends RangePartProxy {
       })) ?? null;
     const rules = cellsOf(rect).map(({ row, column }) => covering(row, column));
     const first = rules[0] ?? null;
-    const same = rules.every((r) => r === first);
-    if (name === 'type') return !same ? 'Inconsistent' : first ? (first.type === 'list' ? 'List' : 'Custom') : 'None';
-    if (!same || !first) return {};
-    return first.type === 'list' ? { list: { inCellDropDown: true, source: first.source } } : { custom: { formula: first.source } };
+    return { same: rules.every((r) => r === first), rule: first };
   }
   declare readonly type: string;
   declare readonly rule: { list?: { inCellDropDown: boolean; source: string } };
 }
-loadedProperties(DataValidationProxy);
+scalars(DataValidationProxy, (v) => v._rule(), {
+  type: ({ same, rule }) => (!same ? 'Inconsistent' : rule ? (rule.type === 'list' ? 'List' : 'Custom') : 'None'),
+  rule: ({ same, rule }) => (!same || !rule ? {} : rule.type === 'list' ? { list: { inCellDropDown: true, source: rule.source } } : { custom: { formula: rule.source } }),
+});
 
 // ---- Notes (ExcelApi 1.18) and comments (1.10) -----------------------------------------------------
 
@@ -1035,9 +981,7 @@ export class NoteCollectionProxy extends CollectionProxy<NoteProxy> {
     );
   }
   getCount(): HostClientResult<number> {
-    const result = new HostClientResult<number>();
-    this.context._enqueueGated('1.18', 'NoteCollection.getCount', { call: 'notes.getCount' }, () => result._resolve(this.sheet._sheet().notes.size));
-    return result;
+    return countResult(this.context, ['1.18', 'NoteCollection.getCount'], 'notes.getCount', () => this.sheet._sheet().notes.size);
   }
 }
 
@@ -1050,7 +994,7 @@ abstract class CellAnnotationProxy<A extends { content: string; author: string }
   protected abstract readonly _api: readonly [string, string];
   protected abstract _store(sheet: HostSheet): Map<string, A>;
 
-  protected _resolveAnnotation(): { sheet: HostSheet; address: string; annotation: A } {
+  _resolveAnnotation(): { sheet: HostSheet; address: string; annotation: A } {
     const t = this._located();
     const annotation = this._store(t.sheet).get(t.address);
     if (!annotation) throw new HostOfficeError('ItemNotFound', this._notFoundOn(t.address));
@@ -1084,13 +1028,6 @@ export class NoteProxy extends CellAnnotationProxy<HostSheet['notes'] extends Ma
     return sheet.notes;
   }
   protected readonly _notFound = 'The note does not exist.';
-  protected override _scalars() {
-    return ['content', 'authorName'] as const;
-  }
-  protected override _read(name: string): unknown {
-    const { annotation } = this._resolveAnnotation();
-    return name === 'content' ? annotation.content : annotation.author;
-  }
   set content(content: string) {
     this.context._enqueueGated('1.18', 'Note.content', { set: 'note.content', value: content }, () => {
       const t = this._resolveAnnotation();
@@ -1100,7 +1037,7 @@ export class NoteProxy extends CellAnnotationProxy<HostSheet['notes'] extends Ma
   }
   declare readonly authorName: string;
 }
-loadedProperties(NoteProxy);
+scalars(NoteProxy, (n) => n._resolveAnnotation().annotation, { content: (note) => note.content, authorName: (note) => note.author });
 
 export class CommentCollectionProxy extends CollectionProxy<CommentProxy> {
   protected readonly _kind = 'CommentCollection';
@@ -1131,11 +1068,7 @@ export class CommentCollectionProxy extends CollectionProxy<CommentProxy> {
     return new CommentProxy(this.context, target);
   }
   getCount(): HostClientResult<number> {
-    const result = new HostClientResult<number>();
-    this.context._enqueueGated('1.10', 'CommentCollection.getCount', { call: 'comments.getCount' }, () =>
-      result._resolve(this.context.host.sheets.reduce((n, s) => n + s.comments.size, 0)),
-    );
-    return result;
+    return countResult(this.context, ['1.10', 'CommentCollection.getCount'], 'comments.getCount', () => this.context.host.sheets.reduce((n, s) => n + s.comments.size, 0));
   }
 }
 
@@ -1149,19 +1082,15 @@ export class CommentProxy extends CellAnnotationProxy<HostSheet['comments'] exte
   protected override _notFoundOn(address: string): string {
     return `There is no comment on ${address}.`;
   }
-  protected override _scalars() {
-    return ['id', 'content', 'authorName'] as const;
-  }
-  protected override _read(name: string): unknown {
-    const { annotation } = this._resolveAnnotation();
-    if (name === 'id') return annotation.id;
-    return name === 'content' ? annotation.content : annotation.author;
-  }
   declare readonly id: string;
   declare readonly content: string;
   declare readonly authorName: string;
 }
-loadedProperties(CommentProxy);
+scalars(CommentProxy, (c) => c._resolveAnnotation().annotation, {
+  id: (comment) => comment.id,
+  content: (comment) => comment.content,
+  authorName: (comment) => comment.author,
+});
 
 // ---- Events ----------------------------------------------------------------------------------------
 

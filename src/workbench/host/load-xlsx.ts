@@ -4,7 +4,8 @@
  *
  * The download is the uploaded file with only the changed cells rewritten: every other part (charts,
  * pivot tables, x14 dropdowns, drawings, macros) is copied byte for byte. A changed cell carries its
- * value or formula and, through new entries in styles.xml, its fill colour and number format.
+ * value or formula and, through new entries in styles.xml, its fill colour and number format; notes
+ * and comments added or changed are written as the file's notes (src/xlsx/notes-write.ts).
  *
  * What is read: values, formulas with cached values, number formats, solid fills (theme colours
  * approximated), locked flags, quote prefixes, sheet protection, merges, list validations (x14 ones
@@ -12,12 +13,13 @@
  */
 import { toA1 } from '../../xlsx/a1';
 import { portableZipCodec } from '../../xlsx/codec';
+import type { NoteWrite } from '../../xlsx/notes-write';
 import { XlsxPackage, type XlsxWrite } from '../../xlsx/package';
 import { activeSheetIndex, sheetContents } from '../../xlsx/sheet-contents';
 import { cellFormats, type CellFormat, GENERAL, StyleEditor } from '../../xlsx/styles';
 import { DEFAULT_ZIP_LIMITS } from '../../xlsx/zip';
 import { ExcelHost, type ExcelHostOptions } from './host';
-import { emptyCell, putCell, type HostCell, type WorkbookSnapshot } from './model';
+import { emptyCell, putCell, type HostCell, type SheetSnapshot, type WorkbookSnapshot } from './model';
 
 interface LoadedOrigin {
   pkg: XlsxPackage;
@@ -88,9 +90,11 @@ export async function loadXlsxIntoHost(bytes: Uint8Array | ArrayBuffer, options:
 
 export interface XlsxExport {
   bytes: Uint8Array;
-  /** Zip entries whose content changed (worksheets with changed cells, workbook.xml, styles.xml). */
+  /** Zip entries whose content changed (worksheets with changed cells, workbook.xml, styles.xml, notes' parts). */
   changedParts: string[];
-  /** Changes the download cannot carry, in words (added notes, new sheets, edited formula cells). */
+  /** Zip entries added: the comments part, VML drawing and relationships of a sheet's first notes. */
+  addedParts: string[];
+  /** Changes the download cannot carry, in words (new sheets, edited formula cells). */
   notCarried: string[];
 }
 
@@ -110,8 +114,8 @@ export async function hostToXlsx(host: ExcelHost): Promise<XlsxExport> {
   const before = new Map(origin.snapshot.sheets.map((s) => [s.name, s]));
   const writes: XlsxWrite[] = [];
   const notCarried: string[] = [];
+  const noteWrites: NoteWrite[] = [];
   let formulaCells = 0;
-  let notes = 0;
   for (const sheet of host.snapshot().sheets) {
     const old = before.get(sheet.name);
     if (!old || !pkg.findSheet(sheet.name)) {
@@ -134,12 +138,32 @@ export async function hostToXlsx(host: ExcelHost): Promise<XlsxExport> {
       if (style !== undefined && style !== base) write.style = style;
       writes.push(write);
     }
-    notes += Object.keys(sheet.notes).filter((a) => sheet.notes[a] !== old.notes[a]).length;
-    notes += Object.keys(sheet.comments).filter((a) => sheet.comments[a] !== old.comments[a]).length;
+    noteWrites.push(...changedNotes(host, sheet, old));
   }
   if (formulaCells) notCarried.push(`${plural(formulaCells, 'edited formula cell')} (formulas are never overwritten)`);
-  if (notes) notCarried.push(`${plural(notes, 'note or comment')} added in the workbench`);
   const parts = editor?.changed && stylesPath ? new Map([[stylesPath, new TextEncoder().encode(editor.text())]]) : undefined;
-  const result = pkg.applyWrites(writes, parts ? { parts } : {});
-  return { bytes: result.bytes, changedParts: result.changedParts, notCarried };
+  const result = pkg.applyWrites(writes, { ...(parts ? { parts } : {}), notes: noteWrites });
+  return { bytes: result.bytes, changedParts: result.changedParts, addedParts: result.addedParts, notCarried };
+}
+
+/**
+ * A cell's note as the file carries it: the host's note, else its comment (the fill writes one or the
+ * other, by what the Excel it runs in supports); both, one after the other, when a cell has both.
+ */
+function noteText(sheet: SheetSnapshot, address: string): string | null {
+  const parts = [sheet.notes[address], sheet.comments[address]].filter((t): t is string => t !== undefined);
+  return parts.length ? parts.join('\n\n') : null;
+}
+
+/** The notes of a sheet that differ from the file it was opened from, as writes (null text: removed). */
+function changedNotes(host: ExcelHost, now: SheetSnapshot, was: SheetSnapshot): NoteWrite[] {
+  const live = host.findSheet(now.name);
+  const out: NoteWrite[] = [];
+  for (const address of new Set([...Object.keys(now.notes), ...Object.keys(now.comments), ...Object.keys(was.notes), ...Object.keys(was.comments)])) {
+    const text = noteText(now, address);
+    if (text === noteText(was, address)) continue;
+    const author = live?.notes.get(address)?.author ?? live?.comments.get(address)?.author ?? host.userName;
+    out.push({ tab: now.name, address, text, author });
+  }
+  return out;
 }

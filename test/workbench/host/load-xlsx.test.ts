@@ -162,6 +162,48 @@ describe('the workbench download (src/xlsx, lossless)', () => {
     expect(restAfter).toEqual(restBefore);
   });
 
+  it("holds the fill's notes and comments as the file's notes, and everything else unchanged", async () => {
+    if (!existsSync(HECVAT)) throw new Error(`Fixture missing: ${HECVAT} (see ../shared/fixtures/README.md).`);
+    const original = new Uint8Array(readFileSync(HECVAT));
+    const sheet = 'HECVAT - Full';
+    const host = await loadXlsxIntoHost(original, { fileName: 'hecvat.xlsx' });
+    const notesBefore = host.snapshot().sheets.find((s) => s.name === sheet)!.notes;
+    uninstall = installExcelHost(host);
+    const cells = ['E20', 'E21', 'E22', 'H30'];
+    await Excel.run(async (context) => {
+      const ws = context.workbook.worksheets.getItem(sheet);
+      ws.notes.add(`${sheet}!${cells[0]}`, 'Source: security-overview.pdf, page 3\n"Data is encrypted at rest (AES-256)."');
+      ws.notes.add(`${sheet}!${cells[1]}`, 'Source: backup-policy.docx & <runbook>');
+      context.workbook.comments.add(`${sheet}!${cells[2]}`, 'A comment, where notes are not supported');
+      ws.notes.add(`${sheet}!${cells[3]}`, 'Another');
+      await context.sync();
+    });
+    const out = await hostToXlsx(host);
+    expect(out.notCarried).toEqual([]);
+
+    const back = await loadXlsxIntoHost(out.bytes);
+    const notes = back.snapshot().sheets.find((s) => s.name === sheet)!.notes;
+    expect(notes).toEqual({
+      ...notesBefore,
+      E20: 'Source: security-overview.pdf, page 3\n"Data is encrypted at rest (AES-256)."',
+      E21: 'Source: backup-policy.docx & <runbook>',
+      E22: 'A comment, where notes are not supported',
+      H30: 'Another',
+    });
+    // Every cell, merge, dropdown and the other sheets as they were.
+    const strip = (s: ReturnType<typeof host.snapshot>) => s.sheets.map(({ notes: _n, comments: _c, ...rest }) => rest);
+    expect(strip(back.snapshot())).toEqual(strip(host.snapshot()));
+    const diff = comparePackages(original, out.bytes);
+    expect(diff.removedParts).toEqual([]);
+    expect(diff.cellChanges).toEqual([]);
+    const pkg = XlsxPackage.open(original);
+    const sheetPath = pkg.findSheet(sheet)!.path;
+    for (const part of diff.changedParts) expect(part === sheetPath || part === '[Content_Types].xml' || /comments|vmlDrawing|_rels\//.test(part)).toBe(true);
+    for (const part of diff.addedParts) expect(part).toMatch(/comments\d+\.xml$|vmlDrawing\d+\.vml$|_rels\/sheet\d+\.xml\.rels$/);
+    const after = XlsxPackage.open(out.bytes).xmlText(sheetPath);
+    expect(after.replace(/<legacyDrawing [^>]*\/>/, '')).toBe(pkg.xmlText(sheetPath).replace(/<legacyDrawing [^>]*\/>/, ''));
+  });
+
   it('a workbook not edited downloads as the file it was', async () => {
     const bytes = await sampleWorkbook();
     const out = await hostToXlsx(await loadXlsxIntoHost(bytes));
@@ -169,12 +211,11 @@ describe('the workbench download (src/xlsx, lossless)', () => {
     expect(Buffer.from(out.bytes).equals(Buffer.from(bytes))).toBe(true);
   });
 
-  it('says what it cannot carry: notes added in the workbench, edits of formula cells', async () => {
+  it('says what it cannot carry: edits of formula cells', async () => {
     const host = await loadXlsxIntoHost(await sampleWorkbook());
     host.setCell('Questions', 'B2', { formula: null, value: 'typed over' });
-    host.sheet('Questions').notes.set('C2', { content: 'Source: policy.pdf, page 3', author: 'Questionnaire Filler' });
     const out = await hostToXlsx(host);
-    expect(out.notCarried).toEqual(['1 edited formula cell (formulas are never overwritten)', '1 note or comment added in the workbench']);
+    expect(out.notCarried).toEqual(['1 edited formula cell (formulas are never overwritten)']);
     expect(out.changedParts).toEqual([]);
   });
 });
