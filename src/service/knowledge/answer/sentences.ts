@@ -30,21 +30,31 @@ export function quotableSentences(content: string): QuotableSentence[] {
   return merged.map((text, i) => ({ text, whole: isWhole(text, i === 0 && !startsCleanly(trimmed), i === merged.length - 1 && !endsCleanly(trimmed)) }));
 }
 
-/** A list of short items after its lead-in ("…the following certifications:" • SOC 2 Type II • ISO 27001). */
-const INTRODUCED_LIST = /:[ \t]*(?:\n?[ \t]*•[ \t]*[^\n•]+)+/g;
+/** A list item short enough to be a name, not a sentence of its own: no closing punctuation. */
 const LIST_ITEM_MAX = 80;
+const isListItem = (line: string) => line !== '' && line.length <= LIST_ITEM_MAX && !/[.!?:;]$/.test(line);
 
 /**
- * A lead-in and its short items as one sentence ("…certifications: SOC 2 Type II; ISO/IEC 27001:2013"):
- * the items state nothing alone and the lead-in is no statement without them. Long items are sentences of
- * their own and stay apart.
+ * A lead-in and its short items as one sentence ("…the following certifications: SOC 2 Type II;
+ * ISO/IEC 27001:2013."): the items state nothing alone and the lead-in is no statement without them.
+ * Items come bulleted ("•", "-") or one per line; long items are sentences of their own and stay apart.
  */
 function withListsInline(content: string): string {
-  return content.replace(INTRODUCED_LIST, (list) => {
-    const items = list.slice(1).split('•').map((s) => s.trim()).filter(Boolean);
-    if (items.some((item) => item.length > LIST_ITEM_MAX || /[.!?]$/.test(item))) return list;
-    return `: ${items.join('; ')}.`;
-  });
+  if (!content.includes(':')) return content;
+  const lines = content.split('\n').flatMap((line) => (line.includes('•') ? line.split(/\s*•\s*/) : [line])).map((l) => l.replace(/^\s*[-*–]\s+/, '').trim());
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    let j = i + 1;
+    while (j < lines.length && isListItem(lines[j]!)) j++;
+    if (!line.endsWith(':') || j - i < 2) {
+      out.push(line);
+      continue;
+    }
+    out.push(`${line} ${lines.slice(i + 1, j).join('; ')}.`);
+    i = j - 1;
+  }
+  return out.join('\n');
 }
 
 /** The text starts as a sentence or list item does: not with a lower-case word carried from a cut. */
