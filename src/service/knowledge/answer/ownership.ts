@@ -86,7 +86,10 @@ function firstParty(text: string, ownNames: string[]): { provider: string | null
   }
   consider(text.search(FIRST_PERSON), null);
   for (const name of ownNames) if (name.trim()) consider(text.toLowerCase().indexOf(name.trim().toLowerCase()), null);
-  return first;
+  // "both Canvas' and AWS' security controls have been audited…": the attestations are shared, not the provider's alone.
+  const found = first as { provider: string | null; at: number } | null;
+  if (found?.provider && /\bboth\s+\S+(?:\s+\S+)?\s*$/i.test(text.slice(Math.max(0, found.at - 40), found.at))) return { provider: null, at: found.at };
+  return found;
 }
 
 /**
