@@ -150,7 +150,7 @@ export class KnowledgeBase {
     // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
     // The search carries the question's context: the subject it refers back to, its section titles.
     const context = questionInContext({ ...q, text });
-    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_EVIDENCE * 2, includeQa: false, dense, hint: context.hint });
+    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_EVIDENCE * 2, includeQa: false, dense, hint: context.hint, weighByRarity: true });
     const usable = ownFirst(await this.ownedEvidence(orgId, [...library, ...passages]));
     const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {
@@ -323,7 +323,7 @@ export class KnowledgeBase {
 }
 
 /** A third party's passage counts for less than the organisation's own: ours come first for statements about us. */
-const THIRD_PARTY_DISCOUNT = 0.85;
+const THIRD_PARTY_DISCOUNT = 0.7;
 
 function ownFirst(candidates: Candidate[]): Candidate[] {
   for (const c of candidates) if (isThirdParty(c)) c.evidence.relevance_score = Math.round(c.evidence.relevance_score * THIRD_PARTY_DISCOUNT * 1000) / 1000;
