@@ -40,6 +40,12 @@ export type PreparedAnswer = { result: AnswerResult } | { pending: PendingAnswer
 export const NOT_FOUND_ANSWER = 'I could not find this in your knowledge base.';
 
 const ANSWER_EVIDENCE = 6;
+/**
+ * Passages a question's search keeps before auditors' boilerplate, a standard's requirement rows and
+ * superseded answers are dropped: those match almost any question, and a pool of twelve was often
+ * mostly them, leaving the organisation's own passage on the subject out.
+ */
+const ANSWER_POOL = 30;
 /** A completed questionnaire's own answer to one of these (lower-cased) names what its answers are about. */
 const PRODUCT_NAME_QUESTIONS = ['product name', 'product', 'solution name', 'product or service name', 'name of product'];
 const DENSE_POOL = 20;
@@ -150,7 +156,7 @@ export class KnowledgeBase {
     // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
     // The search carries the question's context: the subject it refers back to, its section titles.
     const context = questionInContext({ ...q, text });
-    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_EVIDENCE * 2, includeQa: false, dense, hint: context.hint, weighByRarity: true });
+    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_POOL, includeQa: false, dense, hint: context.hint, weighByRarity: true });
     const usable = ownFirst(await this.ownedEvidence(orgId, [...library, ...passages]));
     const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {

@@ -65,10 +65,20 @@ export function questionInContext(q: QuestionInContext): { query: string; hint: 
   const subject = referredSubject(q);
   const text = normalise(q.text);
   const titles = [...(q.section_path ?? []), ...(q.domain ? [q.domain] : [])];
+  const words = withoutLifecycle(q.text);
   return {
-    query: subject ? `${q.text}\n${subject}` : q.text,
+    query: subject ? `${words}\n${subject}` : words,
     hint: titles.filter((s) => !text.includes(normalise(s))).join('\n'),
   };
+}
+
+/**
+ * The question without its enumeration of how any policy lives ("established, documented, approved,
+ * communicated, applied, evaluated, and maintained"): those words are in every list of policies, so
+ * searching with them finds the lists that match every such question, not the passage on its subject.
+ */
+export function withoutLifecycle(text: string): string {
+  return text.replace(/\b(?:[a-z]+ed,\s+){2,}(?:and\s+)?[a-z]+ed\b/gi, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** The domain an id names: "IAM" of "IAM-02.2", "HLAP" of "HLAP-04"; null for an id without letters first. */

@@ -42,6 +42,8 @@ export interface RetrieveOptions {
 
 /** How much a candidate holding all of the hint's terms is raised. */
 const HINT_WEIGHT = 0.1;
+/** With weighByRarity, the share of relevance that stays the plain share of the question's terms. */
+const RARITY_PLAIN = Number(process.env.QFILL_RARITY_PLAIN ?? 0.5);
 
 const POOL = 40;
 const FTS_POOL = 200;
@@ -291,7 +293,7 @@ function scoreRows<R extends { id: number; bm: number }>(
   const denseRank = new Map(denseIds.map((id, i) => [id, i]));
   return rows.map((row, i) => {
     const candidate = candidates[i]!;
-    const cov = rarity ? 0.5 * coverage(queryStems, candidate.stems) + 0.5 * coverage(queryStems, candidate.stems, rarity) : coverage(queryStems, candidate.stems);
+    const cov = rarity ? RARITY_PLAIN * coverage(queryStems, candidate.stems) + (1 - RARITY_PLAIN) * coverage(queryStems, candidate.stems, rarity) : coverage(queryStems, candidate.stems);
     const bmShare = bmBest > 0 ? row.bm / bmBest : 0;
     let relevance = cov * (0.75 + 0.25 * bmShare);
     if (hintStems.size && cov > 0) relevance += HINT_WEIGHT * coverage(hintStems, candidate.stems);
