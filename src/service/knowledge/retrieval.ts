@@ -43,7 +43,7 @@ export interface RetrieveOptions {
 /** How much a candidate holding all of the hint's terms is raised. */
 const HINT_WEIGHT = 0.1;
 /** With weighByRarity, the share of relevance that stays the plain share of the question's terms. */
-const RARITY_PLAIN = Number(process.env.QFILL_RARITY_PLAIN ?? 0.5);
+const RARITY_PLAIN = 0.5;
 
 const POOL = 40;
 const FTS_POOL = 200;

@@ -44,4 +44,11 @@ describe('question identity', () => {
     expect(subjects).toEqual([null, 'identity and access management policies and procedures', null, 'cryptography encryption and key management policies', null]);
     expect(questionInContext({ text: password, domain: subjects[1] }).hint).toBe('identity and access management policies and procedures');
   });
+
+  it('searches without the enumeration of how any policy lives, which every list of policies matches', () => {
+    expect(questionInContext({ text: 'Are policies and procedures to protect against malware on managed assets established, documented, approved, communicated, applied, evaluated, and maintained?' }).query).toBe(
+      'Are policies and procedures to protect against malware on managed assets ?',
+    );
+    expect(questionInContext({ text: REVIEWED }).query).toBe(REVIEWED);
+  });
 });
