@@ -1,7 +1,7 @@
 /** The real knowledge base of ../shared/fixtures: real PDFs, text and markdown through the real service. */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskResponse, RepositoryFile } from '../../src/api/schemas';
 import { client, expectShape, fixture, startService, waitForComplete, waitForFile, type Service } from './helpers';
 
@@ -14,6 +14,7 @@ const INSTRUCTURE = [
   'Canvas LMS TX-RAMP Level 2 Certification.txt',
   'Canvas Studio Architecture.txt',
   '2024_Instructure_PCI_DSS_Summary.txt',
+  'Canvas LMS Architecture.pdf',
 ];
 
 beforeAll(async () => {
@@ -67,6 +68,41 @@ it('answers from the whole knowledge base with sources', async () => {
   expect(body.sources.length).toBeGreaterThan(0);
   const names = new Set(body.sources.map((s) => s.filename));
   expect([...names].some((n) => /Continuity|bcdr|Security Overview/i.test(n))).toBe(true);
+});
+
+describe('chat earns its trust on the real documents', () => {
+  const ask = async (question: string) => expectShape(AskResponse, (await api.post('/api/v2/chat/ask/', { question })).body);
+
+  it("answers the hosting provider from the security overview's sentence, not the PCI form's labels", async () => {
+    const body = await ask('Who is your hosting provider?');
+    expect(body.answer).not.toMatch(/Applications \/ software|Hosting Provider:/);
+    expect(body.answer).toMatch(/hosted (?:on|by) .*Amazon Web Services/);
+    expect(body.trust).toBe('high');
+    expect(body.sources[0]!.filename).not.toMatch(/PCI/);
+  });
+
+  it("labels the hosting provider's reports quoted in our architecture document as the provider's", async () => {
+    const body = await ask('Do you have SOC 1 Type II reports?');
+    expect(body.answer).toMatch(/^Amazon Web Services', not your organisation's \(Canvas LMS Architecture\.pdf quotes them as the provider's\): .*SOC 1 Type II \(ISAE 3402\)/);
+    expect(body.trust).toBe('low');
+  });
+
+  it('quotes "Which cipher?" as whole sentences, the example in brackets kept with its sentence', async () => {
+    const body = await ask('Which cipher?');
+    expect(body.answer).toContain('forward-secrecy-compliant ciphers whenever possible (e.g. ECDHE-ECDSA-AES128-GCM-SHA256).');
+    // Every quoted piece is a sentence: it ends as one (no "(e.g." or a word cut at a page break).
+    for (const line of body.answer.split('\n')) expect(line).toMatch(/[.!?)]$/);
+    expect(body.answer).not.toMatch(/\(e\.g\.\s*$|\(e\.g\. The /m);
+  });
+
+  it('says which parts of a two-part question it answered, and its trust is the weaker part\'s', async () => {
+    const body = await ask('Who is your hosting provider? What is your parental leave policy?');
+    const lines = body.answer.split('\n');
+    expect(lines[0]).toMatch(/^Answered 1 of 2 parts of the question\.$/);
+    expect(lines[1]).toMatch(/^Who is your hosting provider\? — .*Amazon Web Services/);
+    expect(lines[2]).toBe('What is your parental leave policy? — not found in your documents.');
+    expect(body.trust).toBe('low');
+  });
 });
 
 it('fills a real questionnaire (CAIQ) to complete, with evidence from the real documents', async () => {

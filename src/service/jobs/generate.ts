@@ -11,7 +11,7 @@ import type { PendingAnswer } from '../knowledge/knowledge-base';
 import type { AnswerOptions, AnswerResult } from '../knowledge/types';
 import { TokenBudget } from '../llm/budget';
 import type { Meter } from '../llm/client';
-import { refersBack } from '../knowledge/question-identity';
+import { domainSubjects, refersBack } from '../knowledge/question-identity';
 import { StorageUnavailable } from '../storage/errors';
 import type { NewAnswer, QuestionRecord, QuestionnaireRecord } from '../storage/types';
 import type { JobContext, JobHandler } from './worker';
@@ -28,6 +28,8 @@ interface Run {
   consistency: WorkbookConsistency;
   /** Each question's predecessor on its sheet: a question referring back ("the policies") is about it. */
   follows: Map<number, string>;
+  /** Each question's domain subject (question-identity.ts domainSubjects), by question id. */
+  domains: Map<number, string>;
   where: (x: { tab_name: string; question_coordinate?: string | null; row?: number | null }) => string;
   jobCtx: JobContext;
   log?: Log;
@@ -79,6 +81,7 @@ const inputOf = (run: Run, question: QuestionRecord) => ({
   tab_name: question.tab_name,
   section_path: question.section_path,
   follows: run.follows.get(question.id) ?? null,
+  domain: run.domains.get(question.id) ?? null,
 });
 
 /**
@@ -238,6 +241,8 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
     let spent = 0;
     const all = await repo.questions(q.id, { withEvidence: false });
     const follows = predecessors(all);
+    const ordered = [...all].sort((a, b) => a.order - b.order);
+    const domains = new Map(domainSubjects(ordered).flatMap((d, i) => (d ? [[ordered[i]!.id, d] as const] : [])));
     for (const done of all) {
       for (const a of done.answers) spent += llmUsageOf(a.evaluation).tokens;
       const stored = done.answers[0];
@@ -251,7 +256,7 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
     const ids = await repo.unansweredQuestionIds(q.id);
     const k = ctx.knowledge;
     const batching = k.batching?.() ?? null;
-    const run: Run = { ctx, q, filters, options, consistency, follows, where, jobCtx, log };
+    const run: Run = { ctx, q, filters, options, consistency, follows, domains, where, jobCtx, log };
     const outcome =
       batching && k.prepareAnswer && k.planBatches && k.answerBatch
         ? await generateBatched(run, ids, new TokenBudget(batching.tokenBudget, spent), batching.concurrency)

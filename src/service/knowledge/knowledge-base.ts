@@ -17,7 +17,7 @@ import type { TokenBudget } from '../llm/budget';
 import type { Meter } from '../llm/client';
 import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
 import { documentSubject } from './extract/subject';
-import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
+import { composeParts, followUpSubject, mentionsAny, partAnswer, questionParts, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
 import { pairsToIndex, passageEntry, qaEntry } from './entries';
 import { splitIntoPassages, type Passage } from './passages';
@@ -45,6 +45,12 @@ export type PreparedAnswer = { result: AnswerResult } | { pending: PendingAnswer
 export const NOT_FOUND_ANSWER = 'I could not find this in your knowledge base.';
 
 const ANSWER_EVIDENCE = 6;
+/**
+ * Passages a question's search keeps before auditors' boilerplate, a standard's requirement rows and
+ * superseded answers are dropped: those match almost any question, and a pool of twelve was often
+ * mostly them, leaving the organisation's own passage on the subject out.
+ */
+const ANSWER_POOL = 30;
 /** A completed questionnaire's own answer to one of these (lower-cased) names what its answers are about. */
 const PRODUCT_NAME_QUESTIONS = ['product name', 'product', 'solution name', 'product or service name', 'name of product'];
 const DENSE_POOL = 20;
@@ -182,7 +188,7 @@ export class KnowledgeBase {
     // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
     // The search carries the question's context: the subject it refers back to, its section titles.
     const context = questionInContext({ ...q, text });
-    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_EVIDENCE * 2, includeQa: false, dense, hint: context.hint });
+    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_POOL, includeQa: false, dense, hint: context.hint, weighByRarity: true });
     const usable = ownFirst(await this.ownedEvidence(orgId, [...library, ...passages]));
     const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {
@@ -281,20 +287,14 @@ export class KnowledgeBase {
     const asked = question.trim();
     const resolved = resolveFollowUp(asked, history);
     const notFound: ChatAnswer = { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
-    const dense = await this.denseRankings(orgId, resolved);
-    const focus: QuestionFocus = { ...(await questionFocus(this.index, resolved)), required: followUpSubject(asked, resolved) };
-    const found = (await this.decided(orgId, await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense }))).candidates;
-    const retrieved = relevantEvidence(await this.ownedEvidence(orgId, found));
-    // A follow-up's own words (or words related to them: "algorithm" for AES) name what it asks about the
-    // earlier subject: evidence holding none of them answers the earlier turn, not this one.
-    const candidates = ranked(focus.required ? retrieved.filter((c) => mentionsAny(c, focus.required!)) : retrieved, CHAT_EVIDENCE);
-    if (candidates.length === 0) return notFound;
+    const whole = await this.chatEvidence(orgId, resolved, followUpSubject(asked, resolved), filters);
+    if (whole.candidates.length === 0 && resolved !== asked) return notFound;
 
-    if (this.llm) {
+    if (this.llm && whole.candidates.length > 0) {
       try {
-        const { answer, cited } = await this.llm.answerChat(asked, history, candidates);
+        const { answer, cited } = await this.llm.answerChat(asked, history, whole.candidates);
         if (answer) {
-          const sources = (cited.length ? cited : candidates).map((c, i) => ({ ...c.evidence, rank: i + 1 }));
+          const sources = (cited.length ? cited : whole.candidates).map((c, i) => ({ ...c.evidence, rank: i + 1 }));
           const trust = sources.every((s) => s.third_party) ? 'low' : 'medium';
           return { answer, sources, resolved_query: resolved, trust };
         }
@@ -302,24 +302,36 @@ export class KnowledgeBase {
         // Extractive below is the answer when the model is unreachable or replies badly.
       }
     }
-    // The same bar as a questionnaire comment: only sentences that speak to the question are quoted.
-    const sentences = bestSentences(resolved, candidates, 6, focus);
-    if (sentences.length === 0) return notFound;
-    // One coherent source: the best sentence's document answers; other documents' sentences (another
-    // product, another company) are not spliced into its claims.
-    const fileId = sentences[0]!.candidate.evidence.file_id;
-    const quoted = sentences.filter((s) => s.candidate.evidence.file_id === fileId).slice(0, 3);
-    const used = [...new Set(quoted.map((s) => s.candidate))];
-    const party = used[0]!.evidence.third_party;
-    const text = quoted.map((s) => s.text).join(' ');
-    const top = quoted[0]!.coverage;
-    const trust = party ? 'low' : top >= 0.7 ? 'high' : top >= 0.45 ? 'medium' : 'low';
-    return {
-      answer: party ? `According to ${party} (a third party, not your organisation): ${text}` : text,
-      sources: used.map((c, i) => ({ ...c.evidence, rank: i + 1 })),
-      resolved_query: resolved,
-      trust,
-    };
+    // A message asking several things is answered part by part, each searched on its own, and says which
+    // parts it answered; a follow-up is one part (its subject comes from the earlier turns).
+    const parts = resolved === asked ? questionParts(asked) : [resolved];
+    const names = await this.organisationNames(orgId);
+    const answers = [];
+    for (const part of parts) {
+      const found = parts.length === 1 ? whole : await this.chatEvidence(orgId, part, undefined, filters);
+      if (found.candidates.length === 0) {
+        answers.push(null);
+        continue;
+      }
+      // The same bar as a questionnaire comment: only whole sentences that speak to the question are quoted.
+      answers.push(partAnswer(part, bestSentences(part, found.candidates, 6, found.focus), found.focus, names));
+    }
+    const reply = composeParts(parts, answers);
+    if (!reply) return notFound;
+    return { answer: reply.answer, sources: reply.used.map((c, i) => ({ ...c.evidence, rank: i + 1 })), resolved_query: resolved, trust: reply.trust };
+  }
+
+  /** Chat evidence for a query, and its focus; a follow-up keeps only the evidence holding its own words. */
+  private async chatEvidence(orgId: number, query: string, required: Set<string> | undefined, filters: SearchFilters): Promise<{ candidates: Candidate[]; focus: QuestionFocus }> {
+    const dense = await this.denseRankings(orgId, query);
+    const focus: QuestionFocus = { ...(await questionFocus(this.index, query)), required };
+    // Retired and overruled library entries are gone here too; edits read as edited.
+    const found = (await this.decided(orgId, await retrieve(this.index, orgId, query, filters, { limit: CHAT_POOL, dense }))).candidates;
+    const retrieved = relevantEvidence(await this.ownedEvidence(orgId, found));
+    // A follow-up's own words (or words related to them: "algorithm" for AES) name what it asks about the
+    // earlier subject: evidence holding none of them answers the earlier turn, not this one.
+    const candidates = ranked(required ? retrieved.filter((c) => mentionsAny(c, required)) : retrieved, CHAT_EVIDENCE);
+    return { candidates, focus };
   }
 
   /** What the library knows about each file (its product, offerings, subject). */
@@ -351,7 +363,7 @@ export class KnowledgeBase {
 }
 
 /** A third party's passage counts for less than the organisation's own: ours come first for statements about us. */
-const THIRD_PARTY_DISCOUNT = 0.85;
+const THIRD_PARTY_DISCOUNT = 0.7;
 
 function ownFirst(candidates: Candidate[]): Candidate[] {
   for (const c of candidates) if (isThirdParty(c)) c.evidence.relevance_score = Math.round(c.evidence.relevance_score * THIRD_PARTY_DISCOUNT * 1000) / 1000;

@@ -13,6 +13,8 @@ export interface QuestionInContext {
   section_path?: string[];
   /** The question asked just before this one in the same sheet, if any. */
   follows?: string | null;
+  /** What the question's domain is about (domainSubjects), if its id names a domain. */
+  domain?: string | null;
 }
 
 const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -62,10 +64,50 @@ export function referredSubject(q: QuestionInContext): string | null {
 export function questionInContext(q: QuestionInContext): { query: string; hint: string } {
   const subject = referredSubject(q);
   const text = normalise(q.text);
+  const titles = [...(q.section_path ?? []), ...(q.domain ? [q.domain] : [])];
+  const words = withoutLifecycle(q.text);
   return {
-    query: subject ? `${q.text}\n${subject}` : q.text,
-    hint: (q.section_path ?? []).filter((s) => !text.includes(normalise(s))).join('\n'),
+    query: subject ? `${words}\n${subject}` : words,
+    hint: titles.filter((s) => !text.includes(normalise(s))).join('\n'),
   };
+}
+
+/**
+ * The question without its enumeration of how any policy lives ("established, documented, approved,
+ * communicated, applied, evaluated, and maintained"): those words are in every list of policies, so
+ * searching with them finds the lists that match every such question, not the passage on its subject.
+ */
+export function withoutLifecycle(text: string): string {
+  return text.replace(/\b(?:[a-z]+ed,\s+){2,}(?:and\s+)?[a-z]+ed\b/gi, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** The domain an id names: "IAM" of "IAM-02.2", "HLAP" of "HLAP-04"; null for an id without letters first. */
+export function idDomain(id: string | null | undefined): string | null {
+  const m = /^\s*([A-Za-z][A-Za-z&]{1,7})[-_. ]?\d/.exec(id ?? '');
+  return m ? m[1]!.toUpperCase() : null;
+}
+
+/**
+ * What each domain of a questionnaire is about, learned from the questionnaire itself: the first question
+ * of each id group names it ("Are identity and access management policies and procedures established…?"
+ * opens IAM), and the questions after it ("Are strong password policies… reviewed…?", IAM-02.2) are asked
+ * within it. Returned per question (by index) as that first question's subject words, without the words
+ * of how any policy is kept; none for the first question itself, or where an id names no domain.
+ */
+export function domainSubjects(questions: { original_id?: string | null; text: string; tab_name?: string }[]): (string | null)[] {
+  const first = new Map<string, string>();
+  return questions.map((q) => {
+    const domain = idDomain(q.original_id);
+    if (!domain) return null;
+    const key = `${q.tab_name ?? ''}|${domain}`;
+    const opening = first.get(key);
+    if (opening === undefined) {
+      first.set(key, q.text);
+      return null;
+    }
+    const subject = opening.replace(PROCESS_WORDS, ' ').replace(/\s+/g, ' ').replace(/(?:\s+(?:and|or))+\s*$/i, '').trim();
+    return subject || null;
+  });
 }
 
 /** One key per distinct question of a workbook: the same key means the same question, one answer. */

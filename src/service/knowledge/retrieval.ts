@@ -29,10 +29,21 @@ export interface RetrieveOptions {
    * raised a little, but relevance stays the share of the question's own terms a candidate holds.
    */
   hint?: string;
+  /**
+   * Weigh the question's terms by their rarity in the corpus (BM25's IDF over the passages) as well:
+   * half the relevance is the plain share of the question's terms a passage holds, half the share of
+   * their weight. A passage that matches a question only on words most passages hold ("policies",
+   * "reviewed", "at least annually": tables of contents, lists of policies, framework rows) then ranks
+   * below one holding its distinctive words ("password"). Learned from the corpus, so nothing names the
+   * documents that tend to match everything.
+   */
+  weighByRarity?: boolean;
 }
 
 /** How much a candidate holding all of the hint's terms is raised. */
 const HINT_WEIGHT = 0.1;
+/** With weighByRarity, the share of relevance that stays the plain share of the question's terms. */
+const RARITY_PLAIN = 0.5;
 
 const POOL = 40;
 const FTS_POOL = 200;
@@ -67,7 +78,8 @@ export async function retrieve(index: KnowledgeIndex, orgId: number, query: stri
   const queryStems = stemmedTerms(query);
   const hintStems = new Set([...stemmedTerms(options.hint ?? '')].filter((s) => !queryStems.has(s)));
   const candidates: Candidate[] = [];
-  const search = { index, orgId, filters, terms, queryStems, hintStems };
+  const rarity = options.weighByRarity ? await rarityWeights(index, query) : null;
+  const search = { index, orgId, filters, terms, queryStems, hintStems, rarity };
   if (options.includePassages !== false) {
     candidates.push(...(await searchIndex(search, 'passages', options.dense?.passages ?? [], passageCandidate)));
   }
@@ -136,6 +148,20 @@ export async function questionFocus(index: KnowledgeIndex, text: string): Promis
     anchors: new Set(present.slice(0, anchorCount(queryStems.length)).map((p) => p.term)),
     absent,
   };
+}
+
+/** Each of the query's stems weighed by its rarity among passages (IDF, at least a little for the commonest). */
+async function rarityWeights(index: KnowledgeIndex, query: string): Promise<TermWeights> {
+  const wordOf = new Map<string, string>();
+  for (const word of keyTerms(query)) if (!wordOf.has(stem(word))) wordOf.set(stem(word), word);
+  const stems = [...wordOf.keys()];
+  const total = await index.totalRows('passages');
+  const docs = await index.termDocs('passages', stems.map((s) => ({ stem: s, word: wordOf.get(s)! })));
+  const weights = new Map(stems.map((s, i) => {
+    const d = Math.min(total, docs[i] ?? 0);
+    return [s, QUESTION_FORM_STEMS.has(s) ? 0.1 : Math.max(0.1, Math.log(1 + (total - d + 0.5) / (d + 0.5)))];
+  }));
+  return (term) => weights.get(term) ?? 1;
 }
 
 /** Best first (relevance, then fused rank), cut to `limit`, ranks renumbered from 1. */
@@ -213,6 +239,7 @@ interface Search {
   terms: string[];
   queryStems: Set<string>;
   hintStems: Set<string>;
+  rarity: TermWeights | null;
 }
 
 /** One index's candidates: its BM25 pool plus the rows only dense retrieval found, scored. */
@@ -232,7 +259,7 @@ async function searchIndex<K extends IndexKind>(
   }
   const extra = missingIds(denseIds, rows);
   if (extra.length) rows.push(...(await search.index.byIds(kind, scope, extra)));
-  return scoreRows(rows, denseIds, search.queryStems, search.hintStems, build);
+  return scoreRows(rows, denseIds, search.queryStems, search.hintStems, build, kind === 'passages' ? search.rarity : null);
 }
 
 /** Runs a pooled lexical search; when filters discard most of a full pool, searches a larger one. */
@@ -258,6 +285,7 @@ function scoreRows<R extends { id: number; bm: number }>(
   queryStems: Set<string>,
   hintStems: Set<string>,
   build: (row: R) => Candidate,
+  rarity: TermWeights | null = null,
 ): Candidate[] {
   const bmBest = rows.reduce((m, r) => Math.max(m, r.bm), 0);
   const candidates = rows.map(build);
@@ -265,7 +293,7 @@ function scoreRows<R extends { id: number; bm: number }>(
   const denseRank = new Map(denseIds.map((id, i) => [id, i]));
   return rows.map((row, i) => {
     const candidate = candidates[i]!;
-    const cov = coverage(queryStems, candidate.stems);
+    const cov = rarity ? RARITY_PLAIN * coverage(queryStems, candidate.stems) + (1 - RARITY_PLAIN) * coverage(queryStems, candidate.stems, rarity) : coverage(queryStems, candidate.stems);
     const bmShare = bmBest > 0 ? row.bm / bmBest : 0;
     let relevance = cov * (0.75 + 0.25 * bmShare);
     if (hintStems.size && cov > 0) relevance += HINT_WEIGHT * coverage(hintStems, candidate.stems);

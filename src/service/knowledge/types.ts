@@ -112,6 +112,8 @@ export interface QuestionInput {
   section_path?: string[];
   /** The question before it on its sheet that names a subject; see question-identity.ts. */
   follows?: string | null;
+  /** What its domain is about: the first question of its id group ("IAM" of "IAM-02.2"); see question-identity.ts. */
+  domain?: string | null;
   /** The subject it refers back to, when it names none of its own (referredSubject). */
   subject?: string | null;
 }

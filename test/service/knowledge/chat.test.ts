@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_FOUND_ANSWER } from '../../../src/service/knowledge';
 import { client, files, startService, waitForFile } from '../helpers';
-import { isFollowUp, resolveFollowUp } from '../../../src/service/knowledge/answer/chat';
+import { isFollowUp, questionParts, resolveFollowUp } from '../../../src/service/knowledge/answer/chat';
+import { quotableSentences } from '../../../src/service/knowledge/answer/sentences';
 import { addText, meta, tempKb, type TempKb } from './helpers';
 
 let t: TempKb;
@@ -99,6 +100,77 @@ describe('answerChat', () => {
     const chat = await t.kb.answerChat(1, 'How quickly do you notify customers of security incidents?', [], {});
     expect(new Set(chat.sources.map((s) => s.file_id)).size).toBe(1);
     expect(chat.answer.includes('Northwind') && chat.answer.includes('Acme')).toBe(false);
+  });
+
+  it("does not take an empty form's labels for an answer; high trust goes to the sentence that states it", async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 3, filename: 'Attestation Form.txt' }),
+      'Type of service(s) assessed: Hosting Provider: Applications / software Hardware Infrastructure / Network Physical space (co-location) Storage Web-hosting services Security services Multi-Tenant Service Provider Other Hosting (specify): Managed Services:',
+    );
+    const onlyForm = await t.kb.answerChat(1, 'Who is your hosting provider?', [], {});
+    expect(onlyForm).toMatchObject({ answer: NOT_FOUND_ANSWER, sources: [] });
+
+    await addText(t.kb, meta({ file_id: 4, filename: 'Security Overview.md' }), '# Infrastructure\n\nOur products are hosted on cloud infrastructure provided by Amazon Web Services (AWS).');
+    const chat = await t.kb.answerChat(1, 'Who is your hosting provider?', [], {});
+    expect(chat.answer).toBe('Our products are hosted on cloud infrastructure provided by Amazon Web Services (AWS).');
+    expect(chat.trust).toBe('high');
+    expect(chat.sources.map((s) => s.filename)).toEqual(['Security Overview.md']);
+  });
+
+  it('gives medium trust, not high, to a sentence holding only part of what was asked', async () => {
+    const chat = await t.kb.answerChat(1, 'Is the incident response plan tested with external auditors?', [], {});
+    expect(chat.answer).toContain('tested annually');
+    expect(chat.trust).not.toBe('high');
+  });
+
+  it("labels a provider's certifications quoted in our own document as the provider's, with low trust", async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 3, filename: 'Architecture.md' }),
+      '# Product Security\n\nNorthwind holds the following certifications which are independently audited by a 3rd party:\n\n' +
+        '- SOC 2 Type II\n- ISO/IEC 27001:2013\n\n' +
+        'As one of the benefits of utilizing AWS cloud infrastructure, we also benefit from the following security certifications:\n\n' +
+        '- SOC 1 Type II (ISAE 3402) and SOC 3 Type II reports\n- ISO 27017 and 27018 certified\n',
+    );
+    await t.kb.setOrganisationNames(1, ['Northwind']);
+    const theirs = await t.kb.answerChat(1, 'Do you have a SOC 1 Type II report?', [], {});
+    expect(theirs.answer).toMatch(/^Amazon Web Services', not your organisation's \(Architecture\.md quotes them as the provider's\): .*SOC 1 Type II \(ISAE 3402\)/);
+    expect(theirs.trust).toBe('low');
+
+    const ours = await t.kb.answerChat(1, 'Which certifications do you hold?', [], {});
+    expect(ours.answer.split('\n')[0]).toBe('Northwind holds the following certifications which are independently audited by a 3rd party: SOC 2 Type II; ISO/IEC 27001:2013.');
+  });
+
+  it('answers a two-part question part by part, says which parts it answered, and is never high trust for half an answer', async () => {
+    await addText(t.kb, meta({ file_id: 3, filename: 'Encryption.md' }), '# Encryption\n\nCustomer data is encrypted at rest using AES-256 on every storage volume.');
+    const chat = await t.kb.answerChat(1, 'Is customer data encrypted at rest? Do you run a bug bounty programme?', [], {});
+    expect(chat.answer.split('\n')).toEqual([
+      'Answered 1 of 2 parts of the question.',
+      'Is customer data encrypted at rest? — Customer data is encrypted at rest using AES-256 on every storage volume.',
+      'Do you run a bug bounty programme? — not found in your documents.',
+    ]);
+    expect(chat.trust).toBe('low');
+    // Asked alone, the part that is answered is high trust.
+    expect((await t.kb.answerChat(1, 'Is customer data encrypted at rest?', [], {})).trust).toBe('high');
+    expect(questionParts('Where is data stored, and who can access it?')).toEqual(['Where is data stored', 'who can access it?']);
+    expect(questionParts('Is data encrypted at rest and in transit?')).toEqual(['Is data encrypted at rest and in transit?']);
+  });
+
+  it('never joins fragments: an abbreviation does not end a sentence, and a piece cut by a passage break is not quoted', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 3, filename: 'Transport.md' }),
+      '# Transport security\n\nAll traffic is encrypted using TLS 1.2 with forward-secret ciphers (e.g. ECDHE-ECDSA-AES128-GCM-SHA256). The cipher list is reviewed monthly.',
+    );
+    const chat = await t.kb.answerChat(1, 'Which cipher?', [], {});
+    expect(chat.answer).toContain('All traffic is encrypted using TLS 1.2 with forward-secret ciphers (e.g. ECDHE-ECDSA-AES128-GCM-SHA256).');
+    expect(chat.answer).not.toMatch(/\(e\.g\.\s+The/);
+    expect(quotableSentences('data traffic with a source IP other than its own. Port scans are logged and investigated. AWS WorkDocs offers near real-')).toEqual([
+      { text: 'data traffic with a source IP other than its own.', whole: false },
+      { text: 'Port scans are logged and investigated.', whole: true },
+      { text: 'AWS WorkDocs offers near real-', whole: false },
+    ]);
   });
 
   it('tells follow-ups from self-contained questions', () => {

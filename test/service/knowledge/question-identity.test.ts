@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { questionIdentity, questionInContext, refersBack, sameQuestion } from '../../../src/service/knowledge/question-identity';
+import { domainSubjects, idDomain, questionIdentity, questionInContext, refersBack, sameQuestion } from '../../../src/service/knowledge/question-identity';
 
 const BCR = 'Are business continuity management and operational resilience policies and procedures established, documented, approved, communicated, applied, evaluated and maintained?';
 const CCC = 'Are risk management policies and procedures for change control established, documented, approved, communicated, applied, evaluated and maintained?';
@@ -28,5 +28,27 @@ describe('question identity', () => {
     });
     // A question naming its own subject does not take the one before it; a section it names adds nothing.
     expect(questionInContext({ text: 'Is data encrypted at rest?', follows: BCR, section_path: ['Data'] })).toEqual({ query: 'Is data encrypted at rest?', hint: '' });
+  });
+
+  it("learns each domain's subject from the questionnaire: the first question of an id group, searched as a hint with the rest", () => {
+    expect([idDomain('IAM-02.2'), idDomain('HLAP-04'), idDomain('A&A-01.1'), idDomain('12'), idDomain(null)]).toEqual(['IAM', 'HLAP', 'A&A', null, null]);
+    const iam = 'Are identity and access management policies and procedures established, documented, approved, communicated, applied, evaluated and maintained?';
+    const password = 'Are strong password policies and procedures reviewed and updated at least annually?';
+    const subjects = domainSubjects([
+      { original_id: 'IAM-01.1', text: iam },
+      { original_id: 'IAM-02.2', text: password },
+      { original_id: 'CEK-01.1', text: 'Are cryptography, encryption and key management policies established?' },
+      { original_id: 'CEK-15.1', text: 'Are keys created in a pre-activated state?' },
+      { original_id: null, text: 'Anything else?' },
+    ]);
+    expect(subjects).toEqual([null, 'identity and access management policies and procedures', null, 'cryptography encryption and key management policies', null]);
+    expect(questionInContext({ text: password, domain: subjects[1] }).hint).toBe('identity and access management policies and procedures');
+  });
+
+  it('searches without the enumeration of how any policy lives, which every list of policies matches', () => {
+    expect(questionInContext({ text: 'Are policies and procedures to protect against malware on managed assets established, documented, approved, communicated, applied, evaluated, and maintained?' }).query).toBe(
+      'Are policies and procedures to protect against malware on managed assets ?',
+    );
+    expect(questionInContext({ text: REVIEWED }).query).toBe(REVIEWED);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KnowledgeBase, type ExtractedDocument } from '../../../src/service/knowledge';
+import { retrieve } from '../../../src/service/knowledge/retrieval';
 import { ftsQuery, stemmedTerms, textForIndex } from '../../../src/service/knowledge/text';
 import type { PassageEntry } from '../../../src/service/storage/knowledge-index';
 import { addText, meta, tempKb, type TempKb } from './helpers';
@@ -11,6 +12,19 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 describe('search', () => {
+  it('weighs terms by their rarity in the corpus: a passage holding only the words every policy holds ranks below the one on the subject', async () => {
+    const topics = ['Vendor', 'Backup', 'Logging', 'Change', 'Asset', 'Training'];
+    for (const [i, topic] of topics.entries()) {
+      await addText(t.kb, meta({ file_id: i + 1, filename: `${topic}.md` }), `# ${topic} Policy\n\nThe ${topic.toLowerCase()} policies and procedures are reviewed and updated at least annually by the security team.`);
+    }
+    await addText(t.kb, meta({ file_id: 10, filename: 'Password.md' }), '# Password Policy\n\nPasswords must be strong: at least 14 characters, checked against breached password lists.');
+    const question = 'Are strong password policies and procedures reviewed and updated at least annually?';
+    const plain = await retrieve(t.index, 1, question, {}, { limit: 3, includeQa: false });
+    expect(plain[0]!.evidence.filename).not.toBe('Password.md');
+    const weighed = await retrieve(t.index, 1, question, {}, { limit: 3, includeQa: false, weighByRarity: true });
+    expect(weighed[0]!.evidence.filename).toBe('Password.md');
+  });
+
   it('finds spelled-out phrases by their acronym and numbered standards as one term', async () => {
     await addText(t.kb, meta({ file_id: 1, filename: 'access.md' }), '# Access\n\nAll staff sign in with multi-factor authentication and a hardware key.');
     await addText(t.kb, meta({ file_id: 2, filename: 'audit.md' }), '# Audits\n\nWe hold a SOC 2 Type II report covering security and availability.');

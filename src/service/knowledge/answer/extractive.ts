@@ -14,6 +14,7 @@ import { claimCoverage, evidenceConcepts, questionClaim, statesPlainly, type Cla
 import { aboutSubject, decideFromStatement, type Decision } from './decision';
 import { describeSource, evaluation } from './evaluation';
 import { describeField, instanceField } from './fields';
+import { isStatement, quotableSentences } from './sentences';
 import { isListSlot, isYesNoQuestion, noValue, primarySlot, writableSlots, yesValue } from './slots';
 
 /** Evidence below this relevance is noise: it shares too few of the question's terms. */
@@ -51,7 +52,8 @@ export function bestSentences(query: string, candidates: Candidate[], max = 3, f
   const scored: ScoredSentence[] = [];
   const seen: Set<string>[] = [];
   for (const candidate of candidates.slice(0, 4)) {
-    const sentences = candidate.evidence.type === 'qna' ? [candidate.evidence.content] : splitSentences(candidate.evidence.content);
+    // Whole sentences only: a fragment cut by a page or passage break, or a form's labels, states nothing.
+    const sentences = candidate.evidence.type === 'qna' ? [candidate.evidence.content] : quotableSentences(candidate.evidence.content).filter(isStatement).map((s) => s.text);
     // Heading terms count toward every sentence under them: "Encryption" + "Data is AES-256…".
     const headerStems = stemmedTerms(candidate.evidence.context_header);
     for (const sentence of sentences) {

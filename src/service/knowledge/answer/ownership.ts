@@ -6,6 +6,7 @@
  */
 import { KNOWN_PROVIDERS, REQUIREMENT_ITEM, TICK } from '../extract/subject';
 import type { Candidate } from '../retrieval';
+import { quotableSentences } from './sentences';
 
 /** What the library knows about a file's subject; null when its text names none. */
 export type SubjectOf = (fileId: number) => string | null;
@@ -65,4 +66,59 @@ export function notAnAnswer(c: Candidate): 'auditor boilerplate' | 'requirement 
   const ticks = text.match(TICK)?.length ?? 0;
   if (items >= 2 && ticks >= 2) return 'requirement matrix rows';
   return null;
+}
+
+/** Words of attestations and certificates: whose they are matters, not only whose document lists them. */
+const ATTESTATION = /\b(?:certif\w*|SOC\s*[123]|ISO(?:\/IEC)?\s*\d{4,5}|attest\w*|accredit\w*|complian\w*|FedRAMP|PCI[- ]DSS|CSA STAR|reports?|audit(?:ed|s)?)\b/i;
+/** A list item: a bulleted or numbered line. */
+const LIST_ITEM = /^\s*(?:[•*▪◦‣–-]|\d{1,2}[.)])\s/;
+const FIRST_PERSON = /\b(?:we|our|us)\b/i;
+
+/** Where the first party a text names is: a provider (which) or the organisation ("we", its names). */
+function firstParty(text: string, ownNames: string[]): { provider: string | null; at: number } | null {
+  let first: { provider: string | null; at: number } | null = null;
+  const consider = (at: number, provider: string | null) => {
+    if (at >= 0 && (!first || at < first.at)) first = { provider, at };
+  };
+  for (const [pattern, provider] of KNOWN_PROVIDERS) {
+    if (ownNames.some((n) => n.trim() !== '' && provider.toLowerCase().includes(n.trim().toLowerCase()))) continue;
+    consider(text.search(pattern), provider);
+  }
+  consider(text.search(FIRST_PERSON), null);
+  for (const name of ownNames) if (name.trim()) consider(text.toLowerCase().indexOf(name.trim().toLowerCase()), null);
+  // "both Canvas' and AWS' security controls have been audited…": the attestations are shared, not the provider's alone.
+  const found = first as { provider: string | null; at: number } | null;
+  if (found?.provider && /\bboth\s+\S+(?:\s+\S+)?\s*$/i.test(text.slice(Math.max(0, found.at - 40), found.at))) return { provider: null, at: found.at };
+  return found;
+}
+
+/**
+ * The provider whose certifications or reports a sentence of the organisation's own document lists, or
+ * null when they are the organisation's (or the sentence lists none). The first party a sentence names is
+ * whose they are: "As one of the benefits of utilizing AWS cloud infrastructure, we also benefit from the
+ * following security certifications: SOC 1 Type II…" lists Amazon Web Services' reports, quoted in
+ * Instructure's document; "Instructure holds the following certifications…" lists Instructure's own. A
+ * sentence naming no party ("Some of the many certifications include: …", a bulleted item) is the
+ * provider's when the line introducing its list, or the sentence before it, is ("the Amazon Web Services
+ * infrastructure on which Impact is hosted has a variety of formal accreditations").
+ */
+export function providerAttestation(content: string, sentence: string, ownNames: string[]): string | null {
+  if (!ATTESTATION.test(sentence)) return null;
+  const own = firstParty(sentence, ownNames);
+  if (own) return own.provider;
+  const sentences = quotableSentences(content).map((s) => s.text);
+  const i = sentences.indexOf(sentence);
+  // A bulleted item takes its owner from the line that introduces the list.
+  const lines = content.split('\n');
+  const probe = sentence.slice(0, 40);
+  const at = lines.findIndex((l) => l.replace(/\s+/g, ' ').includes(probe));
+  if (at >= 0 && LIST_ITEM.test(lines[at]!)) {
+    for (let j = at - 1; j >= 0; j--) {
+      const line = lines[j]!.trim();
+      if (line === '' || LIST_ITEM.test(line)) continue;
+      return line.endsWith(':') ? (firstParty(line, ownNames)?.provider ?? null) : null;
+    }
+  }
+  const previous = i > 0 ? sentences[i - 1]! : null;
+  return previous && ATTESTATION.test(previous) ? (firstParty(previous, ownNames)?.provider ?? null) : null;
 }
