@@ -18,7 +18,7 @@ import { followUpSubject, mentionsAny, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
 import { pairsToIndex, passageEntry, qaEntry } from './entries';
 import { splitIntoPassages, type Passage } from './passages';
-import { questionFocus, ranked, retrieve, type Candidate, type QuestionFocus } from './retrieval';
+import { questionFocus, ranked, retrieve, TermStatistics, type Candidate, type QuestionFocus } from './retrieval';
 import { questionInContext, referredSubject } from './question-identity';
 import { isTemplateText, summariseTemplate, templateLabel } from './template-text';
 import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, ReadDocument, SearchFilters } from './types';
@@ -139,9 +139,11 @@ export class KnowledgeBase {
     const text = q.text.trim();
     if (!text) return { result: noAnswer('The question is empty') };
     const dense = await this.denseRankings(orgId, text);
+    const context = questionInContext({ ...q, text });
+    const stats = await TermStatistics.load(this.index, orgId, [text, context.query, context.hint]);
 
     // 1. The answer library: past answers to the same question, disagreements settled only by a stated rule.
-    const library = await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense });
+    const library = await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense, stats });
     const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
     const matches = findLibraryMatches({ ...q, text }, library, (fileId) => facts.get(fileId)!);
     const reused = answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
@@ -149,8 +151,7 @@ export class KnowledgeBase {
 
     // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
     // The search carries the question's context: the subject it refers back to, its section titles.
-    const context = questionInContext({ ...q, text });
-    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_EVIDENCE * 2, includeQa: false, dense, hint: context.hint });
+    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_EVIDENCE * 2, includeQa: false, dense, hint: context.hint, stats });
     const usable = ownFirst(await this.ownedEvidence(orgId, [...library, ...passages]));
     const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {
@@ -159,7 +160,7 @@ export class KnowledgeBase {
     const own = candidates.filter((c) => !isThirdParty(c));
     const subject = referredSubject({ ...q, text });
     const extractive = async () => {
-      const focus = await questionFocus(this.index, text);
+      const focus = await questionFocus(this.index, orgId, text, stats);
       return (
         (own.length ? extractiveAnswer({ ...q, text, subject }, own, focus) : null) ??
         thirdPartyDraft({ ...q, text }, candidates.filter(isThirdParty), focus) ??
@@ -250,8 +251,9 @@ export class KnowledgeBase {
     const resolved = resolveFollowUp(asked, history);
     const notFound: ChatAnswer = { answer: NOT_FOUND_ANSWER, sources: [], resolved_query: resolved };
     const dense = await this.denseRankings(orgId, resolved);
-    const focus: QuestionFocus = { ...(await questionFocus(this.index, resolved)), required: followUpSubject(asked, resolved) };
-    const retrieved = relevantEvidence(await this.ownedEvidence(orgId, await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense })));
+    const stats = await TermStatistics.load(this.index, orgId, [resolved]);
+    const focus: QuestionFocus = { ...(await questionFocus(this.index, orgId, resolved, stats)), required: followUpSubject(asked, resolved) };
+    const retrieved = relevantEvidence(await this.ownedEvidence(orgId, await retrieve(this.index, orgId, resolved, filters, { limit: CHAT_POOL, dense, stats })));
     // A follow-up's own words (or words related to them: "algorithm" for AES) name what it asks about the
     // earlier subject: evidence holding none of them answers the earlier turn, not this one.
     const candidates = ranked(focus.required ? retrieved.filter((c) => mentionsAny(c, focus.required!)) : retrieved, CHAT_EVIDENCE);

@@ -122,6 +122,16 @@ export interface TermRef {
   word: string;
 }
 
+/** BM25's statistics of one kind, as `totalRows`, `orgRows` and `termDocs` give them. */
+export interface KindStats {
+  /** Rows (all organisations). */
+  total: number;
+  /** Rows of the organisation. */
+  org: number;
+  /** Each asked term's document frequency, in the order asked. */
+  docs: number[];
+}
+
 /** What the index knows about a file beyond its scope (whose statement it is, what it is about). */
 export interface FileFacts {
   /** The organisation the file's statements are about, when not necessarily the uploader's. */
@@ -159,6 +169,11 @@ export interface KnowledgeIndex {
   totalRows(kind: IndexKind): Promise<number>;
   /** Rows of one organisation. */
   orgRows(kind: IndexKind, orgId: number): Promise<number>;
+  /**
+   * `totalRows`, `orgRows` and `termDocs` of both kinds at once: everything an ask's planning and
+   * weighting read, in one round trip on a networked backend.
+   */
+  termStats(orgId: number, terms: Record<IndexKind, TermRef[]>): Promise<Record<IndexKind, KindStats>>;
 
   /**
    * The file's facts, or null for a file not in the index; `label` is its answer (80 characters at
