@@ -50,8 +50,8 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', '--data', dataDir], {
+export async function startServer(dataDir: string, extraArgs: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', '--data', dataDir, ...extraArgs], {
     cwd: ROOT,
     env: { ...process.env, QFILL_READ_TIMEOUT_SECONDS: String(READ_TIMEOUT_S) },
     stdio: ['ignore', 'pipe', 'pipe'],
