@@ -100,6 +100,25 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     expect(after).toEqual(before);
   });
 
+  it('analyses a table that has grown and merges its GIN pending list, in the background of the write', async () => {
+    const upkept = new PostgresKnowledgeIndex(pool, { firstAnalyzeRows: 3 });
+    const analysed = async () => (await pool.query<{ n: number }>("SELECT (analyze_count + autoanalyze_count)::int AS n FROM pg_stat_user_tables WHERE relname = 'kb_passages'")).rows[0]!.n;
+    const before = await analysed();
+    await upkept.replaceFile({ ...FILE, file_id: 2 }, [passage('Upkeep', 'One row.'), passage('Upkeep', 'Two rows.')], []);
+    expect(await upkept.upkeepSettled()).toBeNull();
+    // Two rows are fewer than the three that call for it.
+    await new Promise((r) => setTimeout(r, 700));
+    expect(await analysed()).toBe(before);
+    await upkept.replaceFile({ ...FILE, file_id: 3 }, [passage('Upkeep', 'Three rows.')], []);
+    expect(await upkept.upkeepSettled()).toBeNull();
+    // Statistics views are updated by the backend when its statement ends; poll briefly.
+    for (let i = 0; i < 20 && (await analysed()) === before; i++) await new Promise((r) => setTimeout(r, 100));
+    // ANALYZE and the pending list's merge both ran (a failure of either would be its lastError).
+    expect(await analysed()).toBe(before + 1);
+    await upkept.deleteFile(1, 2);
+    await upkept.deleteFile(1, 3);
+  });
+
   it('answers a search in one statement, statistics, ranking, filters and contents together', async () => {
     const statements: string[] = [];
     const counting = {

@@ -27,6 +27,7 @@ import type {
 import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
 import { PostgresVectorLists } from './vectors';
 import { indexTokens, indexVector, tsqueryLiteral } from './tokens';
+import { IndexUpkeep } from './upkeep';
 
 export { KNOWLEDGE_INDEX_MIGRATIONS, migratePostgresKnowledgeIndex } from './schema';
 
@@ -66,16 +67,32 @@ function lexeme(word: string): string | null {
 export interface PostgresKnowledgeIndexOptions {
   /** Vectors of a kind an organisation has before its nearest-neighbour search uses lists (see ./vectors.ts). */
   minVectorsForLists?: number;
+  /** Rows written before the first background ANALYZE (see ./upkeep.ts; tests lower it). */
+  firstAnalyzeRows?: number;
 }
 
 export class PostgresKnowledgeIndex implements KnowledgeIndex {
+  /**
+   * A ranked search scores each matching row from its heap tuple (its `tf`), tens of microseconds a row
+   * where FTS5 takes a fraction of one: past a few thousand rows, a search whose terms are frequent asks
+   * for rows holding its rarest terms together (see searchPlan), as SQLite does only past 50,000.
+   */
+  readonly largeIndexRows = 2_000;
   private readonly vectors: PostgresVectorLists;
+  private readonly upkeep: IndexUpkeep;
 
   constructor(
     private readonly db: Queryable,
     options: PostgresKnowledgeIndexOptions = {},
   ) {
     this.vectors = new PostgresVectorLists(db, { minVectors: options.minVectorsForLists });
+    this.upkeep = new IndexUpkeep(db, options.firstAnalyzeRows);
+  }
+
+  /** Resolves when the background ANALYZE and pending-list merge under way (if any) are done (tests, benches). */
+  async upkeepSettled(): Promise<string | null> {
+    await this.upkeep.settled();
+    return this.upkeep.lastError;
   }
 
   /** Resolves when the vector lists being built in the background are done (tests, benches). */
@@ -97,6 +114,7 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
   async replaceFile(file: IndexedFile, passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>, onProgress?: (stored: number) => void): Promise<void> {
     const listOf = { passages: await this.vectors.listFunction('passages', file.org_id), qa: await this.vectors.listFunction('qa', file.org_id) };
     const vectors = { passages: 0, qa: 0 };
+    const written = { passages: 0, qa: 0 };
     await this.transaction(async (c) => {
       await this.saveFile(c, file);
       await this.deleteContent(c, file.org_id, file.file_id);
@@ -131,8 +149,11 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
         // (every ingestion touches the common terms) stay locked from here to COMMIT only, so files
         // ingested side by side do not wait for each other's whole transaction.
         await this.addStats(c, kind, file.org_id, added);
+        written[kind] = added.rows;
       }
     });
+    this.upkeep.noteWrite('passages', written.passages);
+    this.upkeep.noteWrite('qa', written.qa);
     await this.vectors.noteWrite('passages', file.org_id, vectors.passages);
     await this.vectors.noteWrite('qa', file.org_id, vectors.qa);
   }
