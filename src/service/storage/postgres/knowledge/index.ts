@@ -189,8 +189,11 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     const matching = `t.tsv @@ $1::tsquery AND t.org_id = $2${oneFile ? ' AND t.file_id = $3' : ''}`;
     let pool: string;
     if (match === 'all') {
-      // Unranked: newest first, and PostgreSQL stops after the pool.
-      pool = `SELECT t.id, t.file_id, 1::float8 AS bm FROM ${table} t WHERE ${matching} ORDER BY t.id DESC LIMIT $5`;
+      // Unranked: newest first. The matching rows come from the GIN index, then are sorted (OFFSET 0 keeps
+      // the ORDER BY out of the subquery): walking the primary key backwards and testing each row's
+      // tsvector until the pool is full, which the planner picks when it believes the terms common
+      // together, read 11,000 rows' tsvectors (4 s) for 40 matches among 40,000 rows.
+      pool = `SELECT m.id, m.file_id, 1::float8 AS bm FROM (SELECT t.id, t.file_id FROM ${table} t WHERE ${matching} OFFSET 0) m ORDER BY m.id DESC LIMIT $5`;
     } else {
       args.push(kind, distinct, distinct.map((l) => multiplicity.get(l)!));
       pool = rankedPool(table, matching, distinct.length);
