@@ -50,10 +50,10 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', '--data', dataDir], {
+export async function startServer(dataDir: string, extraArgs: string[] = [], env: Record<string, string> = { QFILL_READ_TIMEOUT_SECONDS: String(READ_TIMEOUT_S) }): Promise<Server> {
+  const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', '--data', dataDir, ...extraArgs], {
     cwd: ROOT,
-    env: { ...process.env, QFILL_READ_TIMEOUT_SECONDS: String(READ_TIMEOUT_S) },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

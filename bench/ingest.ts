@@ -39,7 +39,7 @@ export const INGEST_COLUMNS: [keyof IngestRow, string][] = [
 ];
 
 /** Synthetic documents as plain text (`# ` headings, blank-line paragraphs), `bytes` long or a little more. */
-function syntheticText(vocabulary: string[], firstDoc: number, bytes: number): { text: string; docs: number } {
+export function syntheticText(vocabulary: string[], firstDoc: number, bytes: number): { text: string; docs: number } {
   const parts: string[] = [];
   let size = 0;
   let d = firstDoc;

@@ -15,6 +15,7 @@ import { runServiceBench, SERVICE_COLUMNS } from './service';
 import { LLM_COLUMNS, runLlmBench } from './llm';
 import { ATTACK_COLUMNS, runAttackBench } from './attack';
 import { runScaleBench, SCALE_COLUMNS } from './scale';
+import { API_SCALE_COLUMNS, apiScaleArgs, runApiScaleBench } from './scale-api';
 import { runVectorsBench, VECTORS_COLUMNS } from './vectors';
 import { POSTGRES_COLUMNS, QUICK, runPostgresBench } from './postgres';
 import { INGEST_COLUMNS, runIngestBench } from './ingest';
@@ -97,6 +98,13 @@ async function main(): Promise<void> {
   console.log(`Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}`);
   // Opt-in: minutes of building synthetic knowledge bases up to a million passages.
   if (args.includes('--scale')) {
+    // Through the API of a qfill serve process on PostgreSQL (or SQLite): `--database URL|sqlite [--passages N]`.
+    const api = apiScaleArgs(args);
+    if (api) {
+      console.log(`\n### A knowledge base at scale through the API (${api.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, qfill serve, extractive)\n`);
+      console.log(markdownTable(await runApiScaleBench(api.database, api.sizes, (line) => console.error(line)), API_SCALE_COLUMNS as [string, string][]));
+      return;
+    }
     console.log('\n### A knowledge base at scale (synthetic passages, in process, extractive)\n');
     console.log(markdownTable(runScaleBench(undefined, (line) => console.error(line)), SCALE_COLUMNS as [string, string][]));
     return;

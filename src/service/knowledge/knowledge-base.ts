@@ -21,7 +21,7 @@ import { composeParts, followUpSubject, mentionsAny, partAnswer, questionParts, 
 import { Embedder, type EndpointConfig } from './embeddings';
 import { pairsToIndex, passageEntry, qaEntry } from './entries';
 import { splitIntoPassages, type Passage } from './passages';
-import { questionFocus, ranked, retrieve, type Candidate, type QuestionFocus } from './retrieval';
+import { questionFocus, ranked, retrieve, TermStatistics, type Candidate, type QuestionFocus } from './retrieval';
 import { questionInContext, referredSubject } from './question-identity';
 import { isTemplateText, summariseTemplate, templateLabel } from './template-text';
 import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, ReadDocument, SearchFilters } from './types';
@@ -167,12 +167,14 @@ export class KnowledgeBase {
     const text = q.text.trim();
     if (!text) return { result: noAnswer('The question is empty') };
     const dense = await this.denseRankings(orgId, text);
+    const context = questionInContext({ ...q, text });
+    const stats = await TermStatistics.load(this.index, orgId, [text, context.query, context.hint]);
 
     // 1. The answer library: past answers to the same question, disagreements settled only by a stated rule.
     // What analysts decided in the library comes first: retired and overruled entries are gone, edits read as edited.
     const { candidates: library, decisions } = await this.decided(
       orgId,
-      await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense }),
+      await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense, stats }),
     );
     const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
     const matches = findLibraryMatches({ ...q, text }, library, (fileId) => facts.get(fileId)!);
@@ -187,8 +189,7 @@ export class KnowledgeBase {
 
     // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
     // The search carries the question's context: the subject it refers back to, its section titles.
-    const context = questionInContext({ ...q, text });
-    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_POOL, includeQa: false, dense, hint: context.hint, weighByRarity: true });
+    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_POOL, includeQa: false, dense, hint: context.hint, weighByRarity: true, stats });
     const usable = ownFirst(await this.ownedEvidence(orgId, [...library, ...passages]));
     const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {
@@ -197,7 +198,7 @@ export class KnowledgeBase {
     const own = candidates.filter((c) => !isThirdParty(c));
     const subject = referredSubject({ ...q, text });
     const extractive = async () => {
-      const focus = await questionFocus(this.index, text);
+      const focus = await questionFocus(this.index, orgId, text, stats);
       return (
         (own.length ? extractiveAnswer({ ...q, text, subject }, own, focus) : null) ??
         thirdPartyDraft({ ...q, text }, candidates.filter(isThirdParty), focus) ??
@@ -324,9 +325,10 @@ export class KnowledgeBase {
   /** Chat evidence for a query, and its focus; a follow-up keeps only the evidence holding its own words. */
   private async chatEvidence(orgId: number, query: string, required: Set<string> | undefined, filters: SearchFilters): Promise<{ candidates: Candidate[]; focus: QuestionFocus }> {
     const dense = await this.denseRankings(orgId, query);
-    const focus: QuestionFocus = { ...(await questionFocus(this.index, query)), required };
+    const stats = await TermStatistics.load(this.index, orgId, [query]);
+    const focus: QuestionFocus = { ...(await questionFocus(this.index, orgId, query, stats)), required };
     // Retired and overruled library entries are gone here too; edits read as edited.
-    const found = (await this.decided(orgId, await retrieve(this.index, orgId, query, filters, { limit: CHAT_POOL, dense }))).candidates;
+    const found = (await this.decided(orgId, await retrieve(this.index, orgId, query, filters, { limit: CHAT_POOL, dense, stats }))).candidates;
     const retrieved = relevantEvidence(await this.ownedEvidence(orgId, found));
     // A follow-up's own words (or words related to them: "algorithm" for AES) name what it asks about the
     // earlier subject: evidence holding none of them answers the earlier turn, not this one.

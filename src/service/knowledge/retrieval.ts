@@ -3,7 +3,7 @@
  * fused by reciprocal rank, and an honest 0..1 relevance: the share of the question's key terms a
  * piece of evidence contains, tempered by its BM25 standing among the candidates.
  */
-import type { HitOf, IndexKind, IndexQuery, IndexScope, KnowledgeIndex, PassageHit, QaHit, QaSlot } from '../storage/knowledge-index';
+import type { HitOf, IndexKind, IndexQuery, IndexScope, KindStats, KnowledgeIndex, PassageHit, QaHit, QaSlot, TermRef } from '../storage/knowledge-index';
 import { coverage, keyTerms, stem, StemList, stemmedTerms, type TermSet, type TermWeights } from './text';
 import type { Evidence, SearchFilters } from './types';
 
@@ -38,6 +38,53 @@ export interface RetrieveOptions {
    * documents that tend to match everything.
    */
   weighByRarity?: boolean;
+  /** The ask's statistics, read once for all its searches (else read here). */
+  stats?: TermStatistics;
+}
+
+/**
+ * An ask's BM25 statistics (rows of each kind, the organisation's rows, each word's document frequency),
+ * read in one call for every text the ask weighs, then shared by its searches' plans and its question
+ * focus: on PostgreSQL one round trip instead of one per figure. A word not read up front is asked for.
+ */
+export class TermStatistics {
+  private constructor(
+    private readonly index: KnowledgeIndex,
+    private readonly stats: Record<IndexKind, KindStats>,
+    private readonly known: Record<IndexKind, Map<string, number>>,
+  ) {}
+
+  /** The statistics of every key term of `texts` (empty ones skipped). */
+  static async load(index: KnowledgeIndex, orgId: number, texts: (string | undefined)[]): Promise<TermStatistics> {
+    const words = [...new Set(texts.flatMap((t) => (t ? keyTerms(t) : [])))];
+    const refs: TermRef[] = words.map((word) => ({ stem: stem(word), word }));
+    const stats = await index.termStats(orgId, { passages: refs, qa: refs });
+    const known = (kind: IndexKind) => new Map(words.map((w, i) => [w, stats[kind].docs[i] ?? 0]));
+    return new TermStatistics(index, stats, { passages: known('passages'), qa: known('qa') });
+  }
+
+  /** The index's own threshold for a large index (KnowledgeIndex.largeIndexRows), if it has one. */
+  get largeIndexRows(): number | undefined {
+    return this.index.largeIndexRows;
+  }
+
+  total(kind: IndexKind): number {
+    return this.stats[kind].total;
+  }
+
+  org(kind: IndexKind): number {
+    return this.stats[kind].org;
+  }
+
+  async docs(kind: IndexKind, terms: TermRef[]): Promise<number[]> {
+    const known = this.known[kind];
+    const missing = terms.filter((t) => !known.has(t.word));
+    if (missing.length) {
+      const counted = await this.index.termDocs(kind, missing);
+      missing.forEach((t, i) => known.set(t.word, counted[i] ?? 0));
+    }
+    return terms.map((t) => known.get(t.word)!);
+  }
 }
 
 /** How much a candidate holding all of the hint's terms is raised. */
@@ -51,7 +98,7 @@ const MAX_TERMS = 32;
 /** Rows (summed over the kept terms) a search may make BM25 score; see searchPlan. */
 const ROW_BUDGET = 1500;
 /**
- * On an organisation's index of more than LARGE_INDEX_ROWS rows, when the kept terms occur in more
+ * On an organisation's index of more than LARGE_INDEX_ROWS rows (or the index's own largeIndexRows), when the kept terms occur in more
  * than SCORE_BUDGET rows, a search asks for rows holding up to MAX_TOGETHER of the rarest terms together.
  */
 const LARGE_INDEX_ROWS = 50_000;
@@ -78,8 +125,9 @@ export async function retrieve(index: KnowledgeIndex, orgId: number, query: stri
   const queryStems = stemmedTerms(query);
   const hintStems = new Set([...stemmedTerms(options.hint ?? '')].filter((s) => !queryStems.has(s)));
   const candidates: Candidate[] = [];
-  const rarity = options.weighByRarity ? await rarityWeights(index, query) : null;
-  const search = { index, orgId, filters, terms, queryStems, hintStems, rarity };
+  const stats = options.stats ?? (await TermStatistics.load(index, orgId, [query, options.hint]));
+  const rarity = options.weighByRarity ? await rarityWeights(stats, query) : null;
+  const search = { index, orgId, filters, terms, queryStems, hintStems, stats, rarity };
   if (options.includePassages !== false) {
     candidates.push(...(await searchIndex(search, 'passages', options.dense?.passages ?? [], passageCandidate)));
   }
@@ -118,17 +166,18 @@ export interface QuestionFocus {
 /** A question's distinctive stems: its rarest third, at least two. */
 const anchorCount = (stems: number) => Math.max(2, Math.ceil(stems / 3));
 
-export async function questionFocus(index: KnowledgeIndex, text: string): Promise<QuestionFocus> {
+export async function questionFocus(index: KnowledgeIndex, orgId: number, text: string, loaded?: TermStatistics): Promise<QuestionFocus> {
   // The question's stems (as stemmedTerms gives them, in order), each with the first word it came from.
   const wordOf = new Map<string, string>();
   for (const word of keyTerms(text)) if (!wordOf.has(stem(word))) wordOf.set(stem(word), word);
   const queryStems = [...wordOf.keys()];
-  const total = await index.totalRows('passages');
+  const stats = loaded ?? (await TermStatistics.load(index, orgId, [text]));
+  const total = stats.total('passages');
   const weights = new Map<string, number>();
   const present: { term: string; docs: number }[] = [];
   const absent = new Set<string>();
   const subject = queryStems.filter((term) => !QUESTION_FORM_STEMS.has(term));
-  const counts = await index.termDocs('passages', subject.map((s) => ({ stem: s, word: wordOf.get(s)! })));
+  const counts = await stats.docs('passages', subject.map((s) => ({ stem: s, word: wordOf.get(s)! })));
   const docsOf = new Map(subject.map((term, i) => [term, counts[i] ?? 0]));
   for (const term of queryStems) {
     // "How often", "how long", "how many": the form of the answer, not its subject.
@@ -151,12 +200,12 @@ export async function questionFocus(index: KnowledgeIndex, text: string): Promis
 }
 
 /** Each of the query's stems weighed by its rarity among passages (IDF, at least a little for the commonest). */
-async function rarityWeights(index: KnowledgeIndex, query: string): Promise<TermWeights> {
+async function rarityWeights(stats: TermStatistics, query: string): Promise<TermWeights> {
   const wordOf = new Map<string, string>();
   for (const word of keyTerms(query)) if (!wordOf.has(stem(word))) wordOf.set(stem(word), word);
   const stems = [...wordOf.keys()];
-  const total = await index.totalRows('passages');
-  const docs = await index.termDocs('passages', stems.map((s) => ({ stem: s, word: wordOf.get(s)! })));
+  const total = stats.total('passages');
+  const docs = await stats.docs('passages', stems.map((s) => ({ stem: s, word: wordOf.get(s)! })));
   const weights = new Map(stems.map((s, i) => {
     const d = Math.min(total, docs[i] ?? 0);
     return [s, QUESTION_FORM_STEMS.has(s) ? 0.1 : Math.max(0.1, Math.log(1 + (total - d + 0.5) / (d + 0.5)))];
@@ -197,14 +246,14 @@ interface SearchPlan {
  */
 const poolOf = (plan: SearchPlan) => (plan.match === 'all' ? POOL : FTS_POOL);
 
-async function searchPlan(terms: string[], orgId: number, index: KnowledgeIndex, kind: IndexKind): Promise<SearchPlan> {
+async function searchPlan(terms: string[], stats: TermStatistics, kind: IndexKind): Promise<SearchPlan> {
   const plan: SearchPlan = { terms, match: 'any' };
   if (terms.length === 0) return plan;
-  const orgRows = await index.orgRows(kind, orgId);
+  const orgRows = stats.org(kind);
   if (orgRows <= ROW_BUDGET || terms.length <= MIN_TERMS) return plan;
   // Frequencies are counted over every organisation; the org's share of them is what its search scores.
-  const orgShare = orgRows / Math.max(orgRows, await index.totalRows(kind));
-  const docs = await index.termDocs(kind, terms.map((word) => ({ stem: stem(word), word })));
+  const orgShare = orgRows / Math.max(orgRows, stats.total(kind));
+  const docs = await stats.docs(kind, terms.map((word) => ({ stem: stem(word), word })));
   const counted = terms.map((term, i) => ({ term, rows: (docs[i] ?? 0) * orgShare })).sort((a, b) => a.rows - b.rows);
   const kept: string[] = [];
   let rows = 0;
@@ -213,7 +262,7 @@ async function searchPlan(terms: string[], orgId: number, index: KnowledgeIndex,
     kept.push(c.term);
     rows += c.rows;
   }
-  if (orgRows <= LARGE_INDEX_ROWS || rows <= SCORE_BUDGET) return { terms: kept, match: 'any' };
+  if (orgRows <= (stats.largeIndexRows ?? LARGE_INDEX_ROWS) || rows <= SCORE_BUDGET) return { terms: kept, match: 'any' };
   // Together: expected rows = orgRows x the product of each term's share; stop once it is small, or
   // before a term would make the walk to a full pool cost more than WALK_BUDGET postings.
   const together: string[] = [];
@@ -240,6 +289,7 @@ interface Search {
   queryStems: Set<string>;
   hintStems: Set<string>;
   rarity: TermWeights | null;
+  stats: TermStatistics;
 }
 
 /** One index's candidates: its BM25 pool plus the rows only dense retrieval found, scored. */
@@ -250,7 +300,7 @@ async function searchIndex<K extends IndexKind>(
   build: (row: HitOf<K>) => Candidate,
 ): Promise<Candidate[]> {
   const scope = scopeOf(search.orgId, search.filters);
-  let plan: SearchPlan | undefined = await searchPlan(search.terms, search.orgId, search.index, kind);
+  let plan: SearchPlan | undefined = await searchPlan(search.terms, search.stats, kind);
   const rows: HitOf<K>[] = [];
   // A plan that finds too few rows is topped up by its fallback.
   while (plan && plan.terms.length && rows.length < POOL) {

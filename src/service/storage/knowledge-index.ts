@@ -122,6 +122,16 @@ export interface TermRef {
   word: string;
 }
 
+/** BM25's statistics of one kind, as `totalRows`, `orgRows` and `termDocs` give them. */
+export interface KindStats {
+  /** Rows (all organisations). */
+  total: number;
+  /** Rows of the organisation. */
+  org: number;
+  /** Each asked term's document frequency, in the order asked. */
+  docs: number[];
+}
+
 /** What the index knows about a file beyond its scope (whose statement it is, what it is about). */
 export interface FileFacts {
   /** The organisation the file's statements are about, when not necessarily the uploader's. */
@@ -132,6 +142,12 @@ export interface FileFacts {
 }
 
 export interface KnowledgeIndex {
+  /**
+   * Rows an organisation's index holds before a search whose terms occur in many rows asks for rows
+   * holding its rarest terms together instead of scoring every row that holds any (see searchPlan in
+   * knowledge/retrieval.ts); unset: 50,000 (FTS5 scores tens of thousands of rows in milliseconds).
+   */
+  readonly largeIndexRows?: number;
   /**
    * Replaces the file's content (and its scope) with `passages` and `qa`: searches see the old content
    * or nothing of the file until the new content is complete, and a failure leaves none of it behind.
@@ -159,6 +175,11 @@ export interface KnowledgeIndex {
   totalRows(kind: IndexKind): Promise<number>;
   /** Rows of one organisation. */
   orgRows(kind: IndexKind, orgId: number): Promise<number>;
+  /**
+   * `totalRows`, `orgRows` and `termDocs` of both kinds at once: everything an ask's planning and
+   * weighting read, in one round trip on a networked backend.
+   */
+  termStats(orgId: number, terms: Record<IndexKind, TermRef[]>): Promise<Record<IndexKind, KindStats>>;
 
   /**
    * The file's facts, or null for a file not in the index; `label` is its answer (80 characters at

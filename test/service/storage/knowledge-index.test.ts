@@ -109,6 +109,14 @@ describe.each([
     expect(await index.termDocs('passages', [{ stem: 'backup', word: 'backups' }, { stem: 'kei', word: 'keys' }, { stem: 'zzz', word: 'zzz' }])).toEqual([4, 1, 0]);
   });
 
+  it('gives all of an ask\'s statistics at once, as the single reads give them', async () => {
+    const backups = { stem: 'backup', word: 'backups' };
+    const stats = await index.termStats(1, { passages: [backups, { stem: 'kei', word: 'keys' }, { stem: 'zzz', word: 'zzz' }], qa: [backups, { stem: 'product', word: 'product' }] });
+    expect(stats.passages).toEqual({ total: 5, org: 4, docs: [4, 1, 0] });
+    expect(stats.qa).toEqual({ total: 2, org: 2, docs: [1, 1] });
+    expect((await index.termStats(2, { passages: [], qa: [] })).passages).toEqual({ total: 5, org: 1, docs: [] });
+  });
+
   it('knows what a file is about, and the organisation names', async () => {
     expect(await index.fileFacts(1, 5, ['product name'])).toEqual({ subject: null, label: 'Acme Cloud', offering_ids: [] });
     await index.setFileSubject(1, 2, 'Amazon Web Services');

@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL knowledge index's own representation (the shared contract is in ../knowledge-index.test.ts):
- * each row's term frequencies (`tf`) equal what its stored tsvector holds, rows indexed before `tf` existed
+ * each row's term frequencies (`tf`) equal what a tsvector with positions of its text holds, while the
+ * stored tsvector keeps only its lexemes; rows indexed before `tf` existed (their tsvector with positions)
  * are filled by the migration and rank as before, and a search is one statement.
  */
 import pg from 'pg';
@@ -8,12 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexedFile, IndexQuery } from '../../../../src/service/storage/knowledge-index';
 import { PostgresKnowledgeIndex } from '../../../../src/service/storage/postgres/knowledge';
 import { tfFromTsv } from '../../../../src/service/storage/postgres/knowledge/schema';
+import { indexTokens } from '../../../../src/service/storage/postgres/knowledge/tokens';
 import { createTestDatabase, type TestDatabase } from '../../postgres';
 import { passageOf, qaOf } from '../entries';
 
 const FILE: IndexedFile = { org_id: 1, file_id: 1, filename: 'policy.md', offering_ids: [], scope_includes_company: true, use_as_source: true };
 
 const passage = (header: string, content: string) => passageOf(header, content);
+
+/**
+ * The tsvector literal with positions (heading or question weighted 'A') that rows were stored with
+ * before `tf` existed; PostgreSQL itself caps it (256 positions a lexeme, none past 16,383).
+ */
+function positionalLiteral(head: string, body: string): string {
+  const tokens = [...indexTokens(head).map((t) => [t, 'A'] as const), ...indexTokens(body).map((t) => [t, ''] as const)];
+  return tokens.map(([t, w], i) => `'${t.replace(/'/g, "''")}':${Math.min(16383, i + 1)}${w}`).join(' ');
+}
 const qa = qaOf;
 
 const PASSAGES = [
@@ -46,11 +57,20 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     await database?.drop();
   });
 
-  it('stores each row\'s term frequencies as its tsvector holds them, heading or question weighted', async () => {
+  it('stores each row\'s term frequencies as a tsvector with positions would hold them, and only lexemes in its tsvector', async () => {
+    const texts = { passages: PASSAGES.map((p) => [p.index_header, p.index_body]), qa: QA.map((q) => [q.index_question, q.index_answer]) };
     for (const [table, kind] of [['kb_passages', 'passages'], ['kb_qa', 'qa']] as const) {
-      const { rows } = await pool.query<{ tf: Record<string, number>; from_tsv: Record<string, number> }>(`SELECT t.tf, ${tfFromTsv(kind)} AS from_tsv FROM ${table} t ORDER BY t.id`);
+      const { rows } = await pool.query<{ id: number; tf: Record<string, number>; lexemes: string[]; stripped: boolean }>(
+        `SELECT t.id, t.tf, tsvector_to_array(t.tsv) AS lexemes, t.tsv = strip(t.tsv) AS stripped FROM ${table} t ORDER BY t.id`,
+      );
       expect(rows.length).toBe(kind === 'passages' ? PASSAGES.length : QA.length);
-      for (const row of rows) expect(row.tf).toEqual(row.from_tsv);
+      for (const [i, row] of rows.entries()) {
+        const [head, body] = texts[kind][i]!;
+        const positional = await pool.query<{ tf: Record<string, number> }>(`SELECT ${tfFromTsv(kind)} AS tf FROM (SELECT $1::tsvector AS tsv) t`, [positionalLiteral(head!, body!)]);
+        expect(row.tf).toEqual(positional.rows[0]!.tf);
+        expect(row.stripped).toBe(true);
+        expect(row.lexemes.sort()).toEqual(Object.keys(row.tf).sort());
+      }
     }
     const { rows } = await pool.query<{ tf: Record<string, number> }>('SELECT tf FROM kb_passages ORDER BY id');
     // "backup": twice in the heading (weight 0.5 each), twice in the body (1 each), in tenths.
@@ -69,10 +89,34 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     ];
     const before = await Promise.all(queries.map((q) => index.search(q)));
     expect(before[0]!.hits.length).toBe(4);
+    // As an earlier version stored them: a tsvector with positions, and no tf.
+    for (const [table, texts] of [['kb_passages', PASSAGES.map((p) => [p.index_header, p.index_body])], ['kb_qa', QA.map((q) => [q.index_question, q.index_answer])]] as const) {
+      const { rows } = await pool.query<{ id: number }>(`SELECT id FROM ${table} ORDER BY id`);
+      for (const [i, row] of rows.entries()) await pool.query(`UPDATE ${table} SET tsv = $1::tsvector WHERE id = $2`, [positionalLiteral(texts[i]![0]!, texts[i]![1]!), row.id]);
+    }
     await pool.query('ALTER TABLE kb_passages DROP COLUMN tf; ALTER TABLE kb_qa DROP COLUMN tf');
     await index.migrate();
     const after = await Promise.all(queries.map((q) => index.search(q)));
     expect(after).toEqual(before);
+  });
+
+  it('analyses a table that has grown and merges its GIN pending list, in the background of the write', async () => {
+    const upkept = new PostgresKnowledgeIndex(pool, { firstAnalyzeRows: 3 });
+    const analysed = async () => (await pool.query<{ n: number }>("SELECT (analyze_count + autoanalyze_count)::int AS n FROM pg_stat_user_tables WHERE relname = 'kb_passages'")).rows[0]!.n;
+    const before = await analysed();
+    await upkept.replaceFile({ ...FILE, file_id: 2 }, [passage('Upkeep', 'One row.'), passage('Upkeep', 'Two rows.')], []);
+    expect(await upkept.upkeepSettled()).toBeNull();
+    // Two rows are fewer than the three that call for it.
+    await new Promise((r) => setTimeout(r, 700));
+    expect(await analysed()).toBe(before);
+    await upkept.replaceFile({ ...FILE, file_id: 3 }, [passage('Upkeep', 'Three rows.')], []);
+    expect(await upkept.upkeepSettled()).toBeNull();
+    // Statistics views are updated by the backend when its statement ends; poll briefly.
+    for (let i = 0; i < 20 && (await analysed()) === before; i++) await new Promise((r) => setTimeout(r, 100));
+    // ANALYZE and the pending list's merge both ran (a failure of either would be its lastError).
+    expect(await analysed()).toBe(before + 1);
+    await upkept.deleteFile(1, 2);
+    await upkept.deleteFile(1, 3);
   });
 
   it('answers a search in one statement, statistics, ranking, filters and contents together', async () => {

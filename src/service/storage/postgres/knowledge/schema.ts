@@ -6,7 +6,8 @@
  *
  * Each row also keeps `tf`, its lexemes' occurrence counts weighted by column (BM25's term frequency),
  * as a small JSON object stored inline (STORAGE MAIN): a search scores a matching row by looking up the
- * query's few lexemes in it, instead of unnesting the row's whole tsvector (out of line, in TOAST).
+ * query's few lexemes in it, instead of unnesting the row's whole tsvector (out of line, in TOAST). So the
+ * tsvector holds only the lexemes (no positions: rows written before tf existed had them, see 1002).
  *
  * Versions 1001+ so they can run in the core migration table and under its advisory lock
  * (`openPostgres({ extraMigrations: KNOWLEDGE_INDEX_MIGRATIONS })`); every statement is idempotent.
@@ -141,6 +142,23 @@ CREATE TABLE IF NOT EXISTS kb_vector_lists (
     version: 1004,
     name: 'answer library: decisions, history, entries by hand, review age',
     sql: libraryTablesSql('postgres'),
+  },
+  {
+    version: 1005,
+    name: 'knowledge index: lz4 for the wide columns',
+    // Rows are about 4 KB (content, stems, lexemes, term frequencies), so most are compressed as they are
+    // written; lz4 does that several times faster than the default pglz. Applies to rows written from
+    // now on; a server built without lz4 keeps pglz.
+    sql: `
+DO $$ BEGIN
+  ALTER TABLE kb_passages ALTER COLUMN content SET COMPRESSION lz4, ALTER COLUMN stems SET COMPRESSION lz4,
+    ALTER COLUMN tsv SET COMPRESSION lz4, ALTER COLUMN tf SET COMPRESSION lz4;
+  ALTER TABLE kb_qa ALTER COLUMN question SET COMPRESSION lz4, ALTER COLUMN answer SET COMPRESSION lz4,
+    ALTER COLUMN slots SET COMPRESSION lz4, ALTER COLUMN question_stems SET COMPRESSION lz4, ALTER COLUMN stems SET COMPRESSION lz4,
+    ALTER COLUMN tsv SET COMPRESSION lz4, ALTER COLUMN tf SET COMPRESSION lz4;
+EXCEPTION WHEN feature_not_supported THEN NULL;
+END $$;
+`,
   },
 ];
 

@@ -35,16 +35,19 @@ function stemToken(word: string): string {
 
 /** A row's text as the index stores it: the tsvector literal, and each lexeme's occurrences by weight. */
 export interface IndexVector {
-  /** Each token at its position (1-based, at most 16383), `weight` 'A' or none. */
+  /**
+   * The row's distinct lexemes, without positions or weights: searches only ask which rows hold a
+   * lexeme (BM25's counts are in `tf`), and positions would double the tsvector a row stores and parses.
+   */
   literal: string;
-  /** Per lexeme, the positions the tsvector keeps: `a` weighted 'A' (heading, question), `d` the rest. */
+  /** Per lexeme, the positions a tsvector keeps: `a` weighted 'A' (heading, question), `d` the rest. */
   counts: Map<string, { a: number; d: number }>;
 }
 
 /**
- * The tsvector literal and, from the same positions, the counts BM25 needs: what PostgreSQL keeps of
- * the literal (at most 256 positions per lexeme, one per position), so the counts equal what unnesting
- * the stored tsvector gives.
+ * The tsvector literal and, from the token positions, the counts BM25 needs: what PostgreSQL would keep
+ * of a tsvector with positions (at most 256 per lexeme, one per position, at most 16383), so rows
+ * indexed before the literal lost its positions (whose `tf` came from their tsvector) rank alike.
  */
 export function indexVector(parts: { tokens: string[]; weight: 'A' | '' }[]): IndexVector {
   const positions = new Map<string, Map<number, 'A' | ''>>();
@@ -65,7 +68,7 @@ export function indexVector(parts: { tokens: string[]; weight: 'A' | '' }[]): In
       let a = 0;
       for (const w of list.values()) if (w === 'A') a++;
       counts.set(token, { a, d: list.size - a });
-      return `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}':${[...list].map(([p, w]) => `${p}${w}`).join(',')}`;
+      return `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
     })
     .join(' ');
   return { literal, counts };
