@@ -107,7 +107,7 @@ describe('answer library', () => {
     expect((await fill([PT])).get('PT-01').evaluation.conflict).toMatchObject({ rule: null });
     // Settled again for the cases below.
     expect((await api(admin, 'POST', 'conflicts/settle/', { entry_id: beta.id })).status).toBe(200);
-  });
+  }, 240_000);
 
   it('an edit answers with its latest version, an entry added by hand is reused, a retired one never', async () => {
     await uploadAnswers('gamma.xlsx', [['BC-01', 'Do you test your business continuity plan every year?', 'No', 'Not yet.']]);
@@ -146,7 +146,7 @@ describe('answer library', () => {
     expect(expectShape(LibraryPage, (await api(admin, 'GET', '?status=retired')).body).results.map((e) => e.id)).toContain(hand.id);
     expect((await api(admin, 'POST', `${hand.id}/restore/`, {})).body).toMatchObject({ status: 'active' });
     expect((await api(admin, 'POST', `${hand.id}/approve/`, {})).body).toMatchObject({ approved_by: 'alice' });
-  });
+  }, 240_000);
 
   it('members read, a read-only key never changes, another organisation gets 404, bad input a 400 naming the field', async () => {
     const page = expectShape(LibraryPage, (await api(member, 'GET', '?page_size=1')).body);
