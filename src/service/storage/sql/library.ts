@@ -212,7 +212,11 @@ export class SqlLibrary implements LibraryRepository {
        ${fromDecided} WHERE s.org_id = ? AND q.org_id = ?`,
       [...decidedArgs, ...undecidedArgs, orgId, orgId],
     );
-    const all = await n(`SELECT COUNT(*) AS n FROM kb_qa q WHERE ${undecided.join(' AND ')}`, undecidedArgs);
+    // The organisation's whole library: the index keeps its row count (kb_counts), so nothing is counted.
+    const all =
+      undecided.length === 1
+        ? await n(`SELECT COALESCE(SUM(rows), 0) AS n FROM kb_counts WHERE org_id = ? AND kind = 'qa'`, [orgId])
+        : await n(`SELECT COUNT(*) AS n FROM kb_qa q WHERE ${undecided.join(' AND ')}`, undecidedArgs);
     return all - Number(both?.u ?? 0) + Number(both?.d ?? 0);
   }
 
