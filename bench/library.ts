@@ -110,8 +110,9 @@ async function measure(name: string, fn: (i: number) => Promise<unknown>): Promi
   return { name, samples };
 }
 
-async function runOne(storage: Storage, entries: number, log: (line: string) => void): Promise<LibraryBenchRow[]> {
+async function runOne(storage: Storage, entries: number, log: (line: string) => void, analyze?: () => Promise<void>): Promise<LibraryBenchRow[]> {
   const orgId = await build(storage, entries, log);
+  await analyze?.();
   const kb = new KnowledgeBase(storage.knowledgeIndex!, { library: storage.store.library });
   const deps: LibraryDeps = { store: storage.store, knowledge: kb as unknown as Knowledge };
   const page = { limit: 50, offset: 0 };
@@ -166,7 +167,18 @@ export async function runLibraryBench(entries = 50_000, log: (line: string) => v
       try {
         const postgres = await openStorage({ dataDir: dir, databaseUrl: database.url, poolSize: 2 });
         try {
-          rows.push(...(await runOne(postgres, entries, log)));
+          // Statistics, as autovacuum gathers them within a minute of the writes: the planner's estimates
+          // for freshly written tables are guesses.
+          const analyze = async () => {
+            const client = new pg.Client({ connectionString: database.url });
+            await client.connect();
+            try {
+              await client.query('ANALYZE');
+            } finally {
+              await client.end();
+            }
+          };
+          rows.push(...(await runOne(postgres, entries, log, analyze)));
         } finally {
           await postgres.store.close();
         }

@@ -20,6 +20,7 @@ import { runVectorsBench, VECTORS_COLUMNS } from './vectors';
 import { POSTGRES_COLUMNS, QUICK, runPostgresBench } from './postgres';
 import { INGEST_COLUMNS, runIngestBench } from './ingest';
 import { markdownTable } from './table';
+import { LIBRARY_COLUMNS, runLibraryBench } from './library';
 import buildIfStale from '../test/build-if-stale';
 import { BROKEN_UPLOAD_COLUMNS, runBrokenUploadBench } from './broken-uploads';
 
@@ -77,6 +78,12 @@ const SECTIONS: Section[] = [
     run: () => runPostgresBench((line) => console.error(line)),
     columns: POSTGRES_COLUMNS as [string, string][],
     quick: () => runPostgresBench((line) => console.error(line), QUICK),
+  },
+  {
+    title: 'The answer library (50,000 entries: list, filters, conflicts, search; in process)',
+    run: () => runLibraryBench(50_000, (line) => console.error(line)),
+    columns: LIBRARY_COLUMNS as [string, string][],
+    quick: () => runLibraryBench(2_000, (line) => console.error(line)),
   },
   { title: 'Bundles (production build)', run: bundleRows, columns: [['name', 'bundle'], ['raw', 'minified'], ['gz', 'gzipped'], ['budget', 'budget']] },
   {

@@ -5,6 +5,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api';
 import { LibraryConflict, LibraryConflictPage, LibraryEntryDetail, LibraryPage } from '../../src/api/library';
 import { createWorkbook } from '../../src/xlsx/create';
 import { call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
@@ -107,7 +108,7 @@ describe('answer library', () => {
     expect((await fill([PT])).get('PT-01').evaluation.conflict).toMatchObject({ rule: null });
     // Settled again for the cases below.
     expect((await api(admin, 'POST', 'conflicts/settle/', { entry_id: beta.id })).status).toBe(200);
-  });
+  }, 240_000);
 
   it('an edit answers with its latest version, an entry added by hand is reused, a retired one never', async () => {
     await uploadAnswers('gamma.xlsx', [['BC-01', 'Do you test your business continuity plan every year?', 'No', 'Not yet.']]);
@@ -146,7 +147,7 @@ describe('answer library', () => {
     expect(expectShape(LibraryPage, (await api(admin, 'GET', '?status=retired')).body).results.map((e) => e.id)).toContain(hand.id);
     expect((await api(admin, 'POST', `${hand.id}/restore/`, {})).body).toMatchObject({ status: 'active' });
     expect((await api(admin, 'POST', `${hand.id}/approve/`, {})).body).toMatchObject({ approved_by: 'alice' });
-  });
+  }, 240_000);
 
   it('members read, a read-only key never changes, another organisation gets 404, bad input a 400 naming the field', async () => {
     const page = expectShape(LibraryPage, (await api(member, 'GET', '?page_size=1')).body);
@@ -198,6 +199,20 @@ describe('answer library', () => {
       const page = expectShape(LibraryPage, (await api(member, 'GET', `?${query}&page_size=200`)).body);
       expect([query, page.count, page.results.length]).toEqual([query, n, n]);
     }
+  });
+
+  it('client.library speaks the contract: add, get, list, settings, export, and input checked before sending', async () => {
+    const c = new ApiClient({ baseUrl: service.base, apiKey: admin });
+    const added = await c.library.add({ question: 'Do you publish a status page?', slots: [{ slot_key: 'answer', content: 'Yes' }] });
+    expect((await c.library.get(added.id)).question).toBe('Do you publish a status page?');
+    expect((await c.library.list({ filter: 'by_hand', page_size: 200 })).results.map((e) => e.id)).toContain(added.id);
+    expect((await c.library.retire(added.id, 'no longer')).retired_reason).toBe('no longer');
+    expect((await c.library.restore(added.id)).status).toBe('active');
+    expect(await c.library.settings()).toEqual({ review_age_months: 12 });
+    const bytes = await c.library.export();
+    expect([bytes[0], bytes[1]]).toEqual([0x50, 0x4b]);
+    await expect(c.library.add({ question: ' ', slots: [{ slot_key: 'answer', content: 'Yes' }] })).rejects.toThrow(/question/);
+    await expect(c.library.list({ filter: 'nope' as never })).rejects.toThrow(/filter/);
   });
 
   it('exports the library as .xlsx, one row an entry', async () => {

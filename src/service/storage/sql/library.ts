@@ -16,9 +16,11 @@ import type {
   NewLibraryEvent,
 } from '../library';
 import { inList, parseJson, type Sql } from './executor';
-import { questionKeySql } from './library-schema';
+import { ANSWER_PREFIX_CHARS, answerPrefixSql, KEY_PREFIX_CHARS, keyPrefixSql, questionKeySql } from './library-schema';
 
 const KEY = questionKeySql('q');
+const KEY_PREFIX = keyPrefixSql('q');
+const prefix = (key: string) => key.slice(0, KEY_PREFIX_CHARS);
 
 const STATE_JOIN = `LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question`;
 
@@ -75,7 +77,7 @@ const STATE_COLUMNS = new Set<keyof LibraryState>([
 /** Keys whose live entries (not retired) give more than one answer and none of which is canonical. */
 function conflictSql(keyFilter: string): string {
   return `SELECT k FROM (
-    SELECT ${KEY} AS k, COALESCE(s.status, 'active') AS st, LOWER(TRIM(COALESCE(s.edit_answer, q.answer))) AS a
+    SELECT ${KEY} AS k, COALESCE(s.status, 'active') AS st, LOWER(TRIM(SUBSTR(COALESCE(s.edit_answer, q.answer), 1, ${ANSWER_PREFIX_CHARS}))) AS a
     FROM kb_qa q ${STATE_JOIN}
     WHERE q.org_id = ? ${keyFilter}
   ) x GROUP BY k
@@ -115,8 +117,12 @@ export class SqlLibrary implements LibraryRepository {
       args.push(filter.review_cutoff);
     }
     if (filter.filter === 'conflicts') {
-      where.push(`${KEY} IN (${conflictSql('')})`);
-      args.push(orgId);
+      const inConflict = [...(await this.conflictingByPrefix(orgId, await this.conflictCandidates(orgId)))];
+      // The indexed part too, so the entries are found through the key's index.
+      const prefixes = this.textIn(KEY_PREFIX, [...new Set(inConflict.map(prefix))]);
+      const keys = this.textIn(KEY, inConflict);
+      where.push(prefixes.clause, keys.clause);
+      args.push(...prefixes.args, ...keys.args);
     }
     if (filter.file_id !== undefined) {
       where.push('q.file_id = ?');
@@ -140,8 +146,9 @@ export class SqlLibrary implements LibraryRepository {
     const clause = where.join(' AND ');
     const count = filter.filter === 'conflicts' ? await this.countJoined(clause, args) : await this.countByDecisions(orgId, filter, status);
     if (count === 0 || page.offset >= count) return { count, rows: [] };
-    // Newest file first, each file's entries in sheet order.
-    const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE ${clause} ORDER BY q.file_id DESC, q.id LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
+    // Newest file first, and in a file its last rows first: the order of an index, so a page is read and
+    // the scan stops, instead of every entry joined and sorted.
+    const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE ${clause} ORDER BY q.file_id DESC, q.id DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
     return { count, rows: await this.withOfferings(orgId, rows) };
   }
 
@@ -198,12 +205,19 @@ export class SqlLibrary implements LibraryRepository {
     const fromDecided = `FROM library_state s ${join} kb_qa q ON q.org_id = s.org_id AND q.file_id = s.file_id AND q.location = s.location AND q.question = s.question
       LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id`;
     const n = async (sql: string, args: unknown[]) => Number((await this.sql.get<{ n: number }>(sql, args))?.n ?? 0);
-    let count = await n(`SELECT COUNT(*) AS n ${fromDecided} WHERE ${decided.join(' AND ')}`, decidedArgs);
-    if (undecidedPass) {
-      count += await n(`SELECT COUNT(*) AS n FROM kb_qa q WHERE ${undecided.join(' AND ')}`, undecidedArgs);
-      count -= await n(`SELECT COUNT(*) AS n ${fromDecided} WHERE s.org_id = ? AND ${undecided.join(' AND ')}`, [orgId, ...undecidedArgs]);
-    }
-    return count;
+    if (!undecidedPass) return n(`SELECT COUNT(*) AS n ${fromDecided} WHERE ${decided.join(' AND ')}`, decidedArgs);
+    // One pass over the decisions: those that pass, and those whose entries the undecided count must not hold.
+    const both = await this.sql.get<{ d: number | null; u: number | null }>(
+      `SELECT SUM(CASE WHEN ${decided.join(' AND ')} THEN 1 ELSE 0 END) AS d, SUM(CASE WHEN ${undecided.join(' AND ')} THEN 1 ELSE 0 END) AS u
+       ${fromDecided} WHERE s.org_id = ? AND q.org_id = ?`,
+      [...decidedArgs, ...undecidedArgs, orgId, orgId],
+    );
+    // The organisation's whole library: the index keeps its row count (kb_counts), so nothing is counted.
+    const all =
+      undecided.length === 1
+        ? await n(`SELECT COALESCE(SUM(rows), 0) AS n FROM kb_counts WHERE org_id = ? AND kind = 'qa'`, [orgId])
+        : await n(`SELECT COUNT(*) AS n FROM kb_qa q WHERE ${undecided.join(' AND ')}`, undecidedArgs);
+    return all - Number(both?.u ?? 0) + Number(both?.d ?? 0);
   }
 
   async get(orgId: number, id: number): Promise<LibraryRow | null> {
@@ -219,20 +233,47 @@ export class SqlLibrary implements LibraryRepository {
   }
 
   async byKey(orgId: number, qkey: string): Promise<LibraryRow[]> {
-    const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE q.org_id = ? AND ${KEY} = ? ORDER BY q.file_id DESC, q.id`, [orgId, qkey]);
+    // Found through the key's index; ordered here, since an ORDER BY tempted SQLite into walking every entry in order instead.
+    const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE q.org_id = ? AND ${KEY_PREFIX} = ? AND ${KEY} = ?`, [orgId, prefix(qkey), qkey]);
+    rows.sort((a, b) => Number(b.file_id) - Number(a.file_id) || Number(b.id) - Number(a.id));
     return this.withOfferings(orgId, rows);
   }
 
   async conflicting(orgId: number, qkeys: string[]): Promise<Set<string>> {
     if (qkeys.length === 0) return new Set();
-    const keys = this.textIn(KEY, [...new Set(qkeys)]);
+    // Through the index by the keys' indexed part; the whole key groups.
+    const keys = this.textIn(KEY_PREFIX, [...new Set(qkeys.map(prefix))]);
+    const wanted = new Set(qkeys);
+    const rows = await this.sql.all<{ k: string }>(conflictSql(`AND ${keys.clause}`), [orgId, ...keys.args]);
+    return new Set(rows.map((r) => r.k).filter((k) => wanted.has(k)));
+  }
+
+  /** `conflicting` for keys given by their indexed part: every key in conflict that starts so. */
+  private async conflictingByPrefix(orgId: number, prefixes: string[]): Promise<Set<string>> {
+    if (prefixes.length === 0) return new Set();
+    const keys = this.textIn(KEY_PREFIX, [...new Set(prefixes)]);
     const rows = await this.sql.all<{ k: string }>(conflictSql(`AND ${keys.clause}`), [orgId, ...keys.args]);
     return new Set(rows.map((r) => r.k));
   }
 
   async conflictKeys(orgId: number, page: { limit: number; offset: number }): Promise<{ count: number; keys: string[] }> {
-    const rows = await this.sql.all<{ k: string }>(`${conflictSql('')} ORDER BY k`, [orgId]);
-    return { count: rows.length, keys: rows.slice(page.offset, page.offset + page.limit).map((r) => r.k) };
+    const keys = [...(await this.conflictingByPrefix(orgId, await this.conflictCandidates(orgId)))].sort();
+    return { count: keys.length, keys: keys.slice(page.offset, page.offset + page.limit) };
+  }
+
+  /**
+   * The indexed parts of keys that may be in conflict, read from the key's index alone (not every entry
+   * joined with its decisions): those whose entries' answers differ as learned, and those of entries with
+   * an edit (it can make entries disagree). `conflictingByPrefix` then decides on these few.
+   */
+  private async conflictCandidates(orgId: number): Promise<string[]> {
+    const answer = answerPrefixSql('q');
+    const learned = await this.sql.all<{ k: string }>(
+      `SELECT ${KEY_PREFIX} AS k FROM kb_qa q WHERE q.org_id = ? GROUP BY ${KEY_PREFIX} HAVING MIN(${answer}) <> MAX(${answer})`,
+      [orgId],
+    );
+    const edited = await this.sql.all<{ k: string }>(`SELECT DISTINCT qkey AS k FROM library_state WHERE org_id = ? AND edit_answer IS NOT NULL`, [orgId]);
+    return [...new Set([...learned.map((r) => r.k), ...edited.map((r) => prefix(r.k))])];
   }
 
   async canonicalKeys(orgId: number, qkeys: string[]): Promise<Set<string>> {

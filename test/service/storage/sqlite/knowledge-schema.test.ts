@@ -2,7 +2,7 @@
  * The knowledge index's schema migrations on SQLite: a database made at an older version is brought to
  * the current one with its content intact and searchable as before.
  */
-import { questionKeySql } from '../../../../src/service/storage/sql/library-schema';
+import { keyPrefixSql, questionKeySql } from '../../../../src/service/storage/sql/library-schema';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,7 +122,9 @@ describe('knowledge index schema on SQLite', () => {
     expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(8);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'library_%' ORDER BY name").pluck().all();
     expect(tables).toEqual(['library_events', 'library_manual', 'library_settings', 'library_state']);
-    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT q.id FROM kb_qa q WHERE q.org_id = 1 AND ${questionKeySql('q')} = ?`).all('id:Answers|PT-01') as { detail: string }[];
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT q.id FROM kb_qa q WHERE q.org_id = 1 AND ${keyPrefixSql('q')} = ? AND ${questionKeySql('q')} = ?`)
+      .all('id:Answers|PT-01', 'id:Answers|PT-01') as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX kb_qa_by_question_key/);
   });
 
