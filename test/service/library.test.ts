@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api';
 import { LibraryConflict, LibraryConflictPage, LibraryEntryDetail, LibraryPage } from '../../src/api/library';
+import { LibraryClient } from '../../src/api/library-client';
 import { createWorkbook } from '../../src/xlsx/create';
 import { call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
 
@@ -201,18 +202,18 @@ describe('answer library', () => {
     }
   });
 
-  it('client.library speaks the contract: add, get, list, settings, export, and input checked before sending', async () => {
-    const c = new ApiClient({ baseUrl: service.base, apiKey: admin });
-    const added = await c.library.add({ question: 'Do you publish a status page?', slots: [{ slot_key: 'answer', content: 'Yes' }] });
-    expect((await c.library.get(added.id)).question).toBe('Do you publish a status page?');
-    expect((await c.library.list({ filter: 'by_hand', page_size: 200 })).results.map((e) => e.id)).toContain(added.id);
-    expect((await c.library.retire(added.id, 'no longer')).retired_reason).toBe('no longer');
-    expect((await c.library.restore(added.id)).status).toBe('active');
-    expect(await c.library.settings()).toEqual({ review_age_months: 12 });
-    const bytes = await c.library.export();
+  it('LibraryClient speaks the contract: add, get, list, settings, export, and input checked before sending', async () => {
+    const lib = new LibraryClient(new ApiClient({ baseUrl: service.base, apiKey: admin }).extensionTransport);
+    const added = await lib.add({ question: 'Do you publish a status page?', slots: [{ slot_key: 'answer', content: 'Yes' }] });
+    expect((await lib.get(added.id)).question).toBe('Do you publish a status page?');
+    expect((await lib.list({ filter: 'by_hand', page_size: 200 })).results.map((e) => e.id)).toContain(added.id);
+    expect((await lib.retire(added.id, 'no longer')).retired_reason).toBe('no longer');
+    expect((await lib.restore(added.id)).status).toBe('active');
+    expect(await lib.settings()).toEqual({ review_age_months: 12 });
+    const bytes = await lib.export();
     expect([bytes[0], bytes[1]]).toEqual([0x50, 0x4b]);
-    await expect(c.library.add({ question: ' ', slots: [{ slot_key: 'answer', content: 'Yes' }] })).rejects.toThrow(/question/);
-    await expect(c.library.list({ filter: 'nope' as never })).rejects.toThrow(/filter/);
+    await expect(lib.add({ question: ' ', slots: [{ slot_key: 'answer', content: 'Yes' }] })).rejects.toThrow(/question/);
+    await expect(lib.list({ filter: 'nope' as never })).rejects.toThrow(/filter/);
   });
 
   it('exports the library as .xlsx, one row an entry', async () => {
