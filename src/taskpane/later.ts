@@ -4,22 +4,13 @@
  * analyst's Excel and must stay small (test/bundle-size.test.ts).
  */
 import { useEffect, useState } from 'preact/hooks';
+import { onDemand } from '../fill/on-demand';
 
 export type Later = typeof import('./panes/later');
 
-let loading: Promise<Later> | null = null;
 let loaded: Later | null = null;
 
-export function loadLater(): Promise<Later> {
-  loading ??= import('./panes/later').then(
-    (m) => (loaded = m),
-    (e: unknown) => {
-      loading = null; // offline for a moment: the next render tries again
-      throw e;
-    },
-  );
-  return loading;
-}
+export const loadLater: () => Promise<Later> = onDemand(() => import('./panes/later').then((m) => (loaded = m)));
 
 /** The later views once loaded (null until then); starts loading them. */
 export function useLater(): Later | null {

@@ -44,23 +44,27 @@ export function initialState(options: Partial<FillOptions> = {}): FillState {
   };
 }
 
-export interface Store {
-  readonly state: FillState;
-  update(patch: Partial<FillState>): void;
-  subscribe(listener: (s: FillState) => void): () => void;
+/**
+ * A controller's published state: each change replaces it and is told to every listener, so a component
+ * renders the latest state and a test reads it without any DOM. The fill session's, and the pane's other
+ * controllers' (src/taskpane/store.ts).
+ */
+export interface Store<S = FillState> {
+  readonly state: S;
+  update(patch: Partial<S> | ((s: S) => Partial<S>)): void;
+  subscribe(listener: (s: S) => void): () => void;
   clear(): void;
 }
 
-/** Each change replaces the state and is told to every listener. */
-export function createStore(initial: FillState): Store {
+export function createStore<S extends object>(initial: S): Store<S> {
   let st = initial;
-  const listeners = new Set<(s: FillState) => void>();
+  const listeners = new Set<(s: S) => void>();
   return {
     get state() {
       return st;
     },
     update(patch) {
-      st = { ...st, ...patch };
+      st = { ...st, ...(typeof patch === 'function' ? patch(st) : patch) };
       for (const l of [...listeners]) l(st);
     },
     subscribe(listener) {
