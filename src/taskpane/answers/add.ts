@@ -1,6 +1,6 @@
 /** Adding an entry by hand: question, answer (the list value), comment, offerings. Without DOM. */
 import type { LibraryEntryDetail } from '../../api/library';
-import { createStore } from '../store';
+import { attempt, createStore } from '../store';
 import type { LibraryApi } from './types';
 
 export interface AddState {
@@ -26,22 +26,15 @@ export function createAddEntry(api: LibraryApi, onAdded: (entry: LibraryEntryDet
     toggleOffering: (id: number, on: boolean) =>
       store.update((s) => ({ offeringIds: on ? [...s.offeringIds.filter((x) => x !== id), id] : s.offeringIds.filter((x) => x !== id) })),
     /** Sends the entry; the service checks it (an empty question or answer is its 400, shown in its words). */
-    async submit(): Promise<boolean> {
+    submit(): Promise<boolean> {
       const s = store.state;
       const slots = [{ slot_key: 'answer', header: 'Answer', content: s.answer.trim() }];
       if (s.comment.trim()) slots.push({ slot_key: 'comment', header: 'Comment', content: s.comment.trim() });
-      store.update({ busy: true, error: null, added: null });
-      try {
+      return attempt(store, 'error', { error: null, added: null }, async () => {
         const added = await api.add({ question: s.question, slots, ...(s.offeringIds.length ? { offering_ids: [...s.offeringIds] } : {}) });
-        store.update({ ...empty(), added });
         onAdded(added);
-        return true;
-      } catch (e) {
-        store.update({ error: e });
-        return false;
-      } finally {
-        store.update({ busy: false });
-      }
+        return { ...empty(), added };
+      });
     },
     dispose: () => store.clear(),
   };

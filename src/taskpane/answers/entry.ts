@@ -3,7 +3,7 @@
  * what an analyst may do to it: edit its slots (a new version), approve, retire, restore. Without DOM.
  */
 import type { LibraryEntryDetail, LibrarySlot } from '../../api/library';
-import { createStore } from '../store';
+import { attempt, createStore } from '../store';
 import type { LibraryApi } from './types';
 
 export interface EntryState {
@@ -26,20 +26,12 @@ export function createEntry(api: LibraryApi, onChanged: (entry: LibraryEntryDeta
   const store = createStore<EntryState>(initial());
   let loading: AbortController | null = null;
 
-  async function act(run: () => Promise<LibraryEntryDetail>, note: (e: LibraryEntryDetail) => string): Promise<boolean> {
-    store.update({ busy: true, actionError: null, note: null });
-    try {
+  function act(run: () => Promise<LibraryEntryDetail>, note: (e: LibraryEntryDetail) => string): Promise<boolean> {
+    return attempt(store, 'actionError', { actionError: null, note: null }, async () => {
       const detail = await run();
-      store.update({ detail, draft: null, note: note(detail) });
       onChanged(detail);
-      return true;
-    } catch (e) {
-      // The service's own sentence is shown; an edit being typed stays.
-      store.update({ actionError: e });
-      return false;
-    } finally {
-      store.update({ busy: false });
-    }
+      return { detail, draft: null, note: note(detail) };
+    });
   }
 
   const id = () => store.state.id;

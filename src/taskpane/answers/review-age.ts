@@ -1,6 +1,6 @@
 /** The organisation's review age: how many months after approval (or its as-of date) an entry is "review due". Without DOM. */
 import { LIBRARY_LIMITS } from '../../api/library';
-import { createStore } from '../store';
+import { attempt, createStore } from '../store';
 import type { LibraryApi } from './types';
 
 export interface ReviewAgeState {
@@ -38,17 +38,11 @@ export function createReviewAge(api: LibraryApi) {
         store.update({ error: `The review age is a whole number of months from 1 to ${LIBRARY_LIMITS.reviewMonthsMax}.`, note: null });
         return false;
       }
-      store.update({ busy: true, error: null, note: null });
-      try {
+      return attempt(store, 'error', { error: null, note: null }, async () => {
         const r = await api.setSettings({ review_age_months: months });
-        store.update({ months: r.review_age_months, text: String(r.review_age_months), note: `Saved: answers are due for review ${r.review_age_months} months after approval or their as-of date.` });
-        return true;
-      } catch (e) {
-        store.update({ error: e });
-        return false;
-      } finally {
-        store.update({ busy: false });
-      }
+        const note = `Saved: answers are due for review ${r.review_age_months} months after approval or their as-of date.`;
+        return { months: r.review_age_months, text: String(r.review_age_months), note };
+      });
     },
     dispose(): void {
       loading?.abort();
