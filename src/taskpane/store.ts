@@ -25,3 +25,16 @@ export async function attempt<S extends { busy: boolean }>(
     store.update({ busy: false } as Partial<S>);
   }
 }
+
+/** A controller as its component uses it: the latest state, a subscription, and the controller's own methods. */
+export type Controller<S, M> = M & { readonly state: S; subscribe: Store<S>['subscribe'] };
+
+export function controllerOf<S, M extends object>(store: Store<S>, methods: M): Controller<S, M> {
+  const view = {
+    get state() {
+      return store.state;
+    },
+    subscribe: store.subscribe,
+  };
+  return Object.assign(view, methods);
+}

@@ -8,7 +8,7 @@ import type { WorkbookAdapter } from '../../excel/types';
 import { bySourceRank } from '../../fill/answer';
 import { thirdPartyOf, type SourceItem } from '../components/Sources';
 import { findQuestionAt } from '../review';
-import { createStore } from '../store';
+import { controllerOf, createStore } from '../store';
 import type { TaskpaneApi } from '../types';
 
 export interface Turn {
@@ -128,12 +128,7 @@ export function createChatController() {
     store.update((s) => ({ turns: [...s.turns, asked, answered] }));
   }
 
-  return {
-    get state(): ChatState {
-      return store.state;
-    },
-    subscribe: store.subscribe,
-
+  return controllerOf(store, {
     setInputs(next: ChatInputs): void {
       const prev = inputs;
       inputs = next;
@@ -214,7 +209,7 @@ export function createChatController() {
       filesLoad?.abort();
       store.clear();
     },
-  };
+  });
 }
 
 export type ChatController = ReturnType<typeof createChatController>;

@@ -1,6 +1,6 @@
 /** The conversations list of the Chat pane, without DOM: search (after a pause in typing), page, refresh. */
 import type { ChatSession } from '../../api/schemas';
-import { createStore } from '../store';
+import { controllerOf, createStore } from '../store';
 import type { TaskpaneApi } from '../types';
 
 export const SESSIONS_PAGE = 10;
@@ -49,11 +49,7 @@ export function createSessionList(opts: { searchDelayMs?: number } = {}) {
     current = { ctl, timer };
   }
 
-  return {
-    get state(): SessionListState {
-      return store.state;
-    },
-    subscribe: store.subscribe,
+  return controllerOf(store, {
     setInputs(next: SessionListInputs): void {
       const prev = inputs;
       inputs = next;
@@ -74,7 +70,7 @@ export function createSessionList(opts: { searchDelayMs?: number } = {}) {
       }
       store.clear();
     },
-  };
+  });
 }
 
 export type SessionList = ReturnType<typeof createSessionList>;

@@ -16,7 +16,7 @@ import {
   type RepositoryUploadFields,
 } from '../../api/schemas';
 import { isForbidden } from '../errors';
-import { createStore } from '../store';
+import { controllerOf, createStore } from '../store';
 import type { TaskpaneApi } from '../types';
 
 export const PAGE_SIZE = 20;
@@ -268,12 +268,7 @@ export function createLibraryController(deps: LibraryDeps = {}) {
     return { replaced, notReplaced };
   }
 
-  return {
-    get state(): LibraryState {
-      return store.state;
-    },
-    subscribe: store.subscribe,
-
+  return controllerOf(store, {
     /** The pane's client, whether it is shown, its poll interval, its connection epoch. */
     setInputs(next: LibraryInputs): void {
       const prev = inputs;
@@ -385,7 +380,7 @@ export function createLibraryController(deps: LibraryDeps = {}) {
       }
       store.clear();
     },
-  };
+  });
 }
 
 export type LibraryController = ReturnType<typeof createLibraryController>;
