@@ -34,6 +34,7 @@ import { readOpenWorkbook, type ReadFileOptions } from './read-file';
 import { addCellToSnapshot, emptySnapshot, restoreSnapshot, snapshotBlocks, snapshotHolds } from './snapshot';
 import type { AnnotateOptions, ApplyResult, CellRef, OverwritePlans, ReadProgress, UndoOptions, UndoResult, WorkbookAdapter } from './types';
 import { UndoStore, type StorageLike } from './undo-store';
+import { fnv1a } from '../fill/fingerprint';
 
 export { sourceNoteText, TRUST_FILLS } from './annotations';
 export { splitAreaAddresses } from './merges';
@@ -66,13 +67,8 @@ function newWorkbookId(): string {
 /** The fill planned with the cells as read: one call per set of options. */
 type Planner = (options: PlanOptions) => WritePlan;
 
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
+function fnv1aHex(text: string): string {
+  return fnv1a(text).toString(16).padStart(8, '0');
 }
 
 
@@ -123,7 +119,7 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
       await context.sync();
       return sheets.items.map((s) => `${s.id}\u0001${s.name}`);
     });
-    cachedKey = `sheets:${fnv1a(names.join('\u0002'))}`;
+    cachedKey = `sheets:${fnv1aHex(names.join('\u0002'))}`;
     return cachedKey;
   }
 

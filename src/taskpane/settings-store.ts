@@ -5,6 +5,7 @@
  * inside the workbook we upload.
  */
 import type { KeyPersistence, Settings, StorageLike } from './types';
+import { fnv1a } from '../fill/fingerprint';
 
 export const STORAGE_KEYS = {
   baseUrl: 'qfill.baseUrl',
@@ -73,10 +74,5 @@ export function createSettingsStore(storage: StorageLike, defaultBaseUrl: string
 
 /** A short hash of a key: tells keys apart in storage without storing the key a second time. */
 export function keyFingerprint(apiKey: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < apiKey.length; i++) {
-    h ^= apiKey.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(36);
+  return fnv1a(apiKey).toString(36);
 }

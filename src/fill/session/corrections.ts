@@ -1,6 +1,7 @@
 /** What the review shows after the analyst corrected one cell: pure, shared by the session and the pane. */
 import type { Answer, AnswerSlot, QuestionWithAnswers } from '../../api/schemas';
 import { pickAnswer, primarySlot, slotResponseFor } from '../answer';
+import { fnv1a } from '../fingerprint';
 
 /**
  * The question as the review shows it after the analyst corrected one cell: the chosen answer says
@@ -27,12 +28,7 @@ export function withCorrection(q: QuestionWithAnswers, slot: AnswerSlot, text: s
 
 /** A short fingerprint of a cell's text: the link remembers what a fill wrote without keeping the answers. */
 export function textHash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(36);
+  return fnv1a(text).toString(36);
 }
 
 export const cellKey = (tab: string, address: string) => `${tab}!${address}`;
