@@ -7,23 +7,7 @@
  * its small inline `tf` object, never its whole tsvector), the scope's filters and the rows' contents.
  */
 import type pg from 'pg';
-import type {
-  FileFacts,
-  HitOf,
-  IndexedFile,
-  IndexKind,
-  KindStats,
-  IndexQuery,
-  IndexScope,
-  IndexSearchResult,
-  KnowledgeIndex,
-  PassageEntry,
-  PassageHit,
-  QaEntry,
-  QaHit,
-  QaSlot,
-  TermRef,
-} from '../../knowledge-index';
+import type * as K from '../../knowledge-index';
 import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
 import { PostgresVectorLists } from './vectors';
 import { indexTokens, indexVector, tsqueryLiteral } from './tokens';
@@ -50,7 +34,7 @@ interface Prepared {
 }
 
 /** The columns a hit returns, per kind (besides id, file_id and the file's name). */
-const HIT_COLUMNS: Record<IndexKind, string[]> = {
+const HIT_COLUMNS: Record<K.IndexKind, string[]> = {
   passages: ['page_number', 'section_path', 'context_header', 'content', 'stems'],
   qa: ['question', 'answer', 'slots', 'original_id', 'tab_name', 'location', 'question_stems', 'stems'],
 };
@@ -71,7 +55,7 @@ export interface PostgresKnowledgeIndexOptions {
   firstAnalyzeRows?: number;
 }
 
-export class PostgresKnowledgeIndex implements KnowledgeIndex {
+export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
   /**
    * A ranked search scores each matching row from its heap tuple (its `tf`), tens of microseconds a row
    * where FTS5 takes a fraction of one: past a few thousand rows, a search whose terms are frequent asks
@@ -111,7 +95,7 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     await migratePostgresKnowledgeIndex(this.db);
   }
 
-  async replaceFile(file: IndexedFile, passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>, onProgress?: (stored: number) => void): Promise<void> {
+  async replaceFile(file: K.IndexedFile, passages: Iterable<K.PassageEntry>, qa: Iterable<K.QaEntry>, onProgress?: (stored: number) => void): Promise<void> {
     const listOf = { passages: await this.vectors.listFunction('passages', file.org_id), qa: await this.vectors.listFunction('qa', file.org_id) };
     const vectors = { passages: 0, qa: 0 };
     const written = { passages: 0, qa: 0 };
@@ -137,10 +121,10 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
           // Handled where it is awaited; a rejection must not go unobserved while the next batch is made.
           inFlight.catch(() => undefined);
         };
-        for (const entry of entries as Iterable<PassageEntry | QaEntry>) {
+        for (const entry of entries as Iterable<K.PassageEntry | K.QaEntry>) {
           const list = listOf[kind](entry.embedding);
           if (entry.embedding) vectors[kind]++;
-          batch.push(kind === 'passages' ? preparePassage(entry as PassageEntry, list) : prepareQa(entry as QaEntry, list));
+          batch.push(kind === 'passages' ? preparePassage(entry as K.PassageEntry, list) : prepareQa(entry as K.QaEntry, list));
           if (batch.length >= WRITE_BATCH) await flush();
         }
         await flush();
@@ -158,7 +142,7 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     await this.vectors.noteWrite('qa', file.org_id, vectors.qa);
   }
 
-  async updateFile(file: IndexedFile): Promise<void> {
+  async updateFile(file: K.IndexedFile): Promise<void> {
     await this.transaction((c) => this.saveFile(c, file));
   }
 
@@ -170,11 +154,11 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     });
   }
 
-  async search<K extends IndexKind>(query: IndexQuery<K>): Promise<IndexSearchResult<K>> {
+  async search<K extends K.IndexKind>(query: K.IndexQuery<K>): Promise<K.IndexSearchResult<K>> {
     const words = query.terms.filter((t) => /^[\p{L}\p{N}]+$/u.test(t));
     const lexemes = words.map(lexeme).filter((l): l is string => l !== null);
     if (lexemes.length === 0) return { hits: [], pool_size: 0 };
-    const kind: IndexKind = query.kind;
+    const kind: K.IndexKind = query.kind;
     const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
     // One phrase per query word, as FTS5 counts them (two words with one stem count twice).
     const multiplicity = new Map<string, number>();
@@ -220,16 +204,16 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
       .filter((r) => r.id !== null && r.id !== undefined)
       .map((r) => ({ ...hitOf(kind, r), bm: Number(r.bm) }))
       .sort((a, b) => b.bm - a.bm || a.id - b.id);
-    return { hits: hits as HitOf<K>[], pool_size: poolSize };
+    return { hits: hits as K.HitOf<K>[], pool_size: poolSize };
   }
 
-  async byIds<K extends IndexKind>(kind: K, scope: IndexScope, ids: number[]): Promise<HitOf<K>[]> {
+  async byIds<K extends K.IndexKind>(kind: K, scope: K.IndexScope, ids: number[]): Promise<K.HitOf<K>[]> {
     if (ids.length === 0) return [];
-    return (await this.fetch(kind, scope, ids)).map((h) => ({ ...h, bm: 0 })) as HitOf<K>[];
+    return (await this.fetch(kind, scope, ids)).map((h) => ({ ...h, bm: 0 })) as K.HitOf<K>[];
   }
 
   /** The rows with these ids that the scope allows, with their file's name. */
-  private async fetch(kind: IndexKind, scope: IndexScope, ids: number[]): Promise<(PassageHit | QaHit)[]> {
+  private async fetch(kind: K.IndexKind, scope: K.IndexScope, ids: number[]): Promise<(K.PassageHit | K.QaHit)[]> {
     const offerings = scope.offering_ids?.length ? scope.offering_ids : null;
     const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
     const { rows } = await this.db.query(
@@ -249,16 +233,16 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
    * organisation has few, then through its vector lists (see ./vectors.ts; pgvector is not installable
    * on these machines). Memory stays bounded whatever the corpus.
    */
-  async nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number): Promise<number[]> {
+  async nearest(kind: K.IndexKind, orgId: number, query: Float32Array, k: number): Promise<number[]> {
     return this.vectors.nearest(kind, orgId, query, k, await this.orgRows(kind, orgId));
   }
 
-  async termDocs(kind: IndexKind, terms: TermRef[]): Promise<number[]> {
+  async termDocs(kind: K.IndexKind, terms: K.TermRef[]): Promise<number[]> {
     const lexemes = terms.map((t) => lexeme(t.word) ?? t.stem);
     return this.lexemeDocs(kind, lexemes);
   }
 
-  private async lexemeDocs(kind: IndexKind, lexemes: string[]): Promise<number[]> {
+  private async lexemeDocs(kind: K.IndexKind, lexemes: string[]): Promise<number[]> {
     if (lexemes.length === 0) return [];
     const { rows } = await this.db.query<{ term: string; docs: string }>('SELECT term, docs FROM kb_terms WHERE kind = $1 AND term = ANY($2::text[])', [
       kind,
@@ -269,9 +253,9 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
   }
 
   /** One statement: both kinds' totals, the organisation's rows and each term's document frequency. */
-  async termStats(orgId: number, terms: Record<IndexKind, TermRef[]>): Promise<Record<IndexKind, KindStats>> {
-    const lexemesOf = (kind: IndexKind) => terms[kind].map((t) => lexeme(t.word) ?? t.stem);
-    const { rows } = await this.db.query<{ kind: IndexKind; total: string | number; org: string | number; docs: (string | number)[] | null }>(
+  async termStats(orgId: number, terms: Record<K.IndexKind, K.TermRef[]>): Promise<Record<K.IndexKind, K.KindStats>> {
+    const lexemesOf = (kind: K.IndexKind) => terms[kind].map((t) => lexeme(t.word) ?? t.stem);
+    const { rows } = await this.db.query<{ kind: K.IndexKind; total: string | number; org: string | number; docs: (string | number)[] | null }>(
       `SELECT k.kind,
          (SELECT coalesce(sum(c.rows), 0) FROM kb_counts c WHERE c.kind = k.kind) AS total,
          (SELECT coalesce(sum(c.rows), 0) FROM kb_counts c WHERE c.kind = k.kind AND c.org_id = $1) AS org,
@@ -280,18 +264,18 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
        FROM (VALUES ('passages', $2::text[]), ('qa', $3::text[])) AS k(kind, terms)`,
       [orgId, lexemesOf('passages'), lexemesOf('qa')],
     );
-    const of = (kind: IndexKind): KindStats => {
+    const of = (kind: K.IndexKind): K.KindStats => {
       const row = rows.find((r) => r.kind === kind);
       return { total: Number(row?.total ?? 0), org: Number(row?.org ?? 0), docs: (row?.docs ?? []).map(Number) };
     };
     return { passages: of('passages'), qa: of('qa') };
   }
 
-  async totalRows(kind: IndexKind): Promise<number> {
+  async totalRows(kind: K.IndexKind): Promise<number> {
     return (await this.totals(kind))[0];
   }
 
-  private async totals(kind: IndexKind): Promise<[number, number]> {
+  private async totals(kind: K.IndexKind): Promise<[number, number]> {
     const { rows } = await this.db.query<{ rows: string | null; tokens: string | null }>(
       'SELECT SUM(rows) AS rows, SUM(tokens) AS tokens FROM kb_counts WHERE kind = $1',
       [kind],
@@ -299,17 +283,17 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     return [Number(rows[0]?.rows ?? 0), Number(rows[0]?.tokens ?? 0)];
   }
 
-  async orgRows(kind: IndexKind, orgId: number): Promise<number> {
+  async orgRows(kind: K.IndexKind, orgId: number): Promise<number> {
     const { rows } = await this.db.query<{ rows: string }>('SELECT rows FROM kb_counts WHERE kind = $1 AND org_id = $2', [kind, orgId]);
     return Number(rows[0]?.rows ?? 0);
   }
 
-  async fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null> {
+  async fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<K.FileFacts | null> {
     return (await this.filesFacts(orgId, [fileId], labelQuestions)).get(fileId) ?? null;
   }
 
-  async filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, FileFacts>> {
-    const found = new Map<number, FileFacts>();
+  async filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, K.FileFacts>> {
+    const found = new Map<number, K.FileFacts>();
     if (fileIds.length === 0) return found;
     const { rows } = await this.db.query<{ file_id: string | number; subject: string | null; label: string | null; offerings: (string | number)[] | null }>(
       `SELECT f.file_id, f.subject,
@@ -354,7 +338,7 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     }
   }
 
-  private async saveFile(c: pg.PoolClient, file: IndexedFile): Promise<void> {
+  private async saveFile(c: pg.PoolClient, file: K.IndexedFile): Promise<void> {
     await c.query(
       `INSERT INTO kb_files (org_id, file_id, filename, scope_includes_company, use_as_source) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (org_id, file_id) DO UPDATE SET filename = excluded.filename,
@@ -393,7 +377,7 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
 
   /** A batch of rows and the statistics they add, in one statement. */
   /** A batch of rows in one statement (their statistics are added once per file, see addStats). */
-  private async insertBatch(c: pg.PoolClient, kind: IndexKind, file: IndexedFile, batch: Prepared[]): Promise<void> {
+  private async insertBatch(c: pg.PoolClient, kind: K.IndexKind, file: K.IndexedFile, batch: Prepared[]): Promise<void> {
     const columns = Object.keys(batch[0]!.row);
     const all = [...columns, 'tsv', 'tf', 'doclen'];
     // Sent as arrays (text for tsvector and jsonb, cast per row): one parameter per column, whatever the batch.
@@ -416,7 +400,7 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
   }
 
   /** What a file's rows add to the statistics: document frequencies, rows and tokens, in one statement. */
-  private async addStats(c: pg.PoolClient, kind: IndexKind, orgId: number, added: FileStats): Promise<void> {
+  private async addStats(c: pg.PoolClient, kind: K.IndexKind, orgId: number, added: FileStats): Promise<void> {
     if (added.rows === 0) return;
     // Terms in one order in every transaction, so concurrent ingestions lock kb_terms rows alike.
     const terms = [...added.docs.keys()].sort();
@@ -446,7 +430,7 @@ class FileStats {
   }
 }
 
-function prepare(kind: IndexKind, row: Record<string, unknown>, head: string, body: string): Prepared {
+function prepare(kind: K.IndexKind, row: Record<string, unknown>, head: string, body: string): Prepared {
   const headTokens = indexTokens(head);
   const bodyTokens = indexTokens(body);
   const vector = indexVector([{ tokens: headTokens, weight: 'A' }, { tokens: bodyTokens, weight: '' }]);
@@ -462,7 +446,7 @@ function prepare(kind: IndexKind, row: Record<string, unknown>, head: string, bo
   };
 }
 
-function preparePassage(p: PassageEntry, list: number | null): Prepared {
+function preparePassage(p: K.PassageEntry, list: number | null): Prepared {
   return prepare(
     'passages',
     {
@@ -479,7 +463,7 @@ function preparePassage(p: PassageEntry, list: number | null): Prepared {
   );
 }
 
-function prepareQa(q: QaEntry, list: number | null): Prepared {
+function prepareQa(q: K.QaEntry, list: number | null): Prepared {
   return prepare(
     'qa',
     {
@@ -500,7 +484,7 @@ function prepareQa(q: QaEntry, list: number | null): Prepared {
 }
 
 /** A row of HIT_COLUMNS (with id, file_id, filename) as a hit, `bm` 0. */
-function hitOf(kind: IndexKind, r: Record<string, unknown>): PassageHit | QaHit {
+function hitOf(kind: K.IndexKind, r: Record<string, unknown>): K.PassageHit | K.QaHit {
   const common = { id: Number(r.id), file_id: Number(r.file_id), filename: r.filename as string, stems: r.stems as string, bm: 0 };
   if (kind === 'passages') {
     return {
@@ -515,7 +499,7 @@ function hitOf(kind: IndexKind, r: Record<string, unknown>): PassageHit | QaHit 
     ...common,
     question: r.question as string,
     answer: r.answer as string,
-    slots: JSON.parse(r.slots as string) as QaSlot[],
+    slots: JSON.parse(r.slots as string) as K.QaSlot[],
     original_id: (r.original_id as string | null) ?? null,
     tab_name: r.tab_name as string,
     location: r.location as string,

@@ -3,23 +3,7 @@
  * entries, scope filters joined from `kb_files`, embeddings as Float32 BLOBs.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type {
-  FileFacts,
-  HitOf,
-  IndexedFile,
-  IndexKind,
-  KindStats,
-  IndexQuery,
-  IndexScope,
-  IndexSearchResult,
-  KnowledgeIndex,
-  PassageEntry,
-  PassageHit,
-  QaEntry,
-  QaHit,
-  QaSlot,
-  TermRef,
-} from '../../knowledge-index';
+import type * as K from '../../knowledge-index';
 import { MAX_ORG_ID, migrateKnowledgeIndex, ORG_ROWID_SPAN } from './schema';
 import { SqliteVectorLists } from './vectors';
 import { WriteTurns } from './turns';
@@ -113,7 +97,7 @@ function orgRange(orgId: number): { lo: number; hi: number } {
   return { lo: orgId * ORG_ROWID_SPAN, hi: (orgId + 1) * ORG_ROWID_SPAN - 1 };
 }
 
-function filterParams(scope: IndexScope): FilterParams {
+function filterParams(scope: K.IndexScope): FilterParams {
   const offerings = scope.offering_ids && scope.offering_ids.length > 0 ? JSON.stringify(scope.offering_ids) : null;
   return { org: scope.org_id, ...orgRange(scope.org_id), file_id: scope.file_id ?? null, offerings };
 }
@@ -123,7 +107,7 @@ function filterParams(scope: IndexScope): FilterParams {
  * Terms are letters and digits only (the query's contract), and anything else is dropped here too, so
  * no user text can become query syntax.
  */
-function matchExpression(query: IndexQuery): string | null {
+function matchExpression(query: K.IndexQuery): string | null {
   const terms = query.terms.filter((t) => /^[\p{L}\p{N}]+$/u.test(t));
   if (terms.length === 0) return null;
   const any = `(${terms.map((t) => `"${t}"`).join(query.match === 'all' ? ' AND ' : ' OR ')})`;
@@ -131,12 +115,12 @@ function matchExpression(query: IndexQuery): string | null {
   return fileId !== undefined && fileId !== null && Number.isInteger(fileId) ? `file : "f${fileId}" AND ${any}` : any;
 }
 
-function passageHit(row: PassageRow): PassageHit {
+function passageHit(row: PassageRow): K.PassageHit {
   return { ...row, section_path: JSON.parse(row.section_path) as string[] };
 }
 
-function qaHit(row: QaRow): QaHit {
-  return { ...row, slots: JSON.parse(row.slots) as QaSlot[] };
+function qaHit(row: QaRow): K.QaHit {
+  return { ...row, slots: JSON.parse(row.slots) as K.QaSlot[] };
 }
 
 function toBlob(v: Float32Array): Buffer {
@@ -160,8 +144,8 @@ const TERM_SAMPLE = 1_000;
 const STATS_TOLERANCE = 0.05;
 
 interface Batch {
-  passages: PassageEntry[];
-  qa: QaEntry[];
+  passages: K.PassageEntry[];
+  qa: K.QaEntry[];
 }
 
 /** A batch cut into batches of at most `size` rows, in order. */
@@ -179,7 +163,7 @@ export interface SqliteKnowledgeIndexOptions {
   minVectorsForLists?: number;
 }
 
-export class SqliteKnowledgeIndex implements KnowledgeIndex {
+export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
   private readonly insertPassage: Statement;
   private readonly insertPassageFts: Statement;
   private readonly insertQa: Statement;
@@ -198,14 +182,14 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private readonly allQa: Statement<[SearchParams], QaRow & { pool_size: number }>;
   private readonly passageTermDocs: Statement<[string], number>;
   private readonly qaTermDocs: Statement<[string], number>;
-  private readonly kindTotal: Statement<[IndexKind], number>;
-  private readonly kindOrgTotal: Statement<[IndexKind, number], number>;
-  private readonly addCount: Statement<[number, IndexKind, number]>;
+  private readonly kindTotal: Statement<[K.IndexKind], number>;
+  private readonly kindOrgTotal: Statement<[K.IndexKind, number], number>;
+  private readonly addCount: Statement<[number, K.IndexKind, number]>;
   private readonly maxPassageId: Statement<[number, number], number | null>;
   private readonly maxQaId: Statement<[number, number], number | null>;
   private readonly passageFirstRows: Statement<[string, number], number>;
   private readonly qaFirstRows: Statement<[string, number], number>;
-  private readonly rowsBeforeOrg: Statement<[IndexKind, number], number>;
+  private readonly rowsBeforeOrg: Statement<[K.IndexKind, number], number>;
   private readonly passagesByIds: Statement<[FilterParams & { ids: string }], PassageRow>;
   private readonly qaByIds: Statement<[FilterParams & { ids: string }], QaRow>;
 
@@ -216,9 +200,9 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
    * that matters). See `countTermDocs` for how they are counted.
    */
   private readonly termDocsCache = { passages: new Map<string, { docs: number; total: number }>(), qa: new Map<string, { docs: number; total: number }>() };
-  private readonly totalsCache: Partial<Record<IndexKind, number>> = {};
+  private readonly totalsCache: Partial<Record<K.IndexKind, number>> = {};
   private readonly orgRowsCache = new Map<string, number>();
-  private readonly factsCache = new Map<string, FileFacts | null>();
+  private readonly factsCache = new Map<string, K.FileFacts | null>();
   private readonly fileFactsRow: Statement<[{ org: number; file: number; questions: string }], { subject: string | null; label: string | null; offerings: string | null }>;
   private readonly setSubject: Statement<[string | null, number, number]>;
   private readonly getOrgNames: Statement<[number], string>;
@@ -265,8 +249,8 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     this.allQa = db.prepare(searchSql('kb_qa_fts', '1.0, 0.3', 'kb_qa', 'q', qaColumns, false));
     this.passageTermDocs = db.prepare<[string], number>('SELECT doc FROM kb_passages_vocab WHERE term = ?').pluck();
     this.qaTermDocs = db.prepare<[string], number>('SELECT doc FROM kb_qa_vocab WHERE term = ?').pluck();
-    this.kindTotal = db.prepare<[IndexKind], number>('SELECT COALESCE(SUM(rows), 0) FROM kb_counts WHERE kind = ?').pluck();
-    this.kindOrgTotal = db.prepare<[IndexKind, number], number>('SELECT rows FROM kb_counts WHERE kind = ? AND org_id = ?').pluck();
+    this.kindTotal = db.prepare<[K.IndexKind], number>('SELECT COALESCE(SUM(rows), 0) FROM kb_counts WHERE kind = ?').pluck();
+    this.kindOrgTotal = db.prepare<[K.IndexKind, number], number>('SELECT rows FROM kb_counts WHERE kind = ? AND org_id = ?').pluck();
     this.addCount = db.prepare(
       'INSERT INTO kb_counts (org_id, kind, rows) VALUES (?, ?, ?) ON CONFLICT (org_id, kind) DO UPDATE SET rows = rows + excluded.rows',
     );
@@ -276,7 +260,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       'SELECT rowid FROM kb_passages_fts WHERE kb_passages_fts MATCH ? ORDER BY rowid LIMIT ?',
     ).pluck();
     this.qaFirstRows = db.prepare<[string, number], number>('SELECT rowid FROM kb_qa_fts WHERE kb_qa_fts MATCH ? ORDER BY rowid LIMIT ?').pluck();
-    this.rowsBeforeOrg = db.prepare<[IndexKind, number], number>('SELECT COALESCE(SUM(rows), 0) FROM kb_counts WHERE kind = ? AND org_id < ?').pluck();
+    this.rowsBeforeOrg = db.prepare<[K.IndexKind, number], number>('SELECT COALESCE(SUM(rows), 0) FROM kb_counts WHERE kind = ? AND org_id < ?').pluck();
     this.passagesByIds = db.prepare(`
       SELECT ${passageColumns}, 0 AS bm FROM kb_passages p
       JOIN kb_files f ON f.org_id = p.org_id AND f.file_id = p.file_id
@@ -309,9 +293,9 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
    * scope row back; a failure removes what was written.
    */
   async replaceFile(
-    file: IndexedFile,
-    passages: Iterable<PassageEntry>,
-    qa: Iterable<QaEntry>,
+    file: K.IndexedFile,
+    passages: Iterable<K.PassageEntry>,
+    qa: Iterable<K.QaEntry>,
     onProgress?: (stored: number) => void,
   ): Promise<void> {
     const rows = this.entryBatches(passages, qa);
@@ -394,7 +378,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   /** Entries in batches of WRITE_BATCH rows, pulled lazily (the caller may compute them on demand). */
-  private *entryBatches(passages: Iterable<PassageEntry>, qa: Iterable<QaEntry>): Generator<Batch> {
+  private *entryBatches(passages: Iterable<K.PassageEntry>, qa: Iterable<K.QaEntry>): Generator<Batch> {
     let batch: Batch = { passages: [], qa: [] };
     for (const p of passages) {
       batch.passages.push(p);
@@ -414,7 +398,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   /** Inserts rows with ids in the organisation's range, and counts them. Inside a transaction. */
-  private insertBatch(file: IndexedFile, batch: Batch): void {
+  private insertBatch(file: K.IndexedFile, batch: Batch): void {
     if (!Number.isInteger(file.org_id) || file.org_id < 1 || file.org_id > MAX_ORG_ID) {
       throw new Error(`organisation id ${file.org_id} is outside the knowledge index's range (1..${MAX_ORG_ID})`);
     }
@@ -462,7 +446,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     if (id > hi) throw new Error(`organisation ${file.org_id} has more rows than its id range holds`);
   }
 
-  async updateFile(file: IndexedFile): Promise<void> {
+  async updateFile(file: K.IndexedFile): Promise<void> {
     this.db.transaction(() => this.saveFile(file))();
     this.factsCache.clear();
   }
@@ -476,7 +460,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     this.contentChanged();
   }
 
-  async search<K extends IndexKind>(query: IndexQuery<K>): Promise<IndexSearchResult<K>> {
+  async search<K extends K.IndexKind>(query: K.IndexQuery<K>): Promise<K.IndexSearchResult<K>> {
     this.noticeExternalChanges();
     const match = matchExpression(query);
     if (!match) return { hits: [], pool_size: 0 };
@@ -484,17 +468,17 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     const all = query.match === 'all';
     if (query.kind === 'passages') {
       const rows = (all ? this.allPassages : this.searchPassages).all(params);
-      return { hits: rows.map(passageHit) as HitOf<K>[], pool_size: rows[0]?.pool_size ?? 0 };
+      return { hits: rows.map(passageHit) as K.HitOf<K>[], pool_size: rows[0]?.pool_size ?? 0 };
     }
     const rows = (all ? this.allQa : this.searchQa).all(params);
-    return { hits: rows.map(qaHit) as HitOf<K>[], pool_size: rows[0]?.pool_size ?? 0 };
+    return { hits: rows.map(qaHit) as K.HitOf<K>[], pool_size: rows[0]?.pool_size ?? 0 };
   }
 
-  async byIds<K extends IndexKind>(kind: K, scope: IndexScope, ids: number[]): Promise<HitOf<K>[]> {
+  async byIds<K extends K.IndexKind>(kind: K, scope: K.IndexScope, ids: number[]): Promise<K.HitOf<K>[]> {
     if (ids.length === 0) return [];
     const params = { ...filterParams(scope), ids: JSON.stringify(ids) };
-    if (kind === 'passages') return this.passagesByIds.all(params).map(passageHit) as HitOf<K>[];
-    return this.qaByIds.all(params).map(qaHit) as HitOf<K>[];
+    if (kind === 'passages') return this.passagesByIds.all(params).map(passageHit) as K.HitOf<K>[];
+    return this.qaByIds.all(params).map(qaHit) as K.HitOf<K>[];
   }
 
   /**
@@ -502,12 +486,12 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
    * organisation has few, then through its vector lists (see ./vectors.ts). No copy of the vectors is
    * held between queries, whatever the corpus.
    */
-  async nearest(kind: IndexKind, orgId: number, query: Float32Array, k: number): Promise<number[]> {
+  async nearest(kind: K.IndexKind, orgId: number, query: Float32Array, k: number): Promise<number[]> {
     this.noticeExternalChanges();
     return this.vectors.nearest(kind, orgId, query, k, orgRange(orgId), await this.orgRows(kind, orgId));
   }
 
-  async termDocs(kind: IndexKind, terms: TermRef[]): Promise<number[]> {
+  async termDocs(kind: K.IndexKind, terms: K.TermRef[]): Promise<number[]> {
     this.noticeExternalChanges();
     const cache = this.termDocsCache[kind];
     const total = await this.totalRows(kind);
@@ -532,7 +516,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
    * `orgRange`), a few per cent off, which moves its small weight little. Cost: TERM_SAMPLE postings at
    * most, whatever the corpus.
    */
-  private countTermDocs(kind: IndexKind, term: string, word: string, total: number): number {
+  private countTermDocs(kind: K.IndexKind, term: string, word: string, total: number): number {
     if (total <= EXACT_STATS_ROWS) return (kind === 'passages' ? this.passageTermDocs : this.qaTermDocs).get(term) ?? 0;
     // MATCH stems its input as the text was stemmed, so it is given the word, never the stem.
     if (!/^[\p{L}\p{N}]+$/u.test(word)) return 0;
@@ -547,12 +531,12 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     return Math.max(TERM_SAMPLE, Math.min(total, Math.round((TERM_SAMPLE / spanned) * total)));
   }
 
-  async totalRows(kind: IndexKind): Promise<number> {
+  async totalRows(kind: K.IndexKind): Promise<number> {
     this.noticeExternalChanges();
     return (this.totalsCache[kind] ??= this.kindTotal.get(kind) ?? 0);
   }
 
-  async orgRows(kind: IndexKind, orgId: number): Promise<number> {
+  async orgRows(kind: K.IndexKind, orgId: number): Promise<number> {
     this.noticeExternalChanges();
     const key = `${kind}:${orgId}`;
     let rows = this.orgRowsCache.get(key);
@@ -565,8 +549,8 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   /** In process: the three reads, each served from its cache. */
-  async termStats(orgId: number, terms: Record<IndexKind, TermRef[]>): Promise<Record<IndexKind, KindStats>> {
-    const stats = async (kind: IndexKind): Promise<KindStats> => ({
+  async termStats(orgId: number, terms: Record<K.IndexKind, K.TermRef[]>): Promise<Record<K.IndexKind, K.KindStats>> {
+    const stats = async (kind: K.IndexKind): Promise<K.KindStats> => ({
       total: await this.totalRows(kind),
       org: await this.orgRows(kind, orgId),
       docs: await this.termDocs(kind, terms[kind]),
@@ -575,7 +559,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   /** Cached until the content or a file's scope changes. */
-  async fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<FileFacts | null> {
+  async fileFacts(orgId: number, fileId: number, labelQuestions: string[]): Promise<K.FileFacts | null> {
     this.noticeExternalChanges();
     const key = `${orgId}:${fileId}:${labelQuestions.join('|')}`;
     if (this.factsCache.has(key)) return this.factsCache.get(key)!;
@@ -590,8 +574,8 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   /** One cached `fileFacts` per file: in process, a round trip costs nothing to save. */
-  async filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, FileFacts>> {
-    const found = new Map<number, FileFacts>();
+  async filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, K.FileFacts>> {
+    const found = new Map<number, K.FileFacts>();
     for (const fileId of new Set(fileIds)) {
       const facts = await this.fileFacts(orgId, fileId, labelQuestions);
       if (facts) found.set(fileId, facts);
@@ -637,7 +621,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     }
   }
 
-  private saveFile(file: IndexedFile): void {
+  private saveFile(file: K.IndexedFile): void {
     this.upsertFile.run({
       org_id: file.org_id,
       file_id: file.file_id,
