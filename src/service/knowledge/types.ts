@@ -1,6 +1,7 @@
 /** The knowledge module's boundary: what ingestion produces and what answering returns. */
 import type { IndexEntries } from './entries';
 import type { AnswerSlot, DocumentType, Evaluation, FileFormat, TrustLevel } from '../../api/schemas';
+import type { IndexedFile } from '../storage/knowledge-index';
 
 export interface ExtractedPage {
   page_number: number;
@@ -66,14 +67,8 @@ export class ExtractError extends Error {
   override name = 'ExtractError';
 }
 
-export interface FileMeta {
-  org_id: number;
-  file_id: number;
-  filename: string;
-  offering_ids: number[];
-  scope_includes_company: boolean;
-  use_as_source: boolean;
-}
+/** What scopes a file's content in searches: the knowledge index's own description of a file. */
+export type FileMeta = IndexedFile;
 
 export interface SearchFilters {
   file_id?: number;

@@ -38,7 +38,8 @@ export interface QaSlot {
   content: string;
 }
 
-export interface QaEntry {
+/** An answer-library entry as stored and as found: its question, answer, slots and where it stands. */
+export interface QaFields {
   question: string;
   answer: string;
   slots: QaSlot[];
@@ -48,6 +49,9 @@ export interface QaEntry {
   /** Stemmed key terms, space-separated: of the question alone, and of question and answer. */
   question_stems: string;
   stems: string;
+}
+
+export interface QaEntry extends QaFields {
   /** Normalised text for the full-text index: the question and the readable answer. */
   index_question: string;
   index_answer: string;
@@ -67,18 +71,10 @@ export interface PassageHit {
   bm: number;
 }
 
-export interface QaHit {
+export interface QaHit extends QaFields {
   id: number;
   file_id: number;
   filename: string;
-  question: string;
-  answer: string;
-  slots: QaSlot[];
-  original_id: string | null;
-  tab_name: string;
-  location: string;
-  question_stems: string;
-  stems: string;
   bm: number;
 }
 

@@ -3,7 +3,7 @@
  * `kb_qa` rows, joined with their file's scope and upload date and with what analysts decided about them.
  */
 import { nowIso } from '../../clock';
-import type { QaSlot } from '../knowledge-index';
+import type { QaFields, QaSlot } from '../knowledge-index';
 import type {
   LibraryEntryKey,
   LibraryEventRecord,
@@ -33,15 +33,11 @@ const SELECT_ENTRY = `SELECT q.id, q.file_id, q.question, q.answer, q.slots, q.o
   LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id
   ${STATE_JOIN}`;
 
-interface EntryRow {
+/** An indexed entry with the analysts' state beside it: its slots (and edited slots) still JSON. */
+interface EntryRow extends Omit<QaFields, 'slots' | 'question_stems' | 'stems'> {
   id: number;
   file_id: number;
-  question: string;
-  answer: string;
   slots: string;
-  original_id: string | null;
-  tab_name: string;
-  location: string;
   filename: string;
   qkey: string;
   file_created_at: string | null;

@@ -20,19 +20,9 @@ interface PassageRow {
   bm: number;
 }
 
-interface QaRow {
-  id: number;
-  file_id: number;
-  filename: string;
-  question: string;
-  answer: string;
+/** A found entry as SQLite returns it: its slots still JSON. */
+interface QaRow extends Omit<K.QaHit, 'slots'> {
   slots: string;
-  original_id: string | null;
-  tab_name: string;
-  location: string;
-  question_stems: string;
-  stems: string;
-  bm: number;
 }
 
 interface FilterParams {
