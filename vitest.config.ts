@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { IN_PROCESS_ONLY, SERVE_SUITES } from './test/service/backends';
@@ -29,6 +30,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       testTimeout: 60_000,
       hookTimeout: 180_000,
       pool: 'forks' as const,
+      // Most suites wait on child processes, HTTP, PostgreSQL and Chromium rather than the CPU: at least two
+      // workers even on two cores (vitest's default there is one).
+      maxWorkers: Math.max(2, availableParallelism() - 1),
       projects: [
         { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
         // Every service suite again on PostgreSQL (test/service/backends.ts says how, which are left out, and why):
