@@ -71,7 +71,8 @@ async function serverUrl(): Promise<string> {
   return url;
 }
 
-async function admin(url: string, sql: string): Promise<void> {
+/** One statement on a server as its administrator (creating or dropping a bench's database). */
+export async function admin(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

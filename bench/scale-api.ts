@@ -17,11 +17,11 @@ import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { ApiClient } from '../src/api/client';
 import { createKey } from '../src/service/admin';
 import { detectQuestionnaire } from '../src/service/detect';
 import { memoryOf, startServer } from './attack';
+import { admin } from './postgres';
 import { syntheticText } from './ingest';
 import { corpusVocabulary, fixturesDir } from './retrieval';
 import { percentile, round } from './stats';
@@ -109,16 +109,6 @@ async function waitReady(api: ApiClient, count: number, log: (line: string) => v
     if (done.length !== reported && done.length % 20 === 0) log(`${done.length}/${count} files done (load ${os.loadavg()[0]!.toFixed(1)})`);
     reported = done.length;
     await new Promise((r) => setTimeout(r, POLL_MS));
-  }
-}
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
   }
 }
 
