@@ -38,17 +38,6 @@ export function requestIssueMessage(error: z.core.$ZodError, whole = 'body'): st
   return where + describeIssue(error);
 }
 
-/**
- * Parses `value` with a request schema or throws a 400 naming the first bad field. A route's query and body
- * are validated before its handler from its entry in src/api/endpoints.ts (../routes/route.ts); this is for
- * values that are neither.
- */
-export function parseOr400<T extends z.ZodMiniType>(schema: T, value: unknown, prefix = ''): z.infer<T> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw badRequest(prefix + requestIssueMessage(result.error));
-  return result.data;
-}
-
 /** Messages for errors raised by Fastify and its plugins before our handlers run. */
 function translate(error: FastifyError): { status: number; message: string } | null {
   switch (error.code) {

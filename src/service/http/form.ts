@@ -6,7 +6,6 @@
  * sends for an empty input).
  */
 import { parse as parseQueryString } from 'fast-querystring';
-import type { FastifyRequest } from 'fastify';
 import type * as z from 'zod/mini';
 import { LIMITS } from '../../api/schemas';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './depth';
@@ -160,8 +159,3 @@ export function formToObject(fields: FormFields, kinds: FormKinds): Record<strin
   return Object.fromEntries(out);
 }
 
-/** The request body for a schema: a form-encoded one converted, JSON as parsed. */
-export function formBody(request: FastifyRequest, kinds: FormKinds): unknown {
-  const body = request.body ?? {};
-  return isUrlencodedBody(body) ? formToObject(urlencodedFields(body, kinds), kinds) : body;
-}

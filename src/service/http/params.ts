@@ -1,15 +1,8 @@
 /** Path ids and pagination shared by the routes. */
 import type { FastifyRequest } from 'fastify';
 import { LIMITS } from '../../api/schemas';
-import { badRequest, notFound } from './errors';
+import { notFound } from './errors';
 import { linkOrigin } from './origin';
-
-/** `{id}` path segments are digits only (section 4). */
-export function pathId(request: FastifyRequest, name = 'id'): number {
-  const raw = (request.params as Record<string, string | undefined>)[name] ?? '';
-  if (!/^\d{1,15}$/.test(raw)) throw badRequest(`${name}: must be a positive integer, got ${JSON.stringify(raw.slice(0, 40))}`);
-  return Number(raw);
-}
 
 export interface PageRequest {
   page: number;
@@ -43,11 +36,3 @@ export function pageEnvelope<T>(request: FastifyRequest, p: PageRequest, count: 
   };
 }
 
-/** The query string as single values: every documented parameter takes one value. */
-export function singleValuedQuery(request: FastifyRequest): Record<string, unknown> {
-  const query = (request.query ?? {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(query)) {
-    if (Array.isArray(value)) throw badRequest(`${name}: given ${value.length} times; give it once`);
-  }
-  return query;
-}
