@@ -38,6 +38,9 @@ export const ROUTES = {
   approveLibraryEntry: 'POST /answers/library/{id}/approve/',
   retireLibraryEntry: 'POST /answers/library/{id}/retire/',
   restoreLibraryEntry: 'POST /answers/library/{id}/restore/',
+  startLibraryReplay: 'POST /answers/library/replay/',
+  listLibraryReplays: 'GET /answers/library/replay/',
+  getLibraryReplay: 'GET /answers/library/replay/{id}/',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

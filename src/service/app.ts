@@ -18,6 +18,7 @@ import { parseUrlencodedBody } from './http/form';
 import { registerHealth } from './http/health';
 import { registerUploads, type UploadLimits } from './http/multipart';
 import { ServiceMetrics } from './metrics';
+import { libraryReplayHandler } from './jobs/replay';
 import { generateAnswersHandler } from './jobs/generate';
 import { INGEST_CONCURRENCY, ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
@@ -139,6 +140,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     {
       [JOB_KINDS.ingestFile]: ingestFileHandler(ctx),
       [JOB_KINDS.generateAnswers]: generateAnswersHandler(ctx, log),
+      [JOB_KINDS.libraryReplay]: libraryReplayHandler(ctx, log),
     },
     {
       log,

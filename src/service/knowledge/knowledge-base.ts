@@ -171,16 +171,7 @@ export class KnowledgeBase {
     const stats = await TermStatistics.load(this.index, orgId, [text, context.query, context.hint]);
 
     // 1. The answer library: past answers to the same question, disagreements settled only by a stated rule.
-    // What analysts decided in the library comes first: retired and overruled entries are gone, edits read as edited.
-    const { candidates: library, decisions } = await this.decided(
-      orgId,
-      await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense, stats }),
-    );
-    const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
-    const matches = findLibraryMatches({ ...q, text }, library, (fileId) => facts.get(fileId)!);
-    const reused =
-      trustedLibraryAnswer({ ...q, text }, matches, decisions) ??
-      answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
+    const { library, decisions, reused } = await this.fromLibrary(orgId, { ...q, text }, filters, options, dense, stats);
     // "Solution Provider Name": the organisation's own names, unless the library holds a trusted past answer.
     const identity = identityField(text) ? identityAnswer(text, await this.organisationNames(orgId), reused?.text ?? null) : null;
     const identityBetter = identity !== null && identity.evaluation.trust !== 'low' && (!reused || reused.evaluation.trust === 'low');
@@ -207,6 +198,42 @@ export class KnowledgeBase {
     };
     if (!this.llm) return { result: guardThirdParty(await extractive()) };
     return { pending: { question: { ...q, text }, candidates, extractive } };
+  }
+
+  /**
+   * The answer library's answer alone (a fill's first step), or null when no past answer matches: what a
+   * replay of past questionnaires measures (src/service/domain/library-replay.ts).
+   */
+  async libraryAnswer(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<AnswerResult | null> {
+    const text = q.text.trim();
+    if (!text) return null;
+    const dense = await this.denseRankings(orgId, text);
+    const stats = await TermStatistics.load(this.index, orgId, [text]);
+    const { decisions, reused } = await this.fromLibrary(orgId, { ...q, text }, filters, options, dense, stats);
+    return reused ? withReview(reused, decisions) : null;
+  }
+
+  /**
+   * Past answers to the question and the library's answer from them. What analysts decided in the library
+   * comes first: retired and overruled entries are gone, edits read as edited.
+   */
+  private async fromLibrary(
+    orgId: number,
+    q: QuestionInput,
+    filters: SearchFilters,
+    options: AnswerOptions,
+    dense: { passages: number[]; qa: number[] } | null,
+    stats: TermStatistics,
+  ): Promise<{ library: Candidate[]; decisions: LibraryDecisions; reused: AnswerResult | null }> {
+    const { candidates: library, decisions } = await this.decided(
+      orgId,
+      await retrieve(this.index, orgId, q.text, filters, { limit: 10, includePassages: false, dense, stats }),
+    );
+    const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
+    const matches = findLibraryMatches(q, library, (fileId) => facts.get(fileId)!);
+    const reused =
+      trustedLibraryAnswer(q, matches, decisions) ?? answerFromLibrary(q, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
+    return { library, decisions, reused };
   }
 
   /** Which engine writes answers: the language model's name, or extractive (quotes from the documents). */

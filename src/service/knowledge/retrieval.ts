@@ -302,13 +302,15 @@ async function searchIndex<K extends IndexKind>(
   const scope = scopeOf(search.orgId, search.filters);
   let plan: SearchPlan | undefined = await searchPlan(search.terms, search.stats, kind);
   const rows: HitOf<K>[] = [];
+  const excluded = new Set(search.filters.exclude_file_ids ?? []);
+  const kept = (found: HitOf<K>[]) => (excluded.size ? found.filter((r) => !excluded.has(r.file_id)) : found);
   // A plan that finds too few rows is topped up by its fallback.
   while (plan && plan.terms.length && rows.length < POOL) {
-    rows.push(...missingRows(rows, await lexical(search.index, { kind, scope, terms: plan.terms, match: plan.match, limit: POOL, pool: poolOf(plan) })));
+    rows.push(...kept(missingRows(rows, await lexical(search.index, { kind, scope, terms: plan.terms, match: plan.match, limit: POOL, pool: poolOf(plan) }))));
     plan = plan.fallback;
   }
   const extra = missingIds(denseIds, rows);
-  if (extra.length) rows.push(...(await search.index.byIds(kind, scope, extra)));
+  if (extra.length) rows.push(...kept(await search.index.byIds(kind, scope, extra)));
   return scoreRows(rows, denseIds, search.queryStems, search.hintStems, build, kind === 'passages' ? search.rarity : null);
 }
 

@@ -73,6 +73,11 @@ export type FileMeta = IndexedFile;
 export interface SearchFilters {
   file_id?: number;
   offering_ids?: number[];
+  /**
+   * Files whose rows are left out of what was found (a replay fills a past questionnaire from the rest of
+   * the library): dropped from each search's pool, so a few pooled rows fewer remain to rank.
+   */
+  exclude_file_ids?: number[];
 }
 
 /** One ranked piece of evidence; maps onto SourceEvidence (2.10) and chat sources (2.5). */
