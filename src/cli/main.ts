@@ -33,6 +33,9 @@ Commands:
       PostgreSQL, ids kept; prints counts; running it again copies only what is new.
   fill ...
       Fill a questionnaire workbook from the command line (see qfill fill --help).
+  replay [--base URL] [--key KEY] [--max N] [--run ID] [--limit N] [--all] [--json]
+      How good the answer library is: past questionnaires filled from the rest of the library, agreement,
+      coverage, the questions answered otherwise and the gaps (see qfill replay --help).
   config
       Print the effective configuration (the QFILL_* variables; API keys and passwords masked) and where
       each value comes from (environment, default, or the variable it falls back to); exit code 2 when a
@@ -41,7 +44,7 @@ Commands:
       Check the language-model and embeddings endpoints configured by QFILL_LLM_* / QFILL_EMBEDDINGS_*
       (reachable, key, model, structured output, latency); exit code 1 when the service cannot use them.
 
-Every command but fill takes --database postgres://USER@HOST:PORT/DB (or QFILL_DATABASE_URL) to keep
+Every command but fill and replay takes --database postgres://USER@HOST:PORT/DB (or QFILL_DATABASE_URL) to keep
 all state in PostgreSQL, shared by several service processes; without it, SQLite under --data.
 Default data folder: ${DEFAULT_DATA}`;
 
@@ -259,6 +262,8 @@ async function run(argv: string[]): Promise<number> {
       }
       return fill.runFill(rest);
     }
+    case 'replay':
+      return (await import('./replay')).runReplay(rest);
     default:
       throw new UsageError(`unknown command "${command}"; run "qfill --help"`);
   }

@@ -15,7 +15,7 @@ import type { AnswerSlot } from '../../api/schemas';
 import { REPLAY_LIMITS, type ReplayGapSection, type ReplayQuestionnaire, type ReplayRun, type ReplayRunSummary, type ReplayWrong } from '../../api/replay';
 import { matchAllowed } from '../../fill/coerce';
 import { JOB_KINDS, type Knowledge } from '../context';
-import { notFound } from '../http/errors';
+import { forbidden, notFound } from '../http/errors';
 import { setCosine, stemmedTerms } from '../knowledge/text';
 import type { AnswerResult, QuestionInput, SearchFilters } from '../knowledge/types';
 import type { LibraryRow } from '../storage/library';
@@ -203,7 +203,12 @@ export function runView(run: ReplayRunRecord, detail: ReplayDetail | null): Repl
   return { ...runSummary(run), questionnaires: d.questionnaires ?? [], wrong: d.wrong ?? [], wrong_count: d.wrong_count ?? 0, gaps: d.gaps ?? [] };
 }
 
-/** Starting a run changes nothing in the library, but costs a replay: the library's editors start one. */
+/** Starting a run changes nothing in the library but costs a replay of it: the library's editors start one. */
+export function requireReplayStarter(p: Principal): void {
+  if (p.read_only) throw forbidden('this API key is read-only and cannot start a replay of the answer library');
+  if (p.user.role === 'member') throw forbidden('only an admin or repository manager can start a replay of the answer library');
+}
+
 export async function startReplay(store: Store, p: Principal, maxQuestionnaires: number | undefined): Promise<ReplayRunRecord> {
   return store.unitOfWork(async (tx) => {
     const run = await tx.replays.create(p.org.id, { started_by: actorName(p), max_questionnaires: maxQuestionnaires ?? REPLAY_LIMITS.questionnairesDefault });

@@ -1,18 +1,17 @@
 /**
  * Extension "answers.replay" (src/api/replay.ts): the answer library replayed on the organisation's own past
- * questionnaires, runs kept. Starting a run needs the library's editors (./library.ts); members read runs.
+ * questionnaires, runs kept. Starting a run needs the library's editors (as changing it does); members read runs.
  * The rules are in ../domain/library-replay.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { JOB_KINDS, type ServiceContext } from '../context';
-import { requireLibraryEditor } from '../domain/library-actions';
-import { replayRun, runSummary, startReplay } from '../domain/library-replay';
+import { replayRun, requireReplayStarter, runSummary, startReplay } from '../domain/library-replay';
 import { principalOf } from '../http/auth';
 import { pageEnvelope, pageRequest } from '../http/params';
 import { route } from './route';
 
 export function libraryReplayRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  route(app, 'startLibraryReplay', { allow: requireLibraryEditor }, async (request) => {
+  route(app, 'startLibraryReplay', { allow: requireReplayStarter }, async (request) => {
     const p = principalOf(request);
     const run = await startReplay(ctx.store, p, request.body.max_questionnaires);
     ctx.wake(JOB_KINDS.libraryReplay);
