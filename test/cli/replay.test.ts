@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplayRun } from '../../src/api/replay';
+import { USAGE } from '../../src/cli/main';
 import { createKey } from '../../src/service/admin';
 import { type LocalService, addToLibrary, startLocalService } from '../xlsx/service-helpers';
 
@@ -95,5 +96,6 @@ describe('qfill replay', () => {
     const help = await qfill(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: qfill replay');
+    expect(USAGE).toMatch(/^ {2}replay \[--base URL\] \[--key KEY\]/m);
   }, 120_000);
 });
