@@ -15,6 +15,10 @@
  *     which rule; beside the baseline "copy the first past answer with the same question id". Then the CAIQ
  *     from kb/instructure: answers resting only on a third party's document (target: no Yes/No). The support
  *     sample is drawn from the answers the default write policy writes.
+ *  1c. The library as an analyst keeps it (./eval-library-replay.ts): all four completed questionnaires in one
+ *     library, replayed leave-one-out through the service's own replay, before and after settling every
+ *     conflict once by "the most recently uploaded questionnaire wins"; agreement, coverage, conflict flags.
+ *     EVAL_ONLY=replay runs this part alone.
  *  3. POST /chat/ask/ p50/p95 over HTTP on the whole fixtures knowledge base and on a synthetic
  *     10,000-passage one.
  * Last, the quality targets: reuse agreement >= 90%, no answer without evidence, the
@@ -46,6 +50,7 @@ import type { StorageOptions } from '../src/service/storage/open';
 import { detectQuestionnaire, type DetectedQuestion } from '../src/service/detect';
 import { extractDocument, NOT_FOUND_ANSWER } from '../src/service/knowledge';
 import { setCosine, stemmedTerms } from '../src/service/knowledge/text';
+import { libraryReplayEval } from './eval-library-replay';
 import { buildSyntheticKb, chatOverHttp, documentWords } from './retrieval';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -637,6 +642,16 @@ function listAnswerOf(p: Pair): string {
   return (p.a?.answers[0]?.slot_responses?.find((r) => r.slot_key === 'answer')?.content ?? '').trim();
 }
 
+// ---- The library as an analyst keeps it: replayed before and after settling -------------------------
+
+async function printLibraryReplay(client: (org: string) => Promise<ApiClient>): Promise<Awaited<ReturnType<typeof libraryReplayEval>>> {
+  console.log('\n== 1c. The library kept: all completed questionnaires in one library, replayed leave-one-out, then every conflict settled once (most recent wins) and replayed again');
+  const result = await libraryReplayEval(await client('eval-replay'), questionnairesDir, uploadAll, waitForRepository);
+  console.log(`  conflicts settled: ${result.settled}`);
+  console.table(result.rows);
+  return result;
+}
+
 // ---- Third-party evidence over the CAIQ -------------------------------------------------------------------
 
 async function caiqThirdParty(api: ApiClient): Promise<{ row: Record<string, string | number>; answers: QuestionWithAnswers[] }> {
@@ -738,6 +753,7 @@ async function main(): Promise<void> {
   const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
   const client = async (org: string) => new ApiClient({ baseUrl: base, apiKey: await createKey(storage, { org, user: 'eval', role: 'admin' }) });
   try {
+    if (process.env.EVAL_ONLY === 'replay') return void (await printLibraryReplay(client));
     // 1. Library reuse.
     console.log('\n== 1. Answer-library reuse: Catalog HECVAT in the repository, blanked Studio HECVAT filled');
     const lib = await client('eval-library');
@@ -762,6 +778,7 @@ async function main(): Promise<void> {
       looRow('all four: conflict-aware library, prefer_recent', loo.recent, loo.answerable.recent),
     ]);
     if (process.env.EVAL_ONLY === 'loo') return;
+    const replayed = await printLibraryReplay(client);
 
     // 2. From documents only.
     console.log('\n== 2. From documents only (kb/instructure), blanked completed questionnaires filled');
@@ -853,6 +870,11 @@ async function main(): Promise<void> {
           loo.answerable.ours.answered / Math.max(1, loo.answerable.ours.key) >= 0.85
             ? 'yes'
             : 'NO',
+      },
+      {
+        check: 'library kept: 0 conflict flags on settled questions, agreement not lower after settling',
+        value: `${replayed.flagsOnSettled} flags; agreement ${pct(replayed.before.overall?.agreed ?? 0, replayed.before.overall?.answered ?? 0)} -> ${pct(replayed.after.overall?.agreed ?? 0, replayed.after.overall?.answered ?? 0)}`,
+        ok: replayed.flagsOnSettled === 0 && (replayed.after.overall?.agreement ?? 0) >= (replayed.before.overall?.agreement ?? 0) ? 'yes' : 'NO',
       },
       { check: 'CAIQ: Yes/No resting only on third-party evidence = 0', value: String(caiq.row['of those with a Yes/No (target 0)']), ok: caiq.row['of those with a Yes/No (target 0)'] === 0 ? 'yes' : 'NO' },
       { check: 'CAIQ upload → complete < 5 s', value: `${caiq.row['upload → complete s']} s`, ok: Number(caiq.row['upload → complete s']) < 5 ? 'yes' : 'NO' },

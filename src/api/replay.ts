@@ -75,6 +75,20 @@ export const ReplayWrong = z.looseObject({
   reason: z.string(),
 });
 
+/** A question where past answers disagreed when it was replayed (settle it once in the library). */
+export const ReplayConflict = z.looseObject({
+  file_id: int(),
+  file_name: z.string(),
+  question: z.string(),
+  original_id: nul(z.string()),
+  /** The library's key of the question (`LibraryEntry.question_key`): what settling is by. */
+  question_key: z.string(),
+  /** "Canvas Catalog: No · Canvas Studio: Yes". */
+  sides: z.string(),
+  /** The rule that decided (same_offering, most_recent, majority), or null: left for review. */
+  rule: nul(z.string()),
+});
+
 export const ReplayGapQuestion = z.looseObject({
   questionnaire_id: int(),
   questionnaire: z.string(),
@@ -110,6 +124,8 @@ export const ReplayRun = z.looseObject({
   wrong: z.array(ReplayWrong),
   /** How many were answered otherwise in all (`wrong` may hold fewer). */
   wrong_count: int(),
+  /** The first REPLAY_LIMITS.wrongKept questions where past answers disagreed (`overall.conflicts` counts them all). */
+  conflicted: z.array(ReplayConflict),
   gaps: z.array(ReplayGapSection),
 });
 
@@ -128,6 +144,7 @@ export type ReplayStatus = z.infer<typeof ReplayStatus>;
 export type ReplayFigures = z.infer<typeof ReplayFigures>;
 export type ReplayQuestionnaire = z.infer<typeof ReplayQuestionnaire>;
 export type ReplayWrong = z.infer<typeof ReplayWrong>;
+export type ReplayConflict = z.infer<typeof ReplayConflict>;
 export type ReplayGapQuestion = z.infer<typeof ReplayGapQuestion>;
 export type ReplayGapSection = z.infer<typeof ReplayGapSection>;
 export type ReplayRunSummary = z.infer<typeof ReplayRunSummary>;

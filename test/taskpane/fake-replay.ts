@@ -21,6 +21,7 @@ export function replayRun(id: number, patch: Partial<ReplayRun> = {}): ReplayRun
     questionnaires: [],
     wrong: [],
     wrong_count: 0,
+    conflicted: [],
     gaps: [],
     ...patch,
   };
@@ -44,7 +45,7 @@ export class FakeReplay {
       return [200, run];
     }
     if (method === 'GET' && p === '/answers/library/replay/') {
-      const results = [...this.runs].reverse().map(({ questionnaires: _q, wrong: _w, wrong_count: _c, gaps: _g, ...summary }) => summary);
+      const results = [...this.runs].reverse().map(({ questionnaires: _q, wrong: _w, wrong_count: _c, conflicted: _x, gaps: _g, ...summary }) => summary);
       return [200, { count: results.length, next: null, previous: null, results }];
     }
     const m = p.match(/^\/answers\/library\/replay\/(\d+)\/$/);

@@ -12,7 +12,7 @@
  * learned (an entry's later edit is the library's answer now, not the questionnaire's).
  */
 import type { AnswerSlot } from '../../api/schemas';
-import { REPLAY_LIMITS, type ReplayGapSection, type ReplayQuestionnaire, type ReplayRun, type ReplayRunSummary, type ReplayWrong } from '../../api/replay';
+import { REPLAY_LIMITS, type ReplayConflict, type ReplayGapSection, type ReplayQuestionnaire, type ReplayRun, type ReplayRunSummary, type ReplayWrong } from '../../api/replay';
 import { matchAllowed } from '../../fill/coerce';
 import { JOB_KINDS, type Knowledge } from '../context';
 import { forbidden, notFound } from '../http/errors';
@@ -37,6 +37,7 @@ export interface ReplayResult {
   questionnaires: ReplayQuestionnaire[];
   wrong: ReplayWrong[];
   wrong_count: number;
+  conflicted: ReplayConflict[];
   gaps: ReplayGapSection[];
   gap_count: number;
 }
@@ -79,7 +80,7 @@ function withShares(f: ReplayFiguresRecord): ReplayFiguresRecord {
   return { ...f, agreement: f.answered ? round(f.agreed / f.answered) : null, coverage: f.questions ? round(f.answered / f.questions) : null };
 }
 
-const hasConflict = (r: AnswerResult) => (r.evaluation as { conflict?: unknown }).conflict != null;
+const conflictOf = (r: AnswerResult | null) => (r?.evaluation as { conflict?: { sides?: string; rule?: string | null } } | undefined)?.conflict ?? null;
 
 /** Completed questionnaires in the library (ready, used as a source, with learned answers), newest first. */
 async function replayedFiles(store: Store, orgId: number, max: number): Promise<FileRecord[]> {
@@ -109,6 +110,7 @@ export async function replayLibrary(deps: ReplayDeps, orgId: number, maxQuestion
   const overall = emptyFigures();
   const questionnaires: ReplayQuestionnaire[] = [];
   const wrong: ReplayWrong[] = [];
+  const conflicted: ReplayConflict[] = [];
   let wrongCount = 0;
   for (const file of await replayedFiles(deps.store, orgId, maxQuestionnaires)) {
     const figures = emptyFigures();
@@ -119,7 +121,14 @@ export async function replayLibrary(deps: ReplayDeps, orgId: number, maxQuestion
       if (!expected) continue;
       figures.questions++;
       const result = await answer.call(deps.knowledge, orgId, blankedQuestion(row), filters);
-      if (result && hasConflict(result)) figures.conflicts++;
+      const conflict = conflictOf(result);
+      if (conflict) {
+        figures.conflicts++;
+        if (conflicted.length < REPLAY_LIMITS.wrongKept) {
+          const { question, original_id, qkey: question_key } = row;
+          conflicted.push({ file_id: file.id, file_name: file.original_filename, question, original_id, question_key, sides: conflict.sides ?? '', rule: conflict.rule ?? null });
+        }
+      }
       const got = result?.text.trim() ?? '';
       if (got !== '') {
         figures.answered++;
@@ -138,7 +147,7 @@ export async function replayLibrary(deps: ReplayDeps, orgId: number, maxQuestion
   }
   const gaps = await findGaps(deps, orgId, pause);
   if (!gaps) return null;
-  return { overall: withShares(overall), questionnaires, wrong, wrong_count: wrongCount, gaps: gaps.sections, gap_count: gaps.count };
+  return { overall: withShares(overall), questionnaires, wrong, wrong_count: wrongCount, conflicted, gaps: gaps.sections, gap_count: gaps.count };
 }
 
 /** Where a question sits, as a person names it: its section's titles, else its tab. */
@@ -199,8 +208,8 @@ export function runSummary(run: ReplayRunRecord): ReplayRunSummary {
 }
 
 export function runView(run: ReplayRunRecord, detail: ReplayDetail | null): ReplayRun {
-  const d = (detail ?? {}) as Partial<Pick<ReplayRun, 'questionnaires' | 'wrong' | 'wrong_count' | 'gaps'>>;
-  return { ...runSummary(run), questionnaires: d.questionnaires ?? [], wrong: d.wrong ?? [], wrong_count: d.wrong_count ?? 0, gaps: d.gaps ?? [] };
+  const d = (detail ?? {}) as Partial<Pick<ReplayRun, 'questionnaires' | 'wrong' | 'wrong_count' | 'conflicted' | 'gaps'>>;
+  return { ...runSummary(run), questionnaires: d.questionnaires ?? [], wrong: d.wrong ?? [], wrong_count: d.wrong_count ?? 0, conflicted: d.conflicted ?? [], gaps: d.gaps ?? [] };
 }
 
 /** Starting a run changes nothing in the library but costs a replay of it: the library's editors start one. */
