@@ -40,12 +40,11 @@ export function ReplayCard(props: { replay: ReplayCardController }) {
   return (
     <section aria-label="How good is the library for us?" class="qf-card">
       <h3>How good is the library for us?</h3>
-      <p class="qf-small qf-muted">Each past questionnaire in the library is filled again from the rest of the library and compared with what it said.</p>
-      {last ? <Headline run={last} /> : s.runs && s.runs.length === 0 && <p class="qf-muted">Not measured yet.</p>}
-      {done.length > 1 && (
-        <p class="qf-small" aria-label="Agreement over time">
-          Trend: {done.map((r) => `${percent(r.overall!.agreement)} (${day(r.created_at)})`).join(' → ')}
-        </p>
+      {last ? (
+        <Headline run={last} />
+      ) : (
+        s.runs &&
+        s.runs.length === 0 && <p class="qf-muted">Not measured yet: a run fills each past questionnaire in the library again from the rest of the library and compares.</p>
       )}
       {s.pending && (
         <p role="status" class="qf-small">
@@ -58,43 +57,51 @@ export function ReplayCard(props: { replay: ReplayCardController }) {
         </button>
       )}
       <ErrorMessage error={s.error} />
-      {last && last.wrong_count > 0 && (
-        <details class="qf-more">
-          <summary>Answered otherwise ({last.wrong_count})</summary>
-          <ul class="qf-list" aria-label="Answered otherwise">
-            {last.wrong.map((w) => (
-              <li key={`${w.file_id}-${w.question}`}>
-                <div>{w.question}</div>
-                <div class="qf-small">
-                  {w.file_name}: <strong>{w.expected}</strong> · library: <strong>{w.got}</strong>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
       {last && last.status === 'done' && (
-        <details class="qf-more" open={last.gaps.length > 0 && last.gaps.length <= 3}>
-          <summary>Nothing in the library answers ({last.gap_count ?? 0})</summary>
-          {last.gaps.length === 0 ? (
-            <p class="qf-small qf-muted">The library answers every question of your recent questionnaires.</p>
-          ) : (
-            last.gaps.map((g) => (
-              <section key={g.section} aria-label={`Gaps in ${g.section}`}>
-                <h4>
-                  {g.section} ({g.questions.length})
-                </h4>
-                <ul class="qf-list">
-                  {g.questions.map((q) => (
-                    <li key={`${q.questionnaire_id}-${q.question}`}>
-                      {q.original_id ? `${q.original_id} ` : ''}
-                      {q.question} <span class="qf-small qf-muted">({q.questionnaire})</span>
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            ))
+        <details class="qf-more">
+          <summary>Trend, answers that differed, gaps ({last.gap_count ?? 0})</summary>
+          {done.length > 1 && (
+            <p class="qf-small" aria-label="Agreement over time">
+              Trend: {done.map((r) => `${percent(r.overall!.agreement)} (${day(r.created_at)})`).join(' → ')}
+            </p>
           )}
+          {last.wrong_count > 0 && (
+            <details class="qf-more">
+              <summary>Answered otherwise ({last.wrong_count})</summary>
+              <ul class="qf-list" aria-label="Answered otherwise">
+                {last.wrong.map((w) => (
+                  <li key={`${w.file_id}-${w.question}`}>
+                    <div>{w.question}</div>
+                    <div class="qf-small">
+                      {w.file_name}: <strong>{w.expected}</strong> · library: <strong>{w.got}</strong>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+          <details class="qf-more" open={last.gaps.length > 0 && last.gaps.length <= 3}>
+            <summary>Nothing in the library answers ({last.gap_count ?? 0})</summary>
+            {last.gaps.length === 0 ? (
+              <p class="qf-small qf-muted">The library answers every question of your recent questionnaires.</p>
+            ) : (
+              last.gaps.map((g) => (
+                <section key={g.section} aria-label={`Gaps in ${g.section}`}>
+                  <h4>
+                    {g.section} ({g.questions.length})
+                  </h4>
+                  <ul class="qf-list">
+                    {g.questions.map((q) => (
+                      <li key={`${q.questionnaire_id}-${q.question}`}>
+                        {q.original_id ? `${q.original_id} ` : ''}
+                        {q.question} <span class="qf-small qf-muted">({q.questionnaire})</span>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              ))
+            )}
+          </details>
         </details>
       )}
     </section>
