@@ -138,6 +138,8 @@ export function replayLines(run: ReplayRun, opts: { limit: number; all: boolean 
       ...(run.overall ? [figuresRow('Overall', run.overall)] : []),
     ]));
   }
+  const conflicts = run.overall?.conflicts ?? 0;
+  if (conflicts > 0) lines.push('', `Past answers disagreed on ${conflicts} question${conflicts === 1 ? '' : 's'}: settle each once in the library (Answers, or POST /answers/library/conflicts/settle/).`);
   const shown = opts.all ? run.wrong : run.wrong.slice(0, opts.limit);
   lines.push('', `Answered otherwise: ${run.wrong_count}${shown.length < run.wrong_count ? ` (the first ${shown.length} shown${opts.all ? '' : '; --all for all'})` : ''}`);
   for (const w of shown) {
