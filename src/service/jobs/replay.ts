@@ -8,10 +8,18 @@ import { replayLibrary } from '../domain/library-replay';
 import { StorageUnavailable } from '../storage/errors';
 import type { JobHandler } from './worker';
 
+/** Claims of one run's job (a crash or lost database counts) before the run fails, saying so. */
+const MAX_ATTEMPTS = 3;
+
 export function libraryReplayHandler(ctx: ServiceContext, log?: (message: string, error?: unknown) => void): JobHandler {
   return async (job, jobCtx) => {
     const run = await ctx.store.replays.getAny(Number(job.payload.run_id));
     if (!run || run.status === 'done' || run.status === 'failed') return 'done';
+    // The worker gives a job up after its third failed attempt: the run must not then stay "running" for ever.
+    if (job.attempts >= MAX_ATTEMPTS) {
+      await ctx.store.replays.fail(run.id, `the replay was interrupted ${job.attempts - 1} times (the service stopped or lost its database); start it again`);
+      return 'done';
+    }
     await ctx.store.replays.setRunning(run.id);
     // Between questions: requests are answered, and a job that stopped being ours stops.
     const pause = () => new Promise<boolean>((resolve) => setImmediate(() => resolve(!jobCtx.shouldStop())));
