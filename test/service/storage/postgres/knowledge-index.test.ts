@@ -1,14 +1,14 @@
 /**
  * The PostgreSQL knowledge index's own representation (the shared contract is in ../knowledge-index.test.ts):
- * each row's term frequencies (`tf`) equal what a tsvector with positions of its text holds, while the
- * stored tsvector keeps only its lexemes; rows indexed before `tf` existed (their tsvector with positions)
- * are filled by the migration and rank as before, and a search is one statement.
+ * each row's term frequencies, in its lexemes' postings, equal what a tsvector with positions of its text
+ * holds, while the stored tsvector keeps only its lexemes; rows indexed when each kept its frequencies as
+ * a `tf` object get postings from the migration and rank as before, and a search is one statement.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexedFile, IndexQuery } from '../../../../src/service/storage/knowledge-index';
 import { PostgresKnowledgeIndex } from '../../../../src/service/storage/postgres/knowledge';
-import { tfFromTsv } from '../../../../src/service/storage/postgres/knowledge/schema';
+import { KNOWLEDGE_INDEX_MIGRATIONS, tfFromTsv } from '../../../../src/service/storage/postgres/knowledge/schema';
 import { indexTokens } from '../../../../src/service/storage/postgres/knowledge/tokens';
 import { createTestDatabase, type TestDatabase } from '../../postgres';
 import { passageOf, qaOf } from '../entries';
@@ -26,6 +26,10 @@ function positionalLiteral(head: string, body: string): string {
   return tokens.map(([t, w], i) => `'${t.replace(/'/g, "''")}':${Math.min(16383, i + 1)}${w}`).join(' ');
 }
 const qa = qaOf;
+
+/** A row's term frequencies (`t.id`, kind $1), gathered from its lexemes' postings, as the `tf` object rows once kept. */
+const TF_OF_ROW = `(SELECT coalesce(jsonb_object_agg(p.term, u.tf), '{}'::jsonb) FROM kb_postings p
+  CROSS JOIN LATERAL unnest(p.ids, p.tfs) AS u(id, tf) WHERE p.kind = $1 AND p.org_id = t.org_id AND p.file_id = t.file_id AND u.id = t.id)`;
 
 const PASSAGES = [
   passage('Encryption', 'Customer data is encrypted at rest with AES-256 and in transit with TLS 1.2. Encryption keys rotate yearly.'),
@@ -61,7 +65,8 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     const texts = { passages: PASSAGES.map((p) => [p.index_header, p.index_body]), qa: QA.map((q) => [q.index_question, q.index_answer]) };
     for (const [table, kind] of [['kb_passages', 'passages'], ['kb_qa', 'qa']] as const) {
       const { rows } = await pool.query<{ id: number; tf: Record<string, number>; lexemes: string[]; stripped: boolean }>(
-        `SELECT t.id, t.tf, tsvector_to_array(t.tsv) AS lexemes, t.tsv = strip(t.tsv) AS stripped FROM ${table} t ORDER BY t.id`,
+        `SELECT t.id, ${TF_OF_ROW} AS tf, tsvector_to_array(t.tsv) AS lexemes, t.tsv = strip(t.tsv) AS stripped FROM ${table} t ORDER BY t.id`,
+        [kind],
       );
       expect(rows.length).toBe(kind === 'passages' ? PASSAGES.length : QA.length);
       for (const [i, row] of rows.entries()) {
@@ -72,32 +77,72 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
         expect(row.lexemes.sort()).toEqual(Object.keys(row.tf).sort());
       }
     }
-    const { rows } = await pool.query<{ tf: Record<string, number> }>('SELECT tf FROM kb_passages ORDER BY id');
+    const { rows } = await pool.query<{ tf: Record<string, number> }>(`SELECT ${TF_OF_ROW} AS tf FROM kb_passages t ORDER BY id`, ['passages']);
     // "backup": twice in the heading (weight 0.5 each), twice in the body (1 each), in tenths.
     expect(rows[2]!.tf.backup).toBe(2 * 5 + 2 * 10);
     // Positions past 16,383 are one position: "audit" three times there counts once.
     expect(rows[3]!.tf.audit).toBe(10);
-    const qaRows = await pool.query<{ tf: Record<string, number> }>('SELECT tf FROM kb_qa ORDER BY id');
+    const qaRows = await pool.query<{ tf: Record<string, number> }>(`SELECT ${TF_OF_ROW} AS tf FROM kb_qa t ORDER BY id`, ['qa']);
     // In the library the question weighs 1 and the answer 0.3: "encrypt" once in each.
     expect(qaRows.rows[0]!.tf.encrypt).toBe(10 + 3);
   });
 
-  it('fills the term frequencies of rows indexed before they existed, and ranks them as before', async () => {
+  it('upgrades rows that kept their term frequencies as a tf object to postings, and ranks them as before', async () => {
     const queries: IndexQuery[] = [
       { kind: 'passages', scope: { org_id: 1 }, terms: ['encryption', 'backups', 'access', 'retention'], limit: 10, pool: 50 },
+      { kind: 'passages', scope: { org_id: 1, file_id: 1 }, terms: ['encryption', 'audit'], limit: 10, pool: 50 },
       { kind: 'qa', scope: { org_id: 1 }, terms: ['encrypted', 'MFA'], limit: 10, pool: 50 },
     ];
     const before = await Promise.all(queries.map((q) => index.search(q)));
     expect(before[0]!.hits.length).toBe(4);
-    // As an earlier version stored them: a tsvector with positions, and no tf.
-    for (const [table, texts] of [['kb_passages', PASSAGES.map((p) => [p.index_header, p.index_body])], ['kb_qa', QA.map((q) => [q.index_question, q.index_answer])]] as const) {
-      const { rows } = await pool.query<{ id: number }>(`SELECT id FROM ${table} ORDER BY id`);
-      for (const [i, row] of rows.entries()) await pool.query(`UPDATE ${table} SET tsv = $1::tsvector WHERE id = $2`, [positionalLiteral(texts[i]![0]!, texts[i]![1]!), row.id]);
+    const terms = (await pool.query('SELECT kind, term, docs FROM kb_terms ORDER BY kind, term')).rows;
+    // As the previous version stored them: a `tf` object in each row, no postings.
+    for (const [table, kind] of [['kb_passages', 'passages'], ['kb_qa', 'qa']] as const) {
+      await pool.query(`ALTER TABLE ${table} ADD COLUMN tf JSONB`);
+      await pool.query(`UPDATE ${table} t SET tf = ${TF_OF_ROW}`, [kind]);
+      await pool.query(`ALTER TABLE ${table} ALTER COLUMN tf SET NOT NULL`);
     }
-    await pool.query('ALTER TABLE kb_passages DROP COLUMN tf; ALTER TABLE kb_qa DROP COLUMN tf');
+    await pool.query('DELETE FROM kb_postings');
+    await pool.query('DELETE FROM kb_schema_versions WHERE version >= 1006');
+    expect(await index.search(queries[0]!)).toEqual({ hits: [], pool_size: 0 });
     await index.migrate();
-    const after = await Promise.all(queries.map((q) => index.search(q)));
-    expect(after).toEqual(before);
+    expect(await Promise.all(queries.map((q) => index.search(q)))).toEqual(before);
+    const columns = await pool.query("SELECT 1 FROM information_schema.columns WHERE table_name IN ('kb_passages', 'kb_qa') AND column_name = 'tf'");
+    expect(columns.rows).toEqual([]);
+    // Deleting an upgraded file takes its rows out of the statistics as for a file written since.
+    expect((await pool.query('SELECT kind, term, docs FROM kb_terms ORDER BY kind, term')).rows).toEqual(terms);
+    await index.replaceFile({ ...FILE, file_id: 9 }, PASSAGES, QA);
+    await index.deleteFile(1, 9);
+    expect((await pool.query('SELECT kind, term, docs FROM kb_terms ORDER BY kind, term')).rows).toEqual(terms);
+  });
+
+  it('runs every migration of the index on a database of the schema before postings', async () => {
+    const old = await createTestDatabase();
+    const oldPool = new pg.Pool({ connectionString: old.url, max: 2 });
+    try {
+      for (const m of KNOWLEDGE_INDEX_MIGRATIONS.filter((m) => m.version < 1006)) await oldPool.query(m.sql);
+      await oldPool.query('CREATE TABLE kb_schema_versions (version INTEGER PRIMARY KEY)');
+      await oldPool.query('INSERT INTO kb_schema_versions SELECT unnest($1::int[])', [KNOWLEDGE_INDEX_MIGRATIONS.filter((m) => m.version < 1006).map((m) => m.version)]);
+      await oldPool.query(
+        `INSERT INTO kb_files (org_id, file_id, filename) VALUES (1, 1, 'old.md');
+         INSERT INTO kb_passages (org_id, file_id, page_number, section_path, context_header, content, stems, tsv, doclen, tf)
+         VALUES (1, 1, 1, '[]', 'Old', 'Encryption at rest', '', 'encrypt rest'::tsvector, 5, '{"encrypt": 15, "rest": 10}');
+         INSERT INTO kb_terms VALUES ('passages', 'encrypt', 1), ('passages', 'rest', 1);
+         INSERT INTO kb_counts VALUES (1, 'passages', 1, 5);`,
+      );
+      const upgraded = new PostgresKnowledgeIndex(oldPool);
+      await upgraded.migrate();
+      const found = await upgraded.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['encryption'], limit: 5, pool: 10 });
+      expect(found.hits.map((h) => h.content)).toEqual(['Encryption at rest']);
+      const postings = await oldPool.query('SELECT term, ids, tfs, lens FROM kb_postings ORDER BY term');
+      expect(postings.rows).toEqual([
+        { term: 'encrypt', ids: ['1'], tfs: [15], lens: [5] },
+        { term: 'rest', ids: ['1'], tfs: [10], lens: [5] },
+      ]);
+    } finally {
+      await oldPool.end();
+      await old.drop();
+    }
   });
 
   it('analyses a table that has grown and merges its GIN pending list, in the background of the write', async () => {

@@ -3,8 +3,8 @@
  * FTS5 computes it (k1 1.2, b 0.75, the same column weights, document frequencies and lengths over the
  * same lexemes, see ./tokens), so both backends rank alike. Statistics are kept in tables as rows change.
  *
- * A search is one statement: the statistics it needs, the ranked pool (each matching row scored from
- * its small inline `tf` object, never its whole tsvector), the scope's filters and the rows' contents.
+ * A search is one statement: the statistics it needs, the ranked pool (scored from the query lexemes'
+ * postings, see ./schema.ts, never from the matching rows), the scope's filters and the rows' contents.
  */
 import type pg from 'pg';
 import type * as K from '../../knowledge-index';
@@ -22,15 +22,15 @@ const K1 = 1.2;
 const B = 0.75;
 /** Scope tokens FTS5 indexes in every row (org and file columns) count in its lengths; so here too. */
 const SCOPE_TOKENS = 2;
-const WRITE_BATCH = 500;
+/** Rows a statement writes; also the rows one postings row covers (fewer, larger postings rows per file). */
+const WRITE_BATCH = 1000;
 
 interface Prepared {
   row: Record<string, unknown>;
   tsv: string;
-  /** JSON of lexeme → 10 × weighted occurrences (see TF_TENTHS). */
-  tf: string;
+  /** Lexeme → 10 × weighted occurrences (see TF_TENTHS), in the row's lexeme order. */
+  tf: Map<string, number>;
   doclen: number;
-  lexemes: string[];
 }
 
 /** The columns a hit returns, per kind (besides id, file_id and the file's name). */
@@ -56,12 +56,6 @@ export interface PostgresKnowledgeIndexOptions {
 }
 
 export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
-  /**
-   * A ranked search scores each matching row from its heap tuple (its `tf`), tens of microseconds a row
-   * where FTS5 takes a fraction of one: past a few thousand rows, a search whose terms are frequent asks
-   * for rows holding its rarest terms together (see searchPlan), as SQLite does only past 50,000.
-   */
-  readonly largeIndexRows = 2_000;
   private readonly vectors: PostgresVectorLists;
   private readonly upkeep: IndexUpkeep;
 
@@ -179,8 +173,10 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
       // together, read 11,000 rows' tsvectors (4 s) for 40 matches among 40,000 rows.
       pool = `SELECT m.id, m.file_id, 1::float8 AS bm FROM (SELECT t.id, t.file_id FROM ${table} t WHERE ${matching} OFFSET 0) m ORDER BY m.id DESC LIMIT $5`;
     } else {
-      args.push(kind, distinct, distinct.map((l) => multiplicity.get(l)!));
-      pool = rankedPool(table, matching, distinct.length);
+      // Ranked: $1 is the lexemes themselves (their postings are read, no tsquery).
+      args[0] = distinct;
+      args.push(kind, distinct.map((l) => multiplicity.get(l)!));
+      pool = rankedPool(oneFile);
     }
     const columns = HIT_COLUMNS[kind].map((c) => `t.${c}`).join(', ');
     // The pool is ranked before the scope's mutable filters (as in SQLite); only the best `limit` rows
@@ -355,17 +351,18 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     }
   }
 
-  /** Removes a file's rows and takes them out of the statistics (one statement per kind). */
+  /** Removes a file's rows and postings and takes them out of the statistics (one statement per kind). */
   private async deleteContent(c: pg.PoolClient, orgId: number, fileId: number): Promise<void> {
     for (const [kind, table] of [['passages', 'kb_passages'], ['qa', 'kb_qa']] as const) {
       const { rows } = await c.query<{ term: string; docs: string | number }>(
-        `WITH gone AS (DELETE FROM ${table} WHERE org_id = $2 AND file_id = $3 RETURNING doclen, tf),
+        `WITH gone AS (DELETE FROM ${table} WHERE org_id = $2 AND file_id = $3 RETURNING doclen),
          counted AS (
            UPDATE kb_counts k SET rows = k.rows - g.n, tokens = k.tokens - g.tokens
            FROM (SELECT count(*) AS n, coalesce(sum(doclen), 0) AS tokens FROM gone) g
-           WHERE k.org_id = $2 AND k.kind = $1 AND g.n > 0)
+           WHERE k.org_id = $2 AND k.kind = $1 AND g.n > 0),
+         postings AS (DELETE FROM kb_postings WHERE org_id = $2 AND file_id = $3 AND kind = $1 RETURNING term, cardinality(ids) AS n)
          UPDATE kb_terms k SET docs = k.docs - d.n
-         FROM (SELECT l.term, count(*) AS n FROM gone, jsonb_object_keys(gone.tf) AS l(term) GROUP BY l.term) d
+         FROM (SELECT term, sum(n) AS n FROM postings GROUP BY term) d
          WHERE k.kind = $1 AND k.term = d.term
          RETURNING k.term, k.docs`,
         [kind, orgId, fileId],
@@ -375,27 +372,38 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     }
   }
 
-  /** A batch of rows and the statistics they add, in one statement. */
-  /** A batch of rows in one statement (their statistics are added once per file, see addStats). */
+  /**
+   * A batch of rows and their postings (a postings row per lexeme of the batch), in one statement; their
+   * statistics are added once per file (see addStats). The rows' ids are drawn first, so the postings
+   * can name them.
+   */
   private async insertBatch(c: pg.PoolClient, kind: K.IndexKind, file: K.IndexedFile, batch: Prepared[]): Promise<void> {
+    const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
+    const { rows: drawn } = await c.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, $1)`, [batch.length]);
+    const ids = drawn.map((r) => r.id);
     const columns = Object.keys(batch[0]!.row);
-    const all = [...columns, 'tsv', 'tf', 'doclen'];
-    // Sent as arrays (text for tsvector and jsonb, cast per row): one parameter per column, whatever the batch.
+    const all = ['id', ...columns, 'tsv', 'doclen'];
+    // Sent as arrays (text for tsvector, cast per row): one parameter per column, whatever the batch.
     const types: Record<string, [string, string]> = {
+      id: ['bigint', ''],
       page_number: ['int', ''],
       embedding: ['bytea', ''],
       list_id: ['int', ''],
       tsv: ['text', '::tsvector'],
-      tf: ['text', '::jsonb'],
       doclen: ['int', ''],
     };
-    const args = all.map((col) => batch.map((p) => (col === 'tsv' ? p.tsv : col === 'tf' ? p.tf : col === 'doclen' ? p.doclen : p.row[col])));
-    const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
+    const args = all.map((col) => batch.map((p, i) => (col === 'id' ? ids[i] : col === 'tsv' ? p.tsv : col === 'doclen' ? p.doclen : p.row[col])));
+    const postings = postingsOf(batch, ids);
+    const n = all.length + 3;
     await c.query(
-      `INSERT INTO ${table} (org_id, file_id, ${all.join(', ')})
-       SELECT $1, $2, ${all.map((col) => `u.${col}${types[col]?.[1] ?? ''}`).join(', ')}
-       FROM unnest(${all.map((col, i) => `$${i + 3}::${types[col]?.[0] ?? 'text'}[]`).join(', ')}) AS u(${all.join(', ')})`,
-      [file.org_id, file.file_id, ...args],
+      `WITH written AS (
+         INSERT INTO ${table} (org_id, file_id, ${all.join(', ')})
+         SELECT $1, $2, ${all.map((col) => `u.${col}${types[col]?.[1] ?? ''}`).join(', ')}
+         FROM unnest(${all.map((col, i) => `$${i + 3}::${types[col]?.[0] ?? 'text'}[]`).join(', ')}) AS u(${all.join(', ')}))
+       INSERT INTO kb_postings (kind, org_id, term, file_id, first_id, ids, tfs, lens)
+       SELECT $${n}, $1, p.term, $2, $${n + 1}, p.ids::bigint[], p.tfs::int[], p.lens::int[]
+       FROM unnest($${n + 2}::text[], $${n + 3}::text[], $${n + 4}::text[], $${n + 5}::text[]) AS p(term, ids, tfs, lens)`,
+      [file.org_id, file.file_id, ...args, kind, ids[0], postings.terms, postings.ids, postings.tfs, postings.lens],
     );
   }
 
@@ -425,9 +433,31 @@ class FileStats {
     this.rows += batch.length;
     for (const p of batch) {
       this.tokens += p.doclen;
-      for (const l of p.lexemes) this.docs.set(l, (this.docs.get(l) ?? 0) + 1);
+      for (const l of p.tf.keys()) this.docs.set(l, (this.docs.get(l) ?? 0) + 1);
     }
   }
+}
+
+/** A batch's postings, a lexeme each, as array literals: the rows holding it (ids ascending), their tf and length. */
+function postingsOf(batch: Prepared[], ids: string[]): { terms: string[]; ids: string[]; tfs: string[]; lens: string[] } {
+  const byTerm = new Map<string, { ids: string[]; tfs: number[]; lens: number[] }>();
+  batch.forEach((p, i) => {
+    for (const [term, tf] of p.tf) {
+      let list = byTerm.get(term);
+      if (!list) byTerm.set(term, (list = { ids: [], tfs: [], lens: [] }));
+      list.ids.push(ids[i]!);
+      list.tfs.push(tf);
+      list.lens.push(p.doclen);
+    }
+  });
+  const out = { terms: [] as string[], ids: [] as string[], tfs: [] as string[], lens: [] as string[] };
+  for (const [term, list] of byTerm) {
+    out.terms.push(term);
+    out.ids.push(`{${list.ids.join(',')}}`);
+    out.tfs.push(`{${list.tfs.join(',')}}`);
+    out.lens.push(`{${list.lens.join(',')}}`);
+  }
+  return out;
 }
 
 function prepare(kind: K.IndexKind, row: Record<string, unknown>, head: string, body: string): Prepared {
@@ -435,15 +465,9 @@ function prepare(kind: K.IndexKind, row: Record<string, unknown>, head: string, 
   const bodyTokens = indexTokens(body);
   const vector = indexVector([{ tokens: headTokens, weight: 'A' }, { tokens: bodyTokens, weight: '' }]);
   const tenths = TF_TENTHS[kind];
-  const tf: Record<string, number> = {};
-  for (const [l, { a, d }] of vector.counts) tf[l] = tenths.a * a + tenths.d * d;
-  return {
-    row,
-    tsv: vector.literal,
-    tf: JSON.stringify(tf),
-    doclen: headTokens.length + bodyTokens.length + SCOPE_TOKENS,
-    lexemes: [...vector.counts.keys()],
-  };
+  const tf = new Map<string, number>();
+  for (const [l, { a, d }] of vector.counts) tf.set(l, tenths.a * a + tenths.d * d);
+  return { row, tsv: vector.literal, tf, doclen: headTokens.length + bodyTokens.length + SCOPE_TOKENS };
 }
 
 function preparePassage(p: K.PassageEntry, list: number | null): Prepared {
@@ -508,36 +532,30 @@ function hitOf(kind: K.IndexKind, r: Record<string, unknown>): K.PassageHit | K.
 }
 
 /**
- * The statement ranking the rows `matching` selects by BM25, FTS5's formula, best `$5` first. Its
- * parameters after the search's: $7 the kind, $8 the query's distinct lexemes, $9 how many query words
- * each stands for. Document frequencies and the average length come from the statistics tables in the
- * same statement; each row's term frequencies from its `tf`, one lookup per query lexeme.
+ * The statement ranking by BM25, FTS5's formula, the rows holding any of the query's lexemes, best `$5`
+ * first. Its parameters besides the search's: $1 the query's distinct lexemes, $7 the kind, $8 how many
+ * query words each stands for. Document frequencies and the average length come from the statistics
+ * tables in the same statement; each row's term frequencies and length from the lexemes' postings, so
+ * scoring reads a postings row per lexeme and batch of a file, never the rows themselves.
  */
-function rankedPool(table: string, matching: string, terms: number): string {
-  const f = (i: number) => `f${i}`;
-  const lookups = Array.from({ length: terms }, (_, i) => `(d.tf -> ($8::text[])[${i + 1}])::float8 / 10 AS ${f(i)}`).join(', ');
-  const score = Array.from(
-    { length: terms },
-    (_, i) => `CASE WHEN x.${f(i)} IS NULL THEN 0 ELSE s.w[${i + 1}] * ((x.${f(i)} * ${K1 + 1}::float8) / (x.${f(i)} + x.norm)) END`,
-  ).join(' + ');
-  // Statistics once (MATERIALIZED: not re-evaluated per row). Per row, `tf || '{}'` decompresses the
-  // stored object once (a lookup on the stored value would decompress it again for every lexeme), and
-  // OFFSET 0 keeps each subquery a subquery, so each lookup runs once per row, not once per use.
+function rankedPool(oneFile: boolean): string {
+  // Statistics once (MATERIALIZED: not re-evaluated per posting).
   return `WITH totals AS (SELECT coalesce(sum(rows), 0)::float8 AS n, coalesce(sum(tokens), 0)::float8 AS tokens FROM kb_counts WHERE kind = $7),
     stats AS MATERIALIZED (
       SELECT CASE WHEN tt.n > 0 THEN tt.tokens / tt.n ELSE 1::float8 END AS avgdl,
         array(
           SELECT q.m * (CASE WHEN (tt.n - d.docs + 0.5) / (d.docs + 0.5) <= 1 THEN 1e-6::float8 ELSE ln((tt.n - d.docs + 0.5) / (d.docs + 0.5)) END)
-          FROM unnest($8::text[], $9::int[]) WITH ORDINALITY AS q(term, m, i)
+          FROM unnest($1::text[], $8::int[]) WITH ORDINALITY AS q(term, m, i)
             CROSS JOIN LATERAL (SELECT coalesce((SELECT k.docs FROM kb_terms k WHERE k.kind = $7 AND k.term = q.term), 0)::float8 AS docs OFFSET 0) d
           ORDER BY q.i
         ) AS w
       FROM totals tt)
-    SELECT t.id, t.file_id, ${score} AS bm
-    FROM stats s CROSS JOIN ${table} t
-      CROSS JOIN LATERAL (
-        SELECT ${lookups}, ${K1}::float8 * (1::float8 - ${B}::float8 + (${B}::float8 * t.doclen) / s.avgdl) AS norm
-        FROM (SELECT t.tf || '{}'::jsonb AS tf OFFSET 0) d OFFSET 0) x
-    WHERE ${matching}
-    ORDER BY bm DESC, t.id LIMIT $5`;
+    SELECT u.id, p.file_id,
+      sum(s.w[q.i] * ((u.tf::float8 / 10 * ${K1 + 1}::float8) / (u.tf::float8 / 10 + ${K1}::float8 * (1::float8 - ${B}::float8 + (${B}::float8 * u.len) / s.avgdl)))) AS bm
+    FROM stats s
+      CROSS JOIN unnest($1::text[]) WITH ORDINALITY AS q(term, i)
+      JOIN kb_postings p ON p.kind = $7 AND p.org_id = $2 AND p.term = q.term${oneFile ? ' AND p.file_id = $3' : ''}
+      CROSS JOIN LATERAL unnest(p.ids, p.tfs, p.lens) AS u(id, tf, len)
+    GROUP BY u.id, p.file_id
+    ORDER BY bm DESC, u.id LIMIT $5`;
 }
