@@ -12,14 +12,13 @@ import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
 import { PostgresVectorLists } from './vectors';
 import { indexTokens, indexVector, tsqueryLiteral } from './tokens';
 import { IndexUpkeep } from './upkeep';
+import { B, encodePostings, K1, scorePostings, type Posting, type PostingsChunk } from './postings';
 
 export { KNOWLEDGE_INDEX_MIGRATIONS, migratePostgresKnowledgeIndex } from './schema';
 
 /** What the index needs of node-postgres: a pool (or anything that lends clients and runs queries). */
 export type Queryable = Pick<pg.Pool, 'query' | 'connect'>;
 
-const K1 = 1.2;
-const B = 0.75;
 /** Scope tokens FTS5 indexes in every row (org and file columns) count in its lengths; so here too. */
 const SCOPE_TOKENS = 2;
 /** Rows a statement writes; also the rows one postings row covers (fewer, larger postings rows per file). */
@@ -162,21 +161,22 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     const fileId = query.scope.file_id;
     const oneFile = fileId !== undefined && fileId !== null && Number.isInteger(fileId);
     const offerings = query.scope.offering_ids?.length ? query.scope.offering_ids : null;
-    // $1 query, $2 org, $3 file (or null), $4 offerings (or null), $5 pool, $6 limit, then the ranking's.
+    // $1 query (or the ranked pool's ids), $2 org, $3 file (or null), $4 offerings (or null), $5 pool, $6 limit, then the ranked pool's.
     const args: unknown[] = [tsqueryLiteral(distinct, match), query.scope.org_id, oneFile ? fileId : null, offerings, Math.floor(query.pool), Math.floor(query.limit)];
-    const matching = `t.tsv @@ $1::tsquery AND t.org_id = $2${oneFile ? ' AND t.file_id = $3' : ''}`;
     let pool: string;
     if (match === 'all') {
       // Unranked: newest first. The matching rows come from the GIN index, then are sorted (OFFSET 0 keeps
       // the ORDER BY out of the subquery): walking the primary key backwards and testing each row's
       // tsvector until the pool is full, which the planner picks when it believes the terms common
       // together, read 11,000 rows' tsvectors (4 s) for 40 matches among 40,000 rows.
+      const matching = `t.tsv @@ $1::tsquery AND t.org_id = $2${oneFile ? ' AND t.file_id = $3' : ''}`;
       pool = `SELECT m.id, m.file_id, 1::float8 AS bm FROM (SELECT t.id, t.file_id FROM ${table} t WHERE ${matching} OFFSET 0) m ORDER BY m.id DESC LIMIT $5`;
     } else {
-      // Ranked: $1 is the lexemes themselves (their postings are read, no tsquery).
-      args[0] = distinct;
-      args.push(kind, distinct.map((l) => multiplicity.get(l)!));
-      pool = rankedPool(oneFile);
+      // Ranked: the pool is scored from the lexemes' postings first (see rankedPool), then sent back.
+      const ranked = await this.rankedPool(kind, query.scope.org_id, oneFile ? fileId : null, distinct, distinct.map((l) => multiplicity.get(l)!), Math.floor(query.pool));
+      args[0] = ranked.map((r) => r.id);
+      args.push(ranked.map((r) => r.fileId), ranked.map((r) => r.bm));
+      pool = 'SELECT p.id, p.file_id, p.bm FROM unnest($1::bigint[], $7::bigint[], $8::float8[]) AS p(id, file_id, bm) LIMIT $5';
     }
     const columns = HIT_COLUMNS[kind].map((c) => `t.${c}`).join(', ');
     // The pool is ranked before the scope's mutable filters (as in SQLite); only the best `limit` rows
@@ -201,6 +201,39 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
       .map((r) => ({ ...hitOf(kind, r), bm: Number(r.bm) }))
       .sort((a, b) => b.bm - a.bm || a.id - b.id);
     return { hits: hits as K.HitOf<K>[], pool_size: poolSize };
+  }
+
+  /**
+   * The best `pool` rows holding any of `lexemes` by BM25, FTS5's formula: the statistics (average length,
+   * each lexeme's IDF times the query words it stands for) and the lexemes' postings in one statement,
+   * ordered by lexeme, then scored here (see ./postings.ts).
+   */
+  private async rankedPool(kind: K.IndexKind, orgId: number, fileId: number | null, lexemes: string[], multiplicity: number[], pool: number) {
+    const { rows } = await this.db.query<{ avgdl: number; w: number[]; i: string | null; file_id: string | null; first_id: string | null; postings: Buffer | null }>(
+      `WITH totals AS (SELECT coalesce(sum(rows), 0)::float8 AS n, coalesce(sum(tokens), 0)::float8 AS tokens FROM kb_counts WHERE kind = $1),
+       stats AS MATERIALIZED (
+         SELECT CASE WHEN tt.n > 0 THEN tt.tokens / tt.n ELSE 1::float8 END AS avgdl,
+           array(
+             SELECT q.m * (CASE WHEN (tt.n - d.docs + 0.5) / (d.docs + 0.5) <= 1 THEN 1e-6::float8 ELSE ln((tt.n - d.docs + 0.5) / (d.docs + 0.5)) END)
+             FROM unnest($3::text[], $4::int[]) WITH ORDINALITY AS q(term, m, i)
+               CROSS JOIN LATERAL (SELECT coalesce((SELECT k.docs FROM kb_terms k WHERE k.kind = $1 AND k.term = q.term), 0)::float8 AS docs OFFSET 0) d
+             ORDER BY q.i
+           ) AS w
+         FROM totals tt)
+       SELECT s.avgdl, s.w, c.i, c.file_id, c.first_id, c.postings FROM stats s LEFT JOIN (
+         SELECT q.i, p.file_id, p.first_id, p.postings
+         FROM unnest($3::text[]) WITH ORDINALITY AS q(term, i)
+           JOIN kb_postings p ON p.kind = $1 AND p.org_id = $2 AND p.term = q.term AND ($5::bigint IS NULL OR p.file_id = $5)
+       ) c ON TRUE
+       ORDER BY c.i, c.file_id, c.first_id`,
+      [kind, orgId, lexemes, multiplicity, fileId],
+    );
+    const first = rows[0];
+    if (!first) return [];
+    const chunks: PostingsChunk[] = rows
+      .filter((r) => r.postings !== null)
+      .map((r) => ({ term: Number(r.i) - 1, fileId: Number(r.file_id), firstId: Number(r.first_id), bytes: r.postings! }));
+    return scorePostings(chunks, first.w.map(Number), Number(first.avgdl), pool).best;
   }
 
   async byIds<K extends K.IndexKind>(kind: K, scope: K.IndexScope, ids: number[]): Promise<K.HitOf<K>[]> {
@@ -360,7 +393,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
            UPDATE kb_counts k SET rows = k.rows - g.n, tokens = k.tokens - g.tokens
            FROM (SELECT count(*) AS n, coalesce(sum(doclen), 0) AS tokens FROM gone) g
            WHERE k.org_id = $2 AND k.kind = $1 AND g.n > 0),
-         postings AS (DELETE FROM kb_postings WHERE org_id = $2 AND file_id = $3 AND kind = $1 RETURNING term, cardinality(ids) AS n)
+         postings AS (DELETE FROM kb_postings WHERE org_id = $2 AND file_id = $3 AND kind = $1 RETURNING term, length(postings) / 12 AS n)
          UPDATE kb_terms k SET docs = k.docs - d.n
          FROM (SELECT term, sum(n) AS n FROM postings GROUP BY term) d
          WHERE k.kind = $1 AND k.term = d.term
@@ -400,10 +433,10 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
          INSERT INTO ${table} (org_id, file_id, ${all.join(', ')})
          SELECT $1, $2, ${all.map((col) => `u.${col}${types[col]?.[1] ?? ''}`).join(', ')}
          FROM unnest(${all.map((col, i) => `$${i + 3}::${types[col]?.[0] ?? 'text'}[]`).join(', ')}) AS u(${all.join(', ')}))
-       INSERT INTO kb_postings (kind, org_id, term, file_id, first_id, ids, tfs, lens)
-       SELECT $${n}, $1, p.term, $2, $${n + 1}, p.ids::bigint[], p.tfs::int[], p.lens::int[]
-       FROM unnest($${n + 2}::text[], $${n + 3}::text[], $${n + 4}::text[], $${n + 5}::text[]) AS p(term, ids, tfs, lens)`,
-      [file.org_id, file.file_id, ...args, kind, ids[0], postings.terms, postings.ids, postings.tfs, postings.lens],
+       INSERT INTO kb_postings (kind, org_id, term, file_id, first_id, postings)
+       SELECT $${n}, $1, p.term, $2, $${n + 1}, p.postings
+       FROM unnest($${n + 2}::text[], $${n + 3}::bytea[]) AS p(term, postings)`,
+      [file.org_id, file.file_id, ...args, kind, ids[0], postings.terms, postings.bytes],
     );
   }
 
@@ -438,26 +471,19 @@ class FileStats {
   }
 }
 
-/** A batch's postings, a lexeme each, as array literals: the rows holding it (ids ascending), their tf and length. */
-function postingsOf(batch: Prepared[], ids: string[]): { terms: string[]; ids: string[]; tfs: string[]; lens: string[] } {
-  const byTerm = new Map<string, { ids: string[]; tfs: number[]; lens: number[] }>();
+/** A batch's postings, a lexeme each (see ./postings.ts), the batch's first id their base. */
+function postingsOf(batch: Prepared[], ids: string[]): { terms: string[]; bytes: Buffer[] } {
+  const byTerm = new Map<string, Posting[]>();
   batch.forEach((p, i) => {
+    const id = Number(ids[i]);
     for (const [term, tf] of p.tf) {
       let list = byTerm.get(term);
-      if (!list) byTerm.set(term, (list = { ids: [], tfs: [], lens: [] }));
-      list.ids.push(ids[i]!);
-      list.tfs.push(tf);
-      list.lens.push(p.doclen);
+      if (!list) byTerm.set(term, (list = []));
+      list.push({ id, tf, len: p.doclen });
     }
   });
-  const out = { terms: [] as string[], ids: [] as string[], tfs: [] as string[], lens: [] as string[] };
-  for (const [term, list] of byTerm) {
-    out.terms.push(term);
-    out.ids.push(`{${list.ids.join(',')}}`);
-    out.tfs.push(`{${list.tfs.join(',')}}`);
-    out.lens.push(`{${list.lens.join(',')}}`);
-  }
-  return out;
+  const firstId = Number(ids[0]);
+  return { terms: [...byTerm.keys()], bytes: [...byTerm.values()].map((list) => encodePostings(firstId, list)) };
 }
 
 function prepare(kind: K.IndexKind, row: Record<string, unknown>, head: string, body: string): Prepared {
@@ -529,33 +555,4 @@ function hitOf(kind: K.IndexKind, r: Record<string, unknown>): K.PassageHit | K.
     location: r.location as string,
     question_stems: r.question_stems as string,
   };
-}
-
-/**
- * The statement ranking by BM25, FTS5's formula, the rows holding any of the query's lexemes, best `$5`
- * first. Its parameters besides the search's: $1 the query's distinct lexemes, $7 the kind, $8 how many
- * query words each stands for. Document frequencies and the average length come from the statistics
- * tables in the same statement; each row's term frequencies and length from the lexemes' postings, so
- * scoring reads a postings row per lexeme and batch of a file, never the rows themselves.
- */
-function rankedPool(oneFile: boolean): string {
-  // Statistics once (MATERIALIZED: not re-evaluated per posting).
-  return `WITH totals AS (SELECT coalesce(sum(rows), 0)::float8 AS n, coalesce(sum(tokens), 0)::float8 AS tokens FROM kb_counts WHERE kind = $7),
-    stats AS MATERIALIZED (
-      SELECT CASE WHEN tt.n > 0 THEN tt.tokens / tt.n ELSE 1::float8 END AS avgdl,
-        array(
-          SELECT q.m * (CASE WHEN (tt.n - d.docs + 0.5) / (d.docs + 0.5) <= 1 THEN 1e-6::float8 ELSE ln((tt.n - d.docs + 0.5) / (d.docs + 0.5)) END)
-          FROM unnest($1::text[], $8::int[]) WITH ORDINALITY AS q(term, m, i)
-            CROSS JOIN LATERAL (SELECT coalesce((SELECT k.docs FROM kb_terms k WHERE k.kind = $7 AND k.term = q.term), 0)::float8 AS docs OFFSET 0) d
-          ORDER BY q.i
-        ) AS w
-      FROM totals tt)
-    SELECT u.id, p.file_id,
-      sum(s.w[q.i] * ((u.tf::float8 / 10 * ${K1 + 1}::float8) / (u.tf::float8 / 10 + ${K1}::float8 * (1::float8 - ${B}::float8 + (${B}::float8 * u.len) / s.avgdl)))) AS bm
-    FROM stats s
-      CROSS JOIN unnest($1::text[]) WITH ORDINALITY AS q(term, i)
-      JOIN kb_postings p ON p.kind = $7 AND p.org_id = $2 AND p.term = q.term${oneFile ? ' AND p.file_id = $3' : ''}
-      CROSS JOIN LATERAL unnest(p.ids, p.tfs, p.lens) AS u(id, tf, len)
-    GROUP BY u.id, p.file_id
-    ORDER BY bm DESC, u.id LIMIT $5`;
 }

@@ -45,10 +45,9 @@ ALTER TABLE ${table} ALTER COLUMN tf SET NOT NULL;
 }
 
 /**
- * Postings: for each lexeme, the rows of one batch of a file that hold it (ids ascending), with their
- * term frequencies (10 × the weighted count, as TF_TENTHS) and lengths (BM25's doclen). A ranked search
- * reads the postings of its few lexemes (a row per lexeme and batch, arrays inline) and scores them
- * there, never a matched row itself; ingestion writes a row per lexeme and batch, not per row.
+ * Postings: for each lexeme, the rows of one batch of a file that hold it, with their term frequencies
+ * and lengths, packed (see ./postings.ts). A ranked search reads the postings of its few lexemes and
+ * scores them, never a matched row; ingestion writes a postings row per lexeme and batch, not per row.
  */
 const POSTINGS_SQL = `
 CREATE TABLE IF NOT EXISTS kb_postings (
@@ -57,22 +56,24 @@ CREATE TABLE IF NOT EXISTS kb_postings (
   term TEXT NOT NULL,
   file_id BIGINT NOT NULL,
   first_id BIGINT NOT NULL,
-  ids BIGINT[] NOT NULL,
-  tfs INTEGER[] NOT NULL,
-  lens INTEGER[] NOT NULL,
+  postings BYTEA NOT NULL,
   PRIMARY KEY (kind, org_id, term, file_id, first_id)
 );
-CREATE INDEX IF NOT EXISTS kb_postings_by_file ON kb_postings (org_id, file_id);
+CREATE INDEX IF NOT EXISTS kb_postings_by_file ON kb_postings (org_id, file_id, kind);
 DO $c$ BEGIN
-  ALTER TABLE kb_postings ALTER COLUMN ids SET COMPRESSION lz4, ALTER COLUMN tfs SET COMPRESSION lz4, ALTER COLUMN lens SET COMPRESSION lz4;
+  ALTER TABLE kb_postings ALTER COLUMN postings SET COMPRESSION lz4;
 EXCEPTION WHEN feature_not_supported THEN NULL;
 END $c$;
 `;
 
-/** The postings of rows written with a `tf` object (before 1006), a posting row per lexeme and thousand ids of a file. */
+/**
+ * The postings of rows written with a `tf` object (before 1006): a postings row per lexeme and thousand
+ * ids of a file, packed as ./postings.ts packs them (int4send is big-endian).
+ */
 function postingsFromTf(table: string, kind: IndexKind): string {
-  return `INSERT INTO kb_postings (kind, org_id, term, file_id, first_id, ids, tfs, lens)
-    SELECT '${kind}', t.org_id, e.key, t.file_id, min(t.id), array_agg(t.id ORDER BY t.id), array_agg(e.value::int ORDER BY t.id), array_agg(t.doclen ORDER BY t.id)
+  return `INSERT INTO kb_postings (kind, org_id, term, file_id, first_id, postings)
+    SELECT '${kind}', t.org_id, e.key, t.file_id, (t.id / 1000) * 1000,
+      string_agg(int4send((t.id - (t.id / 1000) * 1000)::int) || int4send(e.value::int) || int4send(t.doclen), ''::bytea ORDER BY t.id)
     FROM ${table} t CROSS JOIN LATERAL jsonb_each_text(t.tf) AS e(key, value)
     GROUP BY t.org_id, t.file_id, e.key, t.id / 1000
     ON CONFLICT DO NOTHING;`;
