@@ -12,7 +12,7 @@ import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
 import { PostgresVectorLists } from './vectors';
 import { indexTokens, indexVector, tsqueryLiteral } from './tokens';
 import { IndexUpkeep } from './upkeep';
-import { B, encodePostings, K1, scorePostings, type Posting, type PostingsChunk } from './postings';
+import { encodePostings, scorePostings, type Posting, type PostingsChunk } from './postings';
 
 export { KNOWLEDGE_INDEX_MIGRATIONS, migratePostgresKnowledgeIndex } from './schema';
 
