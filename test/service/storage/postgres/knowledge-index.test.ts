@@ -157,6 +157,20 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     }
   });
 
+  it('splits a large file\'s postings into several rows per lexeme, and ranks as with one', async () => {
+    const many = Array.from({ length: 2500 }, (_, i) => passage('Split', `Encryption backups number ${i} ${'audit '.repeat(i % 7)}`));
+    const split = new PostgresKnowledgeIndex(pool, { postingsRows: 1000 });
+    const query: IndexQuery = { kind: 'passages', scope: { org_id: 1, file_id: 5 }, terms: ['encryption', 'audit'], limit: 10, pool: 50 };
+    await index.replaceFile({ ...FILE, file_id: 5 }, many, []);
+    const whole = await index.search(query);
+    await split.replaceFile({ ...FILE, file_id: 5 }, many, []);
+    const { rows } = await pool.query("SELECT count(*)::int AS n FROM kb_postings WHERE file_id = 5 AND term = 'encrypt'");
+    // Rows are written in batches of 1,000, the postings gathered once 1,000 rows or more wait: 3 rows.
+    expect(rows[0].n).toBe(3);
+    expect(await split.search(query)).toEqual({ ...whole, hits: whole.hits.map((h) => ({ ...h, id: expect.any(Number) })) });
+    await index.deleteFile(1, 5);
+  });
+
   it('analyses a table that has grown and merges its GIN pending list, in the background of the write', async () => {
     const upkept = new PostgresKnowledgeIndex(pool, { firstAnalyzeRows: 3 });
     const analysed = async () => (await pool.query<{ n: number }>("SELECT (analyze_count + autoanalyze_count)::int AS n FROM pg_stat_user_tables WHERE relname = 'kb_passages'")).rows[0]!.n;

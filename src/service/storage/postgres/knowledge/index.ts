@@ -3,16 +3,18 @@
  * FTS5 computes it (k1 1.2, b 0.75, the same column weights, document frequencies and lengths over the
  * same lexemes, see ./tokens), so both backends rank alike. Statistics are kept in tables as rows change.
  *
- * A search is one statement: the statistics it needs, the ranked pool (scored from the query lexemes'
- * postings, see ./schema.ts, never from the matching rows), the scope's filters and the rows' contents.
+ * A ranked search is two statements: the statistics it needs and its lexemes' postings (scored here, see
+ * ./postings.ts; never the matching rows), then the scope's filters and the best rows' contents. An
+ * unranked one ('all' terms, newest first) is one, through the GIN index.
  */
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type * as K from '../../knowledge-index';
 import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
 import { PostgresVectorLists } from './vectors';
 import { indexTokens, indexVector, tsqueryLiteral } from './tokens';
 import { IndexUpkeep } from './upkeep';
-import { encodePostings, scorePostings, type Posting, type PostingsChunk } from './postings';
+import { PostingsBuilder, scorePostings, type PostingsChunk } from './postings';
 
 export { KNOWLEDGE_INDEX_MIGRATIONS, migratePostgresKnowledgeIndex } from './schema';
 
@@ -21,8 +23,13 @@ export type Queryable = Pick<pg.Pool, 'query' | 'connect'>;
 
 /** Scope tokens FTS5 indexes in every row (org and file columns) count in its lengths; so here too. */
 const SCOPE_TOKENS = 2;
-/** Rows a statement writes; also the rows one postings row covers (fewer, larger postings rows per file). */
+/** Rows a statement writes. */
 const WRITE_BATCH = 1000;
+/**
+ * Rows of a file one postings row covers at most: fewer, larger postings rows (a lexeme's postings in a
+ * large file are a few rows, not one per batch), while what is gathered stays a few megabytes.
+ */
+const POSTINGS_ROWS = 8000;
 
 interface Prepared {
   row: Record<string, unknown>;
@@ -38,6 +45,15 @@ const HIT_COLUMNS: Record<K.IndexKind, string[]> = {
   qa: ['question', 'answer', 'slots', 'original_id', 'tab_name', 'location', 'question_stems', 'stems'],
 };
 
+/**
+ * A statement prepared once per connection (named after its text): a search's statements are planned
+ * once, not on every ask (planning them took longer than running them on a busy machine). Only for
+ * statements whose best plan does not depend on their values; the unranked search's does.
+ */
+function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  return { name: `kb_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text, values };
+}
+
 function toBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
@@ -52,16 +68,20 @@ export interface PostgresKnowledgeIndexOptions {
   minVectorsForLists?: number;
   /** Rows written before the first background ANALYZE (see ./upkeep.ts; tests lower it). */
   firstAnalyzeRows?: number;
+  /** Rows of a file one postings row covers at most (tests lower it); POSTINGS_ROWS unset. */
+  postingsRows?: number;
 }
 
 export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
   private readonly vectors: PostgresVectorLists;
   private readonly upkeep: IndexUpkeep;
+  private readonly postingsRows: number;
 
   constructor(
     private readonly db: Queryable,
     options: PostgresKnowledgeIndexOptions = {},
   ) {
+    this.postingsRows = options.postingsRows ?? POSTINGS_ROWS;
     this.vectors = new PostgresVectorLists(db, { minVectors: options.minVectorsForLists });
     this.upkeep = new IndexUpkeep(db, options.firstAnalyzeRows);
   }
@@ -98,6 +118,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
       let stored = 0;
       for (const [kind, entries] of [['passages', passages], ['qa', qa]] as const) {
         const added = new FileStats();
+        const postings = new PostingsBuilder();
         let batch: Prepared[] = [];
         // One batch in flight while the next is prepared: PostgreSQL writes while this thread tokenises.
         let inFlight: Promise<void> = Promise.resolve();
@@ -107,7 +128,9 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
           const sent = batch;
           batch = [];
           added.add(sent);
-          inFlight = this.insertBatch(c, kind, file, sent).then(() => {
+          inFlight = this.insertBatch(c, kind, file, sent).then(async (ids) => {
+            postings.add(sent, ids);
+            if (postings.rows >= this.postingsRows) await this.insertPostings(c, kind, file, postings);
             stored += sent.length;
             onProgress?.(stored);
           });
@@ -122,6 +145,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
         }
         await flush();
         await inFlight;
+        await this.insertPostings(c, kind, file, postings);
         // The file's statistics last, in one statement: the rows of kb_terms and kb_counts it locks
         // (every ingestion touches the common terms) stay locked from here to COMMIT only, so files
         // ingested side by side do not wait for each other's whole transaction.
@@ -181,8 +205,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     const columns = HIT_COLUMNS[kind].map((c) => `t.${c}`).join(', ');
     // The pool is ranked before the scope's mutable filters (as in SQLite); only the best `limit` rows
     // that pass them are read whole. The first row always comes, carrying the pool's size.
-    const { rows } = await this.db.query(
-      `WITH pool AS (${pool}),
+    const text = `WITH pool AS (${pool}),
        passed AS (
          SELECT p.id, p.bm FROM pool p JOIN kb_files f ON f.org_id = $2 AND f.file_id = p.file_id
          WHERE f.use_as_source AND ($3::bigint IS NULL OR f.file_id = $3)
@@ -192,9 +215,8 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
        SELECT (SELECT count(*) FROM pool) AS pool_size, h.* FROM (SELECT 1) AS one LEFT JOIN (
          SELECT p.bm, t.id, t.file_id, f.filename, ${columns}
          FROM passed p JOIN ${table} t ON t.id = p.id JOIN kb_files f ON f.org_id = t.org_id AND f.file_id = t.file_id
-       ) h ON TRUE`,
-      args,
-    );
+       ) h ON TRUE`;
+    const { rows } = await this.db.query(match === 'all' ? { text, values: args } : prepared(text, args));
     const poolSize = Number(rows[0]?.pool_size ?? 0);
     const hits = rows
       .filter((r) => r.id !== null && r.id !== undefined)
@@ -210,6 +232,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
    */
   private async rankedPool(kind: K.IndexKind, orgId: number, fileId: number | null, lexemes: string[], multiplicity: number[], pool: number) {
     const { rows } = await this.db.query<{ avgdl: number; w: number[]; i: string | null; file_id: string | null; first_id: string | null; postings: Buffer | null }>(
+      prepared(
       `WITH totals AS (SELECT coalesce(sum(rows), 0)::float8 AS n, coalesce(sum(tokens), 0)::float8 AS tokens FROM kb_counts WHERE kind = $1),
        stats AS MATERIALIZED (
          SELECT CASE WHEN tt.n > 0 THEN tt.tokens / tt.n ELSE 1::float8 END AS avgdl,
@@ -227,6 +250,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
        ) c ON TRUE
        ORDER BY c.i, c.file_id, c.first_id`,
       [kind, orgId, lexemes, multiplicity, fileId],
+      ),
     );
     const first = rows[0];
     if (!first) return [];
@@ -406,11 +430,10 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
   }
 
   /**
-   * A batch of rows and their postings (a postings row per lexeme of the batch), in one statement; their
-   * statistics are added once per file (see addStats). The rows' ids are drawn first, so the postings
-   * can name them.
+   * A batch of rows in one statement, their ids drawn first (for their postings, see PostingsBuilder);
+   * their statistics are added once per file (see addStats).
    */
-  private async insertBatch(c: pg.PoolClient, kind: K.IndexKind, file: K.IndexedFile, batch: Prepared[]): Promise<void> {
+  private async insertBatch(c: pg.PoolClient, kind: K.IndexKind, file: K.IndexedFile, batch: Prepared[]): Promise<number[]> {
     const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
     const { rows: drawn } = await c.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, $1)`, [batch.length]);
     const ids = drawn.map((r) => r.id);
@@ -426,17 +449,23 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
       doclen: ['int', ''],
     };
     const args = all.map((col) => batch.map((p, i) => (col === 'id' ? ids[i] : col === 'tsv' ? p.tsv : col === 'doclen' ? p.doclen : p.row[col])));
-    const postings = postingsOf(batch, ids);
-    const n = all.length + 3;
     await c.query(
-      `WITH written AS (
-         INSERT INTO ${table} (org_id, file_id, ${all.join(', ')})
-         SELECT $1, $2, ${all.map((col) => `u.${col}${types[col]?.[1] ?? ''}`).join(', ')}
-         FROM unnest(${all.map((col, i) => `$${i + 3}::${types[col]?.[0] ?? 'text'}[]`).join(', ')}) AS u(${all.join(', ')}))
-       INSERT INTO kb_postings (kind, org_id, term, file_id, first_id, postings)
-       SELECT $${n}, $1, p.term, $2, $${n + 1}, p.postings
-       FROM unnest($${n + 2}::text[], $${n + 3}::bytea[]) AS p(term, postings)`,
-      [file.org_id, file.file_id, ...args, kind, ids[0], postings.terms, postings.bytes],
+      `INSERT INTO ${table} (org_id, file_id, ${all.join(', ')})
+       SELECT $1, $2, ${all.map((col) => `u.${col}${types[col]?.[1] ?? ''}`).join(', ')}
+       FROM unnest(${all.map((col, i) => `$${i + 3}::${types[col]?.[0] ?? 'text'}[]`).join(', ')}) AS u(${all.join(', ')})`,
+      [file.org_id, file.file_id, ...args],
+    );
+    return ids.map(Number);
+  }
+
+  /** The postings gathered so far, a postings row per lexeme, in one statement. */
+  private async insertPostings(c: pg.PoolClient, kind: K.IndexKind, file: K.IndexedFile, builder: PostingsBuilder): Promise<void> {
+    const packed = builder.take();
+    if (!packed) return;
+    await c.query(
+      `INSERT INTO kb_postings (kind, org_id, term, file_id, first_id, postings)
+       SELECT $1, $2, p.term, $3, $4, p.postings FROM unnest($5::text[], $6::bytea[]) AS p(term, postings)`,
+      [kind, file.org_id, file.file_id, packed.firstId, packed.terms, packed.bytes],
     );
   }
 
@@ -469,21 +498,6 @@ class FileStats {
       for (const l of p.tf.keys()) this.docs.set(l, (this.docs.get(l) ?? 0) + 1);
     }
   }
-}
-
-/** A batch's postings, a lexeme each (see ./postings.ts), the batch's first id their base. */
-function postingsOf(batch: Prepared[], ids: string[]): { terms: string[]; bytes: Buffer[] } {
-  const byTerm = new Map<string, Posting[]>();
-  batch.forEach((p, i) => {
-    const id = Number(ids[i]);
-    for (const [term, tf] of p.tf) {
-      let list = byTerm.get(term);
-      if (!list) byTerm.set(term, (list = []));
-      list.push({ id, tf, len: p.doclen });
-    }
-  });
-  const firstId = Number(ids[0]);
-  return { terms: [...byTerm.keys()], bytes: [...byTerm.values()].map((list) => encodePostings(firstId, list)) };
 }
 
 function prepare(kind: K.IndexKind, row: Record<string, unknown>, head: string, body: string): Prepared {

@@ -1,6 +1,6 @@
 /**
- * Postings, as the PostgreSQL index stores them (see ./schema.ts, kb_postings): for one lexeme and one
- * batch of a file's rows, a bytea of 12-byte entries, big-endian (as SQL's int4send writes them, which
+ * Postings, as the PostgreSQL index stores them (see ./schema.ts, kb_postings): for one lexeme and up to
+ * a few thousand of a file's rows, a bytea of 12-byte entries, big-endian (as SQL's int4send writes them, which
  * the migration from `tf` objects uses): the row's id less the batch's `first_id`, its term frequency
  * (10 × the weighted count, see TF_TENTHS) and its length (BM25's doclen). A ranked search reads its
  * lexemes' postings and scores them here: tens of thousands of entries in a few milliseconds, where
@@ -15,15 +15,50 @@ export interface Posting {
   len: number;
 }
 
-/** One lexeme's postings in a batch: rows ascending by id, each id at least `firstId`. */
-export function encodePostings(firstId: number, postings: Posting[]): Buffer {
-  const out = Buffer.allocUnsafe(postings.length * ENTRY_BYTES);
-  postings.forEach((p, i) => {
-    out.writeInt32BE(p.id - firstId, i * ENTRY_BYTES);
-    out.writeInt32BE(p.tf, i * ENTRY_BYTES + 4);
-    out.writeInt32BE(p.len, i * ENTRY_BYTES + 8);
-  });
-  return out;
+/**
+ * A file's postings as its rows are written, a lexeme each, until `take` packs them for one postings
+ * row per lexeme: rows must be added in ascending id order (a transaction draws its ids in order).
+ * Kept as flat number arrays (id, tf, length), a few megabytes for thousands of rows.
+ */
+export class PostingsBuilder {
+  private byTerm = new Map<string, number[]>();
+  private firstId: number | null = null;
+  rows = 0;
+
+  add(rows: { tf: Map<string, number>; doclen: number }[], ids: number[]): void {
+    rows.forEach((row, i) => {
+      const id = ids[i]!;
+      this.firstId ??= id;
+      for (const [term, tf] of row.tf) {
+        let list = this.byTerm.get(term);
+        if (!list) this.byTerm.set(term, (list = []));
+        list.push(id, tf, row.doclen);
+      }
+    });
+    this.rows += rows.length;
+  }
+
+  /** The postings gathered since the last take, packed, and empties the builder; null when none. */
+  take(): { firstId: number; terms: string[]; bytes: Buffer[] } | null {
+    if (this.firstId === null) return null;
+    const firstId = this.firstId;
+    const terms: string[] = [];
+    const bytes: Buffer[] = [];
+    for (const [term, flat] of this.byTerm) {
+      const out = Buffer.allocUnsafe((flat.length / 3) * ENTRY_BYTES);
+      for (let i = 0, at = 0; i < flat.length; i += 3, at += ENTRY_BYTES) {
+        out.writeInt32BE(flat[i]! - firstId, at);
+        out.writeInt32BE(flat[i + 1]!, at + 4);
+        out.writeInt32BE(flat[i + 2]!, at + 8);
+      }
+      terms.push(term);
+      bytes.push(out);
+    }
+    this.byTerm = new Map();
+    this.firstId = null;
+    this.rows = 0;
+    return { firstId, terms, bytes };
+  }
 }
 
 export function decodePostings(firstId: number, bytes: Buffer): Posting[] {
