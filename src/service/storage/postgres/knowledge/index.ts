@@ -46,9 +46,10 @@ const HIT_COLUMNS: Record<K.IndexKind, string[]> = {
 };
 
 /**
- * A statement prepared once per connection (named after its text): a search's statements are planned
- * once, not on every ask (planning them took longer than running them on a busy machine). Only for
- * statements whose best plan does not depend on their values; the unranked search's does.
+ * A statement prepared once per connection (named after its text), planned once rather than on every
+ * ask. Only for statements whose plan cannot go wrong without their values: the ranked pool's final
+ * statement (rows by id from arrays). Not the postings' (a generic plan read every postings row of the
+ * organisation, not the lexemes') nor the unranked search's.
  */
 function prepared(text: string, values: unknown[]): pg.QueryConfig {
   return { name: `kb_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text, values };
@@ -232,7 +233,6 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
    */
   private async rankedPool(kind: K.IndexKind, orgId: number, fileId: number | null, lexemes: string[], multiplicity: number[], pool: number) {
     const { rows } = await this.db.query<{ avgdl: number; w: number[]; i: string | null; file_id: string | null; first_id: string | null; postings: Buffer | null }>(
-      prepared(
       `WITH totals AS (SELECT coalesce(sum(rows), 0)::float8 AS n, coalesce(sum(tokens), 0)::float8 AS tokens FROM kb_counts WHERE kind = $1),
        stats AS MATERIALIZED (
          SELECT CASE WHEN tt.n > 0 THEN tt.tokens / tt.n ELSE 1::float8 END AS avgdl,
@@ -250,7 +250,6 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
        ) c ON TRUE
        ORDER BY c.i, c.file_id, c.first_id`,
       [kind, orgId, lexemes, multiplicity, fileId],
-      ),
     );
     const first = rows[0];
     if (!first) return [];
