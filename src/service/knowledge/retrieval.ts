@@ -63,11 +63,6 @@ export class TermStatistics {
     return new TermStatistics(index, stats, { passages: known('passages'), qa: known('qa') });
   }
 
-  /** The index's own threshold for a large index (KnowledgeIndex.largeIndexRows), if it has one. */
-  get largeIndexRows(): number | undefined {
-    return this.index.largeIndexRows;
-  }
-
   total(kind: IndexKind): number {
     return this.stats[kind].total;
   }
@@ -98,7 +93,7 @@ const MAX_TERMS = 32;
 /** Rows (summed over the kept terms) a search may make BM25 score; see searchPlan. */
 const ROW_BUDGET = 1500;
 /**
- * On an organisation's index of more than LARGE_INDEX_ROWS rows (or the index's own largeIndexRows), when the kept terms occur in more
+ * On an organisation's index of more than LARGE_INDEX_ROWS rows, when the kept terms occur in more
  * than SCORE_BUDGET rows, a search asks for rows holding up to MAX_TOGETHER of the rarest terms together.
  */
 const LARGE_INDEX_ROWS = 50_000;
@@ -262,7 +257,7 @@ async function searchPlan(terms: string[], stats: TermStatistics, kind: IndexKin
     kept.push(c.term);
     rows += c.rows;
   }
-  if (orgRows <= (stats.largeIndexRows ?? LARGE_INDEX_ROWS) || rows <= SCORE_BUDGET) return { terms: kept, match: 'any' };
+  if (orgRows <= LARGE_INDEX_ROWS || rows <= SCORE_BUDGET) return { terms: kept, match: 'any' };
   // Together: expected rows = orgRows x the product of each term's share; stop once it is small, or
   // before a term would make the walk to a full pool cost more than WALK_BUDGET postings.
   const together: string[] = [];

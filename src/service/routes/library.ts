@@ -10,7 +10,7 @@ import * as library from '../domain/library-actions';
 import { libraryWorkbook } from '../domain/library-export';
 import { principalOf } from '../http/auth';
 import { pageEnvelope, pageRequest } from '../http/params';
-import { assertOfferingsExist } from './grounding';
+import { assertOfferingsExist } from '../domain/grounding';
 import { route } from './route';
 
 /** Most entries one export holds. */

@@ -139,12 +139,6 @@ export interface FileFacts {
 
 export interface KnowledgeIndex {
   /**
-   * Rows an organisation's index holds before a search whose terms occur in many rows asks for rows
-   * holding its rarest terms together instead of scoring every row that holds any (see searchPlan in
-   * knowledge/retrieval.ts); unset: 50,000 (FTS5 scores tens of thousands of rows in milliseconds).
-   */
-  readonly largeIndexRows?: number;
-  /**
    * Replaces the file's content (and its scope) with `passages` and `qa`: searches see the old content
    * or nothing of the file until the new content is complete, and a failure leaves none of it behind.
    * Entries are pulled as they are written (they may be computed on demand); a large file is written in
