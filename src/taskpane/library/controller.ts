@@ -11,7 +11,7 @@
 import type { ApiError } from '../../api/errors';
 import type { Offering, RepositoryFile } from '../../api/schemas';
 import { isForbidden } from '../errors';
-import { controllerOf, createStore } from '../store';
+import { controllerOf, createStore, type Store } from '../store';
 import type { TaskpaneApi } from '../types';
 import { probeExtensions } from './extensions';
 import { createListing } from './listing';
@@ -48,6 +48,61 @@ export interface LibraryDeps {
 }
 
 type Query = Pick<LibraryState, 'search' | 'status' | 'docType' | 'ordering' | 'page'>;
+
+/** What the upload and delete steps act on: the store, the client, and how to list again and drop a file. */
+interface StepContext {
+  store: Store<LibraryState>;
+  client: TaskpaneApi;
+  relist: () => void;
+  forget: (id: number) => void;
+}
+
+/**
+ * The upload step. `replace`: files to delete once the new ones are in (null: not decided yet, ask when
+ * names repeat). A 403 is told to `onRefused`: the app disables uploading with the reason.
+ */
+async function runUpload(ctx: StepContext, replace: readonly RepositoryFile[] | null, onRefused?: (e: ApiError) => void): Promise<void> {
+  const { store } = ctx;
+  const { picked, tagsText, companyScope, chosenOfferings, ext } = store.state;
+  if (picked.length === 0) return;
+  const tags = parseTags(tagsText);
+  if (tags.error) {
+    store.update({ uploadError: tags.error });
+    return;
+  }
+  store.update({ uploading: true, uploadError: null, uploadNote: null, replaceAsk: null });
+  try {
+    const choices = { picked, tags: tags.tags, companyScope, chosenOfferings };
+    const done = await uploadPicked(ctx.client, choices, replace, { canDelete: !!ext?.canDelete, forget: ctx.forget });
+    if ('ask' in done) {
+      store.update({ replaceAsk: done.ask });
+      return;
+    }
+    store.update({ uploadNote: done.note, picked: [], page: 1 });
+    ctx.relist();
+  } catch (e) {
+    if (isForbidden(e)) onRefused?.(e);
+    store.update({ uploadError: e });
+  } finally {
+    store.update({ uploading: false });
+  }
+}
+
+/** The delete step: the file leaves the list at once; a refusal keeps it, with the service's words. */
+async function runRemove(ctx: StepContext, file: RepositoryFile): Promise<void> {
+  const { store } = ctx;
+  store.update({ deleting: true, deleteError: null, deleteNote: null });
+  try {
+    await ctx.client.deleteRepositoryFile(file.id);
+    ctx.forget(file.id);
+    store.update({ deleteNote: `Deleted ${fileName(file)}.`, confirmDelete: null });
+    ctx.relist();
+  } catch (e) {
+    store.update({ deleteError: e });
+  } finally {
+    store.update({ deleting: false });
+  }
+}
 
 export function createLibraryController(deps: LibraryDeps = {}) {
   const store = createStore(initialLibraryState());
@@ -95,48 +150,7 @@ export function createLibraryController(deps: LibraryDeps = {}) {
     if (JSON.stringify(listQuery(store.state)) !== before) relist();
   }
 
-  /** `replace`: files to delete once the new ones are in (null: not decided yet, ask when names repeat). */
-  async function upload(replace: readonly RepositoryFile[] | null): Promise<void> {
-    const client = inputs.client;
-    const { picked, tagsText, companyScope, chosenOfferings, ext } = store.state;
-    if (!client || picked.length === 0) return;
-    const tags = parseTags(tagsText);
-    if (tags.error) {
-      store.update({ uploadError: tags.error });
-      return;
-    }
-    store.update({ uploading: true, uploadError: null, uploadNote: null, replaceAsk: null });
-    try {
-      const done = await uploadPicked(client, { picked, tags: tags.tags, companyScope, chosenOfferings }, replace, { canDelete: !!ext?.canDelete, forget });
-      if ('ask' in done) {
-        store.update({ replaceAsk: done.ask });
-        return;
-      }
-      store.update({ uploadNote: done.note, picked: [], page: 1 });
-      relist();
-    } catch (e) {
-      if (isForbidden(e)) deps.onUploadRefused?.(e);
-      store.update({ uploadError: e });
-    } finally {
-      store.update({ uploading: false });
-    }
-  }
-
-  async function remove(file: RepositoryFile): Promise<void> {
-    const client = inputs.client;
-    if (!client) return;
-    store.update({ deleting: true, deleteError: null, deleteNote: null });
-    try {
-      await client.deleteRepositoryFile(file.id);
-      forget(file.id);
-      store.update({ deleteNote: `Deleted ${fileName(file)}.`, confirmDelete: null });
-      relist();
-    } catch (e) {
-      store.update({ deleteError: e });
-    } finally {
-      store.update({ deleting: false });
-    }
-  }
+  const context = (client: TaskpaneApi): StepContext => ({ store, client, relist, forget });
 
   return controllerOf(store, {
     /** The pane's client, whether it is shown, its poll interval, its connection epoch. */
@@ -164,12 +178,17 @@ export function createLibraryController(deps: LibraryDeps = {}) {
     setCompanyScope: (companyScope: boolean) => store.update({ companyScope }),
     toggleOffering: (id: number, on: boolean) => store.update((s) => ({ chosenOfferings: toggleOffering(s.chosenOfferings, id, on) })),
     cancelReplace: () => store.update({ replaceAsk: null }),
-    upload,
+    /** `replace`: files to delete once the new ones are in (null: not decided yet, ask when names repeat). */
+    async upload(replace: readonly RepositoryFile[] | null): Promise<void> {
+      if (inputs.client) await runUpload(context(inputs.client), replace, deps.onUploadRefused);
+    },
 
     askDelete: (id: number) => store.update({ confirmDelete: id, deleteNote: null }),
     cancelDelete: () => store.update({ confirmDelete: null }),
     dismissDeleteError: () => store.update({ deleteError: null }),
-    remove,
+    async remove(file: RepositoryFile): Promise<void> {
+      if (inputs.client) await runRemove(context(inputs.client), file);
+    },
 
     dispose(): void {
       disposed = true;
