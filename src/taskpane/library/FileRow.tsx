@@ -1,7 +1,7 @@
 /** One file of the library: its status, what it gave the knowledge base, its progress, and Delete with a confirmation. */
 import type { RepositoryFile } from '../../api/schemas';
 import { ProgressBar } from '../components/Progress';
-import { busyStatus, plural } from './controller';
+import { busyStatus, plural } from './state';
 import { capitalise, formatLabel, typeLabel } from './labels';
 
 export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confirming: boolean; deleting: boolean; onAsk: () => void; onCancel: () => void; onDelete: () => void }) {
