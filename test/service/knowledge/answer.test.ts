@@ -368,6 +368,16 @@ describe('a decision from the organisation\'s own statement', () => {
     expect(critical.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
   });
 
+  it('gives no Yes from a paraphrase when the organisation denies the claim outright', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme PCI Summary.md' }),
+      "# Payment cards\n\nAcme systems do not store, process, or transmit cardholder data.\n\n# Checkout\n\nCardholder data is transmitted from the user's browser directly to a payment processor, and Acme systems process only the order.",
+    );
+    const result = await t.kb.answerQuestion(1, { text: 'Do your systems store, process, or transmit cardholder data?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses.find((r) => r.slot_key === 'answer')?.content).not.toBe('Yes');
+  });
+
   it('reads "customers don\'t have to maintain patches" as no denial of patch management', async () => {
     await addText(t.kb, meta({ file_id: 1, filename: 'Acme Hosting.md' }), "# Hosting\n\nWith our SaaS model our customers don't have to worry about maintaining servers, patches or patch management processes.");
     const result = await t.kb.answerQuestion(1, { text: 'Do you have a documented patch management process?', answer_slots: YES_NO_SLOTS }, {});

@@ -136,11 +136,22 @@ function basedCompounds(text: string): Set<string> {
 /** Prefix of a concept made of the initials of consecutive words ("disaster recovery plan": `initials:drp`). */
 const INITIALS = 'initials:';
 
-/** Each alternative of "A/B" (two or three words, none a stop word) mapped to the concept of the first. */
+/**
+ * Each alternative of "A/B", "A or B" or "A and/or B" (single words, none a stop word: "complexity or
+ * length", "passwords/passphrases") mapped to the concept of the first: either states the claim.
+ */
 function alternatives(text: string): Map<string, string> {
   const of = new Map<string, string>();
-  for (const match of text.matchAll(/\b[A-Za-z][A-Za-z-]+(?:\/[A-Za-z][A-Za-z-]+){1,2}\b/g)) {
-    const parts = match[0].split('/').map((word) => keyTerms(word));
+  const offered = [
+    ...[...text.matchAll(/\b[A-Za-z][A-Za-z-]+(?:\/[A-Za-z][A-Za-z-]+){1,2}\b/g)].map((m) => m[0].split('/')),
+    // Two words qualifying the same next one ("complexity or length limitations", "protected or sensitive
+    // data"), not the ends of two phrases ("an internal team or retain an external one").
+    ...[...text.matchAll(/\b([A-Za-z][A-Za-z-]+)\s+(?:and\/)?or\s+([A-Za-z][A-Za-z-]+)\s+([A-Za-z][A-Za-z-]+)/g)]
+      .filter((m) => keyTerms(m[3]!).length === 1)
+      .map((m) => [m[1]!, m[2]!]),
+  ];
+  for (const words of offered) {
+    const parts = words.map((word) => keyTerms(word));
     if (parts.some((terms) => terms.length !== 1)) continue;
     const concepts = parts.map((terms) => concept(stem(terms[0]!)));
     for (const c of concepts.slice(1)) if (c !== concepts[0]) of.set(c, concepts[0]!);

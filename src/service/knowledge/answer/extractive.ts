@@ -129,6 +129,7 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   const primaryList = primary && isListSlot(primary) ? primary : null;
   let denied = false;
   let paraphrase: StatedClaim | null = null;
+  let paraphrased: StatedClaim | null = null;
   let statement: Decision | null = null;
   // What decides is the question itself, without a leading condition or a trailing instruction ("If so, describe…").
   const claimed = questionProper(asked);
@@ -144,8 +145,11 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     const deciders = question.subject ? candidates.filter(onSubject) : candidates;
     const setAside = focus ? rejectsClaim(top.text, questionClaim(claimed, focus.weights)) : false;
     if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text) && !setAside && onSubject(top.candidate) && namesIt(top.text, top.candidate)) decided = yes;
-    else if (yes && focus && (paraphrase = statedClaim(asked, deciders, focus, namesIt))) decided = yes;
-    else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text) && onSubject(top.candidate) && namesIt(top.text, top.candidate)) {
+    // A paraphrase does not outweigh the organisation's own denial of the claim ("does not store… cardholder data").
+    else if (yes && focus && (paraphrased = statedClaim(asked, deciders, focus, namesIt)) && stated()?.value !== 'no') {
+      paraphrase = paraphrased;
+      decided = yes;
+    } else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text) && onSubject(top.candidate) && namesIt(top.text, top.candidate)) {
       decided = no;
       denied = true;
     } else if ((statement = stated()) && (statement.value === 'yes' ? yes : no)) {

@@ -39,6 +39,14 @@ describe('questionClaim: alternatives, acronyms, glosses, compounds', () => {
     expect(evidenceConcepts('Passphrases are hashed and encrypted.', claim).has('password')).toBe(true);
   });
 
+  it('folds "A or B" only where both qualify the same next word', () => {
+    const claim = questionClaim('Does the system have password complexity or length limitations?');
+    expect(claim.some((t) => t.concept === 'length')).toBe(false);
+    expect(evidenceConcepts('Authentication requires a minimum password length of eight characters.', claim).has('complex')).toBe(true);
+    // The ends of two phrases are not alternatives: "team or retain".
+    expect(concepts('Do you have either an internal incident response team or retain an external team?')).toContain('retain');
+  });
+
   it('lets words spelled out state an acronym the vocabulary does not know, and only such an acronym', () => {
     const claim = questionClaim('Are all components of the DRP reviewed at least annually?');
     expect(evidenceConcepts('Our Disaster Recovery Plan is reviewed at least annually.', claim).has('drp')).toBe(true);
