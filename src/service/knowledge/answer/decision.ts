@@ -145,8 +145,10 @@ function subjectConcepts(subjectClaim: ClaimTerm[], candidate: Candidate): Set<s
   return evidenceConcepts(candidate.evidence.section_path.join('\n'), subjectClaim);
 }
 
+/** The subject's own words, not its "policies and procedures": a Disaster Recovery Plan names no logging policy. */
 function namesSubjectClaim(subjectClaim: ClaimTerm[], sentence: string, heading: Set<string>): boolean {
-  return subjectClaim.length === 0 || claimCoverage(subjectClaim, new Set([...evidenceConcepts(sentence, subjectClaim), ...heading])).share >= SUBJECT_SHARE;
+  const named = subjectClaim.filter((t) => !LIFECYCLE.has(t.concept));
+  return named.length === 0 || claimCoverage(named, new Set([...evidenceConcepts(sentence, named), ...heading])).share >= SUBJECT_SHARE;
 }
 
 /** Whether the passage is about the subject a question refers back to (any passage is, when it refers to none). */
