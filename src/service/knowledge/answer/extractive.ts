@@ -10,8 +10,8 @@
 import type { Candidate, QuestionFocus } from '../retrieval';
 import { coverage, NEGATIONS, relatedCoverage, setCosine, splitSentences, stemmedTerms } from '../text';
 import type { AnswerResult, Evidence, QuestionInput } from '../types';
-import { claimCoverage, evidenceConcepts, questionClaim, statesPlainly, type ClaimTerm } from './claim';
-import { aboutSubject, decideFromStatement, type Decision } from './decision';
+import { claimCoverage, evidenceConcepts, questionClaim, questionProper, statesPlainly, type ClaimTerm } from './claim';
+import { aboutSubject, decideFromStatement, namesSubject, rejectsClaim, type Decision } from './decision';
 import { describeSource, evaluation } from './evaluation';
 import { describeField, instanceField } from './fields';
 import { isStatement, quotableSentences } from './sentences';
@@ -129,18 +129,27 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   const primaryList = primary && isListSlot(primary) ? primary : null;
   let denied = false;
   let paraphrase: StatedClaim | null = null;
+  let paraphrased: StatedClaim | null = null;
   let statement: Decision | null = null;
-  const topOwnCoverage = coverage(stemmedTerms(asked), stemmedTerms(top.text));
+  // What decides is the question itself, without a leading condition or a trailing instruction ("If so, describe…").
+  const claimed = questionProper(asked);
+  const topOwnCoverage = coverage(stemmedTerms(claimed), stemmedTerms(top.text));
   if (primaryList && asksYesNo) {
     const allowed = primaryList.allowed_values ?? [];
     const yes = yesValue(allowed);
     const no = noValue(allowed);
     // A question referring back ("Are the policies… reviewed?") is decided only from passages on its subject.
     const onSubject = (c: Candidate) => !question.subject || !focus || aboutSubject(question.subject, c, focus);
+    // A claim that is all lifecycle ("reviewed and updated at least annually") needs the sentence itself to name that subject.
+    const namesIt = (text: string, c: Candidate) => !question.subject || !focus || namesSubject(claimed, question.subject, text, c, focus);
     const deciders = question.subject ? candidates.filter(onSubject) : candidates;
-    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text) && onSubject(top.candidate)) decided = yes;
-    else if (yes && focus && (paraphrase = statedClaim(asked, deciders, focus))) decided = yes;
-    else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text) && onSubject(top.candidate)) {
+    const setAside = focus ? rejectsClaim(top.text, questionClaim(claimed, focus.weights)) : false;
+    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text) && !setAside && onSubject(top.candidate) && namesIt(top.text, top.candidate)) decided = yes;
+    // A paraphrase does not outweigh the organisation's own denial of the claim ("does not store… cardholder data").
+    else if (yes && focus && (paraphrased = statedClaim(asked, deciders, focus, namesIt)) && stated()?.value !== 'no') {
+      paraphrase = paraphrased;
+      decided = yes;
+    } else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text) && onSubject(top.candidate) && namesIt(top.text, top.candidate)) {
       decided = no;
       denied = true;
     } else if ((statement = stated()) && (statement.value === 'yes' ? yes : no)) {
@@ -244,7 +253,7 @@ export function isNegated(sentence: string): boolean {
 
 /** A verb negated once ("does not store", "is never shared"), not "not only", "no later than" or "unless". */
 const DENIAL = /\b(?:(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could|shall|should|may|must)\s+not|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|won't|can't|cannot|never)\b/;
-const NOT_A_DENIAL = /\b(?:not\s+(?:only|just|limited|necessarily|all)|no\s+later|if\s+not|whether\s+or\s+not|unless|except)\b/;
+const NOT_A_DENIAL = /\b(?:not\s+(?:only|just|limited|necessarily|all)|no\s+later|if\s+not|whether\s+or\s+not|unless|except|\w*n't\s+(?:have|need)\s+to|not\s+(?:have|need)\s+to|need\s+not|no\s+need)\b/;
 
 /** Whether the sentence denies its own claim outright, once (a double negation decides nothing). */
 export function deniesClaim(sentence: string): boolean {
@@ -288,10 +297,10 @@ const CLAIM_PASSAGES = 4;
  * ones of a passage, holding at least CLAIM_SHARE of the claim's weight, none of them negated or
  * conditional. Null when the claim is too thin to judge (fewer than two concepts) or nothing states it.
  */
-export function statedClaim(question: string, candidates: Candidate[], focus: QuestionFocus): StatedClaim | null {
+export function statedClaim(question: string, candidates: Candidate[], focus: QuestionFocus, accept: (text: string, candidate: Candidate) => boolean = () => true): StatedClaim | null {
   // "Will any data leave…", "Are there any browsers not supported": they ask about exceptions, and a
   // statement of the general practice does not settle them.
-  if (/\bany\b/i.test(question)) return null;
+  if (/\bany\b/i.test(questionProper(question))) return null;
   const claim = questionClaim(question, focus.weights);
   if (claim.length < 2) return null;
   // The claim's distinctive concepts must all be there; only its common ones may be missing.
@@ -301,7 +310,7 @@ export function statedClaim(question: string, candidates: Candidate[], focus: Qu
   for (const candidate of candidates.slice(0, CLAIM_PASSAGES)) {
     if (candidate.evidence.type === 'qna') continue;
     const sentences = splitSentences(candidate.evidence.content).filter((s) => s.length >= 25 && s.length <= 400);
-    const concepts = sentences.map(evidenceConcepts);
+    const concepts = sentences.map((sentence) => evidenceConcepts(sentence, claim));
     for (let i = 0; i < sentences.length; i++) {
       for (const span of [1, 2]) {
         if (i + span > sentences.length) continue;
@@ -311,7 +320,7 @@ export function statedClaim(question: string, candidates: Candidate[], focus: Qu
         if (!core.every((t) => held.has(t.concept))) continue;
         // A pair must need both sentences: otherwise the single sentence is the better evidence.
         if (share < CLAIM_SHARE || (best && share <= best.share)) continue;
-        if (!texts.every(statesPlainly)) continue;
+        if (!texts.every(statesPlainly) || texts.some((t) => rejectsClaim(t, claim)) || !texts.every((t) => accept(t, candidate))) continue;
         best = { text: texts.join(' '), candidate, share, matched: describeClaim(claim, held) };
       }
     }
