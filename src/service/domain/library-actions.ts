@@ -11,6 +11,7 @@ import { badRequest, forbidden, notFound } from '../http/errors';
 import type { QaSlot } from '../storage/knowledge-index';
 import type { LibraryRow, LibraryState, ManualEntry, ManualEntryContent } from '../storage/library';
 import type { Principal, Store } from '../storage/types';
+import { entryAfter, entryCursor, keyAfter, keyCursor } from './library-cursor';
 import { DEFAULT_REVIEW_AGE_MONTHS, entryDetail, libraryEntry, primaryAnswer, reviewCutoff, type EntryContext } from './library';
 
 export interface LibraryDeps {
@@ -44,7 +45,15 @@ export interface BrowseQuery {
   file_id?: number;
 }
 
-export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuery, page: { limit: number; offset: number }): Promise<{ count: number; results: LibraryEntry[] }> {
+/** A page to read: by number (`offset`), or after the entry or group a `cursor` (./library-cursor.ts) names. */
+export interface BrowsePage {
+  limit: number;
+  offset: number;
+  cursor?: string;
+}
+
+/** A page of entries, with the cursor of the page after it (null on the last). */
+export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuery, page: BrowsePage): Promise<{ count: number; results: LibraryEntry[]; next: string | null }> {
   const months = (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
   const now = deps.now?.() ?? new Date();
   const search = query.q?.trim();
@@ -52,10 +61,11 @@ export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuer
   const { count, rows } = await deps.store.library.list(
     orgId,
     { status: query.status, filter: query.filter, offering_id: query.offering_id, file_id: query.file_id, review_cutoff: reviewCutoff(months, now), ids },
-    page,
+    { limit: page.limit, offset: page.offset, ...(page.cursor ? { after: entryAfter(page.cursor) } : {}) },
   );
   const ctx = await context(deps, orgId, rows);
-  return { count, results: rows.map((r) => libraryEntry(r, ctx)) };
+  const last = rows.length === page.limit ? rows[rows.length - 1] : undefined;
+  return { count, results: rows.map((r) => libraryEntry(r, ctx)), next: last ? entryCursor(last) : null };
 }
 
 async function found(deps: LibraryDeps, orgId: number, id: number): Promise<LibraryRow> {
@@ -234,11 +244,13 @@ async function conflictGroup(deps: LibraryDeps, orgId: number, qkey: string): Pr
   };
 }
 
-export async function conflicts(deps: LibraryDeps, orgId: number, page: { limit: number; offset: number }): Promise<{ count: number; results: LibraryConflict[] }> {
-  const { count, keys } = await deps.store.library.conflictKeys(orgId, page);
+/** A page of conflict groups (question keys in order), with the cursor of the page after it (null on the last). */
+export async function conflicts(deps: LibraryDeps, orgId: number, page: BrowsePage): Promise<{ count: number; results: LibraryConflict[]; next: string | null }> {
+  const { count, keys } = await deps.store.library.conflictKeys(orgId, { limit: page.limit, offset: page.offset, ...(page.cursor ? { after: keyAfter(page.cursor) } : {}) });
   const results: LibraryConflict[] = [];
   for (const key of keys) results.push(await conflictGroup(deps, orgId, key));
-  return { count, results };
+  const last = keys.length === page.limit ? keys[keys.length - 1] : undefined;
+  return { count, results, next: last !== undefined ? keyCursor(last) : null };
 }
 
 export async function reviewAge(deps: LibraryDeps, orgId: number): Promise<{ review_age_months: number }> {
