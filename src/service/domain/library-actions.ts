@@ -193,7 +193,7 @@ const SETTLED = 'settled:';
 export async function settle(deps: LibraryDeps, p: Principal, entryId: number): Promise<LibraryConflict> {
   const orgId = p.org.id;
   const chosen = await found(deps, orgId, entryId);
-  const group = await deps.store.library.byKey(orgId, chosen.qkey);
+  const group = await deps.store.library.byKeys(orgId, [chosen.qkey]);
   const by = actorName(p);
   const at = nowIso();
   const none = { version: null, version_question: null, version_slots: null };
@@ -213,7 +213,7 @@ export async function settle(deps: LibraryDeps, p: Principal, entryId: number): 
 export async function undoSettle(deps: LibraryDeps, p: Principal, entryId: number): Promise<LibraryConflict> {
   const orgId = p.org.id;
   const entry = await found(deps, orgId, entryId);
-  const group = await deps.store.library.byKey(orgId, entry.qkey);
+  const group = await deps.store.library.byKeys(orgId, [entry.qkey]);
   if (!group.some((r) => r.state?.status === 'canonical')) throw badRequest(`entry_id: the question of entry ${entryId} is not settled`);
   const by = actorName(p);
   const at = nowIso();
@@ -232,25 +232,25 @@ export async function undoSettle(deps: LibraryDeps, p: Principal, entryId: numbe
 }
 
 async function conflictGroup(deps: LibraryDeps, orgId: number, qkey: string): Promise<LibraryConflict> {
-  const rows = await deps.store.library.byKey(orgId, qkey);
+  return (await conflictGroups(deps, orgId, [qkey]))[0]!;
+}
+
+/** The groups of these keys, in this order: their entries read at once, newest file first within a group. */
+async function conflictGroups(deps: LibraryDeps, orgId: number, qkeys: string[]): Promise<LibraryConflict[]> {
+  const rows = await deps.store.library.byKeys(orgId, qkeys);
   const ctx = await context(deps, orgId, rows);
-  const entries = rows.map((r) => libraryEntry(r, ctx));
-  const live = entries.find((e) => e.status !== 'retired') ?? entries[0];
-  return {
-    question_key: qkey,
-    question: live?.question ?? '',
-    entries,
-    canonical_id: entries.find((e) => e.status === 'canonical')?.id ?? null,
-  };
+  return qkeys.map((qkey) => {
+    const entries = rows.filter((r) => r.qkey === qkey).map((r) => libraryEntry(r, ctx));
+    const live = entries.find((e) => e.status !== 'retired') ?? entries[0];
+    return { question_key: qkey, question: live?.question ?? '', entries, canonical_id: entries.find((e) => e.status === 'canonical')?.id ?? null };
+  });
 }
 
 /** A page of conflict groups (question keys in order), with the cursor of the page after it (null on the last). */
 export async function conflicts(deps: LibraryDeps, orgId: number, page: BrowsePage): Promise<{ count: number; results: LibraryConflict[]; next: string | null }> {
   const { count, keys } = await deps.store.library.conflictKeys(orgId, { limit: page.limit, offset: page.offset, ...(page.cursor ? { after: keyAfter(page.cursor) } : {}) });
-  const results: LibraryConflict[] = [];
-  for (const key of keys) results.push(await conflictGroup(deps, orgId, key));
   const last = keys.length === page.limit ? keys[keys.length - 1] : undefined;
-  return { count, results, next: last !== undefined ? keyCursor(last) : null };
+  return { count, results: await conflictGroups(deps, orgId, keys), next: last !== undefined ? keyCursor(last) : null };
 }
 
 export async function reviewAge(deps: LibraryDeps, orgId: number): Promise<{ review_age_months: number }> {

@@ -102,8 +102,8 @@ export interface LibraryRepository {
   list(orgId: number, filter: LibraryListFilter, page: LibraryPageRequest): Promise<{ count: number; rows: LibraryRow[] }>;
   get(orgId: number, id: number): Promise<LibraryRow | null>;
   byIds(orgId: number, ids: number[]): Promise<LibraryRow[]>;
-  /** Every entry answering the question with this key. */
-  byKey(orgId: number, qkey: string): Promise<LibraryRow[]>;
+  /** Every entry answering the questions with these keys, newest file first (in a file, its last rows first). */
+  byKeys(orgId: number, qkeys: string[]): Promise<LibraryRow[]>;
   /** Of these keys, those whose live entries disagree with none of them canonical. */
   conflicting(orgId: number, qkeys: string[]): Promise<Set<string>>;
   /** Keys of unsettled disagreements in key order, a page of them, with how many there are. */

@@ -105,16 +105,16 @@ export class SqlLibrary implements LibraryRepository {
    */
   async list(orgId: number, filter: LibraryListFilter, page: LibraryPageRequest): Promise<{ count: number; rows: LibraryRow[] }> {
     if (filter.ids?.length === 0) return { count: 0, rows: [] };
-    const plan = this.plan(orgId, filter);
+    const plan = await this.plan(orgId, filter);
     const decisions = await this.decisions(orgId, plan);
     const passes = this.passes(plan, decisions);
     if (filter.ids) {
       // A search's results: few (the retrieval's pool), kept in its order, paged here.
-      const ids = inList(this.sql, 'q.id', filter.ids);
-      const found = await this.sql.all<{ id: number }>(
-        `SELECT q.id FROM kb_qa q WHERE q.org_id = ? AND ${and(plan.base)} AND ${ids.clause} AND ${passes.sql}`,
-        [orgId, ...plan.base.args, ...ids.args, ...passes.args],
-      );
+      const found = await this.sql.all<{ id: number }>(`SELECT q.id FROM kb_qa q WHERE q.org_id = ? AND ${and(plan.base)} AND ${passes.sql}`, [
+        orgId,
+        ...plan.base.args,
+        ...passes.args,
+      ]);
       const listed = new Set(found.map((r) => Number(r.id)));
       const ranked = filter.ids.filter((id) => listed.has(id));
       const start = page.after ? ranked.indexOf(page.after.id) + 1 : page.offset;
@@ -136,7 +136,7 @@ export class SqlLibrary implements LibraryRepository {
   }
 
   /** The filter as conditions on entries without a decision and on those with one. */
-  private plan(orgId: number, filter: LibraryListFilter): FilterPlan {
+  private async plan(orgId: number, filter: LibraryListFilter): Promise<FilterPlan> {
     const base: Condition = { sql: ['1 = 1'], args: [] };
     if (filter.filter === 'by_hand') base.sql.push('q.file_id < 0');
     if (filter.file_id !== undefined) {
@@ -148,9 +148,17 @@ export class SqlLibrary implements LibraryRepository {
         SELECT 1 FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id AND o.offering_id = ?)))`);
       base.args.push(orgId, filter.offering_id);
     }
+    if (filter.ids) {
+      // Only the search's results (and their decisions) are read.
+      const ids = inList(this.sql, 'q.id', filter.ids);
+      base.sql.push(ids.clause);
+      base.args.push(...ids.args);
+    }
     if (filter.filter === 'conflicts') {
-      base.sql.push('q.qkey IN (SELECT c.qkey FROM library_conflicts c WHERE c.org_id = ?)');
-      base.args.push(orgId);
+      // The keys first (a list of disagreements is short): as a subquery, PostgreSQL joined it with every decision's entry.
+      const keys = await this.sql.all<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = ?', [orgId]);
+      base.sql.push(textInSql(this.sql.dialect, 'q.qkey'));
+      base.args.push(textInArg(this.sql.dialect, keys.map((k) => k.qkey)));
     }
     const status = filter.filter === 'retired' ? 'retired' : filter.status;
     // Retired entries are kept, not browsed: they show when asked for.
@@ -249,9 +257,13 @@ export class SqlLibrary implements LibraryRepository {
     return this.withOfferings(orgId, rows);
   }
 
-  async byKey(orgId: number, qkey: string): Promise<LibraryRow[]> {
+  async byKeys(orgId: number, qkeys: string[]): Promise<LibraryRow[]> {
+    if (qkeys.length === 0) return [];
     // Found through the key's index; ordered here, since an ORDER BY tempted SQLite into walking every entry in order instead.
-    const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE q.org_id = ? AND q.qkey = ?`, [orgId, qkey]);
+    const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE q.org_id = ? AND ${textInSql(this.sql.dialect, 'q.qkey')}`, [
+      orgId,
+      textInArg(this.sql.dialect, [...new Set(qkeys)]),
+    ]);
     rows.sort((a, b) => Number(b.file_id) - Number(a.file_id) || Number(b.id) - Number(a.id));
     return this.withOfferings(orgId, rows);
   }
