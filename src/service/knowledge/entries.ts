@@ -57,7 +57,7 @@ export function qaEntry(pair: QaPair): PreparedQa {
     original_id: pair.original_id ?? null,
     tab_name: pair.tab_name ?? '',
     location: pair.location ?? '',
-    qkey: libraryQuestionKey({ text: pair.question, original_id: pair.original_id, tab_name: pair.tab_name, subject: pair.subject }),
+    qkey: pair.qkey ?? libraryQuestionKey({ text: pair.question, original_id: pair.original_id, tab_name: pair.tab_name, subject: pair.subject }),
     question_stems: [...stemmedTerms(pair.question)].join(' '),
     stems: texts.stems,
     index_question: texts.indexHead,

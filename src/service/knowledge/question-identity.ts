@@ -136,7 +136,7 @@ export function followedQuestions(questions: readonly { text: string; tab_name: 
 }
 
 /** Characters of a library key's parts: the key is indexed, so it stays bounded (see libraryQuestionKey). */
-export const LIBRARY_KEY_LIMITS = { id: 100, text: 400, subject: 90 } as const;
+export const LIBRARY_KEY_LIMITS = { id: 100, text: 300, subject: 200 } as const;
 
 /**
  * The answer library's key for the question an entry answers: questionIdentity across questionnaires.

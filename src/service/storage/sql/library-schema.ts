@@ -24,22 +24,33 @@ export function textInArg(dialect: Dialect, values: readonly string[]): unknown 
 }
 
 /**
- * The disagreements among the entries answering these keys, as `library_conflicts` keeps them: keys whose
- * live (not retired) entries give more than one answer, none of them canonical. Two statements, each
- * taking (org_id, keys): the keys' rows go, those in conflict come back. Run in the transaction that
- * changed an entry or a file's entries, so the table is always what the entries say (conflicts are
- * then read a page at a time, never computed over the whole library).
+ * The keys (of entries passing `where`, on `q`) whose live (not retired) entries give more than one
+ * answer, none of them canonical. As a fill does, only the newest upload of a questionnaire speaks for it:
+ * an entry is left out when a later file of the same name answers the same question (a fill also counts
+ * a workbook's reviewed-answers sheet as that workbook; the list of conflicts does not).
+ */
+function conflictingKeysSql(where: string): string {
+  return `SELECT q.org_id, q.qkey FROM kb_qa q
+     JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
+     LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question
+     WHERE ${where} AND NOT EXISTS (
+       SELECT 1 FROM kb_qa n JOIN kb_files nf ON nf.org_id = n.org_id AND nf.file_id = n.file_id
+       WHERE n.org_id = q.org_id AND n.qkey = q.qkey AND n.file_id > q.file_id AND LOWER(nf.filename) = LOWER(f.filename))
+     GROUP BY q.org_id, q.qkey
+     HAVING COUNT(DISTINCT CASE WHEN COALESCE(s.status, 'active') <> 'retired' THEN LOWER(TRIM(SUBSTR(COALESCE(s.edit_answer, q.answer), 1, ${ANSWER_PREFIX_CHARS}))) END) > 1
+       AND SUM(CASE WHEN s.status = 'canonical' THEN 1 ELSE 0 END) = 0`;
+}
+
+/**
+ * The disagreements among the entries answering these keys, as `library_conflicts` keeps them. Two
+ * statements, each taking (org_id, keys): the keys' rows go, those in conflict come back. Run in the
+ * transaction that changed an entry or a file's entries, so the table is always what the entries say
+ * (conflicts are then read a page at a time, never computed over the whole library).
  */
 export function refreshConflictsSql(dialect: Dialect): [string, string] {
   return [
     `DELETE FROM library_conflicts WHERE org_id = ? AND ${textInSql(dialect, 'qkey')}`,
-    `INSERT INTO library_conflicts (org_id, qkey)
-     SELECT q.org_id, q.qkey FROM kb_qa q
-     LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question
-     WHERE q.org_id = ? AND ${textInSql(dialect, 'q.qkey')}
-     GROUP BY q.org_id, q.qkey
-     HAVING COUNT(DISTINCT CASE WHEN COALESCE(s.status, 'active') <> 'retired' THEN LOWER(TRIM(SUBSTR(COALESCE(s.edit_answer, q.answer), 1, ${ANSWER_PREFIX_CHARS}))) END) > 1
-       AND SUM(CASE WHEN s.status = 'canonical' THEN 1 ELSE 0 END) = 0`,
+    `INSERT INTO library_conflicts (org_id, qkey) ${conflictingKeysSql(`q.org_id = ? AND ${textInSql(dialect, 'q.qkey')}`)}`,
   ];
 }
 
@@ -72,12 +83,7 @@ CREATE TABLE IF NOT EXISTS library_conflicts (
   qkey TEXT NOT NULL,
   PRIMARY KEY (org_id, qkey)
 );
-INSERT INTO library_conflicts (org_id, qkey)
-  SELECT q.org_id, q.qkey FROM kb_qa q
-  LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question
-  GROUP BY q.org_id, q.qkey
-  HAVING COUNT(DISTINCT CASE WHEN COALESCE(s.status, 'active') <> 'retired' THEN LOWER(TRIM(SUBSTR(COALESCE(s.edit_answer, q.answer), 1, ${ANSWER_PREFIX_CHARS}))) END) > 1
-    AND SUM(CASE WHEN s.status = 'canonical' THEN 1 ELSE 0 END) = 0
+INSERT INTO library_conflicts (org_id, qkey) ${conflictingKeysSql('1 = 1')}
 ON CONFLICT DO NOTHING;
 `;
 }
