@@ -27,7 +27,8 @@ export function textInArg(dialect: Dialect, values: readonly string[]): unknown 
  * The keys (of entries passing `where`, on `q`) whose live (not retired) entries give more than one
  * answer, none of them canonical. As a fill does, only the newest upload of a questionnaire speaks for it:
  * an entry is left out when a later file of the same name answers the same question (a fill also counts
- * a workbook's reviewed-answers sheet as that workbook; the list of conflicts does not).
+ * a workbook's reviewed-answers sheet as that workbook; the list of conflicts does not). The later entry is
+ * found by the key's index: "file_id + 0" keeps SQLite from walking every later file's entries instead.
  */
 function conflictingKeysSql(where: string): string {
   return `SELECT q.org_id, q.qkey FROM kb_qa q
@@ -35,7 +36,7 @@ function conflictingKeysSql(where: string): string {
      LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question
      WHERE ${where} AND NOT EXISTS (
        SELECT 1 FROM kb_qa n JOIN kb_files nf ON nf.org_id = n.org_id AND nf.file_id = n.file_id
-       WHERE n.org_id = q.org_id AND n.qkey = q.qkey AND n.file_id > q.file_id AND LOWER(nf.filename) = LOWER(f.filename))
+       WHERE n.org_id = q.org_id AND n.qkey = q.qkey AND n.file_id + 0 > q.file_id AND LOWER(nf.filename) = LOWER(f.filename))
      GROUP BY q.org_id, q.qkey
      HAVING COUNT(DISTINCT CASE WHEN COALESCE(s.status, 'active') <> 'retired' THEN LOWER(TRIM(SUBSTR(COALESCE(s.edit_answer, q.answer), 1, ${ANSWER_PREFIX_CHARS}))) END) > 1
        AND SUM(CASE WHEN s.status = 'canonical' THEN 1 ELSE 0 END) = 0`;

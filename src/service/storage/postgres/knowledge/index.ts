@@ -147,7 +147,14 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
   }
 
   async updateFile(file: K.IndexedFile): Promise<void> {
-    await this.transaction((c) => this.saveFile(c, file));
+    await this.transaction(async (c) => {
+      const before = await c.query<{ filename: string }>('SELECT filename FROM kb_files WHERE org_id = $1 AND file_id = $2', [file.org_id, file.file_id]);
+      await this.saveFile(c, file);
+      // A new name may make the file supersede, or stop superseding, another of that name.
+      if (before.rows[0]?.filename === file.filename) return;
+      const answered = await c.query<{ qkey: string }>('SELECT DISTINCT qkey FROM kb_qa WHERE org_id = $1 AND file_id = $2', [file.org_id, file.file_id]);
+      await refreshConflicts(c, file.org_id, new Set(answered.rows.map((r) => r.qkey)));
+    });
   }
 
   async deleteFile(orgId: number, fileId: number): Promise<void> {

@@ -453,7 +453,12 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
   }
 
   async updateFile(file: K.IndexedFile): Promise<void> {
-    this.db.transaction(() => this.saveFile(file))();
+    this.db.transaction(() => {
+      const before = this.db.prepare<[number, number], string>('SELECT filename FROM kb_files WHERE org_id = ? AND file_id = ?').pluck().get(file.org_id, file.file_id);
+      this.saveFile(file);
+      // A new name may make the file supersede, or stop superseding, another of that name.
+      if (before !== file.filename) this.refreshConflicts(file.org_id, new Set(this.fileKeys.all(file.org_id, file.file_id)));
+    })();
     this.factsCache.clear();
   }
 
