@@ -31,8 +31,8 @@ export function requireLibraryEditor(p: Principal): void {
   if (p.user.role === 'member') throw forbidden('only an admin or repository manager can change the answer library');
 }
 
-async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[]): Promise<EntryContext> {
-  const reviewAgeMonths = (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
+async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[], months?: number): Promise<EntryContext> {
+  const reviewAgeMonths = months ?? (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
   const conflicting = await deps.store.library.conflicting(orgId, rows.map((r) => r.qkey));
   return { reviewAgeMonths, now: deps.now?.() ?? new Date(), conflicting };
 }
@@ -63,7 +63,7 @@ export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuer
     { status: query.status, filter: query.filter, offering_id: query.offering_id, file_id: query.file_id, review_cutoff: reviewCutoff(months, now), ids },
     { limit: page.limit, offset: page.offset, ...(page.cursor ? { after: entryAfter(page.cursor) } : {}) },
   );
-  const ctx = await context(deps, orgId, rows);
+  const ctx = await context(deps, orgId, rows, months);
   const last = rows.length === page.limit ? rows[rows.length - 1] : undefined;
   return { count, results: rows.map((r) => libraryEntry(r, ctx)), next: last ? entryCursor(last) : null };
 }

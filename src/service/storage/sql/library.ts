@@ -179,19 +179,25 @@ export class SqlLibrary implements LibraryRepository {
   }
 
   /**
-   * The entries of the base that have a decision: their ids, whether they pass, and whether they would
-   * have passed without one (what the count of undecided entries, read from the index, must not hold).
+   * The entries of the base whose decision changes whether they pass: their ids, whether they pass, and
+   * whether they would have passed without one (what the count of undecided entries, read from the
+   * index, must not hold). Where passing undecided depends on nothing but the base (the whole list: every
+   * undecided entry passes; approved, retired: none does), only the decisions that say otherwise are
+   * joined with their entries (the retired ones, the approved ones), not every decision.
    */
   private async decisions(orgId: number, plan: FilterPlan): Promise<{ id: number; pass: number; undecided: number }[]> {
     const undecided = plan.undecided && plan.undecided.sql.length > 0 ? and(plan.undecided) : plan.undecided ? '1 = 1' : '1 = 0';
+    // The decided condition reads the decision alone (and the file's date only for review_due, which has undecided conditions).
+    const telling = !plan.undecided ? [`(${and(plan.decided)})`] : plan.undecided.sql.length === 0 ? [`NOT (${and(plan.decided)})`] : [];
+    const tellingArgs = telling.length ? plan.decided.args : [];
     // The decisions drive the join (SQLite: CROSS JOIN keeps them the outer loop).
     const join = this.sql.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
     const rows = await this.sql.all<{ id: number; pass: number; undecided: number }>(
       `SELECT q.id, CASE WHEN ${and(plan.decided)} THEN 1 ELSE 0 END AS pass, CASE WHEN ${undecided} THEN 1 ELSE 0 END AS undecided
        FROM library_state s ${join} kb_qa q ON q.org_id = s.org_id AND q.file_id = s.file_id AND q.location = s.location AND q.question = s.question
        LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id
-       WHERE s.org_id = ? AND q.org_id = ? AND ${and(plan.base)}`,
-      [...plan.decided.args, ...(plan.undecided?.args ?? []), orgId, orgId, ...plan.base.args],
+       WHERE s.org_id = ? AND q.org_id = ? AND ${and(plan.base)}${telling.map((t) => ` AND ${t}`).join('')}`,
+      [...plan.decided.args, ...(plan.undecided?.args ?? []), orgId, orgId, ...plan.base.args, ...tellingArgs],
     );
     return rows.map((r) => ({ id: Number(r.id), pass: Number(r.pass), undecided: Number(r.undecided) }));
   }
