@@ -5,12 +5,15 @@
  * once, entries edited (a new version, the old kept), approved, retired and restored, aged against the
  * organisation's review age, exported as .xlsx. Every fill follows these decisions.
  *
- *   GET  /answers/library/?q=&status=&filter=&offering_id=&file_id=&page=&page_size=  paginated entries
+ *   GET  /answers/library/?q=&status=&filter=&offering_id=&file_id=&page=&page_size=&cursor=  paginated entries
  *   POST /answers/library/                          add an entry by hand
  *   GET  /answers/library/{id}/                     one entry with its versions and history
  *   PUT  /answers/library/{id}/                     edit its slots (and question): a new version
  *   POST /answers/library/{id}/approve/ | retire/ | restore/
- *   GET  /answers/library/conflicts/                paginated groups of disagreeing entries
+ *   GET  /answers/library/conflicts/?page=&page_size=&cursor=  paginated groups of disagreeing entries
+ *
+ * Pages are numbered as v2's are (`page`, `page_size`); a `next` link also carries `cursor`, where the next
+ * page starts, so following `next` stays as quick on the last page as on the first.
  *   POST /answers/library/conflicts/settle/         {entry_id}: canonical for its question, the others retired
  *   POST /answers/library/conflicts/undo/           {entry_id}: the group's settlement undone
  *   GET  /answers/library/export/                   the library as .xlsx
@@ -39,6 +42,7 @@ export const LIBRARY_LIMITS = {
   reasonLength: 500,
   searchLength: 200,
   reviewMonthsMax: 120,
+  cursorLength: 1000,
 } as const;
 
 /** active: reusable; canonical: chosen for its question (high trust, no conflict); retired: kept, never used. */
@@ -87,7 +91,7 @@ export const LibraryEntry = z.looseObject({
   /** Past the organisation's review age: fills use it at medium trust at most, saying why. */
   review_due: z.boolean(),
   review_reason: nul(z.string()),
-  /** The key of its question (same id within a template, or same words): what conflicts are grouped by. */
+  /** The key of its question (same id within a template, or same words under the same section subject): what conflicts are grouped by. */
   question_key: z.string(),
   /** True when other live entries with the same `question_key` give another answer and none is canonical. */
   conflict: z.boolean(),
@@ -137,6 +141,11 @@ export const LibrarySettings = z.looseObject({
 const pageQuery = {
   page: opt(z.pipe(z.coerce.number(), z.int().check(z.gte(1)))),
   page_size: opt(z.pipe(z.coerce.number(), z.int().check(z.gte(1), z.lte(LIMITS.pageSizeMax)))),
+  /**
+   * Where the page starts, as the `next` link of the page before gives it (opaque): the service reads on
+   * from there instead of counting its way to the page. `page` still numbers the page.
+   */
+  cursor: opt(maxStr(LIBRARY_LIMITS.cursorLength)),
 };
 
 export const LibraryListQuery = z.strictObject({

@@ -11,7 +11,7 @@ import type { PendingAnswer } from '../knowledge/knowledge-base';
 import type { AnswerOptions, AnswerResult } from '../knowledge/types';
 import { TokenBudget } from '../llm/budget';
 import type { Meter } from '../llm/client';
-import { domainSubjects, refersBack } from '../knowledge/question-identity';
+import { domainSubjects, followedQuestions } from '../knowledge/question-identity';
 import { StorageUnavailable } from '../storage/errors';
 import type { NewAnswer, QuestionRecord, QuestionnaireRecord } from '../storage/types';
 import type { JobContext, JobHandler } from './worker';
@@ -84,19 +84,12 @@ const inputOf = (run: Run, question: QuestionRecord) => ({
   domain: run.domains.get(question.id) ?? null,
 });
 
-/**
- * The question each one follows on its sheet. A question referring back follows the nearest question
- * before it that names its own subject ("Are business continuity policies established…?" for all the
- * "Are the policies…" after it).
- */
+/** The question each one follows on its sheet (question-identity.ts `followedQuestions`). */
 function predecessors(questions: QuestionRecord[]): Map<number, string> {
+  const ordered = [...questions].sort((a, b) => a.order - b.order);
+  const follows = followedQuestions(ordered);
   const out = new Map<number, string>();
-  const last = new Map<string, string>();
-  for (const q of [...questions].sort((a, b) => a.order - b.order)) {
-    const before = last.get(q.tab_name);
-    if (before !== undefined) out.set(q.id, before);
-    if (!refersBack(q.text)) last.set(q.tab_name, q.text);
-  }
+  ordered.forEach((q, i) => follows[i] != null && out.set(q.id, follows[i]!));
   return out;
 }
 

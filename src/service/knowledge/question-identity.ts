@@ -120,3 +120,32 @@ export function questionIdentity(q: QuestionInContext): string {
 export function sameQuestion(a: QuestionInContext, b: QuestionInContext): boolean {
   return questionIdentity(a) === questionIdentity(b);
 }
+
+/**
+ * The question each one follows on its sheet, by index (null for the first of a sheet). A question
+ * referring back follows the nearest question before it that names its own subject ("Are business
+ * continuity policies established…?" for all the "Are the policies…" after it). Questions in reading order.
+ */
+export function followedQuestions(questions: readonly { text: string; tab_name: string }[]): (string | null)[] {
+  const last = new Map<string, string>();
+  return questions.map((q) => {
+    const before = last.get(q.tab_name) ?? null;
+    if (!refersBack(q.text)) last.set(q.tab_name, q.text);
+    return before;
+  });
+}
+
+/** Characters of a library key's parts: the key is indexed, so it stays bounded (see libraryQuestionKey). */
+export const LIBRARY_KEY_LIMITS = { id: 100, text: 300, subject: 200 } as const;
+
+/**
+ * The answer library's key for the question an entry answers: questionIdentity across questionnaires.
+ * An id is the same question only within its template (the answer tab: HECVAT Lite's HLAP-06 is not
+ * K-12CVAT's); otherwise the same words under the same subject (questionSubject, computed when the
+ * entry was read). Entries with one key answer one question: they conflict when they disagree.
+ */
+export function libraryQuestionKey(q: { text: string; original_id?: string | null; tab_name?: string | null; subject?: string | null }): string {
+  const id = normalise(q.original_id ?? '');
+  if (id) return `id:${normalise(q.tab_name ?? '').slice(0, LIBRARY_KEY_LIMITS.id)}|${id.slice(0, LIBRARY_KEY_LIMITS.id)}`;
+  return `text:${normalise(q.text).slice(0, LIBRARY_KEY_LIMITS.text)}|${normalise(q.subject ?? '').slice(0, LIBRARY_KEY_LIMITS.subject)}`;
+}

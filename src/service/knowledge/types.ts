@@ -30,6 +30,10 @@ export interface QaPair {
   tab_name?: string;
   /** Where it came from, e.g. `Sheet1!C12`. */
   location?: string;
+  /** What it is about beyond its words (question-identity.ts questionSubject): its section and what it refers back to. */
+  subject?: string;
+  /** Its question key as the library gave it (a library export read back), instead of one computed here. */
+  qkey?: string;
 }
 
 export interface ExtractedDocument {

@@ -23,8 +23,8 @@ export function libraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   route(app, 'listLibrary', async (request) => {
     const p = principalOf(request);
     const page = pageRequest(request.query);
-    const { count, results } = await library.browse(deps, p.org.id, request.query, page);
-    return pageEnvelope(request, page, count, results);
+    const { count, results, next } = await library.browse(deps, p.org.id, request.query, { ...page, cursor: request.query.cursor });
+    return pageEnvelope(request, page, count, results, next);
   });
 
   route(app, 'addLibraryEntry', editor, async (request) => {
@@ -37,8 +37,8 @@ export function libraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   route(app, 'libraryConflicts', async (request) => {
     const p = principalOf(request);
     const page = pageRequest(request.query);
-    const { count, results } = await library.conflicts(deps, p.org.id, page);
-    return pageEnvelope(request, page, count, results);
+    const { count, results, next } = await library.conflicts(deps, p.org.id, { ...page, cursor: request.query.cursor });
+    return pageEnvelope(request, page, count, results, next);
   });
 
   route(app, 'settleLibraryConflict', editor, async (request) => library.settle(deps, principalOf(request), request.body.entry_id));

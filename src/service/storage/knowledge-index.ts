@@ -52,6 +52,8 @@ export interface QaFields {
 }
 
 export interface QaEntry extends QaFields {
+  /** The question it answers (question-identity.ts libraryQuestionKey): entries with one key answer one question. */
+  qkey: string;
   /** Normalised text for the full-text index: the question and the readable answer. */
   index_question: string;
   index_answer: string;

@@ -2,7 +2,9 @@
  * The PostgreSQL knowledge index's own representation (the shared contract is in ../knowledge-index.test.ts):
  * each row's term frequencies, in its lexemes' postings, equal what a tsvector with positions of its text
  * holds, while the stored tsvector keeps only its lexemes; rows indexed when each kept its frequencies as
- * a `tf` object get postings from the migration and rank as before, and a search is two statements at most.
+ * a `tf` object get postings from the migration and rank as before, and a search is two statements at
+ * most; entries written before the answer library kept question keys get them from the migration, with
+ * the keys in conflict.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import { decodePostings } from '../../../../src/service/storage/postgres/knowled
 import { indexTokens } from '../../../../src/service/storage/postgres/knowledge/tokens';
 import { createTestDatabase, type TestDatabase } from '../../postgres';
 import { passageOf, qaOf } from '../entries';
+import { libraryQuestionKey } from '../../../../src/service/knowledge/question-identity';
 
 const FILE: IndexedFile = { org_id: 1, file_id: 1, filename: 'policy.md', offering_ids: [], scope_includes_company: true, use_as_source: true };
 
@@ -215,5 +218,21 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     expect(hidden).toEqual({ hits: [], pool_size: 3 });
     expect(statements.length).toBe(2);
     await pool.query('UPDATE kb_files SET use_as_source = TRUE');
+  });
+
+  it("gives entries written before version 1007 their question keys (the library's definition) and fills the keys in conflict", async () => {
+    const file = (file_id: number, filename: string): IndexedFile => ({ ...FILE, org_id: 2, file_id, filename });
+    await index.replaceFile(file(1, 'a.xlsx'), [], [qa('Do you  encrypt data\nat rest?', 'Yes'), qa('Is MFA enforced?', 'Yes')]);
+    await index.replaceFile(file(2, 'b.xlsx'), [], [qa('do you encrypt data at rest?', 'No'), qa('Is MFA enforced?', 'Yes')]);
+    const keys = async () => (await pool.query<{ qkey: string }>('SELECT qkey FROM kb_qa WHERE org_id = 2 ORDER BY id')).rows.map((r) => r.qkey);
+    const conflicts = async () => (await pool.query<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = 2')).rows.map((r) => r.qkey);
+    const written = await keys();
+    expect(written).toEqual([libraryQuestionKey({ text: 'do you encrypt data at rest?' }), libraryQuestionKey({ text: 'Is MFA enforced?' }), written[0], written[1]]);
+    expect(await conflicts()).toEqual([written[0]]);
+    // As an earlier version left them: no key, no table of conflicts.
+    await pool.query("UPDATE kb_qa SET qkey = ''; DROP TABLE library_conflicts");
+    await index.migrate();
+    expect(await keys()).toEqual(written);
+    expect(await conflicts()).toEqual([written[0]]);
   });
 });

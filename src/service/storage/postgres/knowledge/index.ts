@@ -15,6 +15,8 @@ import { PostgresVectorLists } from './vectors';
 import { indexTokens, indexVector, tsqueryLiteral } from './tokens';
 import { IndexUpkeep } from './upkeep';
 import { PostingsBuilder, scorePostings, type PostingsChunk } from './postings';
+import { numbered } from '../executor';
+import { refreshConflictsSql, textInArg } from '../../sql/library-schema';
 
 export { KNOWLEDGE_INDEX_MIGRATIONS, migratePostgresKnowledgeIndex } from './schema';
 
@@ -115,7 +117,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     const written = { passages: 0, qa: 0 };
     await this.transaction(async (c) => {
       await this.saveFile(c, file);
-      await this.deleteContent(c, file.org_id, file.file_id);
+      const keys = await this.deleteContent(c, file.org_id, file.file_id);
       let stored = 0;
       for (const [kind, entries] of [['passages', passages], ['qa', qa]] as const) {
         const added = new FileStats();
@@ -141,6 +143,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
         for (const entry of entries as Iterable<K.PassageEntry | K.QaEntry>) {
           const list = listOf[kind](entry.embedding);
           if (entry.embedding) vectors[kind]++;
+          if (kind === 'qa') keys.add((entry as K.QaEntry).qkey);
           batch.push(kind === 'passages' ? preparePassage(entry as K.PassageEntry, list) : prepareQa(entry as K.QaEntry, list));
           if (batch.length >= WRITE_BATCH) await flush();
         }
@@ -153,6 +156,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
         await this.addStats(c, kind, file.org_id, added);
         written[kind] = added.rows;
       }
+      await refreshConflicts(c, file.org_id, keys);
     });
     this.upkeep.noteWrite('passages', written.passages);
     this.upkeep.noteWrite('qa', written.qa);
@@ -161,12 +165,19 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
   }
 
   async updateFile(file: K.IndexedFile): Promise<void> {
-    await this.transaction((c) => this.saveFile(c, file));
+    await this.transaction(async (c) => {
+      const before = await c.query<{ filename: string }>('SELECT filename FROM kb_files WHERE org_id = $1 AND file_id = $2', [file.org_id, file.file_id]);
+      await this.saveFile(c, file);
+      // A new name may make the file supersede, or stop superseding, another of that name.
+      if (before.rows[0]?.filename === file.filename) return;
+      const answered = await c.query<{ qkey: string }>('SELECT DISTINCT qkey FROM kb_qa WHERE org_id = $1 AND file_id = $2', [file.org_id, file.file_id]);
+      await refreshConflicts(c, file.org_id, new Set(answered.rows.map((r) => r.qkey)));
+    });
   }
 
   async deleteFile(orgId: number, fileId: number): Promise<void> {
     await this.transaction(async (c) => {
-      await this.deleteContent(c, orgId, fileId);
+      await refreshConflicts(c, orgId, await this.deleteContent(c, orgId, fileId));
       await c.query('DELETE FROM kb_file_offerings WHERE org_id = $1 AND file_id = $2', [orgId, fileId]);
       await c.query('DELETE FROM kb_files WHERE org_id = $1 AND file_id = $2', [orgId, fileId]);
     });
@@ -407,8 +418,13 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     }
   }
 
-  /** Removes a file's rows and postings and takes them out of the statistics (one statement per kind). */
-  private async deleteContent(c: pg.PoolClient, orgId: number, fileId: number): Promise<void> {
+  /**
+   * Removes a file's rows and postings and takes them out of the statistics (one statement per kind);
+   * returns the question keys its entries answered, whose conflicts the caller refreshes once the file is
+   * rewritten.
+   */
+  private async deleteContent(c: pg.PoolClient, orgId: number, fileId: number): Promise<Set<string>> {
+    const answered = await c.query<{ qkey: string }>('SELECT DISTINCT qkey FROM kb_qa WHERE org_id = $1 AND file_id = $2', [orgId, fileId]);
     for (const [kind, table] of [['passages', 'kb_passages'], ['qa', 'kb_qa']] as const) {
       const { rows } = await c.query<{ term: string; docs: string | number }>(
         `WITH gone AS (DELETE FROM ${table} WHERE org_id = $2 AND file_id = $3 RETURNING doclen),
@@ -426,6 +442,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
       const unused = rows.filter((r) => Number(r.docs) <= 0).map((r) => r.term);
       if (unused.length) await c.query('DELETE FROM kb_terms WHERE kind = $1 AND term = ANY($2::text[]) AND docs <= 0', [kind, unused]);
     }
+    return new Set(answered.rows.map((r) => r.qkey));
   }
 
   /**
@@ -536,6 +553,7 @@ function prepareQa(q: K.QaEntry, list: number | null): Prepared {
       original_id: q.original_id,
       tab_name: q.tab_name,
       location: q.location,
+      qkey: q.qkey,
       question_stems: q.question_stems,
       stems: q.stems,
       embedding: q.embedding ? toBlob(q.embedding) : null,
@@ -544,6 +562,12 @@ function prepareQa(q: K.QaEntry, list: number | null): Prepared {
     q.index_question,
     q.index_answer,
   );
+}
+
+/** The answer library's conflicts of these question keys, as the file's new entries make them (../../sql/library-schema.ts). */
+async function refreshConflicts(c: pg.PoolClient, orgId: number, keys: Set<string>): Promise<void> {
+  if (keys.size === 0) return;
+  for (const statement of refreshConflictsSql('postgres')) await c.query(numbered(statement), [orgId, textInArg('postgres', [...keys])]);
 }
 
 /** A row of HIT_COLUMNS (with id, file_id, filename) as a hit, `bm` 0. */

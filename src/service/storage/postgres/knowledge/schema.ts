@@ -15,7 +15,7 @@
  */
 import type { Migration } from '../migrations';
 import type { IndexKind } from '../../knowledge-index';
-import { libraryTablesSql } from '../../sql/library-schema';
+import { libraryKeysSql, libraryTablesSql } from '../../sql/library-schema';
 
 /**
  * Column weights, as SQLite's bm25() gets them, in tenths so a row's weighted count is an integer:
@@ -211,6 +211,11 @@ DO $$ BEGIN
   END IF;
 END $$;
 `,
+  },
+  {
+    version: 1007,
+    name: "answer library: each entry's question key, the keys in conflict",
+    sql: libraryKeysSql('postgres'),
   },
 ];
 
