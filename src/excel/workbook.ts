@@ -352,38 +352,55 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
     });
   }
 
-  async function writeCell(ref: CellRef, text: string, writeOptions: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }> {
+  function writeCell(ref: CellRef, text: string, writeOptions: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }> {
+    return writeCells([{ ref, text }], writeOptions);
+  }
+
+  /** Corrections: every cell checked first, then all written in one sync, or none. */
+  async function writeCells(cells: readonly { ref: CellRef; text: string }[], writeOptions: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }> {
+    if (cells.length === 0) return { written: true };
     const key = await documentKey();
     const f = features();
     return run(async (context) => {
       const onSync = () => undefined;
       const sheetNames = await loadSheetNames(context, onSync);
-      const tab = resolveTab(ref.tab, sheetNames);
-      if (!tab) return { written: false, reason: `The workbook has no sheet named "${ref.tab}".` };
-      const c = parseA1(ref.address);
-      if (!c) return { written: false, reason: `"${ref.address}" is not a cell address.` };
-      const address = toA1(c.row, c.column);
-      const where = `${tab}!${address}`;
-      const read = await readCells(context, [{ tab, addresses: [address] }], {}, { support: f, budgetBytes: budget, onSync });
-      const before = read.cells.get(tab)?.get(address);
-      if (!before) return { written: false, reason: `${where} could not be read.` };
+      const resolved: { tab: string; address: string; row: number; column: number; text: string }[] = [];
+      for (const { ref, text } of cells) {
+        const tab = resolveTab(ref.tab, sheetNames);
+        if (!tab) return { written: false, reason: `The workbook has no sheet named "${ref.tab}".` };
+        const c = parseA1(ref.address);
+        if (!c) return { written: false, reason: `"${ref.address}" is not a cell address.` };
+        resolved.push({ tab, address: toA1(c.row, c.column), row: c.row, column: c.column, text });
+      }
+      const byTab = new Map<string, string[]>();
+      for (const r of resolved) byTab.set(r.tab, [...(byTab.get(r.tab) ?? []), r.address]);
+      const read = await readCells(context, [...byTab].map(([tab, addresses]) => ({ tab, addresses })), {}, { support: f, budgetBytes: budget, onSync });
       const store = undoStore();
       const snapshot = store.load(key);
-      // A cell the fill (or an earlier correction) wrote is ours to replace.
-      const inSnapshot = snapshot !== null && snapshotHolds(snapshot, tab, c.row, c.column);
-      const refusal = cellRefusal(cellState(read, tab, address), { sheetProtected: read.protectedSheets.has(tab), overwrite: writeOptions.overwrite || inSnapshot });
-      if (refusal === 'occupied') return { written: false, reason: `${where} already holds a value that the fill did not write; choose to replace it if you mean to.` };
-      if (refusal) return { written: false, reason: refusalDetail(refusal, where) };
-      if (!inSnapshot) {
-        // Saved before the write, like a fill's snapshot: Undo fill then restores this cell too.
+      const fresh: { tab: string; address: string; before: CellRead }[] = [];
+      for (const r of resolved) {
+        const where = `${r.tab}!${r.address}`;
+        const before = read.cells.get(r.tab)?.get(r.address);
+        if (!before) return { written: false, reason: `${where} could not be read.` };
+        // A cell the fill (or an earlier correction) wrote is ours to replace.
+        const inSnapshot = snapshot !== null && snapshotHolds(snapshot, r.tab, r.row, r.column);
+        const refusal = cellRefusal(cellState(read, r.tab, r.address), { sheetProtected: read.protectedSheets.has(r.tab), overwrite: writeOptions.overwrite || inSnapshot });
+        if (refusal === 'occupied') return { written: false, reason: `${where} already holds a value that the fill did not write; choose to replace it if you mean to.` };
+        if (refusal) return { written: false, reason: refusalDetail(refusal, where) };
+        if (!inSnapshot) fresh.push({ tab: r.tab, address: r.address, before });
+      }
+      if (fresh.length > 0) {
+        // Saved before the write, like a fill's snapshot: Undo fill then restores these cells too.
         const next = snapshot ?? emptySnapshot(key);
-        addCellToSnapshot(next, tab, address, before);
+        for (const c of fresh) addCellToSnapshot(next, c.tab, c.address, c.before);
         store.save(next);
       }
-      const range = context.workbook.worksheets.getItem(tab).getRange(address);
-      range.values = [[text.trim() === '' ? '' : cellTextForValues(text.trim())]];
-      range.untrack();
-      return syncOneWrite(context, where);
+      for (const r of resolved) {
+        const range = context.workbook.worksheets.getItem(r.tab).getRange(r.address);
+        range.values = [[r.text.trim() === '' ? '' : cellTextForValues(r.text.trim())]];
+        range.untrack();
+      }
+      return syncOneWrite(context, resolved.map((r) => `${r.tab}!${r.address}`).join(', '));
     });
   }
 
@@ -430,6 +447,7 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
     onSelectionChanged: (handler) => onSelectionChanged(handler, features().protection),
     insertIntoSelection,
     writeCell,
+    writeCells,
     readValues,
     documentKey,
     workbookId,
