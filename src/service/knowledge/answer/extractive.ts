@@ -10,6 +10,7 @@
 import type { Candidate, QuestionFocus } from '../retrieval';
 import { coverage, NEGATIONS, relatedCoverage, setCosine, splitSentences, stemmedTerms } from '../text';
 import type { AnswerResult, Evidence, QuestionInput } from '../types';
+import type { AnswerSlot } from '../../../api/schemas';
 import { claimCoverage, evidenceConcepts, questionClaim, questionProper, statesPlainly, type ClaimTerm } from './claim';
 import { aboutSubject, decideFromStatement, namesSubject, rejectsClaim, type Decision } from './decision';
 import { describeSource, evaluation } from './evaluation';
@@ -170,26 +171,7 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   const undecided = primaryList !== null && decided === null;
   const text = primaryList ? (decided ?? '') : comment;
   const sources = [...new Set([...(deciding ? [deciding.candidate] : []), ...sentences.map((s) => s.candidate)].map((c) => describeSource(c.evidence)))].join(', ');
-  let score = Math.round(30 + 45 * top.score);
-  let reason = `Extracted from ${sources}`;
-  if (statement) {
-    score = statement.sure ? STATEMENT_SURE_SCORE : STATEMENT_DRAFT_SCORE;
-    reason +=
-      `; the organisation's own document ${statement.value === 'yes' ? 'states it' : 'states its absence or a weaker practice'} ` +
-      `("${clipQuote(statement.text)}", holding ${statement.matched}), so the answer is ${decided}` +
-      (statement.sure ? '' : '; part of the question is not stated, so it is a draft: check it');
-  } else if (denied) {
-    score = Math.min(score, 60);
-    reason += `; the evidence explicitly denies it, so the answer is ${decided}: check it`;
-  } else if (paraphrase) {
-    score = Math.min(Math.max(score, Math.round(30 + 40 * paraphrase.share)), PARAPHRASE_MAX_SCORE);
-    reason += `; the evidence states the question's claim in other words (${paraphrase.matched}), so the answer is ${decided}`;
-    if (paraphrase.share < PARAPHRASE_SURE) reason += '; part of the claim is missing from it, check it';
-  } else if (decided) reason += `; the evidence states it directly, so the answer is ${decided}`;
-  else if (undecided) {
-    score = Math.min(score, 45);
-    reason += `; the evidence does not state ${describeAllowed(primaryList.allowed_values ?? [])}, so that answer was left for review`;
-  }
+  let { score, reason } = decisionScore({ topScore: top.score, sources, statement, denied, paraphrase, decided, primaryList });
   if (!textSlot && listSlots.length > 0 && !decided) reason += ' (no free-text slot to hold the explanation)';
   // "Date", "Vendor name": one distinctive word matches text anywhere; the match proves little.
   const vague = stemmedTerms(question.text).size < 2;
@@ -217,6 +199,41 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     evidence,
     method: 'extractive',
   };
+}
+
+interface DecisionParts {
+  topScore: number;
+  sources: string;
+  statement: Decision | null;
+  denied: boolean;
+  paraphrase: StatedClaim | null;
+  decided: string | null;
+  primaryList: AnswerSlot | null;
+}
+
+/** The score and the reason of an extractive answer, from how its Yes or No was decided (or why none was). */
+function decisionScore({ topScore, sources, statement, denied, paraphrase, decided, primaryList }: DecisionParts): { score: number; reason: string } {
+  let score = Math.round(30 + 45 * topScore);
+  let reason = `Extracted from ${sources}`;
+  if (statement) {
+    score = statement.sure ? STATEMENT_SURE_SCORE : STATEMENT_DRAFT_SCORE;
+    reason +=
+      `; the organisation's own document ${statement.value === 'yes' ? 'states it' : 'states its absence or a weaker practice'} ` +
+      `("${clipQuote(statement.text)}", holding ${statement.matched}), so the answer is ${decided}` +
+      (statement.sure ? '' : '; part of the question is not stated, so it is a draft: check it');
+  } else if (denied) {
+    score = Math.min(score, 60);
+    reason += `; the evidence explicitly denies it, so the answer is ${decided}: check it`;
+  } else if (paraphrase) {
+    score = Math.min(Math.max(score, Math.round(30 + 40 * paraphrase.share)), PARAPHRASE_MAX_SCORE);
+    reason += `; the evidence states the question's claim in other words (${paraphrase.matched}), so the answer is ${decided}`;
+    if (paraphrase.share < PARAPHRASE_SURE) reason += '; part of the claim is missing from it, check it';
+  } else if (decided) reason += `; the evidence states it directly, so the answer is ${decided}`;
+  else if (primaryList) {
+    score = Math.min(score, 45);
+    reason += `; the evidence does not state ${describeAllowed(primaryList.allowed_values ?? [])}, so that answer was left for review`;
+  }
+  return { score, reason };
 }
 
 /** A decision from the organisation's own statement: written (medium trust) when it states nearly all the question asks, else a draft. */
