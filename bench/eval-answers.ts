@@ -939,6 +939,8 @@ async function documentsOnlyMain(): Promise<void> {
     const scores: DocScore[] = [];
     const rows: DocRow[] = [];
     const sample: { file: string; pair: Pair }[] = [];
+    // A second sample, other questions of the same questionnaires: a check that ranking was not tuned to the first.
+    const second: { file: string; pair: Pair }[] = [];
     for (const file of [...completed, CAIQ]) {
       const keyed = file === CAIQ ? await caiqKey() : await answerKey(file);
       const result = await fill(api, `blank-${file}`, keyed.blanked);
@@ -985,6 +987,7 @@ async function documentsOnlyMain(): Promise<void> {
       scores.push(score);
       const step = Math.max(1, Math.floor(yesNoPairs.length / (TOPIC_SAMPLE / 5)));
       sample.push(...yesNoPairs.filter((_, i) => i % step === Math.floor(step / 2)).slice(0, TOPIC_SAMPLE / 5).map((pair) => ({ file, pair })));
+      second.push(...yesNoPairs.filter((_, i) => i % step === Math.floor(step / 4)).slice(0, TOPIC_SAMPLE / 5).map((pair) => ({ file, pair })));
     }
     const header: (keyof DocRow)[] = ['file', 'id', 'section', 'question', 'vendor', 'ours', 'kind', 'trust', 'score', 'method', 'agree', 'top', 'reason'];
     writeFileSync(csvPath, [header.join(','), ...rows.map((r) => header.map((h) => csvCell(r[h])).join(','))].join('\n'));
@@ -1008,7 +1011,8 @@ async function documentsOnlyMain(): Promise<void> {
         'fill s': (s.ms / 1000).toFixed(1),
       })),
     );
-    printTopicSample(sample);
+    printTopicSample(sample, 'Sample');
+    printTopicSample(second, 'Second sample (other questions, a quarter of the way into each stride)');
     console.log(`\n  per-question CSV: ${csvPath}`);
   } finally {
     await built.close();
@@ -1080,8 +1084,8 @@ function topThreeFingerprint(a: QuestionWithAnswers | undefined): string {
   return createHash('sha1').update(evidence.map((e) => `${e.filename}|${e.page_number}|${e.content}`).join('\n')).digest('hex').slice(0, 10);
 }
 
-function printTopicSample(sample: { file: string; pair: Pair }[]): void {
-  console.log(`\n  Sample of ${sample.length} Yes/No questions with their top-3 evidence, for a person to judge: is one of them on the question's topic?`);
+function printTopicSample(sample: { file: string; pair: Pair }[], title: string): void {
+  console.log(`\n  ${title}: ${sample.length} Yes/No questions with their top-3 evidence, for a person to judge: is one of them on the question's topic?`);
   let judged = 0;
   let onTopic = 0;
   for (const [i, { file, pair }] of sample.entries()) {
@@ -1103,7 +1107,7 @@ function printTopicSample(sample: { file: string; pair: Pair }[]): void {
     }
     console.log(`     team: ${verdict ? `${verdict.onTopic ? 'on topic' : 'NOT on topic'}${verdict.note ? ` (${verdict.note})` : ''}` : 'not judged'} [fingerprint ${print}]`);
   }
-  console.log(`\n  top-3 on topic, judged by the team: ${judged ? `${onTopic}/${judged} (${pct(onTopic, judged)})` : 'not judged'}${judged < sample.length ? `, ${sample.length - judged} not judged` : ''}`);
+  console.log(`\n  ${title}: top-3 on topic, judged by the team: ${judged ? `${onTopic}/${judged} (${pct(onTopic, judged)})` : 'not judged'}${judged < sample.length ? `, ${sample.length - judged} not judged` : ''}`);
 }
 
 main().catch((error: Error) => {

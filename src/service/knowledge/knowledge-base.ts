@@ -422,7 +422,12 @@ function searchKey(text: string, context: { query: string; hint: string }): stri
 const THIRD_PARTY_DISCOUNT = 0.7;
 
 function ownFirst(candidates: Candidate[]): Candidate[] {
-  for (const c of candidates) if (isThirdParty(c)) c.evidence.relevance_score = Math.round(c.evidence.relevance_score * THIRD_PARTY_DISCOUNT * 1000) / 1000;
+  const discount = (n: number) => Math.round(n * THIRD_PARTY_DISCOUNT * 1000) / 1000;
+  for (const c of candidates) {
+    if (!isThirdParty(c)) continue;
+    c.evidence.relevance_score = discount(c.evidence.relevance_score);
+    if (c.standing !== undefined) c.standing = discount(c.standing);
+  }
   return candidates;
 }
 

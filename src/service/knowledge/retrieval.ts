@@ -17,6 +17,12 @@ export interface Candidate {
   /** Present for answer-library entries. */
   library?: { question: string; questionStems: Set<string>; slots: LibrarySlot[]; original_id: string | null };
   fusion: number;
+  /**
+   * What the candidate ranks by when that differs from its relevance: in a questionnaire, its relevance
+   * with the questionnaire's asking words weighed down and the passage prior applied. The relevance
+   * itself stays the plain share of the question it holds (what evidence must reach to be shown).
+   */
+  standing?: number;
 }
 
 export interface RetrieveOptions {
@@ -144,13 +150,7 @@ export async function retrieve(index: KnowledgeIndex, orgId: number, query: stri
   const candidates: Candidate[] = [];
   const stats = options.stats ?? (await TermStatistics.load(index, orgId, [query, options.hint]));
   const rarity = options.weighByRarity ? await rarityWeights(stats, query) : null;
-  const asked = options.asked;
-  const search = {
-    index, orgId, filters, terms, queryStems, hintStems, stats,
-    plain: asked ? (t: string) => termWeight(t) * asked.weight(t) : termWeight,
-    rarity: rarity && asked ? (t: string) => rarity(t) * asked.weight(t) : rarity,
-    alternatives: alternatives?.byStem ?? null,
-  };
+  const search = { index, orgId, filters, terms, queryStems, hintStems, stats, rarity, asked: options.asked ?? null, alternatives: alternatives?.byStem ?? null };
   if (options.includePassages !== false) {
     candidates.push(...(await searchIndex(search, 'passages', options.dense?.passages ?? [], passageCandidate)));
   }
@@ -261,7 +261,7 @@ export class PassagePrior {
     const counts = new Map<number, number>();
     let slots = 0;
     for (const ranking of rankings) {
-      for (const c of ranking.filter((r) => r.evidence.passage_id !== null).slice(0, PRIOR_TOP)) {
+      for (const c of ranked(ranking.filter((r) => r.evidence.passage_id !== null), PRIOR_TOP, false)) {
         counts.set(c.evidence.passage_id!, (counts.get(c.evidence.passage_id!) ?? 0) + 1);
         slots++;
       }
@@ -278,11 +278,11 @@ export class PassagePrior {
     return 1 / (1 + PRIOR_STRENGTH * Math.log(count / this.free));
   }
 
-  /** The candidates with their relevance weighed by the prior (in place), best first again. */
+  /** The candidates with their standing weighed by the prior (in place); their relevance is unchanged. */
   apply(candidates: Candidate[]): Candidate[] {
     for (const c of candidates) {
       const w = this.weight(c.evidence.passage_id);
-      if (w < 1) c.evidence.relevance_score = round3(c.evidence.relevance_score * w);
+      if (w < 1) c.standing = round3(standingOf(c) * w);
     }
     return candidates;
   }
@@ -353,8 +353,8 @@ export class QuestionnaireSearch {
   }
 }
 
-/** A passage counts among a question's first this many (the evidence a question shows and decides from). */
-const PRIOR_TOP = 6;
+/** A passage counts among a question's first this many (the evidence a person reads first). */
+const PRIOR_TOP = 3;
 /** Fewer questions than this say nothing about which passages match everything. */
 const PRIOR_MIN_QUESTIONS = 20;
 /** A passage may be first this many times the usual standing (a subject asked about from several sides) before it is demoted. */
@@ -363,12 +363,15 @@ const PRIOR_MIN_FREE = 4;
 /** How hard demotion grows with the excess: a passage first for e times the free count keeps 1 / (1 + PRIOR_STRENGTH). */
 const PRIOR_STRENGTH = 0.25;
 
-/** Best first (relevance, then fused rank), cut to `limit`, ranks renumbered from 1. */
-export function ranked(candidates: Candidate[], limit: number): Candidate[] {
-  const top = [...candidates]
-    .sort((a, b) => b.evidence.relevance_score - a.evidence.relevance_score || b.fusion - a.fusion)
-    .slice(0, limit);
-  top.forEach((c, i) => (c.evidence.rank = i + 1));
+/** What a candidate ranks by: its standing, or its relevance. */
+export function standingOf(c: Candidate): number {
+  return c.standing ?? c.evidence.relevance_score;
+}
+
+/** Best first (standing, then fused rank), cut to `limit`, ranks renumbered from 1 (unless `renumber` is false). */
+export function ranked(candidates: Candidate[], limit: number, renumber = true): Candidate[] {
+  const top = [...candidates].sort((a, b) => standingOf(b) - standingOf(a) || b.fusion - a.fusion).slice(0, limit);
+  if (renumber) top.forEach((c, i) => (c.evidence.rank = i + 1));
   return top;
 }
 
@@ -438,9 +441,8 @@ interface Search {
   terms: string[];
   queryStems: Set<string>;
   hintStems: Set<string>;
-  /** How much each of the question's terms counts in the plain share (and with `rarity`, the weighed one). */
-  plain: TermWeights;
   rarity: TermWeights | null;
+  asked: QuestionnaireTerms | null;
   stats: TermStatistics;
   alternatives: Alternatives | null;
 }
@@ -463,7 +465,7 @@ async function searchIndex<K extends IndexKind>(
   const extra = missingIds(denseIds, rows);
   if (extra.length) rows.push(...(await search.index.byIds(kind, scope, extra)));
   const passages = kind === 'passages';
-  return scoreRows(rows, denseIds, search.queryStems, search.hintStems, build, passages ? search.rarity : null, search.alternatives, passages ? search.plain : termWeight);
+  return scoreRows(rows, denseIds, search.queryStems, search.hintStems, build, passages ? search.rarity : null, search.alternatives, passages ? search.asked : null);
 }
 
 /** Runs a pooled lexical search; when filters discard most of a full pool, searches a larger one. */
@@ -491,24 +493,30 @@ function scoreRows<R extends { id: number; bm: number }>(
   build: (row: R) => Candidate,
   rarity: TermWeights | null = null,
   alternatives: Alternatives | null = null,
-  plain: TermWeights = termWeight,
+  asked: QuestionnaireTerms | null = null,
 ): Candidate[] {
   const bmBest = rows.reduce((m, r) => Math.max(m, r.bm), 0);
   const candidates = rows.map(build);
   const lexicalRank = new Map(rows.filter((r) => r.bm > 0).map((r, i) => [r.id, i]));
   const denseRank = new Map(denseIds.map((id, i) => [id, i]));
+  const weighed = (weights: TermWeights): TermWeights => (asked ? (t) => weights(t) * asked.weight(t) : weights);
   return rows.map((row, i) => {
     const candidate = candidates[i]!;
-    const share = (weights: TermWeights) => (alternatives ? paraphrasedCoverage(queryStems, candidate.stems, alternatives, weights) : coverage(queryStems, candidate.stems, weights));
-    const cov = rarity ? RARITY_PLAIN * share(plain) + (1 - RARITY_PLAIN) * share(rarity) : share(plain);
-    const bmShare = bmBest > 0 ? row.bm / bmBest : 0;
-    let relevance = cov * (0.75 + 0.25 * bmShare);
-    if (hintStems.size && cov > 0) relevance += HINT_WEIGHT * coverage(hintStems, candidate.stems);
     const lr = lexicalRank.get(row.id);
     const dr = denseRank.get(row.id);
+    const bmShare = bmBest > 0 ? row.bm / bmBest : 0;
+    const share = (weights: TermWeights) => (alternatives ? paraphrasedCoverage(queryStems, candidate.stems, alternatives, weights) : coverage(queryStems, candidate.stems, weights));
+    const relevanceWith = (plain: TermWeights, rare: TermWeights | null) => {
+      const cov = rare ? RARITY_PLAIN * share(plain) + (1 - RARITY_PLAIN) * share(rare) : share(plain);
+      let relevance = cov * (0.75 + 0.25 * bmShare);
+      if (hintStems.size && cov > 0) relevance += HINT_WEIGHT * coverage(hintStems, candidate.stems);
+      // Found only by meaning: its term overlap undersells it; credit its dense standing a little.
+      if (lr === undefined && dr !== undefined) relevance = Math.max(relevance, 0.5 - dr * 0.02);
+      return Math.min(1, relevance);
+    };
     candidate.fusion = (lr === undefined ? 0 : 1 / (RRF_K + lr)) + (dr === undefined ? 0 : 1 / (RRF_K + dr));
-    // Found only by meaning: its term overlap undersells it; credit its dense standing a little.
-    if (lr === undefined && dr !== undefined) relevance = Math.max(relevance, 0.5 - dr * 0.02);
+    const relevance = relevanceWith(termWeight, rarity);
+    if (asked) candidate.standing = round3(relevanceWith(weighed(termWeight), rarity && weighed(rarity)));
     candidate.evidence.relevance_score = round3(Math.min(1, relevance));
     return candidate;
   });

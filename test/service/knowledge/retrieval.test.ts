@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KnowledgeBase, type Evidence, type ExtractedDocument } from '../../../src/service/knowledge';
-import { PassagePrior, QuestionnaireTerms, retrieve } from '../../../src/service/knowledge/retrieval';
+import { PassagePrior, QuestionnaireTerms, ranked, retrieve, standingOf } from '../../../src/service/knowledge/retrieval';
 import { ftsQuery, stem, stemmedTerms, textForIndex } from '../../../src/service/knowledge/text';
 import type { PassageEntry } from '../../../src/service/storage/knowledge-index';
 import { addText, meta, tempKb, type TempKb } from './helpers';
@@ -238,29 +238,43 @@ describe('ranking rules for a questionnaire question', () => {
     expect(prior.weight(1)).toBeLessThan(0.85);
     expect(prior.weight(100)).toBe(1);
     const [hub, own] = prior.apply([candidate(1, 0.9), candidate(100, 0.8)]);
-    expect(hub!.evidence.relevance_score).toBeLessThan(own!.evidence.relevance_score);
+    expect(standingOf(hub!)).toBeLessThan(standingOf(own!));
+    expect(hub!.evidence.relevance_score).toBe(0.9);
     expect(PassagePrior.learn(rankings.slice(0, 10)).weight(1)).toBe(1);
   });
 
-  it('fills a questionnaire with the prior learned from all its searches: the passage matching every question counts for less there', async () => {
+  it('learns the prior from every question of a questionnaire: the passage first for all of them gives way to the one on the subject (and does not without the prior)', async () => {
+    const topics = ['backup', 'logging', 'firewall', 'password', 'vendor', 'training', 'incident', 'change', 'asset', 'retention', 'physical', 'network', 'patch', 'monitoring', 'privacy', 'wireless', 'cloud', 'audit', 'mobile', 'email', 'malware', 'access'];
+    // Each question's own subject word ("backupplan"), so each has passages of its own after the one on every subject.
+    const own = (topic: string) => `${topic}plan`;
+    await addText(t.kb, meta({ file_id: 1, filename: 'everything.md' }), `# Controls\n\nThe security team reviews the ${topics.map(own).join(', ')} every year.`);
+    for (const [i, topic] of topics.entries()) {
+      await addText(t.kb, meta({ file_id: 10 + i, filename: `${topic}.md` }), `# ${topic}\n\nThe ${own(topic)} is reviewed for security by a named engineer.`);
+      await addText(t.kb, meta({ file_id: 50 + i, filename: `${topic}-owner.md` }), `# Owner\n\nThe ${own(topic)} team owns the ${own(topic)}.`);
+    }
+    for (let i = 0; i < 10; i++) await addText(t.kb, meta({ file_id: 100 + i, filename: `team${i}.md` }), `# Team ${i}\n\nThe team meets on Mondays in room ${i}.`);
+    const search = (topic: string) => retrieve(t.index, 1, `Is the ${own(topic)} reviewed by the security team?`, {}, { limit: 10, includeQa: false, weighByRarity: true });
+    const rankings = await Promise.all(topics.map(search));
+    expect(rankings.every((r) => r[0]!.evidence.filename === 'everything.md')).toBe(true);
+    const prior = PassagePrior.learn(rankings);
+    const first = await search('backup');
+    expect(ranked(prior.apply(first), 3)[0]!.evidence.filename).toBe('backup.md');
+    // Its relevance (what evidence must reach to be shown) is unchanged; only its standing is weighed.
+    expect(first.find((c) => c.evidence.filename === 'everything.md')!.evidence.relevance_score).toBe(rankings[0]![0]!.evidence.relevance_score);
+    expect(ranked(PassagePrior.none.apply(await search('backup')), 3)[0]!.evidence.filename).toBe('everything.md');
+  });
+
+  it('fills a questionnaire with the prior learned from all its searches', async () => {
     const topics = ['backup', 'logging', 'firewall', 'password', 'vendor', 'training', 'incident', 'change', 'asset', 'retention', 'physical', 'network', 'patch', 'monitoring', 'privacy', 'wireless', 'cloud', 'audit', 'mobile', 'email', 'malware', 'access'];
     await addText(t.kb, meta({ file_id: 1, filename: 'everything.md' }), `# Controls\n\nThe security team reviews ${topics.join(', ')} controls every year.`);
     for (const [i, topic] of topics.entries()) {
-      await addText(t.kb, meta({ file_id: 10 + i, filename: `${topic}.md` }), `# ${topic}\n\nThe ${topic} controls are owned by a named engineer and tested.`);
+      await addText(t.kb, meta({ file_id: 10 + i, filename: `${topic}.md` }), `# ${topic}\n\nThe ${topic} controls are owned by a named engineer.`);
     }
     const questions = topics.map((topic) => ({ text: `Are ${topic} controls reviewed by the security team?`, answer_slots: SLOTS }));
     const questionnaire = await t.kb.searchQuestionnaire(1, questions, {});
     const hubId = (await t.query<{ id: number }>("SELECT id FROM kb_passages WHERE content LIKE 'The security team reviews%'"))[0]!.id;
     expect(questionnaire.prior.weight(Number(hubId))).toBeLessThan(1);
-    const relevanceOf = async (options: Parameters<typeof t.kb.prepareAnswer>[3]) => {
-      const prepared = await t.kb.prepareAnswer(1, questions[0]!, {}, options);
-      const evidence = 'result' in prepared ? prepared.result.evidence : prepared.pending.candidates.map((c) => c.evidence);
-      return (filename: string) => evidence.find((e) => e.filename === filename)?.relevance_score ?? 0;
-    };
-    const alone = await relevanceOf({});
-    const inQuestionnaire = await relevanceOf({ questionnaire });
-    // It holds every word of the question either way: only the prior lowers it.
-    expect(inQuestionnaire('everything.md')).toBeCloseTo(alone('everything.md') * questionnaire.prior.weight(Number(hubId)), 2);
-    expect(inQuestionnaire('everything.md')).toBeLessThan(alone('everything.md'));
+    // Another organisation, other filters: the searches are not reused.
+    expect(questionnaire.take(2, {}, 'x')).toBeUndefined();
   });
 });
