@@ -74,14 +74,15 @@ const askedOf = (run: Run, question: QuestionRecord): Asked => ({
   tab_name: question.tab_name,
   where: run.where(question),
 });
-const inputOf = (run: Run, question: QuestionRecord) => ({
+const inputOf = (run: Run, question: QuestionRecord) => inputIn(question, run.follows, run.domains);
+const inputIn = (question: QuestionRecord, follows: Map<number, string>, domains: Map<number, string>) => ({
   text: question.text,
   original_id: question.original_id,
   answer_slots: question.answer_slots,
   tab_name: question.tab_name,
   section_path: question.section_path,
-  follows: run.follows.get(question.id) ?? null,
-  domain: run.domains.get(question.id) ?? null,
+  follows: follows.get(question.id) ?? null,
+  domain: domains.get(question.id) ?? null,
 });
 
 /** The question each one follows on its sheet (question-identity.ts `followedQuestions`). */
@@ -223,7 +224,7 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
     await repo.setGenerationStatus(q.id, 'generating');
     const filters: SearchFilters = q.offerings.length > 0 ? { offering_ids: q.offerings.map((o) => o.id) } : {};
     // The analyst's choice at upload (`prefer_recent`): settles disagreeing past answers by recency.
-    const options = { prefer_recent: q.advanced_options.prefer_recent === true };
+    const options: AnswerOptions = { prefer_recent: q.advanced_options.prefer_recent === true };
 
     // One workbook, one answer: repeats get the answer given, contradictions are flagged (a resumed
     // fill checks against what it stored before).
@@ -248,6 +249,10 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
 
     const ids = await repo.unansweredQuestionIds(q.id);
     const k = ctx.knowledge;
+    // Every question searched first: which passages match the whole questionnaire is learned from them.
+    if (ids.length > 0 && k.searchQuestionnaire) {
+      options.questionnaire = await k.searchQuestionnaire(q.org_id, ordered.map((question) => inputIn(question, follows, domains)), filters);
+    }
     const batching = k.batching?.() ?? null;
     const run: Run = { ctx, q, filters, options, consistency, follows, domains, where, jobCtx, log };
     const outcome =

@@ -78,8 +78,12 @@ export function questionInContext(q: QuestionInContext): { query: string; hint: 
  * searching with them finds the lists that match every such question, not the passage on its subject.
  */
 export function withoutLifecycle(text: string): string {
-  return text.replace(/\b(?:[a-z]+ed,\s+){2,}(?:and\s+)?[a-z]+ed\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  return text.replace(LIFECYCLE_ALL, ' ').replace(/\s+/g, ' ').trim();
 }
+
+/** "established, documented, approved, …, and maintained": three or more past participles in a list. */
+const LIFECYCLE_ALL = /\b(?:[a-z]+ed,\s+){2,}(?:and\s+)?[a-z]+ed\b/gi;
+const LIFECYCLE = /\b(?:[a-z]+ed,\s+){2,}(?:and\s+)?[a-z]+ed\b/i;
 
 /** The domain an id names: "IAM" of "IAM-02.2", "HLAP" of "HLAP-04"; null for an id without letters first. */
 export function idDomain(id: string | null | undefined): string | null {
@@ -105,9 +109,18 @@ export function domainSubjects(questions: { original_id?: string | null; text: s
       first.set(key, q.text);
       return null;
     }
+    // Only an opening that asks for the domain's policies names the domain ("Are identity and access
+    // management policies and procedures established, documented…?"); a first question on one practice
+    // ("Can you enforce password aging?") is no more the domain's subject than the second one.
+    if (!opensDomain(opening)) return null;
     const subject = opening.replace(PROCESS_WORDS, ' ').replace(/\s+/g, ' ').replace(/(?:\s+(?:and|or))+\s*$/i, '').trim();
     return subject || null;
   });
+}
+
+/** A question asking whether a domain's policies exist: "Are … policies (and procedures) established…?". */
+function opensDomain(text: string): boolean {
+  return /\b(?:polic(?:y|ies)|procedures?|programs?|programmes?)\b/i.test(text) && (LIFECYCLE.test(text) || /\b(?:established|documented|in place|exists?)\b/i.test(text));
 }
 
 /** One key per distinct question of a workbook: the same key means the same question, one answer. */

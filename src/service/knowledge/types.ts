@@ -2,6 +2,7 @@
 import type { IndexEntries } from './entries';
 import type { AnswerSlot, DocumentType, Evaluation, FileFormat, TrustLevel } from '../../api/schemas';
 import type { IndexedFile } from '../storage/knowledge-index';
+import type { QuestionnaireSearch } from './retrieval';
 
 export interface ExtractedPage {
   page_number: number;
@@ -126,6 +127,8 @@ export interface QuestionInput {
 export interface AnswerOptions {
   /** The analyst chose "prefer the most recent questionnaire" when past answers disagree. */
   prefer_recent?: boolean;
+  /** The questionnaire's searches made up front (KnowledgeBase.searchQuestionnaire): its passage prior, and each question's search. */
+  questionnaire?: QuestionnaireSearch;
 }
 
 export interface AnswerResult {
