@@ -135,8 +135,6 @@ export function trustCounts(questions: readonly QuestionWithAnswers[]): Record<T
   return counts;
 }
 
-/** A cell the analyst may correct, and what the answer says for it (a marked answer is one choice between its columns). */
-export { correctionTargets, type CorrectionChoice as CorrectionTarget } from '../fill/session/targets';
 export { withCorrection } from '../fill/session/corrections';
 
 /** One side of a disagreement between past answers (the service's `evaluation.alternatives`). */

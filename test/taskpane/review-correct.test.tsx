@@ -4,7 +4,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { describeUndo } from '../../src/taskpane/fill/view';
-import { correctionTargets, withCorrection } from '../../src/taskpane/review';
+import { withCorrection } from '../../src/taskpane/review';
+import { correctionTargets } from '../../src/fill/session/targets';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
 import { repositoryFile, sampleQuestions, type FakeService } from './fake-service';
 import { renderApp, withFakeService } from './harness';

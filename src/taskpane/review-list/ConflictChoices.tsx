@@ -3,7 +3,8 @@ import type { QuestionWithAnswers } from '../../api/schemas';
 import { slotResponseFor } from '../../fill/answer';
 import { CellWrite, type CellWriteResult } from '../components/CellWrite';
 import type { CorrectFn } from '../panes/Correction';
-import { conflictSides, correctionTargets, type Alternative, type CorrectionTarget } from '../review';
+import { conflictSides, type Alternative } from '../review';
+import { correctionTargets, type CorrectionChoice as CorrectionTarget } from '../../fill/session/targets';
 
 /** What choosing one side writes: for each answer cell, that side's response for it (or its value, in its own slot). */
 export function sideWrites(targets: readonly CorrectionTarget[], alt: Alternative): { target: CorrectionTarget; text: string }[] {

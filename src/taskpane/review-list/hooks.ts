@@ -2,7 +2,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QuestionWithAnswers } from '../../api/schemas';
 import type { CellRef } from '../../excel/types';
-import { correctionTargets, distinct, EMPTY_FILTER, filterQuestions, sectionOf, type ReviewFilter } from '../review';
+import { distinct, EMPTY_FILTER, filterQuestions, sectionOf, type ReviewFilter } from '../review';
+import { correctionTargets } from '../../fill/session/targets';
 import { cellId } from './QuestionDetails';
 
 export const PAGE = 100;

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { QuestionWithAnswers } from '../../../src/api/schemas';
 import { foldMirrors } from '../../../src/fill/mirrors';
-import { correctionTargets, type Alternative } from '../../../src/taskpane/review';
+import { type Alternative } from '../../../src/taskpane/review';
+import { correctionTargets } from '../../../src/fill/session/targets';
 import { answeredWhere } from '../../../src/taskpane/review-list/answered-where';
 import { sideWrites } from '../../../src/taskpane/review-list/ConflictChoices';
 import { isNextKey } from '../../../src/taskpane/review-list/hooks';
