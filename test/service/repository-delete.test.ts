@@ -43,7 +43,7 @@ describe('GET /extensions/', () => {
   it('names the delete extension, to callers with a key only', async () => {
     const res = await api.get('/api/v2/extensions/');
     expect(res.status).toBe(200);
-    expect(expectShape(ServiceExtensions, res.body).extensions).toEqual([EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames, EXTENSION.keysCurrent, EXTENSION.answersLibrary]);
+    expect(expectShape(ServiceExtensions, res.body).extensions).toEqual([EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames, EXTENSION.keysCurrent, EXTENSION.answersLibrary, EXTENSION.answersReplay]);
     expectError(await call(service.base, null, 'GET', '/api/v2/extensions/'), 403);
   });
 });
