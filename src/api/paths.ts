@@ -38,6 +38,7 @@ export const ROUTES = {
   approveLibraryEntry: 'POST /answers/library/{id}/approve/',
   retireLibraryEntry: 'POST /answers/library/{id}/retire/',
   restoreLibraryEntry: 'POST /answers/library/{id}/restore/',
+  setLibraryEntryReview: 'PUT /answers/library/{id}/review/',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

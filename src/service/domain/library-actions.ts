@@ -11,7 +11,7 @@ import { badRequest, forbidden, notFound } from '../http/errors';
 import type { QaSlot } from '../storage/knowledge-index';
 import type { LibraryRow, LibraryState, ManualEntry, ManualEntryContent } from '../storage/library';
 import type { Principal, Store } from '../storage/types';
-import { DEFAULT_REVIEW_AGE_MONTHS, entryDetail, libraryEntry, primaryAnswer, reviewCutoff, type EntryContext } from './library';
+import { DEFAULT_REVIEW_AGE_MONTHS, entryDetail, sameEntry, speaksFor, libraryEntry, primaryAnswer, reviewCutoff, type EntryContext } from './library';
 
 export interface LibraryDeps {
   store: Store;
@@ -30,7 +30,7 @@ export function requireLibraryEditor(p: Principal): void {
   if (p.user.role === 'member') throw forbidden('only an admin or repository manager can change the answer library');
 }
 
-async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[]): Promise<EntryContext> {
+export async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[]): Promise<EntryContext> {
   const reviewAgeMonths = (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
   const conflicting = await deps.store.library.conflicting(orgId, rows.map((r) => r.qkey));
   return { reviewAgeMonths, now: deps.now?.() ?? new Date(), conflicting };
@@ -42,6 +42,8 @@ export interface BrowseQuery {
   filter?: LibraryFilter;
   offering_id?: number;
   file_id?: number;
+  /** Only entries this user (username, known to exist) owns. */
+  owner?: string;
 }
 
 export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuery, page: { limit: number; offset: number }): Promise<{ count: number; results: LibraryEntry[] }> {
@@ -51,14 +53,23 @@ export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuer
   const ids = search ? await deps.knowledge.searchLibrary(orgId, search) : undefined;
   const { count, rows } = await deps.store.library.list(
     orgId,
-    { status: query.status, filter: query.filter, offering_id: query.offering_id, file_id: query.file_id, review_cutoff: reviewCutoff(months, now), ids },
+    {
+      status: query.status,
+      filter: query.filter,
+      offering_id: query.offering_id,
+      file_id: query.file_id,
+      owner: query.owner,
+      review_cutoff: reviewCutoff(months, now),
+      review_cutoff_for: (entryMonths) => reviewCutoff(entryMonths, now),
+      ids,
+    },
     page,
   );
   const ctx = await context(deps, orgId, rows);
   return { count, results: rows.map((r) => libraryEntry(r, ctx)) };
 }
 
-async function found(deps: LibraryDeps, orgId: number, id: number): Promise<LibraryRow> {
+export async function found(deps: LibraryDeps, orgId: number, id: number): Promise<LibraryRow> {
   const row = await deps.store.library.get(orgId, id);
   if (!row) throw notFound(`library entry ${id} not found`);
   return row;
@@ -70,7 +81,7 @@ export async function detail(deps: LibraryDeps, orgId: number, id: number): Prom
   return entryDetail(row, events, await context(deps, orgId, [row]));
 }
 
-const stamp = (p: Principal) => ({ updated_by: actorName(p), updated_at: nowIso() });
+export const stamp = (p: Principal) => ({ updated_by: actorName(p), updated_at: nowIso() });
 
 export interface NewEntryInput {
   question: string;
@@ -221,16 +232,27 @@ export async function undoSettle(deps: LibraryDeps, p: Principal, entryId: numbe
   return conflictGroup(deps, orgId, entry.qkey);
 }
 
-async function conflictGroup(deps: LibraryDeps, orgId: number, qkey: string): Promise<LibraryConflict> {
-  const rows = await deps.store.library.byKey(orgId, qkey);
+/**
+ * The entries answering the question, with its settlements (the whole question's canonical entry, and one
+ * entry per offering settled for alone); with `offeringId`, only the entries about that offering.
+ */
+export async function conflictGroup(deps: LibraryDeps, orgId: number, qkey: string, offeringId?: number): Promise<LibraryConflict> {
+  const all = await deps.store.library.byKey(orgId, qkey);
+  const rows = offeringId === undefined ? all : all.filter((r) => speaksFor(r, offeringId));
   const ctx = await context(deps, orgId, rows);
   const entries = rows.map((r) => libraryEntry(r, ctx));
   const live = entries.find((e) => e.status !== 'retired') ?? entries[0];
+  const settlements = (await deps.store.library.settlements(orgId, [qkey])).flatMap((s) => {
+    const chosen = all.find((r) => sameEntry(r, s));
+    return chosen ? [{ offering_id: s.offering_id, entry_id: chosen.id, by: s.by_name, at: s.at }] : [];
+  });
   return {
     question_key: qkey,
     question: live?.question ?? '',
     entries,
     canonical_id: entries.find((e) => e.status === 'canonical')?.id ?? null,
+    settlements,
+    offering_id: offeringId ?? null,
   };
 }
 

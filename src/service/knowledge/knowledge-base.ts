@@ -130,7 +130,7 @@ export class KnowledgeBase {
   /** Lexical search over passages and the answer library, ranked, relevance 0..1. */
   async search(orgId: number, query: string, filters: SearchFilters, limit = 10): Promise<Evidence[]> {
     const safeLimit = Math.max(1, Math.min(100, Math.floor(limit) || 10));
-    const found = (await this.decided(orgId, await retrieve(this.index, orgId, query, filters, { limit: safeLimit }))).candidates;
+    const found = (await this.decided(orgId, await retrieve(this.index, orgId, query, filters, { limit: safeLimit }), filters.offering_ids)).candidates;
     return (await this.current(orgId, found)).map((c) => c.evidence);
   }
 
@@ -144,9 +144,9 @@ export class KnowledgeBase {
   }
 
   /** The candidates a fill may use after the library's decisions, and those decisions. */
-  private async decided(orgId: number, candidates: Candidate[]): Promise<{ candidates: Candidate[]; decisions: LibraryDecisions }> {
+  private async decided(orgId: number, candidates: Candidate[], offeringIds?: readonly number[]): Promise<{ candidates: Candidate[]; decisions: LibraryDecisions }> {
     if (!this.library) return { candidates, decisions: new Map() };
-    return decideCandidates(this.library, orgId, candidates, DEFAULT_REVIEW_AGE_MONTHS, new Date());
+    return decideCandidates(this.library, orgId, candidates, DEFAULT_REVIEW_AGE_MONTHS, new Date(), offeringIds);
   }
 
   async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<AnswerResult> {
@@ -175,6 +175,7 @@ export class KnowledgeBase {
     const { candidates: library, decisions } = await this.decided(
       orgId,
       await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense, stats }),
+      filters.offering_ids,
     );
     const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
     const matches = findLibraryMatches({ ...q, text }, library, (fileId) => facts.get(fileId)!);

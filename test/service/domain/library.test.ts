@@ -24,7 +24,8 @@ function row(id: number, answer: string, state: Partial<LibraryState> | null = n
     file_created_at: created,
     state: state && {
       status: 'active', retired_reason: null, approved_by: null, approved_at: null, version: 1,
-      edit_question: null, edit_answer: null, edit_slots: null, as_of: null, updated_by: null, updated_at: null, ...state,
+      edit_question: null, edit_answer: null, edit_slots: null, as_of: null, updated_by: null, updated_at: null,
+      owner: null, review_months: null, ...state,
     },
   };
 }

@@ -13,6 +13,7 @@ import type {
   LibraryState,
   ManualEntry,
   ManualEntryContent,
+  LibrarySettlement,
   NewLibraryEvent,
 } from '../library';
 import { inList, parseJson, type Sql } from './executor';
@@ -27,7 +28,7 @@ const STATE_JOIN = `LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_
 const SELECT_ENTRY = `SELECT q.id, q.file_id, q.question, q.answer, q.slots, q.original_id, q.tab_name, q.location, f.filename,
   ${KEY} AS qkey, fl.created_at AS file_created_at, s.org_id AS state_org,
   s.status, s.retired_reason, s.approved_by, s.approved_at, s.version, s.edit_question, s.edit_answer, s.edit_slots,
-  s.as_of, s.updated_by, s.updated_at
+  s.as_of, s.updated_by, s.updated_at, s.owner, s.review_months
   FROM kb_qa q
   JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
   LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id
@@ -53,6 +54,8 @@ interface EntryRow extends Omit<QaFields, 'slots' | 'question_stems' | 'stems'> 
   as_of: string | null;
   updated_by: string | null;
   updated_at: string | null;
+  owner: string | null;
+  review_months: number | null;
 }
 
 /** State columns `change` may set: the keys of LibraryState, never a name taken from elsewhere. */
@@ -68,6 +71,8 @@ const STATE_COLUMNS = new Set<keyof LibraryState>([
   'as_of',
   'updated_by',
   'updated_at',
+  'owner',
+  'review_months',
 ]);
 
 /** Keys whose live entries (not retired) give more than one answer and none of which is canonical. */
@@ -109,8 +114,13 @@ export class SqlLibrary implements LibraryRepository {
     if (filter.filter === 'approved') where.push('s.approved_at IS NOT NULL');
     if (filter.filter === 'by_hand') where.push('q.file_id < 0');
     if (filter.filter === 'review_due') {
-      where.push('COALESCE(s.approved_at, s.as_of, fl.created_at) < ?');
-      args.push(filter.review_cutoff);
+      const due = await this.reviewDueClause(orgId, filter);
+      where.push(due.clause);
+      args.push(...due.args);
+    }
+    if (filter.owner !== undefined) {
+      where.push('s.owner = ?');
+      args.push(filter.owner);
     }
     if (filter.filter === 'conflicts') {
       const inConflict = [...(await this.conflictingByPrefix(orgId, await this.conflictCandidates(orgId)))];
@@ -148,6 +158,21 @@ export class SqlLibrary implements LibraryRepository {
     return { count, rows: await this.withOfferings(orgId, rows) };
   }
 
+  /**
+   * Entries approved (else dated) before their cutoff: the organisation's, or the one of their own review
+   * interval (the few intervals in use, read first, each with its cutoff).
+   */
+  private async reviewDueClause(orgId: number, filter: LibraryListFilter): Promise<{ clause: string; args: unknown[] }> {
+    const base = 'COALESCE(s.approved_at, s.as_of, fl.created_at)';
+    const months = filter.review_cutoff_for
+      ? (await this.sql.all<{ m: number }>('SELECT DISTINCT review_months AS m FROM library_state WHERE org_id = ? AND review_months IS NOT NULL', [orgId])).map((r) => Number(r.m))
+      : [];
+    if (months.length === 0) return { clause: `${base} < ?`, args: [filter.review_cutoff] };
+    const whens = months.map(() => 'WHEN ? THEN CAST(? AS TEXT)').join(' ');
+    const args: unknown[] = months.flatMap((m) => [m, filter.review_cutoff_for!(m)]);
+    return { clause: `${base} < (CASE s.review_months ${whens} ELSE CAST(? AS TEXT) END)`, args: [...args, filter.review_cutoff] };
+  }
+
   /** Counts by joining every entry with its decisions: what the conflicts filter needs. */
   private async countJoined(clause: string, args: unknown[]): Promise<number> {
     const from = `FROM kb_qa q LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id ${STATE_JOIN}`;
@@ -178,7 +203,7 @@ export class SqlLibrary implements LibraryRepository {
     const undecided = [...entry];
     const undecidedArgs = [...entryArgs];
     let undecidedPass = status === undefined || status === 'active';
-    if (filter.filter === 'approved') undecidedPass = false;
+    if (filter.filter === 'approved' || filter.owner !== undefined) undecidedPass = false;
     if (filter.filter === 'review_due') {
       undecided.push('q.file_id IN (SELECT id FROM files WHERE org_id = ? AND created_at < ?)');
       undecidedArgs.push(orgId, filter.review_cutoff);
@@ -193,8 +218,13 @@ export class SqlLibrary implements LibraryRepository {
     if (filter.filter === 'unapproved') decided.push('s.approved_at IS NULL');
     if (filter.filter === 'approved') decided.push('s.approved_at IS NOT NULL');
     if (filter.filter === 'review_due') {
-      decided.push('COALESCE(s.approved_at, s.as_of, fl.created_at) < ?');
-      decidedArgs.push(filter.review_cutoff);
+      const due = await this.reviewDueClause(orgId, filter);
+      decided.push(due.clause);
+      decidedArgs.push(...due.args);
+    }
+    if (filter.owner !== undefined) {
+      decided.push('s.owner = ?');
+      decidedArgs.push(filter.owner);
     }
     // The decisions drive the join (SQLite: CROSS JOIN keeps them the outer loop).
     const join = this.sql.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
@@ -301,23 +331,39 @@ export class SqlLibrary implements LibraryRepository {
         `UPDATE library_state SET ${sets.join(', ')} WHERE org_id = ? AND file_id = ? AND location = ? AND question = ?`,
         [...args, orgId, entry.file_id, entry.location, entry.question],
       );
-      await sql.insert(
-        `INSERT INTO library_events (org_id, file_id, location, question, action, by_name, at, detail, version, version_question, version_slots)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          orgId,
-          entry.file_id,
-          entry.location,
-          entry.question,
-          event.action,
-          event.by_name,
-          at,
-          event.detail,
-          event.version,
-          event.version_question,
-          event.version_slots === null ? null : JSON.stringify(event.version_slots),
-        ],
+      await insertEvent(sql, orgId, entry, event, at);
+    });
+  }
+
+  async settlements(orgId: number, qkeys: string[]): Promise<LibrarySettlement[]> {
+    if (qkeys.length === 0) return [];
+    const keys = this.textIn('qkey', [...new Set(qkeys)]);
+    const rows = await this.sql.all<LibrarySettlement>(
+      `SELECT qkey, offering_id, file_id, location, question, by_name, at FROM library_settlements WHERE org_id = ? AND ${keys.clause} ORDER BY offering_id`,
+      [orgId, ...keys.args],
+    );
+    return rows.map((r) => ({ ...r, offering_id: Number(r.offering_id), file_id: Number(r.file_id) }));
+  }
+
+  async settleForOffering(orgId: number, settlement: Omit<LibrarySettlement, 'at'> & { at?: string }, event: NewLibraryEvent): Promise<void> {
+    const at = settlement.at ?? event.at ?? nowIso();
+    const t = settlement;
+    await this.sql.atomic(async (sql) => {
+      await sql.run(
+        `INSERT INTO library_settlements (org_id, qkey, offering_id, file_id, location, question, by_name, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (org_id, qkey, offering_id) DO UPDATE SET file_id = excluded.file_id, location = excluded.location,
+           question = excluded.question, by_name = excluded.by_name, at = excluded.at`,
+        [orgId, t.qkey, t.offering_id, t.file_id, t.location, t.question, t.by_name, at],
       );
+      await insertEvent(sql, orgId, t, event, at);
+    });
+  }
+
+  async unsettleForOffering(orgId: number, settlement: LibrarySettlement, event: NewLibraryEvent): Promise<void> {
+    const at = event.at ?? nowIso();
+    await this.sql.atomic(async (sql) => {
+      await sql.run('DELETE FROM library_settlements WHERE org_id = ? AND qkey = ? AND offering_id = ?', [orgId, settlement.qkey, settlement.offering_id]);
+      await insertEvent(sql, orgId, settlement, event, at);
     });
   }
 
@@ -400,6 +446,8 @@ function entryRecord(r: EntryRow, offering_ids: number[]): LibraryRow {
           as_of: r.as_of,
           updated_by: r.updated_by,
           updated_at: r.updated_at,
+          owner: r.owner,
+          review_months: r.review_months === null ? null : Number(r.review_months),
         };
   return {
     id: Number(r.id),
@@ -416,4 +464,25 @@ function entryRecord(r: EntryRow, offering_ids: number[]): LibraryRow {
     file_created_at: r.file_created_at,
     state,
   };
+}
+
+/** Records a change of the entry in its history. */
+async function insertEvent(sql: Sql, orgId: number, entry: LibraryEntryKey, event: NewLibraryEvent, at: string): Promise<void> {
+  await sql.insert(
+    `INSERT INTO library_events (org_id, file_id, location, question, action, by_name, at, detail, version, version_question, version_slots)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      orgId,
+      entry.file_id,
+      entry.location,
+      entry.question,
+      event.action,
+      event.by_name,
+      at,
+      event.detail,
+      event.version,
+      event.version_question,
+      event.version_slots === null ? null : JSON.stringify(event.version_slots),
+    ],
+  );
 }

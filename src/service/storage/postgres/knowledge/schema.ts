@@ -14,7 +14,7 @@
  */
 import type { Migration } from '../migrations';
 import type { IndexKind } from '../../knowledge-index';
-import { libraryTablesSql } from '../../sql/library-schema';
+import { libraryReviewSql, libraryTablesSql } from '../../sql/library-schema';
 
 /**
  * Column weights, as SQLite's bm25() gets them, in tenths so a row's weighted count is an integer:
@@ -159,6 +159,11 @@ DO $$ BEGIN
 EXCEPTION WHEN feature_not_supported THEN NULL;
 END $$;
 `,
+  },
+  {
+    version: 1006,
+    name: 'answer library: owners, review intervals, settlements per offering',
+    sql: libraryReviewSql('postgres'),
   },
 ];
 
