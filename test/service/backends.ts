@@ -45,6 +45,7 @@ export const SERVE_SUITES = [
   'test/service/knowledge/answer/consistency.test.ts',
   'test/service/knowledge/chat.test.ts',
   'test/service/library.test.ts',
+  'test/service/library-owners.test.ts',
   'test/service/organisation.test.ts',
   'test/service/questionnaires.test.ts',
   'test/service/repository-delete.test.ts',

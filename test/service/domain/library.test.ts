@@ -58,6 +58,13 @@ describe('answer library rules', () => {
     expect(reviewCutoff(12, NOW)).toBe('2025-11-26T12:00:00.000Z');
   });
 
+  it("an entry's own review interval overrides the organisation's review age, both ways", () => {
+    const approved = { approved_at: '2026-06-01T08:00:00Z', approved_by: 'alice' };
+    expect(reviewState(row(1, 'Yes', approved), 12, NOW).due).toBe(false);
+    expect(reviewState(row(1, 'Yes', { ...approved, review_months: 3 }), 12, NOW)).toEqual({ due: true, reason: 'approved on 2026-06-01, review due since 2026-09-01' });
+    expect(reviewState(row(1, 'Yes', { review_months: 36 }, '2025-01-01T00:00:00Z'), 12, NOW).due).toBe(false);
+  });
+
   it('lists the learned version first, then each edit, and every change with who and when', () => {
     const edited = row(1, 'No', { version: 2, edit_slots: [{ slot_key: 'answer', content: 'Yes' }], edit_answer: 'Yes' });
     const detail = entryDetail(
