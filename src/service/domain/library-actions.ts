@@ -3,7 +3,7 @@
  * and undo it, set the review age, export. Each change is recorded with who and when. The routes
  * (../routes/library.ts) validate the request and call these; rules about entries are ./library.ts's.
  */
-import type { LibraryConflict, LibraryEntry, LibraryEntryDetail, LibraryFilter, LibraryStatus } from '../../api/library';
+import { LIBRARY_LIMITS, type LibraryConflict, type LibraryEntry, type LibraryEntryDetail, type LibraryFilter, type LibraryStatus } from '../../api/library';
 import { nowIso } from '../clock';
 import type { Knowledge } from '../context';
 import { qaEntry } from '../knowledge/entries';
@@ -46,6 +46,13 @@ export interface BrowseQuery {
   owner?: string;
 }
 
+/** The cutoff of every review interval an entry may have (1 to 120 months). */
+function reviewCutoffs(now: Date): Record<number, string> {
+  const cutoffs: Record<number, string> = {};
+  for (let m = 1; m <= LIBRARY_LIMITS.reviewMonthsMax; m++) cutoffs[m] = reviewCutoff(m, now);
+  return cutoffs;
+}
+
 export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuery, page: { limit: number; offset: number }): Promise<{ count: number; results: LibraryEntry[] }> {
   const months = (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
   const now = deps.now?.() ?? new Date();
@@ -60,7 +67,7 @@ export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuer
       file_id: query.file_id,
       owner: query.owner,
       review_cutoff: reviewCutoff(months, now),
-      review_cutoff_for: (entryMonths) => reviewCutoff(entryMonths, now),
+      review_cutoffs: reviewCutoffs(now),
       ids,
     },
     page,

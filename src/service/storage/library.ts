@@ -70,8 +70,8 @@ export interface LibraryListFilter {
   file_id?: number;
   /** Entries approved (else dated) before this ISO instant are review due. */
   review_cutoff: string;
-  /** The cutoff for an entry with its own review interval (months); absent: every entry uses `review_cutoff`. */
-  review_cutoff_for?: (months: number) => string;
+  /** The cutoff for an entry with its own review interval, by months; absent: every entry uses `review_cutoff`. */
+  review_cutoffs?: Record<number, string>;
   /** Only entries this user (username) owns. */
   owner?: string;
   /** Only these entries (a search's results); the rows then come in this order. */

@@ -164,12 +164,13 @@ export class SqlLibrary implements LibraryRepository {
    */
   private async reviewDueClause(orgId: number, filter: LibraryListFilter): Promise<{ clause: string; args: unknown[] }> {
     const base = 'COALESCE(s.approved_at, s.as_of, fl.created_at)';
-    const months = filter.review_cutoff_for
-      ? (await this.sql.all<{ m: number }>('SELECT DISTINCT review_months AS m FROM library_state WHERE org_id = ? AND review_months IS NOT NULL', [orgId])).map((r) => Number(r.m))
+    const cutoffs = filter.review_cutoffs;
+    const months = cutoffs
+      ? (await this.sql.all<{ m: number }>('SELECT DISTINCT review_months AS m FROM library_state WHERE org_id = ? AND review_months IS NOT NULL', [orgId])).map((r) => Number(r.m)).filter((m) => cutoffs[m] !== undefined)
       : [];
     if (months.length === 0) return { clause: `${base} < ?`, args: [filter.review_cutoff] };
     const whens = months.map(() => 'WHEN ? THEN CAST(? AS TEXT)').join(' ');
-    const args: unknown[] = months.flatMap((m) => [m, filter.review_cutoff_for!(m)]);
+    const args: unknown[] = months.flatMap((m) => [m, cutoffs![m]]);
     return { clause: `${base} < (CASE s.review_months ${whens} ELSE CAST(? AS TEXT) END)`, args: [...args, filter.review_cutoff] };
   }
 
