@@ -14,6 +14,7 @@ import {
   LibraryListQuery,
   LibraryPage,
   LibraryRetire,
+  LibraryReviewInput,
   LibrarySettings,
   LibrarySettingsInput,
   LibrarySettle,
@@ -25,6 +26,7 @@ import type {
   LibraryEdit as Edit,
   LibraryEntry,
   LibraryEntryDetail as Detail,
+  LibraryReviewInput as ReviewChange,
   LibraryListQuery as ListQuery,
   LibrarySettings as Settings,
   NewLibraryEntry as NewEntry,
@@ -50,6 +52,7 @@ const EP = {
   approve: ROUTES.approveLibraryEntry,
   retire: ROUTES.retireLibraryEntry,
   restore: ROUTES.restoreLibraryEntry,
+  review: ROUTES.setLibraryEntryReview,
   conflicts: ROUTES.libraryConflicts,
   settle: ROUTES.settleLibraryConflict,
   undo: ROUTES.undoLibrarySettle,
@@ -96,6 +99,11 @@ export class LibraryClient {
 
   restore(id: number | string, opts: LibraryRequestOptions = {}): Promise<Detail> {
     return run(() => this.send(EP.restore, entryId(id), {}, LibraryEntryDetail, opts));
+  }
+
+  /** Sets who owns the entry (a username; null: nobody) and its own review interval (null: the organisation's). */
+  setReview(id: number | string, change: ReviewChange, opts: LibraryRequestOptions = {}): Promise<Detail> {
+    return run(() => this.send(EP.review, entryId(id), checkInput(LibraryReviewInput, change, 'review change'), LibraryEntryDetail, opts));
   }
 
   /** Groups of live entries that answer the same question differently (and settled groups). */

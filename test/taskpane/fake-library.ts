@@ -29,6 +29,8 @@ export function libraryEntry(id: number, question: string, answer: string, patch
     version: 1,
     updated_by: null,
     updated_at: null,
+    owner: null,
+    review_months: null,
     versions: [{ version: 1, question, slots, by: null, at: null }],
     history: [],
     ...patch,
@@ -40,6 +42,8 @@ type Reply = [number, unknown];
 export class FakeLibrary {
   entries: LibraryEntryDetail[] = [];
   reviewAgeMonths = 12;
+  /** The organisation's usernames: an owner must be one of them. */
+  users = ['alice', 'bob'];
   private nextId = 1000;
 
   constructor(private readonly who = 'Alice') {}
@@ -106,7 +110,7 @@ export class FakeLibrary {
       this.refresh();
       return [200, this.group(chosen.question_key)];
     }
-    const m = p.match(/^\/answers\/library\/(\d+)\/(approve\/|retire\/|restore\/)?$/);
+    const m = p.match(/^\/answers\/library\/(\d+)\/(approve\/|retire\/|restore\/|review\/)?$/);
     const e = m ? this.entries.find((x) => x.id === Number(m[1])) : undefined;
     if (!m) return null;
     if (!e) return [404, { error: `library entry ${m[1]} not found` }];
@@ -125,6 +129,13 @@ export class FakeLibrary {
       e.review_due = false;
       e.review_reason = null;
       this.event(e, 'approved');
+    } else if (method === 'PUT' && m[2] === 'review/') {
+      const b = json() as { owner?: string | null; review_months?: number | null };
+      if (b.owner && !this.users.includes(b.owner)) return [400, { error: `owner: no user "${b.owner}" in this organisation` }];
+      const said = `owner: ${e.owner ?? 'nobody'} → ${b.owner ?? 'nobody'}`;
+      if (b.owner !== undefined) e.owner = b.owner;
+      if (b.review_months !== undefined) e.review_months = b.review_months;
+      this.event(e, 'review_changed', said);
     } else if (method === 'POST' && m[2] === 'retire/') {
       e.status = 'retired';
       e.retired_reason = 'retired by hand';

@@ -78,6 +78,16 @@ export function createEntry(api: LibraryApi, onChanged: (entry: LibraryEntryDeta
       const entryId = id();
       return entryId === null ? Promise.resolve(false) : act(() => api.retire(entryId, reason), () => 'Retired: kept in the library, never used by fills.');
     },
+    /** Who owns the entry (a username, '' for nobody) and its own review interval in months (null: the organisation's). */
+    saveReview(owner: string, months: number | null): Promise<boolean> {
+      const entryId = id();
+      if (entryId === null) return Promise.resolve(false);
+      const change = { owner: owner.trim() || null, review_months: months };
+      return act(
+        () => api.setReview(entryId, change),
+        (d) => `${d.owner ? `Owned by ${d.owner}` : 'No owner'}; reviewed ${d.review_months ? `every ${d.review_months} months` : "at the organisation's review age"}.`,
+      );
+    },
     restore(): Promise<boolean> {
       const entryId = id();
       return entryId === null ? Promise.resolve(false) : act(() => api.restore(entryId), () => 'Restored: fills may use it again.');

@@ -1,5 +1,6 @@
 /** One file of the library: its status, what it gave the knowledge base, its progress, and Delete with a confirmation. */
 import type { RepositoryFile } from '../../api/schemas';
+import { BusyButtons } from '../components/BusyButtons';
 import { ProgressBar } from '../components/Progress';
 import { busyStatus, plural } from './controller';
 import { capitalise, formatLabel, typeLabel } from './labels';
@@ -50,14 +51,7 @@ export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confi
         <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label={`Delete ${name}?`}>
           Delete {name}? Its passages{qa > 0 ? ` and ${plural(qa, 'reusable answer')}` : ''} leave the knowledge base; answers already
           written stay.
-          <div class="qf-row">
-            <button type="button" class="qf-btn" onClick={props.onDelete} disabled={props.deleting}>
-              {props.deleting ? 'Deleting…' : 'Delete'}
-            </button>
-            <button type="button" class="qf-btn" onClick={props.onCancel} disabled={props.deleting}>
-              Cancel
-            </button>
-          </div>
+          <BusyButtons busy={props.deleting} label="Delete" busyLabel="Deleting…" onConfirm={props.onDelete} onCancel={props.onCancel} />
         </div>
       )}
     </li>

@@ -157,6 +157,29 @@ describe('Answers view', () => {
     expect((await within(await screen.findByRole('listbox', { name: 'Answers' })).findByText('Yes, AES-256 for all customer data.')).closest('li')!.textContent).toContain('Approved');
   });
 
+  it("sets an entry's owner and its own review interval; an unknown owner is the service's sentence", async () => {
+    await openAnswers();
+    fireEvent.click(within(answers()).getByText('Is MFA enforced?'));
+    const entry = await screen.findByRole('region', { name: 'Answer library entry' });
+    const edit = await within(entry).findByRole('button', { name: 'Owner and review…' });
+    // Who approved it and when, beside who owns it.
+    expect(entry.textContent).toContain('ApprovalApproved by Bob on 2024-01-10');
+    expect(entry.textContent).toContain("Owner and reviewNo owner · reviewed at the organisation's review age");
+    fireEvent.click(edit);
+    const form = within(entry).getByRole('form', { name: 'Owner and review' });
+    fireEvent.input(within(form).getByLabelText(/^Owner/), { target: { value: 'zed' } });
+    fireEvent.input(within(form).getByLabelText(/^Review every/), { target: { value: '6' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save owner and review' }));
+    expect((await within(entry).findByRole('alert')).textContent).toMatch(/^Owner: no user "zed" in this organisation\./);
+    fireEvent.input(within(form).getByLabelText(/^Owner/), { target: { value: 'bob' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save owner and review' }));
+    await within(entry).findByText('Owned by bob; reviewed every 6 months.');
+    expect(JSON.parse(fake.requestsTo('PUT', /answers\/library\/2\/review\/$/).at(-1)!.body)).toEqual({ owner: 'bob', review_months: 6 });
+    expect(entry.textContent).toContain('Owner and reviewOwned by bob · reviewed every 6 months');
+    expect(within(entry).getByText('History (1)').closest('details')!.textContent).toMatch(/Alice: review changed \(owner: nobody → bob\)/);
+    expect(within(entry).queryByRole('form', { name: 'Owner and review' })).toBeNull();
+  });
+
   it('adds an answer by hand, and shows a refusal in the service words', async () => {
     await openAnswers();
     fireEvent.click(screen.getByText('Add an answer by hand'));
