@@ -71,6 +71,8 @@ const AS_OF_LABELS = [
   'date of report',
   'date issued',
   'issue date',
+  'certificate granted',
+  'granted',
   'publication date',
   'as of',
   'dated',

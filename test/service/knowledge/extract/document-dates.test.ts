@@ -36,6 +36,11 @@ describe('document dates', () => {
     });
     expect(documentDates('ISO/IEC 27001 Certificate. Issue date: 2023-05-02. Valid until: 2026-05-01.')).toMatchObject({ as_of: '2023-05-02', valid_until: '2026-05-01' });
     expect(documentDates('Certificate number 123. Expiry date: 1 May 2026').valid_until).toBe('2026-05-01');
+    // TX-RAMP's certificate, as its text reads.
+    expect(documentDates('Certification Certificate Granted  03/09/2023  Certification Expiration  03/09/2026  Certificate Number')).toMatchObject({
+      as_of: '2023-03-09',
+      valid_until: '2026-03-09',
+    });
     expect(documentDates('This certificate expires on March 31, 2025.').valid_until).toBe('2025-03-31');
     expect(documentDates('Certified. Valid from 2023-01-01 to 2025-12-31.').valid_until).toBe('2025-12-31');
   });
