@@ -113,6 +113,10 @@ describe('Answers view', () => {
     await openAnswers();
     fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'conflicts' } });
     const group = await screen.findByRole('group', { name: 'Do you sell personal data?' });
+    // Under a header naming the section of its source questionnaire.
+    const section = screen.getByRole('region', { name: 'Section Privacy' });
+    expect(within(section).getByRole('heading', { name: 'Privacy' })).toBeTruthy();
+    expect(section.contains(group)).toBe(true);
     const sides = within(group).getAllByRole('button', { name: 'Use this answer' });
     expect(sides).toHaveLength(2);
     expect(group.textContent).toContain('old-2021.xlsx · Privacy · row 4');
