@@ -51,13 +51,13 @@ async function upload(name: string, rows: [string, string, string][], offering?:
   return id;
 }
 
-async function fill(rows: [string, string][], offering: number): Promise<any> {
+async function fill(rows: [string, string][], offering?: number): Promise<any> {
   const c = client(service, admin);
   const cells: Record<string, string> = { A1: 'ID', B1: 'Question', C1: 'Answer' };
   rows.forEach(([id, q], i) => Object.assign(cells, { [`A${i + 2}`]: id, [`B${i + 2}`]: q }));
   const book = createWorkbook({ sheets: [{ name: 'Answers', cells, lists: [{ sqref: `C2:C${rows.length + 1}`, source: '"Yes,No"' }] }] });
   const form = files([`q-${Date.now()}.xlsx`, book]);
-  form.append('advanced_options', JSON.stringify({ offering_ids: [offering] }));
+  if (offering !== undefined) form.append('advanced_options', JSON.stringify({ offering_ids: [offering] }));
   const up = await c.post('/api/v2/filler/questionnaires/', form);
   expect(up.status, JSON.stringify(up.body)).toBe(200);
   const id: number = up.body.questionnaire_ids[0];
@@ -164,4 +164,70 @@ describe('answer library: settlement per offering', () => {
     expect(expectShape(LibraryConflictPage, (await api(member, 'GET', `conflicts/?offering_id=${cloud}`)).body).count).toBe(1);
     expect(expectShape(LibraryEntryDetail, (await api(member, 'GET', `${yes.id}/`)).body).history.at(-1)).toMatchObject({ action: 'unsettled', by: 'alice' });
   }, 240_000);
+});
+
+describe('answer library: dates stated within files, and expired documents', () => {
+  it("a questionnaire's own date is its entries' as-of date: review due from it, unless the entry's own interval is longer", async () => {
+    const cells: Record<string, string> = {
+      A1: 'Vendor security questionnaire',
+      A2: 'Date: 2020-03-01',
+      A4: 'ID',
+      B4: 'Question',
+      C4: 'Answer',
+      A5: 'LG-01',
+      B5: 'Do you keep audit logs of administrator actions?',
+      C5: 'Yes',
+      A6: 'LG-02',
+      B6: 'Do you review audit logs every week?',
+      C6: 'Yes',
+    };
+    const c = client(service, admin);
+    const up = await c.post('/api/v2/repository/files/', files(['dated-2020.xlsx', createWorkbook({ sheets: [{ name: 'Answers', cells }] })]));
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const fileId: number = up.body.file_ids[0];
+    const ready = (await waitForFile(c, fileId)).body;
+    expect(ready).toMatchObject({ status: 'ready', as_of: '2020-03-01', valid_until: null, expired: false });
+
+    const page = expectShape(LibraryPage, (await api(admin, 'GET', `?file_id=${fileId}`)).body);
+    expect(page.results.map((e) => [e.original_id, e.as_of, e.review_due])).toEqual([
+      ['LG-02', '2020-03-01', true],
+      ['LG-01', '2020-03-01', true],
+    ]);
+    expect(page.results[0]!.review_reason).toBe('as of 2020-03-01, review due since 2021-03-01');
+    const lg1 = page.results.find((e) => e.original_id === 'LG-01')!;
+    // Ten years for this one: no longer due, and out of the review-due list (the other stays).
+    await api(admin, 'PUT', `${lg1.id}/review/`, { review_months: 120, owner: 'bob' });
+    const due = expectShape(LibraryPage, (await api(admin, 'GET', `?filter=review_due&file_id=${fileId}`)).body);
+    expect(due.results.map((e) => e.original_id)).toEqual(['LG-02']);
+    expect(due.count).toBe(1);
+    expect(expectShape(LibraryPage, (await api(admin, 'GET', '?filter=review_due&owner=bob')).body).count).toBe(0);
+    await api(admin, 'PUT', `${lg1.id}/review/`, { review_months: 6 });
+    expect(expectShape(LibraryPage, (await api(manager, 'GET', '?filter=review_due&mine=true')).body).results.map((e) => e.original_id)).toEqual(['LG-01']);
+  }, 120_000);
+
+  it('a SOC report past its period shows as expired, and an answer resting on it has lower trust naming it', async () => {
+    const c = client(service, admin);
+    const report = [
+      'Report on Acme Systems Relevant to Security for the period January 1, 2022 to December 31, 2022',
+      '',
+      'Acme encrypts all customer data at rest with AES-256 and rotates the keys every year.',
+    ].join('\n');
+    const up = await c.post('/api/v2/repository/files/', files(['acme-soc-2022.txt', report, 'text/plain']));
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const fileId: number = up.body.file_ids[0];
+    const ready = (await waitForFile(c, fileId)).body;
+    expect(ready).toMatchObject({
+      status: 'ready',
+      as_of: '2022-12-31',
+      valid_until: '2022-12-31',
+      valid_said: 'for the period January 1, 2022 to December 31, 2022',
+      expired: true,
+    });
+    const listed = (await c.get('/api/v2/repository/files/')).body.results.find((f: any) => f.id === fileId);
+    expect(listed).toMatchObject({ expired: true, valid_until: '2022-12-31' });
+
+    const answer = await fill([['EN-01', 'Do you encrypt customer data at rest?']]);
+    expect(answer.evaluation.trust).not.toBe('high');
+    expect(answer.evaluation.reason).toMatch(/it rests on "acme-soc-2022\.txt", expired since 2022-12-31 \(for the period January 1, 2022 to December 31, 2022\)/);
+  }, 120_000);
 });

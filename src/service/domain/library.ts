@@ -24,9 +24,9 @@ export function primaryAnswer(slots: readonly QaSlot[]): string {
   return slots.find((s) => s.content.trim() !== '')?.content.trim() ?? '';
 }
 
-/** YYYY-MM-DD of the entry's own date: set by hand or edit, else its file's upload. */
+/** YYYY-MM-DD of the entry's own date: set by hand or edit, else the date its file states, else its file's upload. */
 export function asOf(row: LibraryRow): string {
-  return (row.state?.as_of ?? row.file_created_at ?? '').slice(0, 10);
+  return (row.state?.as_of ?? row.file_as_of ?? row.file_created_at ?? '').slice(0, 10);
 }
 
 export interface ReviewState {
@@ -53,7 +53,7 @@ export function reviewState(row: LibraryRow, orgReviewAgeMonths: number, now: Da
   if (row.state?.status === 'retired') return { due: false, reason: null };
   const reviewAgeMonths = row.state?.review_months ?? orgReviewAgeMonths;
   const approved = row.state?.approved_at ?? null;
-  const base = approved ?? row.state?.as_of ?? row.file_created_at;
+  const base = approved ?? row.state?.as_of ?? row.file_as_of ?? row.file_created_at;
   if (!base) return { due: false, reason: null };
   const due = addMonths(base, reviewAgeMonths);
   if (!due || due.getTime() > now.getTime()) return { due: false, reason: null };

@@ -58,6 +58,8 @@ export interface LibraryRow extends LibraryEntryKey {
   offering_ids: number[];
   /** When its file was uploaded (ISO), null for an entry by hand. */
   file_created_at: string | null;
+  /** The date its file states about itself (YYYY-MM-DD: "Date: 2024-03-01" atop a questionnaire), null when none. */
+  file_as_of: string | null;
   state: LibraryState | null;
 }
 

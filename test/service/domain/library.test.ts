@@ -22,6 +22,7 @@ function row(id: number, answer: string, state: Partial<LibraryState> | null = n
     qkey: 'id:Answers|PT-01',
     offering_ids: [],
     file_created_at: created,
+    file_as_of: null,
     state: state && {
       status: 'active', retired_reason: null, approved_by: null, approved_at: null, version: 1,
       edit_question: null, edit_answer: null, edit_slots: null, as_of: null, updated_by: null, updated_at: null,

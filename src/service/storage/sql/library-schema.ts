@@ -102,7 +102,8 @@ ${
 }
 
 /**
- * Owners and review cycles, and settlements per offering: additive (new columns, a new table), so a
+ * Owners and review cycles, settlements per offering, and the dates a file states about itself (as of,
+ * valid until: ../../knowledge/extract/document-dates.ts): additive (new columns, a new table), so a
  * database of the version before reads as before.
  *
  * `owner` is the username of a user of the organisation (the one who keeps the entry current);
@@ -117,6 +118,9 @@ export function libraryReviewSql(dialect: Dialect): string {
   return `
 ALTER TABLE library_state ADD COLUMN ${ifNot}owner TEXT;
 ALTER TABLE library_state ADD COLUMN ${ifNot}review_months INTEGER;
+ALTER TABLE kb_files ADD COLUMN ${ifNot}as_of TEXT;
+ALTER TABLE kb_files ADD COLUMN ${ifNot}valid_until TEXT;
+ALTER TABLE kb_files ADD COLUMN ${ifNot}valid_said TEXT;
 CREATE TABLE IF NOT EXISTS library_settlements (
   org_id ${big} NOT NULL,
   qkey TEXT NOT NULL,

@@ -26,7 +26,7 @@ const prefix = (key: string) => key.slice(0, KEY_PREFIX_CHARS);
 const STATE_JOIN = `LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question`;
 
 const SELECT_ENTRY = `SELECT q.id, q.file_id, q.question, q.answer, q.slots, q.original_id, q.tab_name, q.location, f.filename,
-  ${KEY} AS qkey, fl.created_at AS file_created_at, s.org_id AS state_org,
+  ${KEY} AS qkey, fl.created_at AS file_created_at, f.as_of AS file_as_of, s.org_id AS state_org,
   s.status, s.retired_reason, s.approved_by, s.approved_at, s.version, s.edit_question, s.edit_answer, s.edit_slots,
   s.as_of, s.updated_by, s.updated_at, s.owner, s.review_months
   FROM kb_qa q
@@ -42,6 +42,7 @@ interface EntryRow extends Omit<QaFields, 'slots' | 'question_stems' | 'stems'> 
   filename: string;
   qkey: string;
   file_created_at: string | null;
+  file_as_of: string | null;
   state_org: number | null;
   status: LibraryState['status'] | null;
   retired_reason: string | null;
@@ -162,8 +163,8 @@ export class SqlLibrary implements LibraryRepository {
    * Entries approved (else dated) before their cutoff: the organisation's, or the one of their own review
    * interval (the few intervals in use, read first, each with its cutoff).
    */
-  private async reviewDueClause(orgId: number, filter: LibraryListFilter): Promise<{ clause: string; args: unknown[] }> {
-    const base = 'COALESCE(s.approved_at, s.as_of, fl.created_at)';
+  private async reviewDueClause(orgId: number, filter: LibraryListFilter, kbFile = 'f'): Promise<{ clause: string; args: unknown[] }> {
+    const base = `COALESCE(s.approved_at, s.as_of, ${kbFile}.as_of, fl.created_at)`;
     const cutoffs = filter.review_cutoffs;
     const months = cutoffs
       ? (await this.sql.all<{ m: number }>('SELECT DISTINCT review_months AS m FROM library_state WHERE org_id = ? AND review_months IS NOT NULL', [orgId])).map((r) => Number(r.m)).filter((m) => cutoffs[m] !== undefined)
@@ -206,7 +207,9 @@ export class SqlLibrary implements LibraryRepository {
     let undecidedPass = status === undefined || status === 'active';
     if (filter.filter === 'approved' || filter.owner !== undefined) undecidedPass = false;
     if (filter.filter === 'review_due') {
-      undecided.push('q.file_id IN (SELECT id FROM files WHERE org_id = ? AND created_at < ?)');
+      // Dated by what the file states about itself, else by its upload.
+      undecided.push(`q.file_id IN (SELECT fl.id FROM files fl LEFT JOIN kb_files kf ON kf.org_id = fl.org_id AND kf.file_id = fl.id
+        WHERE fl.org_id = ? AND COALESCE(kf.as_of, fl.created_at) < ?)`);
       undecidedArgs.push(orgId, filter.review_cutoff);
     }
     // What an entry with a decision must be.
@@ -219,7 +222,7 @@ export class SqlLibrary implements LibraryRepository {
     if (filter.filter === 'unapproved') decided.push('s.approved_at IS NULL');
     if (filter.filter === 'approved') decided.push('s.approved_at IS NOT NULL');
     if (filter.filter === 'review_due') {
-      const due = await this.reviewDueClause(orgId, filter);
+      const due = await this.reviewDueClause(orgId, filter, 'kf');
       decided.push(due.clause);
       decidedArgs.push(...due.args);
     }
@@ -230,7 +233,8 @@ export class SqlLibrary implements LibraryRepository {
     // The decisions drive the join (SQLite: CROSS JOIN keeps them the outer loop).
     const join = this.sql.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
     const fromDecided = `FROM library_state s ${join} kb_qa q ON q.org_id = s.org_id AND q.file_id = s.file_id AND q.location = s.location AND q.question = s.question
-      LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id`;
+      LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id
+      LEFT JOIN kb_files kf ON kf.org_id = q.org_id AND kf.file_id = q.file_id`;
     const n = async (sql: string, args: unknown[]) => Number((await this.sql.get<{ n: number }>(sql, args))?.n ?? 0);
     if (!undecidedPass) return n(`SELECT COUNT(*) AS n ${fromDecided} WHERE ${decided.join(' AND ')}`, decidedArgs);
     // One pass over the decisions: those that pass, and those whose entries the undecided count must not hold.
@@ -463,6 +467,7 @@ function entryRecord(r: EntryRow, offering_ids: number[]): LibraryRow {
     qkey: r.qkey,
     offering_ids,
     file_created_at: r.file_created_at,
+    file_as_of: r.file_as_of,
     state,
   };
 }
