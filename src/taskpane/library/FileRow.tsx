@@ -17,6 +17,14 @@ export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confi
         <span class={`qf-badge ${f.status === 'failed' ? 'qf-trust-low' : f.status === 'ready' ? 'qf-trust-high' : 'qf-muted'}`}>
           {f.status_display || capitalise(f.status)}
         </span>
+        {f.expired && (
+          <>
+            {' '}
+            <span class="qf-badge qf-trust-low" title={f.valid_said ?? undefined}>
+              Expired {f.valid_until}
+            </span>
+          </>
+        )}
       </div>
       <div class="qf-small qf-muted">
         {[
@@ -27,6 +35,9 @@ export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confi
           f.status === 'ready' && qa > 0 ? plural(qa, 'reusable answer') : '',
           ...(f.relevant_offerings ?? []).map((o) => o.name),
           ...(f.tags ?? []).map((t) => `#${t.name}`),
+          // The date it states about itself (else its upload), and until when it holds.
+          f.as_of ? `as of ${f.as_of}` : '',
+          f.valid_until && !f.expired ? `valid until ${f.valid_until}` : '',
         ]
           .filter(Boolean)
           .join(' · ')}
