@@ -92,6 +92,12 @@ export const ENDPOINT_SCHEMAS = {
   approveLibraryEntry: { summary: 'Approve an entry (high trust until its review is due)', body: L.LibraryNoBody, response: L.LibraryEntryDetail, extension: LIB },
   retireLibraryEntry: { summary: 'Retire an entry: kept, never used', body: L.LibraryRetire, response: L.LibraryEntryDetail, extension: LIB },
   restoreLibraryEntry: { summary: 'Restore a retired entry', body: L.LibraryNoBody, response: L.LibraryEntryDetail, extension: LIB },
+  setLibrarySectionReview: {
+    summary: 'Set the owner and review interval of every entry learned from one sheet of a file',
+    body: L.LibrarySectionReviewInput,
+    response: L.LibrarySectionReviewResult,
+    extension: LIB,
+  },
   setLibraryEntryReview: { summary: "Set an entry's owner and its own review interval", body: L.LibraryReviewInput, response: L.LibraryEntryDetail, extension: LIB },
 } as const satisfies { [N in RouteName]: EndpointSchemas };
 

@@ -11,6 +11,7 @@
  *   PUT  /answers/library/{id}/                     edit its slots (and question): a new version
  *   POST /answers/library/{id}/approve/ | retire/ | restore/
  *   PUT  /answers/library/{id}/review/              {owner, review_months}: who keeps it current, how often
+ *   PUT  /answers/library/sections/review/          {file_id, tab_name, owner, review_months}: every entry of a sheet
  *   GET  /answers/library/conflicts/?offering_id=   paginated groups of disagreeing entries (about one offering)
  *   POST /answers/library/conflicts/settle/         {entry_id}: canonical for its question, the others retired;
  *                                                   {entry_id, offering_id}: chosen for that offering only
@@ -42,6 +43,7 @@ export const LIBRARY_LIMITS = {
   searchLength: 200,
   reviewMonthsMax: 120,
   ownerLength: 150,
+  tabNameLength: 100,
 } as const;
 
 /** active: reusable; canonical: chosen for its question (high trust, no conflict); retired: kept, never used. */
@@ -194,6 +196,19 @@ export const LibraryEdit = z.strictObject({
 export const LibraryRetire = z.strictObject({ reason: opt(maxStr(LIBRARY_LIMITS.reasonLength)) });
 export const LibraryNoBody = z.strictObject({});
 export const LibrarySettle = z.strictObject({ entry_id: positiveInt(), offering_id: opt(positiveInt()) });
+/** The same for every live entry learned from one sheet (a section of a questionnaire) of one file. */
+export const LibrarySectionReviewInput = z.strictObject({
+  file_id: positiveInt(),
+  tab_name: maxStr(LIBRARY_LIMITS.tabNameLength),
+  owner: opt(nul(nonEmpty(LIBRARY_LIMITS.ownerLength, 'owner'))),
+  review_months: opt(nul(z.int().check(z.gte(1), z.lte(LIBRARY_LIMITS.reviewMonthsMax)))),
+});
+export const LibrarySectionReviewResult = z.looseObject({
+  /** Entries whose owner or interval changed (each with a history event). */
+  updated: int(),
+  /** Live entries of the section. */
+  entries: int(),
+});
 /** Who keeps an entry current and how often it is reviewed; null clears, absent keeps. */
 export const LibraryReviewInput = z.strictObject({
   owner: opt(nul(nonEmpty(LIBRARY_LIMITS.ownerLength, 'owner'))),
@@ -225,4 +240,5 @@ export type NewLibraryEntry = z.input<typeof NewLibraryEntry>;
 export type LibraryEdit = z.input<typeof LibraryEdit>;
 export type LibraryRetire = z.input<typeof LibraryRetire>;
 export type LibraryReviewInput = z.input<typeof LibraryReviewInput>;
+export type LibrarySectionReviewInput = z.input<typeof LibrarySectionReviewInput>;
 export type LibrarySettleInput = z.input<typeof LibrarySettle>;

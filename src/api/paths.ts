@@ -39,6 +39,7 @@ export const ROUTES = {
   retireLibraryEntry: 'POST /answers/library/{id}/retire/',
   restoreLibraryEntry: 'POST /answers/library/{id}/restore/',
   setLibraryEntryReview: 'PUT /answers/library/{id}/review/',
+  setLibrarySectionReview: 'PUT /answers/library/sections/review/',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

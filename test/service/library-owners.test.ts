@@ -203,6 +203,18 @@ describe('answer library: dates stated within files, and expired documents', () 
     expect(expectShape(LibraryPage, (await api(admin, 'GET', '?filter=review_due&owner=bob')).body).count).toBe(0);
     await api(admin, 'PUT', `${lg1.id}/review/`, { review_months: 6 });
     expect(expectShape(LibraryPage, (await api(manager, 'GET', '?filter=review_due&mine=true')).body).results.map((e) => e.original_id)).toEqual(['LG-01']);
+
+    // A section at once: every live entry of the sheet, each change in its own history (LG-01 is bob's already).
+    const section = await api(admin, 'PUT', 'sections/review/', { file_id: fileId, tab_name: 'Answers', owner: 'bob' });
+    expect(section.status, JSON.stringify(section.body)).toBe(200);
+    expect(section.body).toEqual({ updated: 1, entries: 2 });
+    const lg2 = page.results.find((e) => e.original_id === 'LG-02')!;
+    expect(expectShape(LibraryEntryDetail, (await api(member, 'GET', `${lg2.id}/`)).body).history.at(-1)).toMatchObject({ action: 'review_changed', by: 'alice', detail: 'owner: nobody → bob' });
+    expect(expectShape(LibraryPage, (await api(manager, 'GET', '?mine=true')).body).results.map((e) => e.original_id).sort()).toEqual(['LG-01', 'LG-02']);
+    expectError(await api(admin, 'PUT', 'sections/review/', { file_id: fileId, tab_name: 'Nope', owner: 'bob' }), 404, /no live entry of sheet "Nope"/);
+    expectError(await api(admin, 'PUT', 'sections/review/', { file_id: fileId, tab_name: 'Answers', owner: 'gus' }), 400, /owner: no user "gus"/);
+    expectError(await api(member, 'PUT', 'sections/review/', { file_id: fileId, tab_name: 'Answers', owner: 'bob' }), 403);
+    expectError(await api(reader, 'PUT', 'sections/review/', { file_id: fileId, tab_name: 'Answers', owner: 'bob' }), 403, /read-only/);
   }, 120_000);
 
   it('a SOC report past its period shows as expired, and an answer resting on it has lower trust naming it', async () => {

@@ -8,7 +8,7 @@ import { LIBRARY_EXPORT_TYPE } from '../../api/library';
 import type { ServiceContext } from '../context';
 import * as library from '../domain/library-actions';
 import { conflictsForOffering, settleForOffering, undoSettleForOffering } from '../domain/library-offerings';
-import { ownerFilter, setEntryReview } from '../domain/library-review';
+import { ownerFilter, setEntryReview, setSectionReview } from '../domain/library-review';
 import { libraryWorkbook } from '../domain/library-export';
 import { principalOf } from '../http/auth';
 import { pageEnvelope, pageRequest } from '../http/params';
@@ -89,6 +89,8 @@ export function libraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   route(app, 'retireLibraryEntry', editor, async (request) =>
     library.retireEntry(deps, principalOf(request), request.params.id, request.body.reason),
   );
+
+  route(app, 'setLibrarySectionReview', editor, async (request) => setSectionReview(deps, principalOf(request), request.body));
 
   route(app, 'setLibraryEntryReview', editor, async (request) => setEntryReview(deps, principalOf(request), request.params.id, request.body));
 
