@@ -15,6 +15,8 @@ import {
   LibraryPage,
   LibraryRetire,
   LibraryReviewInput,
+  LibrarySectionReviewInput,
+  LibrarySectionReviewResult,
   LibrarySettings,
   LibrarySettingsInput,
   LibrarySettle,
@@ -27,6 +29,7 @@ import type {
   LibraryEntry,
   LibraryEntryDetail as Detail,
   LibraryReviewInput as ReviewChange,
+  LibrarySectionReviewInput as SectionReviewChange,
   LibraryListQuery as ListQuery,
   LibrarySettings as Settings,
   NewLibraryEntry as NewEntry,
@@ -53,6 +56,7 @@ const EP = {
   retire: ROUTES.retireLibraryEntry,
   restore: ROUTES.restoreLibraryEntry,
   review: ROUTES.setLibraryEntryReview,
+  sectionReview: ROUTES.setLibrarySectionReview,
   conflicts: ROUTES.libraryConflicts,
   settle: ROUTES.settleLibraryConflict,
   undo: ROUTES.undoLibrarySettle,
@@ -104,6 +108,11 @@ export class LibraryClient {
   /** Sets who owns the entry (a username; null: nobody) and its own review interval (null: the organisation's). */
   setReview(id: number | string, change: ReviewChange, opts: LibraryRequestOptions = {}): Promise<Detail> {
     return run(() => this.send(EP.review, entryId(id), checkInput(LibraryReviewInput, change, 'review change'), LibraryEntryDetail, opts));
+  }
+
+  /** The same owner and interval for every live entry of one sheet of a file; how many changed, of how many. */
+  setSectionReview(change: SectionReviewChange, opts: LibraryRequestOptions = {}): Promise<{ updated: number; entries: number }> {
+    return run(() => this.send(EP.sectionReview, undefined, checkInput(LibrarySectionReviewInput, change, 'section review change'), LibrarySectionReviewResult, opts));
   }
 
   /** Groups of live entries that answer the same question differently (and settled groups). */

@@ -110,6 +110,16 @@ export class FakeLibrary {
       this.refresh();
       return [200, this.group(chosen.question_key)];
     }
+    if (method === 'PUT' && p === '/answers/library/sections/review/') {
+      const b = json() as { file_id: number; tab_name: string; owner?: string | null };
+      const section = this.entries.filter((x) => x.status !== 'retired' && x.source?.file_id === b.file_id && x.source.tab_name === b.tab_name);
+      const changing = section.filter((x) => b.owner !== undefined && x.owner !== b.owner);
+      for (const x of changing) {
+        this.event(x, 'review_changed', `owner: ${x.owner ?? 'nobody'} → ${b.owner ?? 'nobody'}`);
+        x.owner = b.owner ?? null;
+      }
+      return [200, { updated: changing.length, entries: section.length }];
+    }
     const m = p.match(/^\/answers\/library\/(\d+)\/(approve\/|retire\/|restore\/|review\/)?$/);
     const e = m ? this.entries.find((x) => x.id === Number(m[1])) : undefined;
     if (!m) return null;

@@ -7,11 +7,16 @@ import { useEffect, useState } from 'preact/hooks';
 import type { LibraryEntryDetail } from '../../api/library';
 import { BusyButtons } from '../components/BusyButtons';
 
-export function EntryReview(props: { entry: LibraryEntryDetail; busy: boolean; onSave: (owner: string, months: number | null) => Promise<boolean> }) {
+export function EntryReview(props: {
+  entry: LibraryEntryDetail;
+  busy: boolean;
+  onSave: (owner: string, months: number | null, wholeSection: boolean) => Promise<boolean>;
+}) {
   const e = props.entry;
   const [open, setOpen] = useState(false);
   const [owner, setOwner] = useState(e.owner ?? '');
   const [months, setMonths] = useState(e.review_months ? String(e.review_months) : '');
+  const [wholeSection, setWholeSection] = useState(false);
   // Another entry opened, or this one changed: the form starts from what it is now.
   useEffect(() => {
     setOwner(e.owner ?? '');
@@ -30,7 +35,7 @@ export function EntryReview(props: { entry: LibraryEntryDetail; busy: boolean; o
       aria-label="Owner and review"
       onSubmit={(ev) => {
         ev.preventDefault();
-        void props.onSave(owner, interval).then((ok) => ok && setOpen(false));
+        void props.onSave(owner, interval, wholeSection).then((ok) => ok && setOpen(false));
       }}
     >
       <label class="qf-field">
@@ -41,6 +46,14 @@ export function EntryReview(props: { entry: LibraryEntryDetail; busy: boolean; o
         <span>Review every … months (empty: the organisation's review age)</span>
         <input class="qf-input" type="number" min={1} max={120} value={months} onInput={(ev) => setMonths(ev.currentTarget.value)} />
       </label>
+      {e.source && (
+        <label class="qf-check">
+          <input type="checkbox" checked={wholeSection} onChange={(ev) => setWholeSection(ev.currentTarget.checked)} />
+          <span>
+            Every answer of sheet "{e.source.tab_name}" in {e.source.file_name}
+          </span>
+        </label>
+      )}
       <BusyButtons submit primary busy={props.busy} label="Save owner and review" busyLabel="Saving…" onCancel={() => setOpen(false)} />
     </form>
   );

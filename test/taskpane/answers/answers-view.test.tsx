@@ -182,6 +182,16 @@ describe('Answers view', () => {
     expect(entry.textContent).toContain('Owner and reviewOwned by bob · reviewed every 6 months');
     expect(within(entry).getByText('History (1)').closest('details')!.textContent).toMatch(/Alice: review changed \(owner: nobody → bob\)/);
     expect(within(entry).queryByRole('form', { name: 'Owner and review' })).toBeNull();
+
+    // The whole sheet at once: every answer learned from it gets the owner.
+    fireEvent.click(within(entry).getByRole('button', { name: 'Owner and review…' }));
+    const again = within(entry).getByRole('form', { name: 'Owner and review' });
+    fireEvent.input(within(again).getByLabelText(/^Owner/), { target: { value: 'alice' } });
+    fireEvent.click(within(again).getByLabelText('Every answer of sheet "Security" in hecvat-2024.xlsx'));
+    fireEvent.click(within(again).getByRole('button', { name: 'Save owner and review' }));
+    await within(entry).findByText('Owned by alice; reviewed every 6 months: 3 of the 3 answers of sheet "Security" changed.');
+    expect(JSON.parse(fake.requestsTo('PUT', /sections\/review\/$/).at(-1)!.body)).toEqual({ file_id: 1, tab_name: 'Security', owner: 'alice', review_months: 6 });
+    expect(fake.library.entries.filter((e) => e.owner === 'alice').map((e) => e.id)).toEqual([1, 2, 4]);
   });
 
   it('adds an answer by hand, and shows a refusal in the service words', async () => {
