@@ -123,14 +123,20 @@ export class LibraryClient {
     });
   }
 
-  /** Makes the entry canonical for its question (and offering); the group's other entries are retired. */
-  settle(entryId: number, opts: LibraryRequestOptions = {}): Promise<Conflict> {
-    return run(() => this.send(EP.settle, undefined, checkInput(LibrarySettle, { entry_id: entryId }, 'settle request'), LibraryConflict, opts));
+  /**
+   * Makes the entry canonical for its question; the group's other entries are retired. With `offeringId`,
+   * chooses it for that offering alone (nothing retired, other offerings' disagreements left open).
+   */
+  settle(entryId: number, opts: LibraryRequestOptions & { offeringId?: number } = {}): Promise<Conflict> {
+    return run(() => {
+      const body = checkInput(LibrarySettle, settleBody(entryId, opts.offeringId), 'settle request');
+      return this.send(EP.settle, undefined, body, LibraryConflict, opts);
+    });
   }
 
-  /** Undoes the settlement of the entry's question: the retired entries come back, none is canonical. */
-  undoSettle(entryId: number, opts: LibraryRequestOptions = {}): Promise<Conflict> {
-    return run(() => this.send(EP.undo, undefined, checkInput(LibrarySettle, { entry_id: entryId }, 'undo request'), LibraryConflict, opts));
+  /** Undoes the settlement of the entry's question (for `offeringId` alone, when given). */
+  undoSettle(entryId: number, opts: LibraryRequestOptions & { offeringId?: number } = {}): Promise<Conflict> {
+    return run(() => this.send(EP.undo, undefined, checkInput(LibrarySettle, settleBody(entryId, opts.offeringId), 'undo request'), LibraryConflict, opts));
   }
 
   /** The export's address (it needs the API key header: fetch it with `export()`). */
@@ -160,6 +166,8 @@ export class LibraryClient {
     return this.t.call({ method, endpoint, url: this.t.url(endpoint, id), schema, signal: opts.signal, body: JSON.stringify(body), contentType: 'application/json' });
   }
 }
+
+const settleBody = (entryId: number, offeringId: number | undefined) => (offeringId === undefined ? { entry_id: entryId } : { entry_id: entryId, offering_id: offeringId });
 
 /** Argument errors become rejections, as in the client. */
 function run<T>(fn: () => Promise<T>): Promise<T> {

@@ -62,9 +62,15 @@ export class FakeLibrary {
     e.updated_at = `${TODAY}T10:00:00Z`;
   }
 
-  private group(key: string): LibraryConflict {
-    const entries = this.entries.filter((x) => x.question_key === key);
-    return { question_key: key, question: entries[0]!.question, entries, canonical_id: entries.find((x) => x.status === 'canonical')?.id ?? null };
+  /** Entries chosen for one offering: `question_key|offering_id` → entry id. */
+  settlements = new Map<string, number>();
+
+  private group(key: string, offering: number | null = null): LibraryConflict {
+    const entries = this.entries.filter((x) => x.question_key === key && (offering === null || x.offering_ids.length === 0 || x.offering_ids.includes(offering)));
+    const settlements = [...this.settlements]
+      .filter(([k]) => k.startsWith(`${key}|`))
+      .map(([k, entry_id]) => ({ offering_id: Number(k.split('|').at(-1)), entry_id, by: this.who, at: `${TODAY}T10:00:00Z` }));
+    return { question_key: key, question: entries[0]!.question, entries, canonical_id: entries.find((x) => x.status === 'canonical')?.id ?? null, settlements, offering_id: offering };
   }
 
   route(method: string, p: string, query: URLSearchParams, body: string): Reply | null {
@@ -91,12 +97,21 @@ export class FakeLibrary {
         const g = this.entries.filter((e) => e.question_key === k);
         return g.length > 1 && (g.some((e) => e.conflict) || g.some((e) => e.status === 'canonical'));
       });
-      return [200, page(keys.map((k) => this.group(k)), query)];
+      const offering = query.get('offering_id') ? Number(query.get('offering_id')) : null;
+      return [200, page(keys.map((k) => this.group(k, offering)), query)];
     }
     const settle = p.match(/^\/answers\/library\/conflicts\/(settle|undo)\/$/);
     if (method === 'POST' && settle) {
       const chosen = this.entries.find((e) => e.id === Number(json().entry_id));
       if (!chosen) return [404, { error: `library entry ${String(json().entry_id)} not found` }];
+      const offering = json().offering_id as number | undefined;
+      if (offering !== undefined) {
+        // For one offering: recorded apart, nothing retired.
+        const key = `${chosen.question_key}|${offering}`;
+        if (settle[1] === 'settle') this.settlements.set(key, chosen.id), this.event(chosen, 'settled', `chosen for offering ${offering}`);
+        else this.settlements.delete(key);
+        return [200, this.group(chosen.question_key, offering)];
+      }
       for (const e of this.entries.filter((x) => x.question_key === chosen.question_key)) {
         if (settle[1] === 'settle') {
           if (e === chosen) (e.status = 'canonical'), this.event(e, 'settled', 'chosen for this question');

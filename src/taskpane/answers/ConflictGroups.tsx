@@ -5,7 +5,7 @@ import type { Offering } from '../../api/schemas';
 import { Pager } from '../components/Controls';
 import { ErrorMessage, Note } from '../components/Message';
 import { useStore } from '../use-store';
-import { CONFLICTS_PAGE, type ConflictsController } from './conflicts';
+import { CONFLICTS_PAGE, chosenIn, type ConflictsController } from './conflicts';
 import { offeringText, sourceText } from './words';
 
 /**
@@ -24,10 +24,13 @@ function bySection(groups: readonly LibraryConflict[]): [string, LibraryConflict
 
 const SIDE_BY_SIDE = { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: '6px' };
 
-export function ConflictGroups(props: { conflicts: ConflictsController; offerings: readonly Offering[] }) {
+export function ConflictGroups(props: { conflicts: ConflictsController; offerings: readonly Offering[]; offeringId: number | null }) {
   const c = props.conflicts;
   const s = useStore(c);
-  useEffect(() => void c.load(), [c]);
+  useEffect(() => {
+    if (props.offeringId !== c.state.offeringId) c.setOffering(props.offeringId);
+    else void c.load();
+  }, [c, props.offeringId]);
   return (
     <section aria-label="Conflicts">
       <ErrorMessage error={s.error} />
@@ -49,11 +52,14 @@ export function ConflictGroups(props: { conflicts: ConflictsController; offering
 
 function Group(props: { group: LibraryConflict; conflicts: ConflictsController; busy: boolean; offerings: readonly Offering[] }) {
   const { group: g, conflicts: c } = props;
+  const chosen = chosenIn(g);
+  // Settled for the offering listed, not for the question: the others stay for other offerings.
+  const forOffering = g.offering_id != null && g.canonical_id === null;
   return (
     <div class="qf-card" role="group" aria-label={g.question}>
       <p>
         <strong>{g.question}</strong>{' '}
-        {g.canonical_id !== null ? <span class="qf-badge qf-trust-high">Settled</span> : <span class="qf-badge qf-trust-low">Conflict</span>}
+        {chosen !== null ? <span class="qf-badge qf-trust-high">Settled</span> : <span class="qf-badge qf-trust-low">Conflict</span>}
       </p>
       <div style={SIDE_BY_SIDE}>
         {g.entries.map((e) => (
@@ -62,19 +68,19 @@ function Group(props: { group: LibraryConflict; conflicts: ConflictsController; 
             <div class="qf-small qf-muted">
               {sourceText(e)} · as of {e.as_of} · {offeringText(e, props.offerings)}
             </div>
-            {g.canonical_id === null ? (
+            {chosen === null ? (
               <button type="button" class="qf-btn qf-btn-primary" disabled={props.busy} onClick={() => void c.settle(g, e.id)}>
                 Use this answer
               </button>
-            ) : e.id === g.canonical_id ? (
+            ) : e.id === chosen ? (
               <span class="qf-badge qf-trust-high">Chosen</span>
             ) : (
-              <span class="qf-badge qf-muted">Retired</span>
+              <span class="qf-badge qf-muted">{forOffering ? 'Not for this offering' : 'Retired'}</span>
             )}
           </div>
         ))}
       </div>
-      {g.canonical_id !== null && (
+      {chosen !== null && (
         <button type="button" class="qf-link" disabled={props.busy} onClick={() => void c.undo(g)}>
           Undo
         </button>

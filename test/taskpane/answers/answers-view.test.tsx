@@ -134,6 +134,28 @@ describe('Answers view', () => {
     expect(fake.library.entries.map((e) => e.status)).toEqual(['active', 'active', 'active', 'active']);
   });
 
+  it('with an offering chosen, settles a conflict for that offering alone, and undoes it', async () => {
+    await openAnswers();
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'conflicts' } });
+    await screen.findByRole('group', { name: 'Do you sell personal data?' });
+    const offering = screen.getByLabelText('Filter by offering') as HTMLSelectElement;
+    await waitFor(() => expect(offering.options.length).toBe(2));
+    fireEvent.change(offering, { target: { value: '7' } });
+    await waitFor(() => expect(fake.requestsTo('GET', /conflicts\/$/).at(-1)!.query.get('offering_id')).toBe('7'));
+    const group = await screen.findByRole('group', { name: 'Do you sell personal data?' });
+    fireEvent.click(within(group).getAllByRole('button', { name: 'Use this answer' })[1]!); // "Yes"
+    await screen.findByText(/for this offering's questionnaires; other offerings are not affected\.$/);
+    expect(fake.requestsTo('POST', /conflicts\/settle/).map((r) => JSON.parse(r.body))).toEqual([{ entry_id: 4, offering_id: 7 }]);
+    const settled = screen.getByRole('group', { name: 'Do you sell personal data?' });
+    expect(within(settled).getByText('Chosen')).toBeTruthy();
+    expect(within(settled).getByText('Not for this offering')).toBeTruthy();
+    // Nothing retired: the other answer may be right for another offering.
+    expect(fake.library.entries.map((e) => e.status)).toEqual(['active', 'active', 'active', 'active']);
+    fireEvent.click(within(settled).getByRole('button', { name: 'Undo' }));
+    await screen.findByText(/^Undone: "Do you sell personal data\?" is open again\./);
+    expect(JSON.parse(fake.requestsTo('POST', /conflicts\/undo/).at(-1)!.body)).toEqual({ entry_id: 4, offering_id: 7 });
+  });
+
   it("edits an entry's slots as a new version, approves it, retires and restores it", async () => {
     await openAnswers();
     fireEvent.click(within(answers()).getByText('Is data encrypted at rest?'));
