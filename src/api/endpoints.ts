@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import * as L from './library';
+import * as R from './replay';
 import * as S from './schemas';
 import { type HttpMethod, ROUTES, type RouteName, splitRoute } from './paths';
 
@@ -42,6 +43,7 @@ export interface Endpoint extends EndpointSchemas {
 }
 
 const LIB = 'answers.library';
+const REPLAY = 'answers.replay';
 
 /** By route name; `satisfies` makes a route without its schemas (or schemas without a route) a type error. */
 export const ENDPOINT_SCHEMAS = {
@@ -99,6 +101,9 @@ export const ENDPOINT_SCHEMAS = {
     extension: LIB,
   },
   setLibraryEntryReview: { summary: "Set an entry's owner and its own review interval", body: L.LibraryReviewInput, response: L.LibraryEntryDetail, extension: LIB },
+  startLibraryReplay: { summary: 'Replay past questionnaires against the answer library (leave-one-out), in the background', body: R.ReplayStart, response: R.ReplayRun, extension: REPLAY },
+  listLibraryReplays: { summary: 'Kept replay runs, newest first (the trend)', query: R.ReplayListQuery, response: R.ReplayRunPage, extension: REPLAY },
+  getLibraryReplay: { summary: 'One replay run: per questionnaire, overall, wrong answers, gaps by section', response: R.ReplayRun, extension: REPLAY },
 } as const satisfies { [N in RouteName]: EndpointSchemas };
 
 export type EndpointSchemasOf<N extends RouteName> = (typeof ENDPOINT_SCHEMAS)[N];

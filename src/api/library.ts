@@ -5,14 +5,18 @@
  * once, entries edited (a new version, the old kept), approved, retired and restored, aged against the
  * organisation's review age, exported as .xlsx. Every fill follows these decisions.
  *
- *   GET  /answers/library/?q=&status=&filter=&offering_id=&file_id=&page=&page_size=  paginated entries
+ *   GET  /answers/library/?q=&status=&filter=&offering_id=&file_id=&page=&page_size=&cursor=  paginated entries
  *   POST /answers/library/                          add an entry by hand
  *   GET  /answers/library/{id}/                     one entry with its versions and history
  *   PUT  /answers/library/{id}/                     edit its slots (and question): a new version
  *   POST /answers/library/{id}/approve/ | retire/ | restore/
  *   PUT  /answers/library/{id}/review/              {owner, review_months}: who keeps it current, how often
  *   PUT  /answers/library/sections/review/          {file_id, tab_name, owner, review_months}: every entry of a sheet
- *   GET  /answers/library/conflicts/?offering_id=   paginated groups of disagreeing entries (about one offering)
+ *   GET  /answers/library/conflicts/?offering_id=&page=&page_size=&cursor=  paginated groups of disagreeing
+ *                                                   entries (about one offering)
+ *
+ * Pages are numbered as v2's are (`page`, `page_size`); a `next` link also carries `cursor`, where the next
+ * page starts, so following `next` stays as quick on the last page as on the first.
  *   POST /answers/library/conflicts/settle/         {entry_id}: canonical for its question, the others retired;
  *                                                   {entry_id, offering_id}: chosen for that offering only
  *   POST /answers/library/conflicts/undo/           {entry_id[, offering_id]}: that settlement undone
@@ -44,6 +48,7 @@ export const LIBRARY_LIMITS = {
   reviewMonthsMax: 120,
   ownerLength: 150,
   tabNameLength: 100,
+  cursorLength: 1000,
 } as const;
 
 /** active: reusable; canonical: chosen for its question (high trust, no conflict); retired: kept, never used. */
@@ -92,7 +97,7 @@ export const LibraryEntry = z.looseObject({
   /** Past the organisation's review age: fills use it at medium trust at most, saying why. */
   review_due: z.boolean(),
   review_reason: nul(z.string()),
-  /** The key of its question (same id within a template, or same words): what conflicts are grouped by. */
+  /** The key of its question (same id within a template, or same words under the same section subject): what conflicts are grouped by. */
   question_key: z.string(),
   /** True when other live entries with the same `question_key` give another answer and none is canonical. */
   conflict: z.boolean(),
@@ -150,6 +155,11 @@ export const LibrarySettings = z.looseObject({
 const pageQuery = {
   page: opt(z.pipe(z.coerce.number(), z.int().check(z.gte(1)))),
   page_size: opt(z.pipe(z.coerce.number(), z.int().check(z.gte(1), z.lte(LIMITS.pageSizeMax)))),
+  /**
+   * Where the page starts, as the `next` link of the page before gives it (opaque): the service reads on
+   * from there instead of counting its way to the page. `page` still numbers the page.
+   */
+  cursor: opt(maxStr(LIBRARY_LIMITS.cursorLength)),
 };
 
 export const LibraryListQuery = z.strictObject({

@@ -40,6 +40,9 @@ export const ROUTES = {
   restoreLibraryEntry: 'POST /answers/library/{id}/restore/',
   setLibraryEntryReview: 'PUT /answers/library/{id}/review/',
   setLibrarySectionReview: 'PUT /answers/library/sections/review/',
+  startLibraryReplay: 'POST /answers/library/replay/',
+  listLibraryReplays: 'GET /answers/library/replay/',
+  getLibraryReplay: 'GET /answers/library/replay/{id}/',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

@@ -460,6 +460,8 @@ export const EXTENSION = {
   keysCurrent: 'keys.current',
   /** The answer library kept by analysts: ./library.ts. */
   answersLibrary: 'answers.library',
+  /** The answer library replayed on past questionnaires, and its gaps: ./replay.ts. */
+  answersReplay: 'answers.replay',
 } as const;
 /** Extension "keys.current": `GET /keys/current/`, whose key this is, so people see which organisation they work in. */
 export const KeyIdentity = z.looseObject({

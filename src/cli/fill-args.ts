@@ -11,6 +11,9 @@ export interface FillArgs {
   writeDrafts: boolean;
   /** Past answers that disagree: the most recently uploaded questionnaire decides. */
   preferRecent: boolean;
+  /** The add-in's fill options, written into the file: trust colours, and notes naming the sources. */
+  highlight: boolean;
+  sourceNotes: boolean;
   reportPath: string | null;
   /** Replace an existing --report file even when it is not an earlier report. */
   force: boolean;
@@ -22,9 +25,9 @@ export interface FillArgs {
 export const FILL_USAGE = `Usage: qfill fill <questionnaire.xlsx> --out <filled.xlsx> [options]
 
 Uploads the questionnaire to a v2 knowledge service, waits for its answers and writes them into a
-copy of the workbook; the input file is never modified. Only the answer cells' values change: unlike
-the Excel add-in, it does not highlight the cells it writes nor add source notes to them (the
---report file lists each answer's sources).
+copy of the workbook; the input file is never modified. By default only the answer cells' values
+change; --highlight and --source-notes add what the Excel add-in adds (the --report file lists each
+answer's sources either way).
 
 Options:
   --out FILE         where to write the filled workbook (required; must differ from the input)
@@ -34,6 +37,10 @@ Options:
   --write-drafts     also write drafts: low-trust answers and free text without a list answer beside it
   --prefer-recent    where past answers in the library disagree, take the most recently uploaded
                      questionnaire's (otherwise such answers are left for review)
+  --highlight        colour each written answer by its trust (green high, yellow medium, red low),
+                     as the add-in does; not on protected sheets
+  --source-notes     add a note to each written answer naming its sources and trust, as the add-in
+                     does; not on protected sheets, and a cell's existing note is kept
   --report FILE      write the per-cell report as JSON (an existing file is replaced only when it
                      is an earlier report, never through a symbolic link)
   --force            replace an existing --report file even when it is not an earlier report
@@ -54,6 +61,8 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
     overwrite: false,
     writeDrafts: false,
     preferRecent: false,
+    highlight: false,
+    sourceNotes: false,
     reportPath: null,
     force: false,
     timeoutSeconds: null,
@@ -112,6 +121,14 @@ export function parseFillArgs(argv: readonly string[], env: Record<string, strin
       case '--prefer-recent':
         if (inline !== undefined) throw new UsageError('--prefer-recent takes no value.');
         args.preferRecent = true;
+        break;
+      case '--highlight':
+        if (inline !== undefined) throw new UsageError('--highlight takes no value.');
+        args.highlight = true;
+        break;
+      case '--source-notes':
+        if (inline !== undefined) throw new UsageError('--source-notes takes no value.');
+        args.sourceNotes = true;
         break;
       case '--write-drafts':
         if (inline !== undefined) throw new UsageError('--write-drafts takes no value.');

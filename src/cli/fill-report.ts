@@ -3,8 +3,8 @@
  * trust and sources. Printed as a summary; written as JSON with `--report`.
  */
 import { readEvaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
-import { describeModelUsage, pickAnswer, summarise, topSources } from '../fill';
-import type { ModelUsage, SkipReason, SourceRef, WritePlan } from '../fill/types';
+import { describeAnnotationGaps, describeModelUsage, pickAnswer, summarise, topSources } from '../fill';
+import type { AnnotationGap, ModelUsage, SkipReason, SourceRef, WritePlan } from '../fill/types';
 
 export interface CellReport {
   address: string | null;
@@ -45,9 +45,14 @@ export interface FillReportJson {
   tabs: TabCellsReport[];
   /** Language-model requests and tokens spent on the answers (summed from their evaluations); null without a model. */
   model_usage: ModelUsage | null;
-  /** The add-in's highlight and source-note options: the CLI writes values only, and says so here. */
-  highlighted: false;
-  source_notes: false;
+  /** The add-in's highlight and source-note options (`--highlight`, `--source-notes`): whether they were asked for. */
+  highlighted: boolean;
+  source_notes: boolean;
+  /** Cells given a trust colour, and notes added. */
+  coloured_cells: number;
+  source_note_cells: number;
+  /** Answers left without a colour or a note they were asked for, and why, in words. */
+  annotation_gaps: string[];
 }
 
 export interface ReportContext {
@@ -58,6 +63,16 @@ export interface ReportContext {
   overwrite: boolean;
   changedParts: string[];
   notes: { tab: string; address: string; note: string }[];
+  annotations?: ReportAnnotations;
+}
+
+/** What `--highlight` and `--source-notes` added (src/cli/fill-annotate.ts). */
+export interface ReportAnnotations {
+  highlight: boolean;
+  sourceNotes: boolean;
+  coloured: number;
+  noted: number;
+  gaps: readonly AnnotationGap[];
 }
 
 const addressOrder = (a: string | null) => {
@@ -123,13 +138,27 @@ export function buildFillReport(plan: WritePlan, questions: readonly QuestionWit
     notes: ctx.notes,
     tabs: [...tabs.values()],
     model_usage: plan.report.model ?? null,
-    highlighted: false,
-    source_notes: false,
+    highlighted: ctx.annotations?.highlight ?? false,
+    source_notes: ctx.annotations?.sourceNotes ?? false,
+    coloured_cells: ctx.annotations?.coloured ?? 0,
+    source_note_cells: ctx.annotations?.noted ?? 0,
+    annotation_gaps: describeAnnotationGaps(ctx.annotations?.gaps ?? []),
   };
 }
 
-/** What the Excel add-in would add and the CLI does not: said, never silently left out. */
-export const VALUES_ONLY = 'Values only: the written cells are not highlighted and get no source notes (the report lists each answer\'s sources).';
+/** What the Excel add-in would add and the CLI did not: said, never silently left out. */
+export const VALUES_ONLY =
+  'Values only: the written cells are not highlighted and get no source notes (--highlight and --source-notes add them; the report lists each answer\'s sources).';
+
+/** What the fill added beside the values, and what it could not add. */
+function annotationLines(report: FillReportJson): string[] {
+  if (!report.highlighted && !report.source_notes) return [VALUES_ONLY];
+  const added = [
+    ...(report.highlighted ? [`${plural(report.coloured_cells, 'answer')} coloured by trust`] : []),
+    ...(report.source_notes ? [`${plural(report.source_note_cells, 'source note')} added`] : []),
+  ];
+  return [`${added.join('; ')}.`, ...report.annotation_gaps];
+}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -146,7 +175,7 @@ export function summaryLines(plan: WritePlan, report: FillReportJson): string[] 
     lines.push(`${plural(lowTrust.length, 'answer')} with low trust, worth a review: ${sample}${lowTrust.length > 5 ? ', ...' : ''}`);
   }
   for (const n of report.notes) lines.push(`  note: ${n.tab}!${n.address} ${n.note}`);
-  if (plan.writes.length > 0) lines.push(VALUES_ONLY);
+  if (plan.writes.length > 0) lines.push(...annotationLines(report));
   if (report.model_usage) lines.push(describeModelUsage(report.model_usage));
   if (plan.writes.length === 0 && (plan.report.byReason.no_value ?? 0) > 0) {
     lines.push('The service had no answers: add your documents or completed questionnaires to its knowledge base (the repository) and fill again.');

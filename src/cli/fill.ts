@@ -15,7 +15,8 @@ import { XlsxPackage, isXlsxError } from '../xlsx';
 import { FILL_USAGE, UsageError, parseFillArgs, type FillArgs } from './fill-args';
 import { checkReportTarget, FileRefused, readQuestionnaire, writeReport } from './fill-files';
 import { createProgressDisplay, type ProgressStream } from './fill-progress';
-import { buildFillReport, summaryLines } from './fill-report';
+import { annotatedWrites } from './fill-annotate';
+import { buildFillReport, summaryLines, type ReportAnnotations } from './fill-report';
 import { anchorSlotsInPackage, workbookView } from './fill-view';
 
 export interface FillIo {
@@ -189,19 +190,26 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
   // The workbook as the fill session sees it: the input package, planned and written losslessly.
   let anchored: QuestionWithAnswers[] = [];
   let written: ReturnType<XlsxPackage['applyWrites']> | null = null;
+  let annotations: ReportAnnotations | undefined;
   const port: WorkbookPort = {
     readFile: async () => ({ bytes: inputBytes, fileName: uploadName(name), type: XLSX_MIME }),
     plan: async (questions, options) => {
       anchored = anchorSlotsInPackage(questions, pkg);
       return planFillWithMarks(anchored, workbookView(pkg, withMarksWritable(anchored)), options);
     },
-    apply: async (plan) => {
-      written = pkg.applyWrites(plan.writes.map((w) => ({ tab: w.tab, address: w.address, value: w.mark === 'clear' ? null : w.value })));
+    apply: async (plan, options) => {
+      const wanted = { highlight: !!options.highlight, sourceNotes: !!options.sourceNotes };
+      const annotated = annotatedWrites(pkg, plan, wanted);
+      written = pkg.applyWrites(annotated.writes, annotated.options);
       writeAtomically(resolve(args.out), written.bytes);
+      annotations = { ...wanted, coloured: annotated.coloured, noted: annotated.noted, gaps: annotated.gaps };
       return { written: plan.writes.length, failed: [] };
     },
   };
-  const session = createFillSession({ api: client, workbook: port }, { overwrite: args.overwrite, writeDrafts: args.writeDrafts, preferRecent: args.preferRecent });
+  const session = createFillSession(
+    { api: client, workbook: port },
+    { overwrite: args.overwrite, writeDrafts: args.writeDrafts, preferRecent: args.preferRecent, highlight: args.highlight, sourceNotes: args.sourceNotes },
+  );
   let shown: Progress | null = null;
   const off = session.subscribe((s) => {
     if (s.progress && s.progress !== shown) progress.update((shown = s.progress));
@@ -234,8 +242,9 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
     service: client.baseUrl,
     questionnaireId,
     overwrite: args.overwrite,
-    changedParts: result.changedParts,
+    changedParts: [...result.changedParts, ...result.addedParts],
     notes: result.notes,
+    ...(annotations ? { annotations } : {}),
   });
   if (args.reportPath) {
     try {
@@ -247,6 +256,6 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
   io.stdout.write(`${summaryLines(plan, report).join('\n')}\n`);
   io.stdout.write(
     `Wrote ${args.out}${args.reportPath ? ` and the report ${args.reportPath}` : ''}. ` +
-      `Only the answer cells changed; formulas recalculate when the workbook is opened.\n`,
+      `${report.highlighted || report.source_notes ? 'Only the answer cells, their colours and notes changed' : 'Only the answer cells changed'}; formulas recalculate when the workbook is opened.\n`,
   );
 }

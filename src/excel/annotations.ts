@@ -1,20 +1,13 @@
-/** What a fill adds beside its values: trust colours and a note (or comment) listing the sources. */
-import type { CellWrite } from '../fill';
+/**
+ * What a fill adds beside its values in Excel: the operations that add or remove a note (or comment);
+ * the trust colours and the note's text are src/fill/annotations.ts, shared with `qfill fill`.
+ */
 import { OP_OVERHEAD } from './ops';
 import type { BatchOp } from './batch';
 
-/** Soft fills by trust: Excel's own Good / Neutral / Bad cell-style colours. */
-export const TRUST_FILLS = { high: '#C6EFCE', medium: '#FFEB9C', low: '#FFC7CE' } as const;
+export { sourceNoteText, TRUST_FILLS } from '../fill/annotations';
 
 export type AnnotationKind = 'note' | 'comment';
-
-/** The text of the note beside a filled cell: its top sources as `filename p.N`. */
-export function sourceNoteText(write: Pick<CellWrite, 'sources' | 'trust' | 'score'>): string | null {
-  if (write.sources.length === 0) return null;
-  const lines = write.sources.map((s) => `${s.filename} p.${s.page_number}`);
-  const trust = write.trust ? `\nTrust: ${write.trust}${write.score !== null ? ` (${Math.round(write.score)}/100)` : ''}` : '';
-  return `Sources:\n${lines.join('\n')}${trust}`;
-}
 
 /** Comments are addressed by a sheet-qualified address. */
 function qualified(tab: string, address: string): string {

@@ -75,6 +75,12 @@ export interface WorkbookAdapter {
    * Empty text clears the cell.
    */
   writeCell(ref: CellRef, text: string, options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
+  /**
+   * Several cells as one correction (a marked answer's mark moved: the new column marked, the old one
+   * cleared), with `writeCell`'s rules checked for every cell before any is written: all are written
+   * in one sync, or none. Undo fill puts them back like any correction.
+   */
+  writeCells?(cells: readonly { ref: CellRef; text: string }[], options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
   /** The displayed text of cells ('' when empty), in the order asked: what undo would discard, what the review saves. */
   readValues?(refs: CellRef[]): Promise<string[]>;
   /**

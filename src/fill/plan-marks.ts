@@ -14,28 +14,10 @@ import { resolveTab } from './tabs';
 import { parseA1, toA1 } from '../xlsx/a1';
 import { pickAnswer, primarySlot } from './answer';
 import { readEvaluation } from '../api/schemas';
+import { choiceOf, isMarkSlot, markGroups, markOf } from './marks';
 import type { CellState, CellWrite, PlanOptions, SkipReason, SkippedSlot, WorkbookView, WritePlan } from './types';
 
-/** A slot that takes a mark in its column (one choice of its group). */
-export function isMarkSlot(slot: AnswerSlot): boolean {
-  return slot.type === 'mark';
-}
-
-/** Mark slots by group, in slot order; a mark slot without a group forms a group with its role. */
-export function markGroups(slots: readonly AnswerSlot[]): AnswerSlot[][] {
-  const groups = new Map<string, AnswerSlot[]>();
-  for (const s of slots) {
-    if (!isMarkSlot(s)) continue;
-    const key = typeof s.mark_group === 'string' ? s.mark_group : s.role;
-    groups.set(key, [...(groups.get(key) ?? []), s]);
-  }
-  return [...groups.values()];
-}
-
-/** The choice a mark slot stands for: its `choice`, else its header. */
-export function choiceOf(slot: AnswerSlot): string {
-  return typeof slot.choice === 'string' && slot.choice.trim() !== '' ? slot.choice : slot.header;
-}
+export { choiceOf, isMarkSlot, markGroups } from './marks';
 
 export interface MarkTarget {
   slot: AnswerSlot;
@@ -84,7 +66,7 @@ export function planMarkGroup(group: readonly MarkTarget[], ctx: MarkContext): M
     if (refusal && refusal !== 'occupied') return skipAll(refusal, () => refusalDetail(refusal, where(group[i]!)));
   }
   const chosenIndex = choices.indexOf(chosen);
-  const mark = typeof first.mark === 'string' && first.mark.trim() !== '' ? first.mark : 'x';
+  const mark = markOf(group.map((t) => t.slot));
   const toClear = group.filter((_, i) => i !== chosenIndex && cellHasValue(states[i]));
   const chosenState = states[chosenIndex];
   const chosenHoldsOther = cellHasValue(chosenState) && String(chosenState!.value).trim().toLowerCase() !== mark.toLowerCase();

@@ -69,6 +69,7 @@ const GAP_WHY: Record<AnnotationGap['why'], string> = {
   protected: 'the sheet is protected',
   unsupported: 'this Excel cannot add them (notes need ExcelApi 1.18, comments 1.10)',
   refused: 'Excel refused them',
+  'no-styles': 'the workbook has no style sheet to add colours to',
 };
 
 /** One sentence per gap, with how many cells: "12 answers on "Security" have no trust colour: the sheet is protected." */

@@ -146,7 +146,8 @@ export interface PlanOptions {
  */
 export interface AnnotationGap {
   kind: 'colour' | 'note';
-  why: 'protected' | 'unsupported' | 'refused';
+  /** `no-styles`: a file without a style sheet (styles.xml) to add colours to (`qfill fill --highlight`). */
+  why: 'protected' | 'unsupported' | 'refused' | 'no-styles';
   /** The sheet, or null for the whole fill (an Excel without notes has none on any sheet). */
   tab: string | null;
   count: number;

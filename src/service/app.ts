@@ -18,6 +18,7 @@ import { parseUrlencodedBody } from './http/form';
 import { registerHealth } from './http/health';
 import { registerUploads, type UploadLimits } from './http/multipart';
 import { ServiceMetrics } from './metrics';
+import { libraryReplayHandler } from './jobs/replay';
 import { generateAnswersHandler } from './jobs/generate';
 import { INGEST_CONCURRENCY, ingestFileHandler } from './jobs/ingest';
 import { JobWorker } from './jobs/worker';
@@ -79,6 +80,109 @@ function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
 }
 
+/** The Fastify instance, HTTPS when given a key and certificate, with the service's request ids and limits. */
+function createFastify(opts: BuildAppOptions): FastifyInstance {
+  const common = {
+    // Fastify logs each request and answer at `info`: the access log is that level.
+    logger: opts.logger ? { level: opts.logRequests ? 'info' : readConfig(process.env, ['QFILL_LOG_LEVEL']).QFILL_LOG_LEVEL } : false,
+    // A caller's own request id is kept when it is a plain token, so one id follows a request through proxies.
+    requestIdHeader: false as const,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 1024 * 1024,
+    clientErrorHandler,
+  };
+  // The HTTPS instance has another generic type; routes do not care which server carries them.
+  return (opts.https ? Fastify({ ...common, https: opts.https }) : Fastify(common)) as unknown as FastifyInstance;
+}
+
+/** Every route as it is registered (HEAD and OPTIONS aside), with the endpoint it was declared from. */
+function collectRoutes(app: FastifyInstance): BuiltApp['routes'] {
+  const routes: BuiltApp['routes'] = [];
+  app.addHook('onRoute', (route) => {
+    const endpoint = route.config?.endpoint;
+    for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: route.url, endpoint });
+  });
+  return routes;
+}
+
+/** The background worker: ingestion and answer generation, under a lease shared with other processes. */
+function createWorker(ctx: ServiceContext, storage: Awaited<ReturnType<typeof openStorage>>, opts: BuildAppOptions, log: (message: string, error?: unknown) => void): JobWorker {
+  const { store } = storage;
+  return new JobWorker(
+    store.jobs,
+    {
+      [JOB_KINDS.ingestFile]: ingestFileHandler(ctx),
+      [JOB_KINDS.generateAnswers]: generateAnswersHandler(ctx, log),
+      [JOB_KINDS.libraryReplay]: libraryReplayHandler(ctx, log),
+    },
+    {
+      log,
+      lease: store.workerLease ?? undefined,
+      leaseCheckMs: opts.leaseCheckMs,
+      // Well within the job's lease, so a live worker never loses its job to another.
+      heartbeatMs: Math.max(20, Math.floor((opts.jobLeaseMs ?? 30_000) / 3)),
+      jobLeaseMs: opts.jobLeaseMs ?? 30_000,
+      concurrency: { [JOB_KINDS.ingestFile]: INGEST_CONCURRENCY },
+    },
+  );
+}
+
+/**
+ * Our own JSON parser: an empty body is "no fields" (POST /chat/sessions/ may be empty), and a
+ * malformed one gets a message that says so. No endpoint takes plain text; without a parser it is a
+ * clear "unsupported content type".
+ */
+function installBodyParsers(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      return done(badRequest(`body: malformed JSON (${error instanceof Error ? error.message : 'parse error'})`), undefined);
+    }
+    if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) return done(badRequest(`body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    done(null, parsed);
+  });
+}
+
+/** Every answer carries its request id; every request is counted in the metrics. */
+function installRequestHooks(app: FastifyInstance, metrics: ServiceMetrics): void {
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+}
+
+/** CORS for our own origin and the configured ones only; any other page (or `null`, a sandboxed one) gets no CORS headers. */
+async function registerCors(app: FastifyInstance): Promise<void> {
+  await app.register(cors, {
+    delegator: (request, callback) =>
+      callback(null, {
+        origin: corsAllows(request, request.headers.origin) ? request.headers.origin : false,
+        methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+        allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
+        exposedHeaders: ['Retry-After', 'X-Request-Id'],
+        maxAge: 600,
+      }),
+  });
+}
+
+/** The built add-in's files at `/`: routes for the files there (no catch-all), so a path no file serves reaches the API's own 404. */
+async function registerStatic(app: FastifyInstance, staticDir: string | null | undefined): Promise<void> {
+  const dir = staticDir === undefined ? join(PROJECT_ROOT, 'dist') : staticDir;
+  if (dir && isDirectory(dir)) await app.register(fastifyStatic, { root: resolve(dir), prefix: '/', index: ['taskpane.html', 'index.html'], wildcard: false });
+}
+
 export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   const storage = await openStorage({
     dataDir: opts.dataDir,
@@ -95,28 +199,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
   }
   const knowledge = new KnowledgeBase(storage.knowledgeIndex, { ...knowledgeOptionsFromEnv(), library: store.library });
   const sandbox = new ReaderSandbox({ ...readLimitsFromEnv(), ...opts.reading });
-
-  const common = {
-    // Fastify logs each request and answer at `info`: the access log is that level.
-    logger: opts.logger ? { level: opts.logRequests ? 'info' : readConfig(process.env, ['QFILL_LOG_LEVEL']).QFILL_LOG_LEVEL } : false,
-    // A caller's own request id is kept when it is a plain token, so one id follows a request through proxies.
-    requestIdHeader: false as const,
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
-    },
-    routerOptions: { ignoreTrailingSlash: true },
-    bodyLimit: 1024 * 1024,
-    clientErrorHandler,
-  };
-  // The HTTPS instance has another generic type; routes do not care which server carries them.
-  const app = (opts.https ? Fastify({ ...common, https: opts.https }) : Fastify(common)) as unknown as FastifyInstance;
-
-  const routes: BuiltApp['routes'] = [];
-  app.addHook('onRoute', (route) => {
-    const endpoint = route.config?.endpoint;
-    for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: route.url, endpoint });
-  });
+  const app = createFastify(opts);
+  const routes = collectRoutes(app);
 
   let worker: JobWorker | null = null;
   let uploadGate: Awaited<ReturnType<typeof registerUploads>> | null = null;
@@ -133,79 +217,27 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
     detect: (source, filename) => sandbox.detect(source, filename),
     wake: (kind) => worker?.notify(kind),
   };
-  const log = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
-  worker = new JobWorker(
-    store.jobs,
-    {
-      [JOB_KINDS.ingestFile]: ingestFileHandler(ctx),
-      [JOB_KINDS.generateAnswers]: generateAnswersHandler(ctx, log),
-    },
-    {
-      log,
-      lease: store.workerLease ?? undefined,
-      leaseCheckMs: opts.leaseCheckMs,
-      // Well within the job's lease, so a live worker never loses its job to another.
-      heartbeatMs: Math.max(20, Math.floor((opts.jobLeaseMs ?? 30_000) / 3)),
-      jobLeaseMs: opts.jobLeaseMs ?? 30_000,
-      concurrency: { [JOB_KINDS.ingestFile]: INGEST_CONCURRENCY },
-    },
-  );
+  const running = createWorker(ctx, storage, opts, (message, error) => app.log.warn({ err: error }, message));
+  worker = running;
 
-  // Our own JSON parser: an empty body is "no fields" (POST /chat/sessions/ may be empty), and a
-  // malformed one gets a message that says so.
-  app.removeContentTypeParser('application/json');
-  // No endpoint takes plain text; without a parser it is a clear "unsupported content type".
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      return done(badRequest(`body: malformed JSON (${error instanceof Error ? error.message : 'parse error'})`), undefined);
-    }
-    if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) return done(badRequest(`body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-    done(null, parsed);
-  });
-
+  installBodyParsers(app);
   installErrorHandlers(app);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
-  });
+  installRequestHooks(app, metrics);
   registerHealth(app, {
     store,
     metrics,
     metricsAccess: opts.metrics ?? 'admin',
-    workerState: () => (!worker?.started ? 'stopped' : worker.active ? 'running' : 'standby'),
+    workerState: () => (!running.started ? 'stopped' : running.active ? 'running' : 'standby'),
   });
   installOrigins(app, { publicUrl: opts.publicUrl, corsOrigins: opts.corsOrigins });
-  await app.register(cors, {
-    // Only our own origin and the configured ones; any other page (or `null`, a sandboxed one) gets no CORS headers.
-    delegator: (request, callback) =>
-      callback(null, {
-        origin: corsAllows(request, request.headers.origin) ? request.headers.origin : false,
-        methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-        allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
-        exposedHeaders: ['Retry-After', 'X-Request-Id'],
-        maxAge: 600,
-      }),
-  });
+  await registerCors(app);
   await app.register(formbody, { parser: parseUrlencodedBody });
   uploadGate = await registerUploads(app, ctx.blobs, opts.uploads);
   await app.register(apiPlugin, { prefix: API_PREFIX, ctx });
-
-  const staticDir = opts.staticDir === undefined ? join(PROJECT_ROOT, 'dist') : opts.staticDir;
-  if (staticDir && isDirectory(staticDir)) {
-    // Routes for the files there (no catch-all), so a path no file serves reaches the API's own 404 under /api/v2.
-    await app.register(fastifyStatic, { root: resolve(staticDir), prefix: '/', index: ['taskpane.html', 'index.html'], wildcard: false });
-  }
+  await registerStatic(app, opts.staticDir);
 
   await app.ready();
-  if (opts.startWorkers !== false) worker.start();
+  if (opts.startWorkers !== false) running.start();
 
   let closed = false;
   return {
@@ -216,7 +248,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<BuiltApp> {
       closed = true;
       // Readers first: a job waiting on a worker thread returns at once, so the job loop can stop.
       await sandbox.close();
-      await worker!.stop();
+      await running.stop();
       await app.close();
       await store.close();
     },

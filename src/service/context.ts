@@ -35,6 +35,8 @@ export interface Knowledge {
   /** Answer-library entry ids matching a search, best first (the retrieval answering uses). */
   searchLibrary(orgId: number, query: string, limit?: number): Promise<number[]>;
   answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult>;
+  /** The answer library's answer alone (a fill's first step), null when no past answer matches; for replays. */
+  libraryAnswer?(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<AnswerResult | null>;
   answerChat(orgId: number, question: string, history: ChatTurn[], filters: SearchFilters): Promise<ChatAnswer>;
   /** Which engine writes answers (shown by the pane); absent = extractive. */
   answeringEngine?(): AnsweringEngine;
@@ -44,6 +46,8 @@ export interface Knowledge {
    */
   batching?(): { concurrency: number; tokenBudget: number } | null;
   prepareAnswer?(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<PreparedAnswer>;
+  /** A questionnaire's searches made up front (its passage prior); passed back as `options.questionnaire`. */
+  searchQuestionnaire?(orgId: number, questions: QuestionInput[], filters: SearchFilters): Promise<NonNullable<AnswerOptions['questionnaire']>>;
   planBatches?(pending: PendingAnswer[]): PendingAnswer[][];
   answerBatch?(batch: PendingAnswer[], budget: TokenBudget): Promise<{ results: AnswerResult[]; usage: Meter }>;
   /** The organisation's own names: evidence about anyone else is a third party's. */
@@ -73,4 +77,5 @@ export interface ServiceContext {
 export const JOB_KINDS = {
   ingestFile: 'ingest_file',
   generateAnswers: 'generate_answers',
+  libraryReplay: 'library_replay',
 } as const;

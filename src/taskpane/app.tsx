@@ -1,23 +1,22 @@
 /**
  * The task pane: a tab bar over four panes (Fill, Chat, Library, Settings). Panes stay mounted when
- * hidden, so a fill keeps running and nothing typed is lost when the analyst switches tabs.
+ * hidden, so a fill keeps running and nothing typed is lost when the analyst switches tabs. The
+ * connection's state (the client, its retry notice, a refused upload) is in src/taskpane/connection.
  */
 import { render, type ComponentChildren } from 'preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { RetryNotice } from '../api/http';
-import type { ApiError } from '../api/errors';
+import { useMemo, useState } from 'preact/hooks';
 import type { QuestionWithAnswers } from '../api/schemas';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { ErrorMessage, Note } from './components/Message';
 import { TabBar, panelId, tabId, type TabSpec } from './components/TabBar';
-import { classifyUploadRefusal, explainRetry, isForbidden, uploadRefusedReason, type UploadRefusal } from './errors';
+import { useClient, useRetryNotice, useUploadBlock } from './connection/hooks';
 import { FillPane } from './panes/FillPane';
 import { useLater } from './later';
 import { SettingsPane } from './panes/SettingsPane';
-import { STORAGE_KEYS, createSettingsStore, keyFingerprint, safeGet, safeRemove, safeSet } from './settings-store';
+import { createSettingsStore } from './settings-store';
 import { injectStyles } from './styles';
 import { themeVariables } from './theme';
-import type { AppProps, Settings, TabId, TaskpaneApi } from './types';
+import type { AppProps, Settings, TabId } from './types';
 
 export type { AppProps } from './types';
 
@@ -27,26 +26,6 @@ const TABS: TabSpec[] = [
   { id: 'library', label: 'Library' },
   { id: 'settings', label: 'Settings' },
 ];
-
-interface UploadBlock {
-  reason: string;
-  /** The service said the key is read-only (rather than lacking rights or a licence). */
-  readOnly: boolean;
-  kind: UploadRefusal;
-}
-
-/** A refused upload is remembered per key (by fingerprint), so it survives reopening the pane. */
-function readUploadBlock(props: AppProps, apiKey: string): UploadBlock | null {
-  const text = safeGet(props.storage, STORAGE_KEYS.uploadBlocked);
-  if (!text || !apiKey) return null;
-  try {
-    const v = JSON.parse(text) as { key?: string; reason?: string; readOnly?: boolean; kind?: UploadRefusal };
-    if (v.key !== keyFingerprint(apiKey) || typeof v.reason !== 'string') return null;
-    return { reason: v.reason, readOnly: v.readOnly === true, kind: v.kind ?? (v.readOnly ? 'read-only' : 'refused') };
-  } catch {
-    return null;
-  }
-}
 
 function pageOrigin(): string {
   const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
@@ -58,78 +37,35 @@ export function App(props: AppProps) {
   const [settings, setSettings] = useState<Settings>(() => store.load());
   const [tab, setTab] = useState<TabId>(() => (settings.apiKey ? (props.initialTab ?? 'fill') : 'settings'));
   const later = useLater();
-  const [block, setBlock] = useState<UploadBlock | null>(() => readUploadBlock(props, settings.apiKey));
-  const uploadBlocked = block?.reason ?? null;
+  const [retrying, onRetry] = useRetryNotice();
+  const { client, clientError } = useClient(settings, props.createClient, onRetry);
+  const uploads = useUploadBlock(props.storage, settings, store, client);
+  const uploadBlocked = uploads.block?.reason ?? null;
   const [questions, setQuestions] = useState<QuestionWithAnswers[]>([]);
   /** Grows each time the saved settings are shown to work: panes drop failures that are no longer true. */
   const [connectionEpoch, setConnectionEpoch] = useState(0);
-  const [retrying, setRetrying] = useState<string | null>(null);
-  const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(retryTimer.current), []);
-  /** Shown while the client waits to repeat a call, and gone once the wait is over. */
-  const onRetry = (n: RetryNotice) => {
-    clearTimeout(retryTimer.current);
-    setRetrying(explainRetry(n));
-    retryTimer.current = setTimeout(() => setRetrying(null), n.delayMs + 500);
-  };
-
-  const { client, clientError } = useMemo((): { client: TaskpaneApi | null; clientError: unknown } => {
-    if (!settings.apiKey) return { client: null, clientError: null };
-    try {
-      return { client: props.createClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey }, { onRetry }), clientError: null };
-    } catch (e) {
-      return { client: null, clientError: e };
-    }
-  }, [settings.baseUrl, settings.apiKey, props.createClient]);
 
   const save = (next: Settings) => {
     const ok = store.save(next);
     const loaded = store.load();
     setSettings(loaded);
-    setBlock(readUploadBlock(props, loaded.apiKey));
+    uploads.reload(loaded.apiKey);
     return ok;
-  };
-
-  /**
-   * An upload was refused: whether a read with the same key works tells a key without upload rights
-   * (Chat still works) from a key that is not valid at all (nothing works). Said only after checking.
-   */
-  const onUploadRefused = async (e: ApiError) => {
-    const apiKey = settings.apiKey;
-    let readsWork: boolean | null = null;
-    if (client && !/read[- ]?only/i.test(e.serverMessage ?? '')) {
-      try {
-        await client.listRepositoryFiles({ page_size: 1 });
-        readsWork = true;
-      } catch (probe) {
-        readsWork = isForbidden(probe) ? false : null;
-      }
-    }
-    const kind = classifyUploadRefusal(e, readsWork);
-    const next: UploadBlock = { reason: uploadRefusedReason(e, kind), readOnly: kind === 'read-only', kind };
-    if (store.load().apiKey !== apiKey) return; // the key changed meanwhile: this verdict is about the old one
-    setBlock(next);
-    safeSet(props.storage, STORAGE_KEYS.uploadBlocked, JSON.stringify({ key: keyFingerprint(apiKey), ...next }));
   };
 
   /** The saved settings just worked: old failures are no longer true, and a key that "did not work" does. */
   const onConnectionOk = () => {
     setConnectionEpoch((n) => n + 1);
-    if (block?.kind === 'invalid') allowUploads();
-  };
-
-  const allowUploads = () => {
-    setBlock(null);
-    safeRemove(props.storage, STORAGE_KEYS.uploadBlocked);
+    uploads.connectionOk();
   };
 
   const openSettings = () => setTab('settings');
-  const style = themeVariables(props.theme);
-
+  /** What every pane that calls the service is given. */
+  const connection = { client, onOpenSettings: openSettings, connectionEpoch };
   const panel = (id: TabId, name: string, content: ComponentChildren) => (
-    <div role="tabpanel" id={panelId(id)} aria-labelledby={tabId(id)} hidden={tab !== id} class="qf-panel">
-      <ErrorBoundary name={name}>{content}</ErrorBoundary>
-    </div>
+    <Panel id={id} name={name} hidden={tab !== id}>
+      {content}
+    </Panel>
   );
 
   return (
@@ -137,33 +73,22 @@ export function App(props: AppProps) {
       class="qf-root"
       data-theme={props.theme.dark ? 'dark' : 'light'}
       data-office-theme={props.theme.kind ?? (props.theme.dark ? 'dark' : 'light')}
-      style={style}
+      style={themeVariables(props.theme)}
     >
       <TabBar tabs={TABS} selected={tab} onSelect={setTab} />
-      {retrying !== null && (
-        <div class="qf-panel" style={{ flex: '0 0 auto', paddingBottom: 0 }}>
-          <Note kind="warn">{retrying}</Note>
-        </div>
-      )}
-      {clientError !== null && (
-        <div class="qf-panel" style={{ flex: '0 0 auto', paddingBottom: 0 }}>
-          <ErrorMessage error={clientError} />
-        </div>
-      )}
+      <ConnectionNotices retrying={retrying} clientError={clientError} />
       {panel(
         'fill',
         'Fill',
         <FillPane
-          client={client}
+          {...connection}
           workbook={props.workbook}
           storage={props.storage}
           uploadBlocked={uploadBlocked}
-          onUploadRefused={onUploadRefused}
+          onUploadRefused={uploads.refused}
           onQuestions={setQuestions}
-          onOpenSettings={openSettings}
           onOpenLibrary={() => setTab('library')}
           active={tab === 'fill'}
-          connectionEpoch={connectionEpoch}
           {...(props.stallMs !== undefined ? { stallMs: props.stallMs } : {})}
         />,
       )}
@@ -171,14 +96,7 @@ export function App(props: AppProps) {
         'chat',
         'Chat',
         later ? (
-          <later.ChatPane
-            client={client}
-            workbook={props.workbook}
-            questions={questions}
-            onOpenSettings={openSettings}
-            active={tab === 'chat'}
-            connectionEpoch={connectionEpoch}
-          />
+          <later.ChatPane {...connection} workbook={props.workbook} questions={questions} active={tab === 'chat'} />
         ) : (
           <Loading />
         ),
@@ -188,13 +106,11 @@ export function App(props: AppProps) {
         'Library',
         later ? (
           <later.LibraryPane
-            client={client}
+            {...connection}
             uploadBlocked={uploadBlocked}
-            onUploadRefused={onUploadRefused}
-            onOpenSettings={openSettings}
+            onUploadRefused={uploads.refused}
             pollMs={props.libraryPollMs ?? 2000}
             active={tab === 'library'}
-            connectionEpoch={connectionEpoch}
           />
         ) : (
           <Loading />
@@ -209,12 +125,39 @@ export function App(props: AppProps) {
           createClient={props.createClient}
           pageOrigin={pageOrigin()}
           uploadBlocked={uploadBlocked}
-          keyReadOnly={block?.readOnly === true}
-          onAllowUploads={allowUploads}
+          keyReadOnly={uploads.block?.readOnly === true}
+          onAllowUploads={uploads.allow}
           onConnectionOk={onConnectionOk}
           firstRun={!settings.apiKey}
         />,
       )}
+    </div>
+  );
+}
+
+/** Above every tab: while the client waits to repeat a call, and when the saved settings cannot make a client. */
+function ConnectionNotices(props: { retrying: string | null; clientError: unknown }) {
+  return (
+    <>
+      {props.retrying !== null && (
+        <div class="qf-panel" style={{ flex: '0 0 auto', paddingBottom: 0 }}>
+          <Note kind="warn">{props.retrying}</Note>
+        </div>
+      )}
+      {props.clientError !== null && (
+        <div class="qf-panel" style={{ flex: '0 0 auto', paddingBottom: 0 }}>
+          <ErrorMessage error={props.clientError} />
+        </div>
+      )}
+    </>
+  );
+}
+
+/** One tab's panel: hidden rather than unmounted, and a failure inside it stays inside it. */
+function Panel(props: { id: TabId; name: string; hidden: boolean; children: ComponentChildren }) {
+  return (
+    <div role="tabpanel" id={panelId(props.id)} aria-labelledby={tabId(props.id)} hidden={props.hidden} class="qf-panel">
+      <ErrorBoundary name={props.name}>{props.children}</ErrorBoundary>
     </div>
   );
 }

@@ -2,7 +2,7 @@
  * Reading questions for the review list: which answer is the chosen one, its evaluation and evidence,
  * which cells belong to a question, and filtering. Pure functions; the Fill pane renders them.
  */
-import { readEvaluation, type Answer, type AnswerSlot, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
+import { readEvaluation, type Answer, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
 import type { CellRef } from '../excel/types';
 import { isListSlot, pickAnswer, primarySlot, slotValue } from '../fill/answer';
 import { coerceToAllowed } from '../fill/coerce';
@@ -133,28 +133,6 @@ export function trustCounts(questions: readonly QuestionWithAnswers[]): Record<T
   const counts = { high: 0, medium: 0, low: 0, none: 0 };
   for (const q of questions) counts[evaluationOf(q)?.trust ?? 'none']++;
   return counts;
-}
-
-/** A cell the analyst may correct: a writable answer slot with a readable address, and what the answer says for it. */
-export interface CorrectionTarget {
-  slot: AnswerSlot;
-  cell: CellRef;
-  /** The text the fill writes (or wrote) there; '' when the answer has nothing for this slot. */
-  value: string;
-}
-
-export function correctionTargets(q: QuestionWithAnswers): CorrectionTarget[] {
-  const slots = q.answer_slots ?? [];
-  const primary = primarySlot(slots);
-  const answer = chosenAnswer(q);
-  const out: CorrectionTarget[] = [];
-  for (const slot of slots) {
-    if (slot.is_blocked) continue;
-    const cell = splitCoordinate(slot.coordinate, q.tab_name);
-    if (!cell) continue;
-    out.push({ slot, cell, value: (answer ? slotValue(answer, slot, slot === primary) : null)?.trim() ?? '' });
-  }
-  return out;
 }
 
 export { withCorrection } from '../fill/session/corrections';

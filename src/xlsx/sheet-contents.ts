@@ -102,6 +102,11 @@ function activeCell(xml: string): string | null {
   return (last && attributes(last).get('activeCell')) || null;
 }
 
+/** The legacy notes of the sheet named `name` (its comments part). */
+export function notesOf(pkg: XlsxPackage, name: string): SheetContents['notes'] {
+  return sheetNotes(pkg, pkg.sheetPart(name).info.path);
+}
+
 /** The legacy notes (comments part) of a sheet. */
 function sheetNotes(pkg: XlsxPackage, sheetPath: string): SheetContents['notes'] {
   const relsPath = relsPathFor(sheetPath);

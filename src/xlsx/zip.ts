@@ -323,10 +323,6 @@ const put32 = (b: Uint8Array, p: number, v: number) => {
 };
 const put64 = (b: Uint8Array, p: number, v: number) => (put32(b, p, v >>> 0), put32(b, p + 4, Math.floor(v / 0x1_0000_0000)));
 
-/**
- * The archive with some entries' contents replaced; every other entry is copied byte for byte
- * (local header, compressed data, data descriptor, central record), in the original order.
- */
 /** zlib level for a rewritten part: the default for normal parts, faster for huge sheets (ratio differs by a few %). */
 export function deflateLevel(size: number): number {
   return size > 8 * 1024 * 1024 ? 3 : 6;
@@ -335,121 +331,149 @@ export function deflateLevel(size: number): number {
 /** DOS date of 1980-01-01 (the earliest a zip can say): new parts carry no invented timestamp. */
 const DOS_DATE_1980 = (0 << 9) | (1 << 5) | 1;
 
+/** Where a rewrite writes: the entries' records (`out`) and the central directory (`central`). */
+interface ZipOutput {
+  out: ByteWriter;
+  central: ByteWriter;
+}
+
 /**
  * The archive with some entries' contents replaced and new entries appended after the existing
  * ones (`additions`, e.g. a comments part for notes); every other entry is copied byte for byte.
  */
 export function rewriteZip(z: ZipArchive, replacements: ReadonlyMap<string, Uint8Array>, level?: number, additions: ReadonlyMap<string, Uint8Array> = new Map()): Uint8Array {
+  checkRewrite(z, replacements, additions);
+  const w: ZipOutput = { out: new ByteWriter(), central: new ByteWriter() };
+  for (const e of z.entries) {
+    const content = replacements.get(e.name);
+    if (content === undefined) copyEntry(z, e, w);
+    else replaceEntry(z, e, content, level, w);
+  }
+  for (const [entryName, content] of additions) addEntry(z, entryName, content, level, w);
+  const cdOffset = w.out.length;
+  const cd = w.central.concat();
+  w.out.push(cd);
+  for (const record of endRecords(z, z.entries.length + additions.size, cdOffset, cd.length)) w.out.push(record);
+  return w.out.concat();
+}
+
+/** Only entries the archive has are replaced, and only entries it has not are added. */
+function checkRewrite(z: ZipArchive, replacements: ReadonlyMap<string, Uint8Array>, additions: ReadonlyMap<string, Uint8Array>): void {
   for (const name of replacements.keys()) {
     if (!z.byName.has(name)) throw new XlsxError('bad_write', `Cannot replace ${name}: the archive has no such entry.`);
   }
   for (const name of additions.keys()) {
     if (z.byName.has(name)) throw new XlsxError('bad_write', `Cannot add ${name}: the archive already has it.`);
   }
-  const out = new ByteWriter();
-  const central = new ByteWriter();
-  const b = z.bytes;
-  for (const e of z.entries) {
-    const offset = out.length;
-    const content = replacements.get(e.name);
-    if (content === undefined) {
-      out.push(b.subarray(e.localHeaderOffset, e.localHeaderOffset + localRecordLength(z, e)));
-      const rec = b.slice(e.centralStart, e.centralEnd);
-      const pos = e.offsetFieldPos - e.centralStart;
-      if (e.offsetFieldIs64) put64(rec, pos, offset);
-      else if (offset > 0xfffffffe) throw new XlsxError('unsupported', 'The output would exceed 4 GiB.');
-      else put32(rec, pos, offset);
-      central.push(rec);
-      continue;
-    }
-    const compressed = z.codec.deflateRaw(content, level ?? deflateLevel(content.length));
-    const crc = crc32(content);
-    if (compressed.length > 0xfffffffe || content.length > 0xfffffffe || offset > 0xfffffffe) {
-      throw new XlsxError('unsupported', `The rewritten entry ${e.name} would need zip64, which is not supported.`);
-    }
-    const localNameLen = u16(b, e.localHeaderOffset + 26);
-    const name = b.subarray(e.localHeaderOffset + 30, e.localHeaderOffset + 30 + localNameLen);
-    // Bit 3 (data descriptor) is cleared: sizes are known. Bit 11 (UTF-8 names) is kept.
-    const flags = e.flags & 0x0800;
-    const local = new Uint8Array(30 + name.length);
-    put32(local, 0, SIG_LOCAL);
-    put16(local, 4, 20);
-    put16(local, 6, flags);
-    put16(local, 8, 8);
-    local.set(b.subarray(e.localHeaderOffset + 10, e.localHeaderOffset + 14), 10); // time, date
-    put32(local, 14, crc);
-    put32(local, 18, compressed.length);
-    put32(local, 22, content.length);
-    put16(local, 26, name.length);
-    put16(local, 28, 0);
-    local.set(name, 30);
-    out.push(local);
-    out.push(compressed);
+}
 
-    const c = e.centralStart;
-    const nameLen = u16(b, c + 28);
-    const extraLen = u16(b, c + 30);
-    const commentLen = u16(b, c + 32);
-    const cname = b.subarray(c + 46, c + 46 + nameLen);
-    const ccomment = b.subarray(c + 46 + nameLen + extraLen, c + 46 + nameLen + extraLen + commentLen);
-    const rec = new Uint8Array(46 + cname.length + ccomment.length);
-    rec.set(b.subarray(c, c + 46), 0); // signature, versions, attributes, time: as they were
-    put16(rec, 6, 20);
-    put16(rec, 8, flags);
-    put16(rec, 10, 8);
-    put32(rec, 16, crc);
-    put32(rec, 20, compressed.length);
-    put32(rec, 24, content.length);
-    put16(rec, 28, cname.length);
-    put16(rec, 30, 0); // the zip64 extra, if any, described the old sizes
-    put16(rec, 32, ccomment.length);
-    put16(rec, 34, 0);
-    put32(rec, 42, offset);
-    rec.set(cname, 46);
-    rec.set(ccomment, 46 + cname.length);
-    central.push(rec);
+/** An entry copied byte for byte; only its central record's offset moves. */
+function copyEntry(z: ZipArchive, e: ZipEntry, { out, central }: ZipOutput): void {
+  const b = z.bytes;
+  const offset = out.length;
+  out.push(b.subarray(e.localHeaderOffset, e.localHeaderOffset + localRecordLength(z, e)));
+  const rec = b.slice(e.centralStart, e.centralEnd);
+  const pos = e.offsetFieldPos - e.centralStart;
+  if (e.offsetFieldIs64) put64(rec, pos, offset);
+  else if (offset > 0xfffffffe) throw new XlsxError('unsupported', 'The output would exceed 4 GiB.');
+  else put32(rec, pos, offset);
+  central.push(rec);
+}
+
+/** An entry with new content: deflated, its name, time, attributes and comment kept. */
+function replaceEntry(z: ZipArchive, e: ZipEntry, content: Uint8Array, level: number | undefined, { out, central }: ZipOutput): void {
+  const b = z.bytes;
+  const offset = out.length;
+  const compressed = z.codec.deflateRaw(content, level ?? deflateLevel(content.length));
+  const crc = crc32(content);
+  if (compressed.length > 0xfffffffe || content.length > 0xfffffffe || offset > 0xfffffffe) {
+    throw new XlsxError('unsupported', `The rewritten entry ${e.name} would need zip64, which is not supported.`);
   }
-  for (const [entryName, content] of additions) {
-    const offset = out.length;
-    const compressed = z.codec.deflateRaw(content, level ?? deflateLevel(content.length));
-    const crc = crc32(content);
-    if (compressed.length > 0xfffffffe || content.length > 0xfffffffe || offset > 0xfffffffe) {
-      throw new XlsxError('unsupported', `The new entry ${entryName} would need zip64, which is not supported.`);
-    }
-    const name = utf8Names.encode(entryName);
-    const local = new Uint8Array(30 + name.length);
-    put32(local, 0, SIG_LOCAL);
-    put16(local, 4, 20);
-    put16(local, 6, 0x0800); // UTF-8 name
-    put16(local, 8, 8);
-    put16(local, 12, DOS_DATE_1980);
-    put32(local, 14, crc);
-    put32(local, 18, compressed.length);
-    put32(local, 22, content.length);
-    put16(local, 26, name.length);
-    local.set(name, 30);
-    out.push(local);
-    out.push(compressed);
-    const rec = new Uint8Array(46 + name.length);
-    put32(rec, 0, SIG_CENTRAL);
-    put16(rec, 4, 20);
-    put16(rec, 6, 20);
-    put16(rec, 8, 0x0800);
-    put16(rec, 10, 8);
-    put16(rec, 14, DOS_DATE_1980);
-    put32(rec, 16, crc);
-    put32(rec, 20, compressed.length);
-    put32(rec, 24, content.length);
-    put16(rec, 28, name.length);
-    put32(rec, 42, offset);
-    rec.set(name, 46);
-    central.push(rec);
+  const localNameLen = u16(b, e.localHeaderOffset + 26);
+  const name = b.subarray(e.localHeaderOffset + 30, e.localHeaderOffset + 30 + localNameLen);
+  // Bit 3 (data descriptor) is cleared: sizes are known. Bit 11 (UTF-8 names) is kept.
+  const flags = e.flags & 0x0800;
+  const local = new Uint8Array(30 + name.length);
+  put32(local, 0, SIG_LOCAL);
+  put16(local, 4, 20);
+  put16(local, 6, flags);
+  put16(local, 8, 8);
+  local.set(b.subarray(e.localHeaderOffset + 10, e.localHeaderOffset + 14), 10); // time, date
+  put32(local, 14, crc);
+  put32(local, 18, compressed.length);
+  put32(local, 22, content.length);
+  put16(local, 26, name.length);
+  put16(local, 28, 0);
+  local.set(name, 30);
+  out.push(local);
+  out.push(compressed);
+
+  const c = e.centralStart;
+  const nameLen = u16(b, c + 28);
+  const extraLen = u16(b, c + 30);
+  const commentLen = u16(b, c + 32);
+  const cname = b.subarray(c + 46, c + 46 + nameLen);
+  const ccomment = b.subarray(c + 46 + nameLen + extraLen, c + 46 + nameLen + extraLen + commentLen);
+  const rec = new Uint8Array(46 + cname.length + ccomment.length);
+  rec.set(b.subarray(c, c + 46), 0); // signature, versions, attributes, time: as they were
+  put16(rec, 6, 20);
+  put16(rec, 8, flags);
+  put16(rec, 10, 8);
+  put32(rec, 16, crc);
+  put32(rec, 20, compressed.length);
+  put32(rec, 24, content.length);
+  put16(rec, 28, cname.length);
+  put16(rec, 30, 0); // the zip64 extra, if any, described the old sizes
+  put16(rec, 32, ccomment.length);
+  put16(rec, 34, 0);
+  put32(rec, 42, offset);
+  rec.set(cname, 46);
+  rec.set(ccomment, 46 + cname.length);
+  central.push(rec);
+}
+
+/** A new entry after the existing ones: a UTF-8 name, deflated, dated 1980-01-01. */
+function addEntry(z: ZipArchive, entryName: string, content: Uint8Array, level: number | undefined, { out, central }: ZipOutput): void {
+  const offset = out.length;
+  const compressed = z.codec.deflateRaw(content, level ?? deflateLevel(content.length));
+  const crc = crc32(content);
+  if (compressed.length > 0xfffffffe || content.length > 0xfffffffe || offset > 0xfffffffe) {
+    throw new XlsxError('unsupported', `The new entry ${entryName} would need zip64, which is not supported.`);
   }
-  const cdOffset = out.length;
-  const cd = central.concat();
-  out.push(cd);
-  const n = z.entries.length + additions.size;
-  if (n >= 0xffff || cdOffset + cd.length > 0xfffffffe) {
+  const name = utf8Names.encode(entryName);
+  const local = new Uint8Array(30 + name.length);
+  put32(local, 0, SIG_LOCAL);
+  put16(local, 4, 20);
+  put16(local, 6, 0x0800); // UTF-8 name
+  put16(local, 8, 8);
+  put16(local, 12, DOS_DATE_1980);
+  put32(local, 14, crc);
+  put32(local, 18, compressed.length);
+  put32(local, 22, content.length);
+  put16(local, 26, name.length);
+  local.set(name, 30);
+  out.push(local);
+  out.push(compressed);
+  const rec = new Uint8Array(46 + name.length);
+  put32(rec, 0, SIG_CENTRAL);
+  put16(rec, 4, 20);
+  put16(rec, 6, 20);
+  put16(rec, 8, 0x0800);
+  put16(rec, 10, 8);
+  put16(rec, 14, DOS_DATE_1980);
+  put32(rec, 16, crc);
+  put32(rec, 20, compressed.length);
+  put32(rec, 24, content.length);
+  put16(rec, 28, name.length);
+  put32(rec, 42, offset);
+  rec.set(name, 46);
+  central.push(rec);
+}
+
+/** The end of central directory record, after the zip64 ones when `n` entries or the offsets need them. */
+function endRecords(z: ZipArchive, n: number, cdOffset: number, cdLength: number): Uint8Array[] {
+  const records: Uint8Array[] = [];
+  if (n >= 0xffff || cdOffset + cdLength > 0xfffffffe) {
     const z64 = new Uint8Array(56 + 20);
     put32(z64, 0, SIG_ZIP64_EOCD);
     put64(z64, 4, 44);
@@ -457,21 +481,21 @@ export function rewriteZip(z: ZipArchive, replacements: ReadonlyMap<string, Uint
     put16(z64, 14, 45);
     put64(z64, 24, n);
     put64(z64, 32, n);
-    put64(z64, 40, cd.length);
+    put64(z64, 40, cdLength);
     put64(z64, 48, cdOffset);
     put32(z64, 56, SIG_ZIP64_LOCATOR);
-    put64(z64, 64, cdOffset + cd.length);
+    put64(z64, 64, cdOffset + cdLength);
     put32(z64, 72, 1);
-    out.push(z64);
+    records.push(z64);
   }
   const end = new Uint8Array(22 + z.comment.length);
   put32(end, 0, SIG_EOCD);
   put16(end, 8, Math.min(n, 0xffff));
   put16(end, 10, Math.min(n, 0xffff));
-  put32(end, 12, Math.min(cd.length, 0xffffffff));
+  put32(end, 12, Math.min(cdLength, 0xffffffff));
   put32(end, 16, Math.min(cdOffset, 0xffffffff));
   put16(end, 20, z.comment.length);
   end.set(z.comment, 22);
-  out.push(end);
-  return out.concat();
+  records.push(end);
+  return records;
 }

@@ -32,12 +32,24 @@ describe('fill report: what the language model cost', () => {
 });
 
 describe('fill report: values only', () => {
-  it('says in the report, the summary and --help that cells are neither highlighted nor given source notes', () => {
+  it('without --highlight or --source-notes, says in the report, the summary and --help that cells are neither highlighted nor given source notes', () => {
     const questions = [question({ answer_slots: [slot('C3')], answers: [{ id: 1, text: 'Yes', evaluation: { score: 80, trust: 'high', reason: 'r' } }] })];
     const plan = planFill(questions, view(['Sheet1']));
     const report = buildFillReport(plan, questions, ctx);
     expect(report).toMatchObject({ highlighted: false, source_notes: false });
     expect(summaryLines(plan, report)).toContain(VALUES_ONLY);
-    expect(FILL_USAGE).toMatch(/does not highlight the cells it writes nor add source notes/);
+    expect(FILL_USAGE).toMatch(/By default only the answer cells' values\s+change; --highlight and --source-notes add what the Excel add-in adds/);
+  });
+
+  it('with them, says what was added and what could not be', () => {
+    const questions = [question({ answer_slots: [slot('C3')], answers: [{ id: 1, text: 'Yes', evaluation: { score: 80, trust: 'high', reason: 'r' } }] })];
+    const plan = planFill(questions, view(['Sheet1']));
+    const annotations = { highlight: true, sourceNotes: true, coloured: 0, noted: 0, gaps: [{ kind: 'colour' as const, why: 'protected' as const, tab: 'Sheet1', count: 1 }] };
+    const report = buildFillReport(plan, questions, { ...ctx, annotations });
+    expect(report).toMatchObject({ highlighted: true, source_notes: true, coloured_cells: 0, source_note_cells: 0 });
+    expect(report.annotation_gaps).toEqual(['1 answer on "Sheet1" has no trust colour: the sheet is protected.']);
+    const lines = summaryLines(plan, report);
+    expect(lines).not.toContain(VALUES_ONLY);
+    expect(lines).toEqual(expect.arrayContaining(['0 answers coloured by trust; 0 source notes added.', ...report.annotation_gaps]));
   });
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/service/app';
 import { createOffering } from '../../src/service/admin';
 import { ErrorBody } from '../../src/api/schemas';
-import { MAX_EXPANDED_BYTES, zipExpandedSize } from '../../src/service/routes/content-sniff';
+import { MAX_EXPANDED_BYTES, zipExpandedSize } from '../../src/service/domain/content-sniff';
 import { unzipSync } from 'fflate';
 import {
   call,

@@ -6,7 +6,7 @@ import { cleanup } from '@testing-library/preact';
 import type { QuestionWithAnswers } from '../../src/api/schemas';
 import type { WritePlan } from '../../src/fill/types';
 import { headline, nothingWrittenAdvice } from '../../src/taskpane/panes/fill-report';
-import { QuestionDetails } from '../../src/taskpane/panes/ReviewList';
+import { QuestionDetails } from '../../src/taskpane/review-list/QuestionDetails';
 import { answeredByWrites, reviewState } from '../../src/taskpane/review';
 
 afterEach(cleanup);

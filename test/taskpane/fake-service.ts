@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ChatSession, Progress, QuestionWithAnswers, RepositoryFile, Structure } from '../../src/api/schemas';
 import { FakeLibrary } from './fake-library';
+import { FakeReplay } from './fake-replay';
 
 export interface Recorded {
   method: string;
@@ -110,6 +111,8 @@ export class FakeService {
   orgNames: string[] = [];
   /** The answer library, served under the "answers.library" extension. */
   library = new FakeLibrary();
+  /** Replays of the answer library, served under the "answers.replay" extension. */
+  replay = new FakeReplay();
   /** Whose key it is (`GET /keys/current/`, extension "keys.current"), per key; a key not listed is 404. */
   keyOwners = new Map<string, { organization: { id: number; name: string }; user: { id: number; name: string; role: string }; read_only: boolean }>();
   /** When set, only these keys are accepted; any other gets 403 "invalid API key" (as the real service). */
@@ -228,6 +231,10 @@ export class FakeService {
     if (p === '/organisation/names/' && has('organisation.names')) {
       if (r.method === 'PUT') this.orgNames = (JSON.parse(r.body) as { names: string[] }).names.map((n) => n.trim()).filter(Boolean);
       return [200, { names: this.orgNames }];
+    }
+    if (has('answers.replay')) {
+      const reply = this.replay.route(r.method, p);
+      if (reply) return reply;
     }
     if (has('answers.library')) {
       const reply = this.library.route(r.method, p, r.query, r.body);

@@ -3,8 +3,9 @@
 // Correcting answers from the review list, and the states that tell the analyst what to do next.
 import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { describeUndo } from '../../src/taskpane/panes/FillPane';
-import { correctionTargets, withCorrection } from '../../src/taskpane/review';
+import { describeUndo } from '../../src/taskpane/fill/view';
+import { withCorrection } from '../../src/taskpane/review';
+import { correctionTargets } from '../../src/fill/session/targets';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
 import { repositoryFile, sampleQuestions, type FakeService } from './fake-service';
 import { renderApp, withFakeService } from './harness';

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors';
 import { App } from '../../src/taskpane/app';
 import { presentError } from '../../src/taskpane/errors';
-import { explainConnectionFailure, isInsecureRemote } from '../../src/taskpane/panes/SettingsPane';
+import { explainConnectionFailure, isInsecureRemote } from '../../src/taskpane/settings/connection-check';
 import { STORAGE_KEYS } from '../../src/taskpane/settings-store';
 import { FakeService, repositoryFile } from './fake-service';
 import { API_KEY, cleanup, renderApp } from './harness';

@@ -16,6 +16,12 @@ export interface CellRef {
   address: string;
 }
 
+/** A cell and the text a correction puts there ('' clears it). */
+export interface CellText {
+  ref: CellRef;
+  text: string;
+}
+
 export interface ReadProgress {
   loaded: number;
   total: number;
@@ -54,6 +60,8 @@ export interface WorkbookPort {
   /** Puts back every cell the fill touched except `keep` (edits made since, which stay as they are). */
   undo?(options?: { keep?: readonly CellRef[] }): Promise<UndoOutcome | null>;
   writeCell?(ref: CellRef, text: string, options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
+  /** Several cells as one correction (a mark moved): all written, or none when any is refused. */
+  writeCells?(cells: readonly CellText[], options: { overwrite?: boolean }): Promise<{ written: boolean; reason?: string }>;
   /** Current displayed text of cells ('' when empty): lets Undo fill say which later edits it would discard. */
   readValues?(refs: CellRef[]): Promise<string[]>;
 }

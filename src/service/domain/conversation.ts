@@ -7,7 +7,7 @@ import type { ServiceContext } from '../context';
 import { notFound } from '../http/errors';
 import { sourceFromEvidence } from '../http/serialize';
 import type { ChatTurn } from '../knowledge/types';
-import { groundingFilters } from '../routes/grounding';
+import { groundingFilters } from './grounding';
 import type { Principal, SessionRecord } from '../storage/types';
 
 export function titleFromMessage(message: string): string {

@@ -11,6 +11,7 @@ import { badRequest, forbidden, notFound } from '../http/errors';
 import type { QaSlot } from '../storage/knowledge-index';
 import type { LibraryRow, LibraryState, ManualEntry, ManualEntryContent } from '../storage/library';
 import type { Principal, Store } from '../storage/types';
+import { entryAfter, entryCursor, keyAfter, keyCursor } from './library-cursor';
 import { DEFAULT_REVIEW_AGE_MONTHS, entryDetail, sameEntry, speaksFor, libraryEntry, primaryAnswer, reviewCutoff, type EntryContext } from './library';
 
 export interface LibraryDeps {
@@ -30,8 +31,8 @@ export function requireLibraryEditor(p: Principal): void {
   if (p.user.role === 'member') throw forbidden('only an admin or repository manager can change the answer library');
 }
 
-export async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[]): Promise<EntryContext> {
-  const reviewAgeMonths = (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
+export async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[], months?: number): Promise<EntryContext> {
+  const reviewAgeMonths = months ?? (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
   const conflicting = await deps.store.library.conflicting(orgId, rows.map((r) => r.qkey));
   return { reviewAgeMonths, now: deps.now?.() ?? new Date(), conflicting };
 }
@@ -53,7 +54,15 @@ function reviewCutoffs(now: Date): Record<number, string> {
   return cutoffs;
 }
 
-export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuery, page: { limit: number; offset: number }): Promise<{ count: number; results: LibraryEntry[] }> {
+/** A page to read: by number (`offset`), or after the entry or group a `cursor` (./library-cursor.ts) names. */
+export interface BrowsePage {
+  limit: number;
+  offset: number;
+  cursor?: string;
+}
+
+/** A page of entries, with the cursor of the page after it (null on the last). */
+export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuery, page: BrowsePage): Promise<{ count: number; results: LibraryEntry[]; next: string | null }> {
   const months = (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
   const now = deps.now?.() ?? new Date();
   const search = query.q?.trim();
@@ -70,10 +79,11 @@ export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuer
       review_cutoffs: reviewCutoffs(now),
       ids,
     },
-    page,
+    { limit: page.limit, offset: page.offset, ...(page.cursor ? { after: entryAfter(page.cursor) } : {}) },
   );
-  const ctx = await context(deps, orgId, rows);
-  return { count, results: rows.map((r) => libraryEntry(r, ctx)) };
+  const ctx = await context(deps, orgId, rows, months);
+  const last = rows.length === page.limit ? rows[rows.length - 1] : undefined;
+  return { count, results: rows.map((r) => libraryEntry(r, ctx)), next: last ? entryCursor(last) : null };
 }
 
 export async function found(deps: LibraryDeps, orgId: number, id: number): Promise<LibraryRow> {
@@ -201,7 +211,7 @@ const SETTLED = 'settled:';
 export async function settle(deps: LibraryDeps, p: Principal, entryId: number): Promise<LibraryConflict> {
   const orgId = p.org.id;
   const chosen = await found(deps, orgId, entryId);
-  const group = await deps.store.library.byKey(orgId, chosen.qkey);
+  const group = await deps.store.library.byKeys(orgId, [chosen.qkey]);
   const by = actorName(p);
   const at = nowIso();
   const none = { version: null, version_question: null, version_slots: null };
@@ -221,7 +231,7 @@ export async function settle(deps: LibraryDeps, p: Principal, entryId: number): 
 export async function undoSettle(deps: LibraryDeps, p: Principal, entryId: number): Promise<LibraryConflict> {
   const orgId = p.org.id;
   const entry = await found(deps, orgId, entryId);
-  const group = await deps.store.library.byKey(orgId, entry.qkey);
+  const group = await deps.store.library.byKeys(orgId, [entry.qkey]);
   if (!group.some((r) => r.state?.status === 'canonical')) throw badRequest(`entry_id: the question of entry ${entryId} is not settled`);
   const by = actorName(p);
   const at = nowIso();
@@ -239,35 +249,44 @@ export async function undoSettle(deps: LibraryDeps, p: Principal, entryId: numbe
   return conflictGroup(deps, orgId, entry.qkey);
 }
 
-/**
- * The entries answering the question, with its settlements (the whole question's canonical entry, and one
- * entry per offering settled for alone); with `offeringId`, only the entries about that offering.
- */
+/** The group of the question (./library-offerings.ts: about one offering with `offeringId`). */
 export async function conflictGroup(deps: LibraryDeps, orgId: number, qkey: string, offeringId?: number): Promise<LibraryConflict> {
-  const all = await deps.store.library.byKey(orgId, qkey);
-  const rows = offeringId === undefined ? all : all.filter((r) => speaksFor(r, offeringId));
-  const ctx = await context(deps, orgId, rows);
-  const entries = rows.map((r) => libraryEntry(r, ctx));
-  const live = entries.find((e) => e.status !== 'retired') ?? entries[0];
-  const settlements = (await deps.store.library.settlements(orgId, [qkey])).flatMap((s) => {
-    const chosen = all.find((r) => sameEntry(r, s));
-    return chosen ? [{ offering_id: s.offering_id, entry_id: chosen.id, by: s.by_name, at: s.at }] : [];
-  });
-  return {
-    question_key: qkey,
-    question: live?.question ?? '',
-    entries,
-    canonical_id: entries.find((e) => e.status === 'canonical')?.id ?? null,
-    settlements,
-    offering_id: offeringId ?? null,
-  };
+  return (await conflictGroups(deps, orgId, [qkey], offeringId))[0]!;
 }
 
-export async function conflicts(deps: LibraryDeps, orgId: number, page: { limit: number; offset: number }): Promise<{ count: number; results: LibraryConflict[] }> {
-  const { count, keys } = await deps.store.library.conflictKeys(orgId, page);
-  const results: LibraryConflict[] = [];
-  for (const key of keys) results.push(await conflictGroup(deps, orgId, key));
-  return { count, results };
+/**
+ * The groups of these keys, in this order: their entries read at once, newest file first within a group,
+ * each with its settlements (the whole question's canonical entry, and one entry per offering settled for
+ * alone); with `offeringId`, only the entries about that offering.
+ */
+export async function conflictGroups(deps: LibraryDeps, orgId: number, qkeys: string[], offeringId?: number): Promise<LibraryConflict[]> {
+  const all = await deps.store.library.byKeys(orgId, qkeys);
+  const rows = offeringId === undefined ? all : all.filter((r) => speaksFor(r, offeringId));
+  const ctx = await context(deps, orgId, rows);
+  const settlements = await deps.store.library.settlements(orgId, qkeys);
+  return qkeys.map((qkey) => {
+    const entries = rows.filter((r) => r.qkey === qkey).map((r) => libraryEntry(r, ctx));
+    const live = entries.find((e) => e.status !== 'retired') ?? entries[0];
+    const settled = settlements.flatMap((s) => {
+      const chosen = s.qkey === qkey ? all.find((r) => r.qkey === qkey && sameEntry(r, s)) : undefined;
+      return chosen ? [{ offering_id: s.offering_id, entry_id: chosen.id, by: s.by_name, at: s.at }] : [];
+    });
+    return {
+      question_key: qkey,
+      question: live?.question ?? '',
+      entries,
+      canonical_id: entries.find((e) => e.status === 'canonical')?.id ?? null,
+      settlements: settled,
+      offering_id: offeringId ?? null,
+    };
+  });
+}
+
+/** A page of conflict groups (question keys in order), with the cursor of the page after it (null on the last). */
+export async function conflicts(deps: LibraryDeps, orgId: number, page: BrowsePage): Promise<{ count: number; results: LibraryConflict[]; next: string | null }> {
+  const { count, keys } = await deps.store.library.conflictKeys(orgId, { limit: page.limit, offset: page.offset, ...(page.cursor ? { after: keyAfter(page.cursor) } : {}) });
+  const last = keys.length === page.limit ? keys[keys.length - 1] : undefined;
+  return { count, results: await conflictGroups(deps, orgId, keys), next: last !== undefined ? keyCursor(last) : null };
 }
 
 export async function reviewAge(deps: LibraryDeps, orgId: number): Promise<{ review_age_months: number }> {

@@ -8,8 +8,8 @@ import { requireWritable } from '../http/auth';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import type { UploadedFile } from '../http/multipart';
 import { duplicateStage, requeueDuplicatesOf, sameContentAs } from '../jobs/duplicate';
-import { assertOfferingsExist } from '../routes/grounding';
-import { checkUpload, REPOSITORY_FORMATS, storeUploadBytes } from '../routes/uploads';
+import { assertOfferingsExist } from './grounding';
+import { checkUpload, REPOSITORY_FORMATS, storeUploadBytes } from './uploads';
 import type { Principal } from '../storage/types';
 
 /** Deleting needs the same right as uploading: a repository manager where the organisation asks for one. */

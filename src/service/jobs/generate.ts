@@ -11,7 +11,7 @@ import type { PendingAnswer } from '../knowledge/knowledge-base';
 import type { AnswerOptions, AnswerResult } from '../knowledge/types';
 import { TokenBudget } from '../llm/budget';
 import type { Meter } from '../llm/client';
-import { domainSubjects, refersBack } from '../knowledge/question-identity';
+import { domainSubjects, followedQuestions } from '../knowledge/question-identity';
 import { StorageUnavailable } from '../storage/errors';
 import type { NewAnswer, QuestionRecord, QuestionnaireRecord } from '../storage/types';
 import type { JobContext, JobHandler } from './worker';
@@ -74,29 +74,23 @@ const askedOf = (run: Run, question: QuestionRecord): Asked => ({
   tab_name: question.tab_name,
   where: run.where(question),
 });
-const inputOf = (run: Run, question: QuestionRecord) => ({
+const inputOf = (run: Run, question: QuestionRecord) => inputIn(question, run.follows, run.domains);
+const inputIn = (question: QuestionRecord, follows: Map<number, string>, domains: Map<number, string>) => ({
   text: question.text,
   original_id: question.original_id,
   answer_slots: question.answer_slots,
   tab_name: question.tab_name,
   section_path: question.section_path,
-  follows: run.follows.get(question.id) ?? null,
-  domain: run.domains.get(question.id) ?? null,
+  follows: follows.get(question.id) ?? null,
+  domain: domains.get(question.id) ?? null,
 });
 
-/**
- * The question each one follows on its sheet. A question referring back follows the nearest question
- * before it that names its own subject ("Are business continuity policies established…?" for all the
- * "Are the policies…" after it).
- */
+/** The question each one follows on its sheet (question-identity.ts `followedQuestions`). */
 function predecessors(questions: QuestionRecord[]): Map<number, string> {
+  const ordered = [...questions].sort((a, b) => a.order - b.order);
+  const follows = followedQuestions(ordered);
   const out = new Map<number, string>();
-  const last = new Map<string, string>();
-  for (const q of [...questions].sort((a, b) => a.order - b.order)) {
-    const before = last.get(q.tab_name);
-    if (before !== undefined) out.set(q.id, before);
-    if (!refersBack(q.text)) last.set(q.tab_name, q.text);
-  }
+  ordered.forEach((q, i) => follows[i] != null && out.set(q.id, follows[i]!));
   return out;
 }
 
@@ -230,7 +224,7 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
     await repo.setGenerationStatus(q.id, 'generating');
     const filters: SearchFilters = q.offerings.length > 0 ? { offering_ids: q.offerings.map((o) => o.id) } : {};
     // The analyst's choice at upload (`prefer_recent`): settles disagreeing past answers by recency.
-    const options = { prefer_recent: q.advanced_options.prefer_recent === true };
+    const options: AnswerOptions = { prefer_recent: q.advanced_options.prefer_recent === true };
 
     // One workbook, one answer: repeats get the answer given, contradictions are flagged (a resumed
     // fill checks against what it stored before).
@@ -255,6 +249,10 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
 
     const ids = await repo.unansweredQuestionIds(q.id);
     const k = ctx.knowledge;
+    // Every question searched first: which passages match the whole questionnaire is learned from them.
+    if (ids.length > 0 && k.searchQuestionnaire) {
+      options.questionnaire = await k.searchQuestionnaire(q.org_id, ordered.map((question) => inputIn(question, follows, domains)), filters);
+    }
     const batching = k.batching?.() ?? null;
     const run: Run = { ctx, q, filters, options, consistency, follows, domains, where, jobCtx, log };
     const outcome =

@@ -5,6 +5,7 @@
  */
 import type { FileDates, PassageEntry, QaEntry } from '../storage/knowledge-index';
 import { documentDates } from './extract/document-dates';
+import { libraryQuestionKey } from './question-identity';
 import { splitIntoPassages, type Passage } from './passages';
 import { qaContent } from './retrieval';
 import { indexTexts, stemmedTerms } from './text';
@@ -73,6 +74,7 @@ export function qaEntry(pair: QaPair): PreparedQa {
     original_id: pair.original_id ?? null,
     tab_name: pair.tab_name ?? '',
     location: pair.location ?? '',
+    qkey: pair.qkey ?? libraryQuestionKey({ text: pair.question, original_id: pair.original_id, tab_name: pair.tab_name, subject: pair.subject }),
     question_stems: [...stemmedTerms(pair.question)].join(' '),
     stems: texts.stems,
     index_question: texts.indexHead,

@@ -22,7 +22,7 @@ import { composeParts, followUpSubject, mentionsAny, partAnswer, questionParts, 
 import { Embedder, type EndpointConfig } from './embeddings';
 import { documentDatesOf, pairsToIndex, passageEntry, qaEntry } from './entries';
 import { splitIntoPassages, type Passage } from './passages';
-import { questionFocus, ranked, retrieve, TermStatistics, type Candidate, type QuestionFocus } from './retrieval';
+import { paraphraseText, PassagePrior, QuestionnaireSearch, QuestionnaireTerms, questionFocus, ranked, retrieve, TermStatistics, type Candidate, type QuestionFocus, type SearchedQuestion } from './retrieval';
 import { questionInContext, referredSubject } from './question-identity';
 import { isTemplateText, summariseTemplate, templateLabel } from './template-text';
 import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, ReadDocument, SearchFilters } from './types';
@@ -190,22 +190,14 @@ export class KnowledgeBase {
   private async prepare(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions): Promise<PreparedAnswer> {
     const text = q.text.trim();
     if (!text) return { result: noAnswer('The question is empty') };
-    const dense = await this.denseRankings(orgId, text);
     const context = questionInContext({ ...q, text });
-    const stats = await TermStatistics.load(this.index, orgId, [text, context.query, context.hint]);
+    // Searched up front with the rest of its questionnaire, or (after the library) now.
+    const searched = options.questionnaire?.take(orgId, filters, searchKey(text, context));
+    const dense = searched ? searched.dense : await this.denseRankings(orgId, text);
+    const stats = searched?.stats ?? (await TermStatistics.load(this.index, orgId, [text, context.query, context.hint, paraphraseText(context.query)]));
 
     // 1. The answer library: past answers to the same question, disagreements settled only by a stated rule.
-    // What analysts decided in the library comes first: retired and overruled entries are gone, edits read as edited.
-    const { candidates: library, decisions } = await this.decided(
-      orgId,
-      await retrieve(this.index, orgId, text, filters, { limit: 10, includePassages: false, dense, stats }),
-      filters.offering_ids,
-    );
-    const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
-    const matches = findLibraryMatches({ ...q, text }, library, (fileId) => facts.get(fileId)!);
-    const reused =
-      trustedLibraryAnswer({ ...q, text }, matches, decisions) ??
-      answerFromLibrary({ ...q, text }, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
+    const { library, decisions, reused } = await this.fromLibrary(orgId, { ...q, text }, filters, options, dense, stats);
     // "Solution Provider Name": the organisation's own names, unless the library holds a trusted past answer.
     const identity = identityField(text) ? identityAnswer(text, await this.organisationNames(orgId), reused?.text ?? null) : null;
     const identityBetter = identity !== null && identity.evaluation.trust !== 'low' && (!reused || reused.evaluation.trust === 'low');
@@ -213,8 +205,9 @@ export class KnowledgeBase {
     if (identity) return { result: identity };
 
     // 2./3. Passages (and near-miss library answers) as evidence; auditors' boilerplate and matrix rows are nobody's answer.
-    // The search carries the question's context: the subject it refers back to, its section titles.
-    const passages = await retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_POOL, includeQa: false, dense, hint: context.hint, weighByRarity: true, stats });
+    // Passages that match every question of the questionnaire count for less (PassagePrior).
+    const found = searched?.passages ?? (await this.passageSearch(orgId, context, filters, dense, stats));
+    const passages = (options.questionnaire?.prior ?? PassagePrior.none).apply(found);
     const usable = ownFirst(await this.ownedEvidence(orgId, [...library, ...passages]));
     const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {
@@ -226,12 +219,81 @@ export class KnowledgeBase {
       const focus = await questionFocus(this.index, orgId, text, stats);
       return (
         (own.length ? extractiveAnswer({ ...q, text, subject }, own, focus) : null) ??
-        thirdPartyDraft({ ...q, text }, candidates.filter(isThirdParty), focus) ??
+        withOwnEvidence(thirdPartyDraft({ ...q, text }, candidates.filter(isThirdParty), focus), own) ??
         evidenceOnly(candidates, 'Related evidence was found but no sentence in it says what the question asks; answer it manually (the evidence is cited)')
       );
     };
     if (!this.llm) return { result: guardThirdParty(await extractive()) };
     return { pending: { question: { ...q, text }, candidates, extractive } };
+  }
+
+  /**
+   * The answer library's answer alone (a fill's first step), or null when no past answer matches: what a
+   * replay of past questionnaires measures (src/service/domain/library-replay.ts).
+   */
+  async libraryAnswer(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<AnswerResult | null> {
+    const text = q.text.trim();
+    if (!text) return null;
+    const dense = await this.denseRankings(orgId, text);
+    const stats = await TermStatistics.load(this.index, orgId, [text]);
+    const { decisions, reused } = await this.fromLibrary(orgId, { ...q, text }, filters, options, dense, stats);
+    return reused ? withReview(reused, decisions) : null;
+  }
+
+  /**
+   * Past answers to the question and the library's answer from them. What analysts decided in the library
+   * comes first: retired and overruled entries are gone, edits read as edited.
+   */
+  private async fromLibrary(
+    orgId: number,
+    q: QuestionInput,
+    filters: SearchFilters,
+    options: AnswerOptions,
+    dense: { passages: number[]; qa: number[] } | null,
+    stats: TermStatistics,
+  ): Promise<{ library: Candidate[]; decisions: LibraryDecisions; reused: AnswerResult | null }> {
+    const { candidates: library, decisions } = await this.decided(
+      orgId,
+      await retrieve(this.index, orgId, q.text, filters, { limit: 10, includePassages: false, dense, stats }),
+      filters.offering_ids,
+    );
+    const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
+    const matches = findLibraryMatches(q, library, (fileId) => facts.get(fileId)!);
+    const reused =
+      trustedLibraryAnswer(q, matches, decisions) ?? answerFromLibrary(q, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
+    return { library, decisions, reused };
+  }
+
+  /**
+   * Every question's passage search, made before any is answered: the prior learned from them (which
+   * passages match everything, PassagePrior) and the searches themselves, which answering then reuses.
+   * Pass the result as `options.questionnaire` to prepareAnswer / answerQuestion.
+   */
+  async searchQuestionnaire(orgId: number, questions: QuestionInput[], filters: SearchFilters): Promise<QuestionnaireSearch> {
+    const asked = questions.map((q) => ({ text: q.text.trim(), context: questionInContext({ ...q, text: q.text.trim() }) })).filter((q) => q.text !== '');
+    const terms = QuestionnaireTerms.learn(asked.map((q) => q.context.query));
+    const searched = new Map<string, SearchedQuestion>();
+    for (const { text, context } of asked) {
+      const key = searchKey(text, context);
+      if (!searched.has(key)) searched.set(key, await this.searchPassages(orgId, text, context, filters, terms));
+    }
+    const prior = PassagePrior.learn([...searched.values()].map((s) => s.passages));
+    return new QuestionnaireSearch(orgId, JSON.stringify(filters), searched, prior);
+  }
+
+  /**
+   * A question's passage search, with what answering it needs besides (its dense rankings, its words'
+   * statistics). The search carries the question's context: the subject it refers back to, its section
+   * titles, the paraphrases of its words.
+   */
+  private async searchPassages(orgId: number, text: string, context: { query: string; hint: string }, filters: SearchFilters, asked?: QuestionnaireTerms): Promise<SearchedQuestion> {
+    const dense = await this.denseRankings(orgId, text);
+    const stats = await TermStatistics.load(this.index, orgId, [text, context.query, context.hint, paraphraseText(context.query)]);
+    return { dense, stats, passages: await this.passageSearch(orgId, context, filters, dense, stats, asked) };
+  }
+
+  private passageSearch(orgId: number, context: { query: string; hint: string }, filters: SearchFilters, dense: SearchedQuestion['dense'], stats: TermStatistics, asked?: QuestionnaireTerms): Promise<Candidate[]> {
+    return retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_POOL, includeQa: false, dense, hint: context.hint, weighByRarity: true, paraphrases: true, asked, stats });
   }
 
   /** Which engine writes answers: the language model's name, or extractive (quotes from the documents). */
@@ -390,11 +452,35 @@ export class KnowledgeBase {
   }
 }
 
+/**
+ * A draft quoting a third party still shows the organisation's own evidence for the question, after the
+ * quoted passage: no sentence of it was worth quoting, but it is what a person (or a model) checks first.
+ */
+function withOwnEvidence(draft: AnswerResult | null, own: Candidate[]): AnswerResult | null {
+  if (!draft || own.length === 0) return draft;
+  const [quoted, ...rest] = draft.evidence;
+  const evidence = [...(quoted ? [quoted] : []), ...own.map((c) => c.evidence), ...rest].slice(0, ANSWER_EVIDENCE_SHOWN);
+  return { ...draft, evidence: evidence.map((e, i) => ({ ...e, rank: i + 1 })) };
+}
+
+/** Evidence an answer shows (extractive.ts shows five). */
+const ANSWER_EVIDENCE_SHOWN = 5;
+
+/** What identifies a question's passage search: its words and its context. */
+function searchKey(text: string, context: { query: string; hint: string }): string {
+  return `${text}\u0000${context.query}\u0000${context.hint}`;
+}
+
 /** A third party's passage counts for less than the organisation's own: ours come first for statements about us. */
 const THIRD_PARTY_DISCOUNT = 0.7;
 
 function ownFirst(candidates: Candidate[]): Candidate[] {
-  for (const c of candidates) if (isThirdParty(c)) c.evidence.relevance_score = Math.round(c.evidence.relevance_score * THIRD_PARTY_DISCOUNT * 1000) / 1000;
+  const discount = (n: number) => Math.round(n * THIRD_PARTY_DISCOUNT * 1000) / 1000;
+  for (const c of candidates) {
+    if (!isThirdParty(c)) continue;
+    c.evidence.relevance_score = discount(c.evidence.relevance_score);
+    if (c.standing !== undefined) c.standing = discount(c.standing);
+  }
   return candidates;
 }
 

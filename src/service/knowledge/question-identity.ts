@@ -78,8 +78,12 @@ export function questionInContext(q: QuestionInContext): { query: string; hint: 
  * searching with them finds the lists that match every such question, not the passage on its subject.
  */
 export function withoutLifecycle(text: string): string {
-  return text.replace(/\b(?:[a-z]+ed,\s+){2,}(?:and\s+)?[a-z]+ed\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  return text.replace(LIFECYCLE_ALL, ' ').replace(/\s+/g, ' ').trim();
 }
+
+/** "established, documented, approved, …, and maintained": three or more past participles in a list. */
+const LIFECYCLE_ALL = /\b(?:[a-z]+ed,\s+){2,}(?:and\s+)?[a-z]+ed\b/gi;
+const LIFECYCLE = /\b(?:[a-z]+ed,\s+){2,}(?:and\s+)?[a-z]+ed\b/i;
 
 /** The domain an id names: "IAM" of "IAM-02.2", "HLAP" of "HLAP-04"; null for an id without letters first. */
 export function idDomain(id: string | null | undefined): string | null {
@@ -105,9 +109,18 @@ export function domainSubjects(questions: { original_id?: string | null; text: s
       first.set(key, q.text);
       return null;
     }
+    // Only an opening that asks for the domain's policies names the domain ("Are identity and access
+    // management policies and procedures established, documented…?"); a first question on one practice
+    // ("Can you enforce password aging?") is no more the domain's subject than the second one.
+    if (!opensDomain(opening)) return null;
     const subject = opening.replace(PROCESS_WORDS, ' ').replace(/\s+/g, ' ').replace(/(?:\s+(?:and|or))+\s*$/i, '').trim();
     return subject || null;
   });
+}
+
+/** A question asking whether a domain's policies exist: "Are … policies (and procedures) established…?". */
+function opensDomain(text: string): boolean {
+  return /\b(?:polic(?:y|ies)|procedures?|programs?|programmes?)\b/i.test(text) && (LIFECYCLE.test(text) || /\b(?:established|documented|in place|exists?)\b/i.test(text));
 }
 
 /** One key per distinct question of a workbook: the same key means the same question, one answer. */
@@ -119,4 +132,33 @@ export function questionIdentity(q: QuestionInContext): string {
 
 export function sameQuestion(a: QuestionInContext, b: QuestionInContext): boolean {
   return questionIdentity(a) === questionIdentity(b);
+}
+
+/**
+ * The question each one follows on its sheet, by index (null for the first of a sheet). A question
+ * referring back follows the nearest question before it that names its own subject ("Are business
+ * continuity policies established…?" for all the "Are the policies…" after it). Questions in reading order.
+ */
+export function followedQuestions(questions: readonly { text: string; tab_name: string }[]): (string | null)[] {
+  const last = new Map<string, string>();
+  return questions.map((q) => {
+    const before = last.get(q.tab_name) ?? null;
+    if (!refersBack(q.text)) last.set(q.tab_name, q.text);
+    return before;
+  });
+}
+
+/** Characters of a library key's parts: the key is indexed, so it stays bounded (see libraryQuestionKey). */
+export const LIBRARY_KEY_LIMITS = { id: 100, text: 300, subject: 200 } as const;
+
+/**
+ * The answer library's key for the question an entry answers: questionIdentity across questionnaires.
+ * An id is the same question only within its template (the answer tab: HECVAT Lite's HLAP-06 is not
+ * K-12CVAT's); otherwise the same words under the same subject (questionSubject, computed when the
+ * entry was read). Entries with one key answer one question: they conflict when they disagree.
+ */
+export function libraryQuestionKey(q: { text: string; original_id?: string | null; tab_name?: string | null; subject?: string | null }): string {
+  const id = normalise(q.original_id ?? '');
+  if (id) return `id:${normalise(q.tab_name ?? '').slice(0, LIBRARY_KEY_LIMITS.id)}|${id.slice(0, LIBRARY_KEY_LIMITS.id)}`;
+  return `text:${normalise(q.text).slice(0, LIBRARY_KEY_LIMITS.text)}|${normalise(q.subject ?? '').slice(0, LIBRARY_KEY_LIMITS.subject)}`;
 }

@@ -4,8 +4,9 @@
  * piece of evidence contains, tempered by its BM25 standing among the candidates.
  */
 import type { HitOf, IndexKind, IndexQuery, IndexScope, KindStats, KnowledgeIndex, PassageHit, QaHit, QaSlot, TermRef } from '../storage/knowledge-index';
-import { coverage, keyTerms, stem, StemList, stemmedTerms, type TermSet, type TermWeights } from './text';
+import { coverage, keyTerms, normalizeText, stem, StemList, stemmedTerms, termWeight, type TermSet, type TermWeights } from './text';
 import type { Evidence, SearchFilters } from './types';
+import { PARAPHRASES } from './vocabulary';
 
 export type LibrarySlot = QaSlot;
 
@@ -16,6 +17,12 @@ export interface Candidate {
   /** Present for answer-library entries. */
   library?: { question: string; questionStems: Set<string>; slots: LibrarySlot[]; original_id: string | null };
   fusion: number;
+  /**
+   * What the candidate ranks by when that differs from its relevance: in a questionnaire, its relevance
+   * with the questionnaire's asking words weighed down and the passage prior applied. The relevance
+   * itself stays the plain share of the question it holds (what evidence must reach to be shown).
+   */
+  standing?: number;
 }
 
 export interface RetrieveOptions {
@@ -30,6 +37,12 @@ export interface RetrieveOptions {
    */
   hint?: string;
   /**
+   * Count a passage holding a paraphrase of a question's word (vocabulary.ts PARAPHRASES: "export" for
+   * "retrieve", "destruction" for "destroy") as holding it, for PARAPHRASE_CREDIT of its weight, and
+   * search with the paraphrases too: a questionnaire and a document seldom use the same word.
+   */
+  paraphrases?: boolean;
+  /**
    * Weigh the question's terms by their rarity in the corpus (BM25's IDF over the passages) as well:
    * half the relevance is the plain share of the question's terms a passage holds, half the share of
    * their weight. A passage that matches a question only on words most passages hold ("policies",
@@ -38,6 +51,11 @@ export interface RetrieveOptions {
    * documents that tend to match everything.
    */
   weighByRarity?: boolean;
+  /**
+   * The words the questionnaire asks every question with ("policies", "procedures", "processes"), which
+   * count for less than its subject (QuestionnaireTerms), in both halves of the relevance.
+   */
+  asked?: QuestionnaireTerms;
   /** The ask's statistics, read once for all its searches (else read here). */
   stats?: TermStatistics;
 }
@@ -63,11 +81,6 @@ export class TermStatistics {
     return new TermStatistics(index, stats, { passages: known('passages'), qa: known('qa') });
   }
 
-  /** The index's own threshold for a large index (KnowledgeIndex.largeIndexRows), if it has one. */
-  get largeIndexRows(): number | undefined {
-    return this.index.largeIndexRows;
-  }
-
   total(kind: IndexKind): number {
     return this.stats[kind].total;
   }
@@ -87,6 +100,8 @@ export class TermStatistics {
   }
 }
 
+/** How much a passage holding only a paraphrase of a question's word is credited with it. */
+const PARAPHRASE_CREDIT = 0.8;
 /** How much a candidate holding all of the hint's terms is raised. */
 const HINT_WEIGHT = 0.1;
 /** With weighByRarity, the share of relevance that stays the plain share of the question's terms. */
@@ -98,7 +113,7 @@ const MAX_TERMS = 32;
 /** Rows (summed over the kept terms) a search may make BM25 score; see searchPlan. */
 const ROW_BUDGET = 1500;
 /**
- * On an organisation's index of more than LARGE_INDEX_ROWS rows (or the index's own largeIndexRows), when the kept terms occur in more
+ * On an organisation's index of more than LARGE_INDEX_ROWS rows, when the kept terms occur in more
  * than SCORE_BUDGET rows, a search asks for rows holding up to MAX_TOGETHER of the rarest terms together.
  */
 const LARGE_INDEX_ROWS = 50_000;
@@ -120,14 +135,17 @@ function scopeOf(orgId: number, filters: SearchFilters): IndexScope {
 
 export async function retrieve(index: KnowledgeIndex, orgId: number, query: string, filters: SearchFilters, options: RetrieveOptions): Promise<Candidate[]> {
   const own = keyTerms(query);
-  const hinted = options.hint ? keyTerms(options.hint).filter((t) => !own.includes(t)) : [];
-  const terms = [...own.slice(0, MAX_TERMS), ...hinted].slice(0, MAX_TERMS);
   const queryStems = stemmedTerms(query);
+  const alternatives = options.paraphrases ? paraphrasesOf(queryStems) : null;
+  // A paraphrase widens the pool before the hint does: it can hold the question's subject, a title cannot.
+  const paraphrased = alternatives ? [...alternatives.words].filter((w) => !own.includes(w)) : [];
+  const hinted = options.hint ? keyTerms(options.hint).filter((t) => !own.includes(t) && !paraphrased.includes(t)) : [];
+  const terms = [...own.slice(0, MAX_TERMS), ...paraphrased, ...hinted].slice(0, MAX_TERMS);
   const hintStems = new Set([...stemmedTerms(options.hint ?? '')].filter((s) => !queryStems.has(s)));
   const candidates: Candidate[] = [];
   const stats = options.stats ?? (await TermStatistics.load(index, orgId, [query, options.hint]));
   const rarity = options.weighByRarity ? await rarityWeights(stats, query) : null;
-  const search = { index, orgId, filters, terms, queryStems, hintStems, stats, rarity };
+  const search = { index, orgId, filters, terms, queryStems, hintStems, stats, rarity, asked: options.asked ?? null, alternatives: alternatives?.byStem ?? null };
   if (options.includePassages !== false) {
     candidates.push(...(await searchIndex(search, 'passages', options.dense?.passages ?? [], passageCandidate)));
   }
@@ -213,12 +231,142 @@ async function rarityWeights(stats: TermStatistics, query: string): Promise<Term
   return (term) => weights.get(term) ?? 1;
 }
 
-/** Best first (relevance, then fused rank), cut to `limit`, ranks renumbered from 1. */
-export function ranked(candidates: Candidate[], limit: number): Candidate[] {
-  const top = [...candidates]
-    .sort((a, b) => b.evidence.relevance_score - a.evidence.relevance_score || b.fusion - a.fusion)
-    .slice(0, limit);
-  top.forEach((c, i) => (c.evidence.rank = i + 1));
+/**
+ * Which passages match everything, learned from the searches of one questionnaire: a passage among the
+ * first PRIOR_TOP of far more of its questions than passages usually are (a list of every policy, a
+ * framework's table row naming every function, a page touching five subjects) is demoted for all of
+ * them. A passage on one subject is first for the few questions on that subject and keeps its standing;
+ * one on every subject is first for a share of the questionnaire no subject has. Counted from the
+ * questionnaire's own searches, so nothing names the documents that tend to match everything, and a
+ * passage that is the answer for its subject still comes first there when it holds the subject's words.
+ */
+export class PassagePrior {
+  private constructor(
+    private readonly counts: Map<number, number>,
+    /** How often a passage is among the first PRIOR_TOP before it counts as matching everything. */
+    private readonly free: number,
+  ) {}
+
+  /** No prior: every passage keeps its relevance (a chat message, a questionnaire too short to learn from). */
+  static readonly none = new PassagePrior(new Map(), Infinity);
+
+  /** The prior of a questionnaire from each of its questions' passages (`rankings`, best first). */
+  static learn(rankings: Candidate[][]): PassagePrior {
+    if (rankings.length < PRIOR_MIN_QUESTIONS) return PassagePrior.none;
+    const counts = new Map<number, number>();
+    let slots = 0;
+    for (const ranking of rankings) {
+      for (const c of ranked(ranking.filter((r) => r.evidence.passage_id !== null), PRIOR_TOP, false)) {
+        counts.set(c.evidence.passage_id!, (counts.get(c.evidence.passage_id!) ?? 0) + 1);
+        slots++;
+      }
+    }
+    // The usual standing: the slots spread over the passages that took any.
+    const usual = counts.size ? slots / counts.size : 0;
+    return new PassagePrior(counts, Math.max(PRIOR_MIN_FREE, PRIOR_FREE_TIMES * usual));
+  }
+
+  /** The factor a passage's relevance is multiplied by: 1, or less the more it exceeds the usual standing. */
+  weight(passageId: number | null): number {
+    const count = passageId === null ? 0 : (this.counts.get(passageId) ?? 0);
+    if (count <= this.free) return 1;
+    return 1 / (1 + PRIOR_STRENGTH * Math.log(count / this.free));
+  }
+
+  /** The candidates with their standing weighed by the prior (in place); their relevance is unchanged. */
+  apply(candidates: Candidate[]): Candidate[] {
+    for (const c of candidates) {
+      const w = this.weight(c.evidence.passage_id);
+      if (w < 1) c.standing = round3(standingOf(c) * w);
+    }
+    return candidates;
+  }
+}
+
+/**
+ * The words a questionnaire asks with, learned from its own questions: a word in a large share of them
+ * ("policies", "procedures", "established" in the CAIQ) says how it asks, not what about, and counts
+ * for less in every one of its searches; a word in few of them (its subjects: "malware", "password")
+ * counts in full. A passage matching a question only on the questionnaire's way of asking (a list of
+ * policies, for a question about malware policies) then ranks below the one on the subject.
+ */
+export class QuestionnaireTerms {
+  private constructor(private readonly weights: Map<string, number>) {}
+
+  static readonly none = new QuestionnaireTerms(new Map());
+
+  /** From the questionnaire's searches (each question's query); too few questions teach nothing. */
+  static learn(queries: string[]): QuestionnaireTerms {
+    if (queries.length < PRIOR_MIN_QUESTIONS) return QuestionnaireTerms.none;
+    const docs = new Map<string, number>();
+    for (const q of queries) for (const s of stemmedTerms(q)) docs.set(s, (docs.get(s) ?? 0) + 1);
+    const weights = new Map<string, number>();
+    for (const [s, n] of docs) {
+      const share = n / queries.length;
+      if (share <= ASKED_FREE_SHARE) continue;
+      // 1 at ASKED_FREE_SHARE, falling with the log of the share to ASKED_FLOOR for a word in every question.
+      weights.set(s, Math.max(ASKED_FLOOR, 1 - (1 - ASKED_FLOOR) * (Math.log(share / ASKED_FREE_SHARE) / Math.log(1 / ASKED_FREE_SHARE))));
+    }
+    return new QuestionnaireTerms(weights);
+  }
+
+  weight(stemmed: string): number {
+    return this.weights.get(stemmed) ?? 1;
+  }
+}
+
+/** A word in up to this share of a questionnaire's questions can be a subject asked from several sides. */
+const ASKED_FREE_SHARE = 0.05;
+/** What a word in every question still counts for. */
+const ASKED_FLOOR = 0.2;
+
+/** What a question's search found, made before its answer (QuestionnaireSearch). */
+export interface SearchedQuestion {
+  dense: { passages: number[]; qa: number[] } | null;
+  stats: TermStatistics;
+  passages: Candidate[];
+}
+
+/**
+ * A questionnaire's passage searches, made once up front: the prior learned from them, and each search
+ * kept for its question's answer (so learning the prior costs no second search). Bound to one
+ * organisation and one set of filters.
+ */
+export class QuestionnaireSearch {
+  constructor(
+    private readonly orgId: number,
+    private readonly filters: string,
+    private readonly searched: Map<string, SearchedQuestion>,
+    readonly prior: PassagePrior,
+  ) {}
+
+  /** The search made for `key` (a copy: answering rescales its candidates), if made for these org and filters. */
+  take(orgId: number, filters: SearchFilters, key: string): SearchedQuestion | undefined {
+    if (orgId !== this.orgId || JSON.stringify(filters) !== this.filters) return undefined;
+    const found = this.searched.get(key);
+    return found && { ...found, passages: found.passages.map((c) => ({ ...c, evidence: { ...c.evidence } })) };
+  }
+}
+
+/** A passage counts among a question's first this many (the evidence a person reads first). */
+const PRIOR_TOP = 3;
+/** Fewer questions than this say nothing about which passages match everything. */
+const PRIOR_MIN_QUESTIONS = 20;
+/** A passage may be first this many times the usual standing (a subject asked about from several sides) before it is demoted. */
+const PRIOR_FREE_TIMES = 2;
+const PRIOR_MIN_FREE = 4;
+/** How hard demotion grows with the excess: a passage first for e times the free count keeps 1 / (1 + PRIOR_STRENGTH). */
+const PRIOR_STRENGTH = 0.25;
+
+/** What a candidate ranks by: its standing, or its relevance. */
+export function standingOf(c: Candidate): number {
+  return c.standing ?? c.evidence.relevance_score;
+}
+
+/** Best first (standing, then fused rank), cut to `limit`, ranks renumbered from 1 (unless `renumber` is false). */
+export function ranked(candidates: Candidate[], limit: number, renumber = true): Candidate[] {
+  const top = [...candidates].sort((a, b) => standingOf(b) - standingOf(a) || b.fusion - a.fusion).slice(0, limit);
+  if (renumber) top.forEach((c, i) => (c.evidence.rank = i + 1));
   return top;
 }
 
@@ -262,7 +410,7 @@ async function searchPlan(terms: string[], stats: TermStatistics, kind: IndexKin
     kept.push(c.term);
     rows += c.rows;
   }
-  if (orgRows <= (stats.largeIndexRows ?? LARGE_INDEX_ROWS) || rows <= SCORE_BUDGET) return { terms: kept, match: 'any' };
+  if (orgRows <= LARGE_INDEX_ROWS || rows <= SCORE_BUDGET) return { terms: kept, match: 'any' };
   // Together: expected rows = orgRows x the product of each term's share; stop once it is small, or
   // before a term would make the walk to a full pool cost more than WALK_BUDGET postings.
   const together: string[] = [];
@@ -289,7 +437,9 @@ interface Search {
   queryStems: Set<string>;
   hintStems: Set<string>;
   rarity: TermWeights | null;
+  asked: QuestionnaireTerms | null;
   stats: TermStatistics;
+  alternatives: Alternatives | null;
 }
 
 /** One index's candidates: its BM25 pool plus the rows only dense retrieval found, scored. */
@@ -302,14 +452,17 @@ async function searchIndex<K extends IndexKind>(
   const scope = scopeOf(search.orgId, search.filters);
   let plan: SearchPlan | undefined = await searchPlan(search.terms, search.stats, kind);
   const rows: HitOf<K>[] = [];
+  const excluded = new Set(search.filters.exclude_file_ids ?? []);
+  const kept = (found: HitOf<K>[]) => (excluded.size ? found.filter((r) => !excluded.has(r.file_id)) : found);
   // A plan that finds too few rows is topped up by its fallback.
   while (plan && plan.terms.length && rows.length < POOL) {
-    rows.push(...missingRows(rows, await lexical(search.index, { kind, scope, terms: plan.terms, match: plan.match, limit: POOL, pool: poolOf(plan) })));
+    rows.push(...kept(missingRows(rows, await lexical(search.index, { kind, scope, terms: plan.terms, match: plan.match, limit: POOL, pool: poolOf(plan) }))));
     plan = plan.fallback;
   }
   const extra = missingIds(denseIds, rows);
-  if (extra.length) rows.push(...(await search.index.byIds(kind, scope, extra)));
-  return scoreRows(rows, denseIds, search.queryStems, search.hintStems, build, kind === 'passages' ? search.rarity : null);
+  if (extra.length) rows.push(...kept(await search.index.byIds(kind, scope, extra)));
+  const passages = kind === 'passages';
+  return scoreRows(rows, denseIds, search.queryStems, search.hintStems, build, passages ? search.rarity : null, search.alternatives, passages ? search.asked : null);
 }
 
 /** Runs a pooled lexical search; when filters discard most of a full pool, searches a larger one. */
@@ -336,25 +489,89 @@ function scoreRows<R extends { id: number; bm: number }>(
   hintStems: Set<string>,
   build: (row: R) => Candidate,
   rarity: TermWeights | null = null,
+  alternatives: Alternatives | null = null,
+  asked: QuestionnaireTerms | null = null,
 ): Candidate[] {
   const bmBest = rows.reduce((m, r) => Math.max(m, r.bm), 0);
   const candidates = rows.map(build);
   const lexicalRank = new Map(rows.filter((r) => r.bm > 0).map((r, i) => [r.id, i]));
   const denseRank = new Map(denseIds.map((id, i) => [id, i]));
+  const weighed = (weights: TermWeights): TermWeights => (asked ? (t) => weights(t) * asked.weight(t) : weights);
   return rows.map((row, i) => {
     const candidate = candidates[i]!;
-    const cov = rarity ? RARITY_PLAIN * coverage(queryStems, candidate.stems) + (1 - RARITY_PLAIN) * coverage(queryStems, candidate.stems, rarity) : coverage(queryStems, candidate.stems);
-    const bmShare = bmBest > 0 ? row.bm / bmBest : 0;
-    let relevance = cov * (0.75 + 0.25 * bmShare);
-    if (hintStems.size && cov > 0) relevance += HINT_WEIGHT * coverage(hintStems, candidate.stems);
     const lr = lexicalRank.get(row.id);
     const dr = denseRank.get(row.id);
+    const bmShare = bmBest > 0 ? row.bm / bmBest : 0;
+    const share = (weights: TermWeights) => (alternatives ? paraphrasedCoverage(queryStems, candidate.stems, alternatives, weights) : coverage(queryStems, candidate.stems, weights));
+    const relevanceWith = (plain: TermWeights, rare: TermWeights | null) => {
+      const cov = rare ? RARITY_PLAIN * share(plain) + (1 - RARITY_PLAIN) * share(rare) : share(plain);
+      let relevance = cov * (0.75 + 0.25 * bmShare);
+      if (hintStems.size && cov > 0) relevance += HINT_WEIGHT * coverage(hintStems, candidate.stems);
+      // Found only by meaning: its term overlap undersells it; credit its dense standing a little.
+      if (lr === undefined && dr !== undefined) relevance = Math.max(relevance, 0.5 - dr * 0.02);
+      return Math.min(1, relevance);
+    };
     candidate.fusion = (lr === undefined ? 0 : 1 / (RRF_K + lr)) + (dr === undefined ? 0 : 1 / (RRF_K + dr));
-    // Found only by meaning: its term overlap undersells it; credit its dense standing a little.
-    if (lr === undefined && dr !== undefined) relevance = Math.max(relevance, 0.5 - dr * 0.02);
+    const relevance = relevanceWith(termWeight, rarity);
+    if (asked) candidate.standing = round3(relevanceWith(weighed(termWeight), rarity && weighed(rarity)));
     candidate.evidence.relevance_score = round3(Math.min(1, relevance));
     return candidate;
   });
+}
+
+/** For each stem of a question with paraphrases, their stems (itself left out). */
+type Alternatives = Map<string, string[]>;
+
+/** Stem -> the stems of every PARAPHRASES group it belongs to, and each stem's first word (to search with). */
+const PARAPHRASE_STEMS = new Map<string, Set<string>>();
+const PARAPHRASE_WORD = new Map<string, string>();
+for (const group of PARAPHRASES) {
+  const stems = group.map((w) => {
+    const s = stem(normalizeText(w));
+    if (!PARAPHRASE_WORD.has(s)) PARAPHRASE_WORD.set(s, normalizeText(w));
+    return s;
+  });
+  for (const s of stems) PARAPHRASE_STEMS.set(s, new Set([...(PARAPHRASE_STEMS.get(s) ?? []), ...stems]));
+}
+
+/** The paraphrases of a question's stems: by stem, and as words to search with. */
+export function paraphrasesOf(queryStems: Set<string>): { byStem: Alternatives; words: Set<string> } {
+  const byStem: Alternatives = new Map();
+  const words = new Set<string>();
+  for (const s of queryStems) {
+    const others = [...(PARAPHRASE_STEMS.get(s) ?? [])].filter((o) => o !== s && !queryStems.has(o));
+    if (others.length === 0) continue;
+    byStem.set(s, others);
+    for (const o of others) words.add(PARAPHRASE_WORD.get(o)!);
+  }
+  return { byStem, words };
+}
+
+/** The paraphrases of a query's words, as text (for TermStatistics.load: its words' statistics read up front). */
+export function paraphraseText(query: string): string {
+  return [...paraphrasesOf(stemmedTerms(query)).words].join(' ');
+}
+
+/**
+ * `coverage` (text.ts), a question's stem counting as held at PARAPHRASE_CREDIT when the candidate holds
+ * only a paraphrase of it.
+ */
+export function paraphrasedCoverage(query: Set<string>, candidate: TermSet, alternatives: Alternatives, weightOf: TermWeights = termWeight): number {
+  let total = 0;
+  let hit = 0;
+  let matched = 0;
+  for (const term of query) {
+    const weight = weightOf(term);
+    total += weight;
+    const held = candidate.has(term) ? 1 : alternatives.get(term)?.some((a) => candidate.has(a)) ? PARAPHRASE_CREDIT : 0;
+    if (held > 0) {
+      hit += weight * held;
+      matched++;
+    }
+  }
+  if (total === 0) return 0;
+  const share = hit / total;
+  return matched < Math.min(2, query.size) ? share / 2 : share;
 }
 
 function passageCandidate(row: PassageHit): Candidate {

@@ -2,6 +2,7 @@
 import type { IndexEntries } from './entries';
 import type { AnswerSlot, DocumentType, Evaluation, FileFormat, TrustLevel } from '../../api/schemas';
 import type { IndexedFile } from '../storage/knowledge-index';
+import type { QuestionnaireSearch } from './retrieval';
 
 export interface ExtractedPage {
   page_number: number;
@@ -30,6 +31,10 @@ export interface QaPair {
   tab_name?: string;
   /** Where it came from, e.g. `Sheet1!C12`. */
   location?: string;
+  /** What it is about beyond its words (question-identity.ts questionSubject): its section and what it refers back to. */
+  subject?: string;
+  /** Its question key as the library gave it (a library export read back), instead of one computed here. */
+  qkey?: string;
 }
 
 export interface ExtractedDocument {
@@ -75,6 +80,11 @@ export type FileMeta = IndexedFile;
 export interface SearchFilters {
   file_id?: number;
   offering_ids?: number[];
+  /**
+   * Files whose rows are left out of what was found (a replay fills a past questionnaire from the rest of
+   * the library): dropped from each search's pool, so a few pooled rows fewer remain to rank.
+   */
+  exclude_file_ids?: number[];
 }
 
 /** One ranked piece of evidence; maps onto SourceEvidence (2.10) and chat sources (2.5). */
@@ -119,6 +129,8 @@ export interface QuestionInput {
 export interface AnswerOptions {
   /** The analyst chose "prefer the most recent questionnaire" when past answers disagree. */
   prefer_recent?: boolean;
+  /** The questionnaire's searches made up front (KnowledgeBase.searchQuestionnaire): its passage prior, and each question's search. */
+  questionnaire?: QuestionnaireSearch;
 }
 
 export interface AnswerResult {

@@ -7,6 +7,10 @@
  * - RELATED: words a person uses for the same subject without being synonyms ("algorithm" for AES,
  *   "cipher" for encryption). They widen what counts as speaking to a chat follow-up's own words,
  *   never what a questionnaire answer must state.
+ * - PARAPHRASES: the words a questionnaire and a document use for one practice ("retrieve their data"
+ *   and "export", "destroy the old key" and "key destruction"). Retrieval searches with them and counts
+ *   a passage holding a paraphrase as holding the question's word, for a little less; what an answer
+ *   must state is unchanged.
  * Numbered standards and algorithms (SOC 2 / SOC2, AES-256, ISO 27001) are joined into single tokens in text.ts.
  */
 export const SYNONYMS: Record<string, string[]> = {
@@ -58,4 +62,22 @@ export const RELATED: string[][] = [
   ['soc2', 'soc3', 'soc1', 'audit', 'auditor', 'attestation', 'report'],
   ['retention', 'retained', 'kept', 'deleted', 'deletion', 'purged'],
   ['region', 'regions', 'location', 'located', 'country', 'hosted', 'datacenter'],
+];
+
+/**
+ * Words (unstemmed; retrieval stems them) that stand for one another between a question and a document.
+ * Each group is one practice seen from both sides, not a topic: "vendor" and "supplier" are paraphrases,
+ * "vendor" and "contract" are not.
+ */
+export const PARAPHRASES: string[][] = [
+  ['retrieve', 'retrieval', 'export', 'exported', 'extract', 'extraction', 'download', 'portability', 'portable'],
+  ['destroy', 'destroyed', 'destruction', 'dispose', 'disposal', 'disposed', 'sanitize', 'sanitization', 'wipe', 'erase', 'erasure', 'decommission', 'decommissioning'],
+  ['cryptographic', 'cryptography', 'crypto', 'encryption', 'encrypt', 'encrypted'],
+  ['supplier', 'suppliers', 'vendor', 'vendors', 'subprocessor', 'subprocessors', 'subservice'],
+  ['malware', 'antimalware', 'virus', 'viruses', 'antivirus', 'av'],
+  ['hardening', 'hardened', 'harden', 'baseline', 'baselines'],
+  ['notify', 'notified', 'notification', 'notifications', 'inform', 'informed'],
+  ['privileged', 'administrative', 'admin', 'administrator', 'administrators'],
+  ['customer', 'customers', 'client', 'clients', 'tenant', 'tenants', 'institution', 'institutions', 'csc', 'cscs'],
+  ['insurance', 'insured', 'insurer'],
 ];

@@ -11,6 +11,7 @@ import { notFoundHandler } from '../http/errors';
 import { chatRoutes } from './chat';
 import { keyRoutes } from './keys';
 import { libraryRoutes } from './library';
+import { libraryReplayRoutes } from './library-replay';
 import { organisationRoutes } from './organisation';
 import { questionnaireRoutes } from './questionnaires';
 import { repositoryRoutes } from './repository';
@@ -33,5 +34,6 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (api, { ctx }) =>
   repositoryRoutes(api, ctx);
   organisationRoutes(api, ctx);
   libraryRoutes(api, ctx);
+  libraryReplayRoutes(api, ctx);
   keyRoutes(api);
 };

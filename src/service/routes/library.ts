@@ -12,7 +12,7 @@ import { ownerFilter, setEntryReview, setSectionReview } from '../domain/library
 import { libraryWorkbook } from '../domain/library-export';
 import { principalOf } from '../http/auth';
 import { pageEnvelope, pageRequest } from '../http/params';
-import { assertOfferingsExist } from './grounding';
+import { assertOfferingsExist } from '../domain/grounding';
 import { route } from './route';
 
 /** Most entries one export holds. */
@@ -25,9 +25,9 @@ export function libraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   route(app, 'listLibrary', async (request) => {
     const p = principalOf(request);
     const page = pageRequest(request.query);
-    const { mine, owner, ...query } = request.query;
-    const { count, results } = await library.browse(deps, p.org.id, { ...query, owner: await ownerFilter(deps, p, { mine, owner }) }, page);
-    return pageEnvelope(request, page, count, results);
+    const { mine, owner, cursor, ...query } = request.query;
+    const { count, results, next } = await library.browse(deps, p.org.id, { ...query, owner: await ownerFilter(deps, p, { mine, owner }) }, { ...page, cursor });
+    return pageEnvelope(request, page, count, results, next);
   });
 
   route(app, 'addLibraryEntry', editor, async (request) => {
@@ -41,9 +41,10 @@ export function libraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     const p = principalOf(request);
     const page = pageRequest(request.query);
     const offeringId = request.query.offering_id;
-    const { count, results } =
-      offeringId === undefined ? await library.conflicts(deps, p.org.id, page) : await conflictsForOffering(deps, p.org.id, offeringId, page);
-    return pageEnvelope(request, page, count, results);
+    const at = { ...page, cursor: request.query.cursor };
+    const { count, results, next } =
+      offeringId === undefined ? await library.conflicts(deps, p.org.id, at) : await conflictsForOffering(deps, p.org.id, offeringId, at);
+    return pageEnvelope(request, page, count, results, next);
   });
 
   // With an offering: chosen for that offering alone; without: for the question as a whole.

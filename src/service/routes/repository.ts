@@ -44,7 +44,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     principalOf(request); // authenticated like every endpoint, so it also tells a working key
     // `answering`: which engine writes generated answers, so the pane can say so (extractive or the model).
     const answering = ctx.knowledge.answeringEngine?.() ?? { engine: 'extractive' };
-    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames, EXTENSION.keysCurrent, EXTENSION.answersLibrary], answering };
+    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames, EXTENSION.keysCurrent, EXTENSION.answersLibrary, EXTENSION.answersReplay], answering };
   });
 
   route(app, 'listOfferings', async (request) => {

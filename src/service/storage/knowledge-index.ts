@@ -52,6 +52,8 @@ export interface QaFields {
 }
 
 export interface QaEntry extends QaFields {
+  /** The question it answers (question-identity.ts libraryQuestionKey): entries with one key answer one question. */
+  qkey: string;
   /** Normalised text for the full-text index: the question and the readable answer. */
   index_question: string;
   index_answer: string;
@@ -150,12 +152,6 @@ export interface FileDates {
 }
 
 export interface KnowledgeIndex {
-  /**
-   * Rows an organisation's index holds before a search whose terms occur in many rows asks for rows
-   * holding its rarest terms together instead of scoring every row that holds any (see searchPlan in
-   * knowledge/retrieval.ts); unset: 50,000 (FTS5 scores tens of thousands of rows in milliseconds).
-   */
-  readonly largeIndexRows?: number;
   /**
    * Replaces the file's content (and its scope) with `passages` and `qa`: searches see the old content
    * or nothing of the file until the new content is complete, and a failure leaves none of it behind.

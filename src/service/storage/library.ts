@@ -53,7 +53,7 @@ export interface LibraryRow extends LibraryEntryKey {
   slots: QaSlot[];
   original_id: string | null;
   tab_name: string;
-  /** The question key (./sql/library-schema.ts `questionKeySql`). */
+  /** The key of the question it answers (knowledge/question-identity.ts `libraryQuestionKey`). */
   qkey: string;
   offering_ids: number[];
   /** When its file was uploaded (ISO), null for an entry by hand. */
@@ -78,6 +78,21 @@ export interface LibraryListFilter {
   owner?: string;
   /** Only these entries (a search's results); the rows then come in this order. */
   ids?: number[];
+}
+
+/** Where a page of entries starts: after an entry of the order (keyset), else after `offset` entries. */
+export interface LibraryPageRequest {
+  limit: number;
+  offset: number;
+  /** The last entry of the page before, newest file first and in a file its last rows first. */
+  after?: { file_id: number; id: number };
+}
+
+/** Where a page of conflict groups starts: after a question key (keyset, keys in order), else after `offset` groups. */
+export interface ConflictPageRequest {
+  limit: number;
+  offset: number;
+  after?: string;
 }
 
 export interface LibraryEventRecord {
@@ -105,15 +120,16 @@ export interface ManualEntry extends ManualEntryContent {
 export type NewLibraryEvent = Omit<LibraryEventRecord, 'at'> & { at?: string };
 
 export interface LibraryRepository {
-  list(orgId: number, filter: LibraryListFilter, page: { limit: number; offset: number }): Promise<{ count: number; rows: LibraryRow[] }>;
+  /** A page of the entries the filter passes, and how many it passes (a search's `ids` come in their order). */
+  list(orgId: number, filter: LibraryListFilter, page: LibraryPageRequest): Promise<{ count: number; rows: LibraryRow[] }>;
   get(orgId: number, id: number): Promise<LibraryRow | null>;
   byIds(orgId: number, ids: number[]): Promise<LibraryRow[]>;
-  /** Every entry answering the question with this key. */
-  byKey(orgId: number, qkey: string): Promise<LibraryRow[]>;
+  /** Every entry answering the questions with these keys, newest file first (in a file, its last rows first). */
+  byKeys(orgId: number, qkeys: string[]): Promise<LibraryRow[]>;
   /** Of these keys, those whose live entries disagree with none of them canonical. */
   conflicting(orgId: number, qkeys: string[]): Promise<Set<string>>;
-  /** Keys of unsettled disagreements, a page of them, with how many there are. */
-  conflictKeys(orgId: number, page: { limit: number; offset: number }): Promise<{ count: number; keys: string[] }>;
+  /** Keys of unsettled disagreements in key order, a page of them, with how many there are. */
+  conflictKeys(orgId: number, page: ConflictPageRequest): Promise<{ count: number; keys: string[] }>;
   /** Of these keys, those settled (one entry canonical). */
   canonicalKeys(orgId: number, qkeys: string[]): Promise<Set<string>>;
   /** Sets the entry's decisions (unset fields keep theirs) and records the event, in one transaction. */

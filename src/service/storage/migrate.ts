@@ -35,6 +35,7 @@ const TABLES: { name: string; key: string[] }[] = [
   { name: 'library_events', key: ['id'] },
   { name: 'library_manual', key: ['id'] },
   { name: 'library_settings', key: ['org_id'] },
+  { name: 'library_replays', key: ['id'] },
 ];
 
 export interface TableCount {

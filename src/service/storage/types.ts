@@ -7,6 +7,7 @@
 import type { DocumentType, FileFormat, Evaluation } from '../../api/schemas';
 import type { DetectedQuestion } from '../detect/types';
 import type { LibraryRepository } from './library';
+import type { ReplayRepository } from './replays';
 
 export type Role = 'admin' | 'repository_manager' | 'member';
 export type License = 'active' | 'inactive';
@@ -425,6 +426,8 @@ export interface Repositories {
   questionnaires: QuestionnaireRepository;
   /** The answer library's entries and decisions (over the knowledge index's tables, ./library.ts). */
   library: LibraryRepository;
+  /** Replay runs of the answer library (./replays.ts). */
+  replays: ReplayRepository;
 }
 
 /** What a unit of work sees: every repository and the job queue, all in one transaction. */

@@ -8,6 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { LIBRARY_FILTERS, type LibraryFilter } from '../../api/library';
 import { LibraryClient } from '../../api/library-client';
+import { ReplayClient } from '../../api/replay-client';
 import { LIMITS, type Offering, type RepositoryFile } from '../../api/schemas';
 import { Pager, SearchBox, Select, type Choice } from '../components/Controls';
 import { ErrorMessage } from '../components/Message';
@@ -21,12 +22,14 @@ import { EntryBadges } from './EntryBadges';
 import { EntryDetail } from './EntryDetail';
 import { createEntry } from './entry';
 import { createEntryList, ENTRIES_PAGE } from './list';
+import { ReplayCard } from './ReplayCard';
+import { createReplayCard } from './replay';
 import { ReviewAge } from './ReviewAge';
 import { createReviewAge } from './review-age';
 import { FILTER_LABELS, sourceText } from './words';
 
 export interface AnswersViewProps {
-  client: Pick<TaskpaneApi, 'extensionTransport' | 'listRepositoryFiles'>;
+  client: Pick<TaskpaneApi, 'extensionTransport' | 'listRepositoryFiles' | 'getCurrentKey'>;
   offerings: readonly Offering[];
   /** Whether the Library tab is shown: coming back to it lists the entries again (a fill or an upload may have changed them). */
   active: boolean;
@@ -49,6 +52,12 @@ function useSourceFiles(client: AnswersViewProps['client']): RepositoryFile[] {
   return files;
 }
 
+/** Whose key this is, for who may start a replay; null where the service does not say. */
+const replayRole = (client: AnswersViewProps['client']) => async () => {
+  const k = await client.getCurrentKey();
+  return { role: k.user.role, read_only: k.read_only };
+};
+
 export function AnswersView(props: AnswersViewProps) {
   // Built here, not in the client: the library's schemas load with this view, not with the first paint.
   const api = useMemo(() => new LibraryClient(props.client.extensionTransport), [props.client]);
@@ -62,6 +71,8 @@ export function AnswersView(props: AnswersViewProps) {
     wasActive.current = props.active;
   }, [props.active, list]);
   const reviewAge = useMemo(() => createReviewAge(api), [api]);
+  const replay = useMemo(() => createReplayCard(new ReplayClient(props.client.extensionTransport), replayRole(props.client)), [props.client]);
+  useEffect(() => () => replay.dispose(), [replay]);
   useEffect(() => {
     list.load();
     return () => {
@@ -115,6 +126,7 @@ export function AnswersView(props: AnswersViewProps) {
       </div>
       <AddEntry add={add} offerings={props.offerings} />
       <ReviewAge reviewAge={reviewAge} />
+      <ReplayCard replay={replay} />
       {s.filter === 'conflicts' && !s.q.trim() && !s.fileId ? (
         <ConflictGroups conflicts={conflicts} offerings={props.offerings} offeringId={s.offeringId ?? null} />
       ) : (

@@ -2,23 +2,14 @@
  * The Chat pane as state and steps, without DOM: the question being typed, the conversation so far
  * (stateless `ask`, or a kept session through `createSession` + `sendMessage`), the file answers are
  * restricted to, and asking about the question in the selected cell. `ChatPane` renders this state.
+ * The steps are beside it: asking (ask.ts) and the turns of a conversation (turns.ts).
  */
-import { LIMITS, type ChatSession, type QuestionWithAnswers, type RepositoryFile } from '../../api/schemas';
+import { LIMITS, type QuestionWithAnswers, type RepositoryFile } from '../../api/schemas';
 import type { WorkbookAdapter } from '../../excel/types';
-import { bySourceRank } from '../../fill/answer';
-import { thirdPartyOf, type SourceItem } from '../components/Sources';
-import { findQuestionAt } from '../review';
 import { controllerOf, createStore } from '../store';
 import type { TaskpaneApi } from '../types';
-
-export interface Turn {
-  key: number;
-  sender: 'user' | 'assistant';
-  text: string;
-  sources: SourceItem[];
-  /** The service's trust in this answer (extension), when it gives one. */
-  trust?: string | null;
-}
+import { askInSession, askOnce, questionAtSelection, questionProblem } from './ask';
+import { turnsOf, type Turn } from './turns';
 
 export interface ChatState {
   input: string;
@@ -61,25 +52,6 @@ export const initialChatState = (): ChatState => ({
   sessionsVersion: 0,
 });
 
-let turnKeys = 0;
-
-/** A session's messages as turns, each answer's sources best first. */
-export function turnsOf(session: ChatSession): Turn[] {
-  return (session.messages ?? []).map((m) => ({
-    key: ++turnKeys,
-    sender: m.sender,
-    text: m.content,
-    trust: (m.metadata as { trust?: string } | null | undefined)?.trust ?? null,
-    sources: bySourceRank(m.sources).map((s) => ({
-      filename: s.source_file,
-      page: s.page_number,
-      excerpt: s.content,
-      score: s.relevance_score,
-      thirdParty: thirdPartyOf(s),
-    })),
-  }));
-}
-
 export function createChatController() {
   const store = createStore(initialChatState());
   let inputs: ChatInputs | null = null;
@@ -98,36 +70,6 @@ export function createChatController() {
       .catch((e) => void (!ctl.signal.aborted && store.update({ filesError: e })));
   }
 
-  async function askInSession(client: TaskpaneApi, question: string, file: number | undefined): Promise<void> {
-    let id = store.state.sessionId;
-    if (id === null) {
-      const created = await client.createSession({ title: question.slice(0, LIMITS.sessionTitleLength) });
-      id = created.id;
-      store.update({ sessionId: id });
-    }
-    const session = await client.sendMessage(id, { message: question, ...(file ? { file_id: file } : {}) });
-    store.update((s) => ({ turns: turnsOf(session), sessionsVersion: s.sessionsVersion + 1 }));
-  }
-
-  async function askOnce(client: TaskpaneApi, question: string, file: number | undefined): Promise<void> {
-    const answer = await client.ask({ question, ...(file ? { file_id: file } : {}) });
-    const asked: Turn = { key: ++turnKeys, sender: 'user', text: question, sources: [] };
-    const answered: Turn = {
-      key: ++turnKeys,
-      sender: 'assistant',
-      text: answer.answer,
-      trust: answer.trust ?? null,
-      sources: bySourceRank(answer.sources).map((s) => ({
-        filename: s.filename,
-        page: s.page_number,
-        excerpt: s.content,
-        score: s.relevance_score ?? null,
-        thirdParty: thirdPartyOf(s),
-      })),
-    };
-    store.update((s) => ({ turns: [...s.turns, asked, answered] }));
-  }
-
   return controllerOf(store, {
     setInputs(next: ChatInputs): void {
       const prev = inputs;
@@ -144,17 +86,24 @@ export function createChatController() {
     /** Sends the typed question; it leaves the box only once answered, so a failed question can be sent again. */
     async send(): Promise<void> {
       const client = inputs?.client;
-      const { input, busy, keep, fileId } = store.state;
+      const { input, busy, keep, fileId, sessionId } = store.state;
       const question = input.trim();
       if (!client || !question || busy) return;
-      if (question.length > LIMITS.messageLength) {
-        store.update({ error: `The question is ${question.length} characters long; the service accepts at most ${LIMITS.messageLength}. Shorten it.` });
+      const problem = questionProblem(question);
+      if (problem) {
+        store.update({ error: problem });
         return;
       }
       store.update({ busy: true, error: null });
       const file = fileId ? Number(fileId) : undefined;
       try {
-        await (keep ? askInSession(client, question, file) : askOnce(client, question, file));
+        if (keep) {
+          const session = await askInSession(client, sessionId, question, file, (id) => store.update({ sessionId: id }));
+          store.update((s) => ({ turns: turnsOf(session), sessionsVersion: s.sessionsVersion + 1 }));
+        } else {
+          const turns = await askOnce(client, question, file);
+          store.update((s) => ({ turns: [...s.turns, ...turns] }));
+        }
         store.update({ input: '' });
       } catch (e) {
         store.update({ error: e });
@@ -167,24 +116,10 @@ export function createChatController() {
     async askAboutSelection(): Promise<boolean> {
       store.update({ hint: null });
       if (!inputs) return false;
-      const { workbook, questions } = inputs;
       try {
-        const ref = await workbook.getSelection();
-        if (!ref) {
-          store.update({ hint: 'Select a cell of a question in the sheet first.' });
-          return false;
-        }
-        if (questions.length === 0) {
-          store.update({ hint: 'No questionnaire is known for this workbook yet: fill it first (Fill tab), or type the question.' });
-          return false;
-        }
-        const q = findQuestionAt(questions, ref);
-        if (!q) {
-          store.update({ hint: `The selected cell ${ref.tab}!${ref.address} does not belong to a question of this questionnaire.` });
-          return false;
-        }
-        store.update({ input: q.original_question_text });
-        return true;
+        const found = await questionAtSelection(inputs.workbook, inputs.questions);
+        store.update('hint' in found ? { hint: found.hint } : { input: found.question.original_question_text });
+        return 'question' in found;
       } catch (e) {
         store.update({ error: e });
         return false;

@@ -2,7 +2,7 @@
 import type { RepositoryFile } from '../../api/schemas';
 import { BusyButtons } from '../components/BusyButtons';
 import { ProgressBar } from '../components/Progress';
-import { busyStatus, plural } from './controller';
+import { busyStatus, plural } from './state';
 import { capitalise, formatLabel, typeLabel } from './labels';
 
 export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confirming: boolean; deleting: boolean; onAsk: () => void; onCancel: () => void; onDelete: () => void }) {

@@ -2,7 +2,8 @@
 import { DOCUMENT_TYPES, REPOSITORY_FILE_STATUSES } from '../../api/schemas';
 import { Pager, SearchBox, Select, choicesOf, type Choice } from '../components/Controls';
 import { ErrorMessage, Note } from '../components/Message';
-import { PAGE_SIZE, plural, type LibraryController, type LibraryState, type Ordering } from './controller';
+import type { LibraryController } from './controller';
+import { PAGE_SIZE, plural, type LibraryState, type Ordering } from './state';
 import { FileRow } from './FileRow';
 import { capitalise, typeLabel } from './labels';
 

@@ -2,7 +2,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorMessage, Note } from '../components/Message';
 import { formatBytes } from '../eta';
-import { plural, uploadNoteText, type LibraryController, type LibraryState } from './controller';
+import type { LibraryController } from './controller';
+import { plural, uploadNoteText, type LibraryState } from './state';
 
 export function UploadCard(props: { controller: LibraryController; state: LibraryState; canUpload: boolean; uploadBlocked: string | null }) {
   const { controller: c, state: s } = props;

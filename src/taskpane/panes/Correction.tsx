@@ -5,7 +5,7 @@
  */
 import type { QuestionWithAnswers } from '../../api/schemas';
 import { CellWrite, type CellWriteResult } from '../components/CellWrite';
-import { correctionTargets, type CorrectionTarget } from '../review';
+import { correctionTargets, type CorrectionChoice as CorrectionTarget } from '../../fill/session/targets';
 
 export type CorrectFn = (q: QuestionWithAnswers, target: CorrectionTarget, text: string, overwrite: boolean) => Promise<CellWriteResult>;
 

@@ -16,7 +16,7 @@ import { UploadCard } from '../library/UploadCard';
 import type { TaskpaneApi } from '../types';
 import { useStore } from '../use-store';
 
-export { parseTags } from '../library/controller';
+export { parseTags } from '../library/state';
 export { formatLabel, typeLabel } from '../library/labels';
 
 export interface LibraryPaneProps {

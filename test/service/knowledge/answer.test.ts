@@ -360,6 +360,67 @@ describe('a decision from the organisation\'s own statement', () => {
     expect(ccc.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
   });
 
+  it('says No only when the denial holds this very claim, not a narrower one', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme PCI Summary.md' }), '# Payment cards\n\nAcme systems do not store, process, or transmit cardholder data. Payments go to a processor.');
+    const cards = await t.kb.answerQuestion(1, { text: 'Do your systems store, process, or transmit cardholder (payment/credit/debit card) data?', answer_slots: YES_NO_SLOTS }, {});
+    expect(cards.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'No' });
+    const critical = await t.kb.answerQuestion(1, { text: 'Does the application store, process, or transmit critical data?', answer_slots: YES_NO_SLOTS }, {});
+    expect(critical.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
+  });
+
+  it('gives no Yes from a paraphrase when the organisation denies the claim outright', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme PCI Summary.md' }),
+      "# Payment cards\n\nAcme systems do not store, process, or transmit cardholder data.\n\n# Checkout\n\nCardholder data is transmitted from the user's browser directly to a payment processor, and Acme systems process only the order.",
+    );
+    const result = await t.kb.answerQuestion(1, { text: 'Do your systems store, process, or transmit cardholder data?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses.find((r) => r.slot_key === 'answer')?.content).not.toBe('Yes');
+  });
+
+  it('reads "customers don\'t have to maintain patches" as no denial of patch management', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Hosting.md' }), "# Hosting\n\nWith our SaaS model our customers don't have to worry about maintaining servers, patches or patch management processes.");
+    const result = await t.kb.answerQuestion(1, { text: 'Do you have a documented patch management process?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses.find((r) => r.slot_key === 'answer')?.content).not.toBe('No');
+  });
+
+  it('says No, as a draft, from a practice set aside ("instead of providing backups")', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Data.md' }), '# Data export\n\nInstead of providing full or partial backups, customers can extract full or partial data via our API.');
+    const result = await t.kb.answerQuestion(1, { text: 'Can the institution extract a full or partial backup of data?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'No' });
+    expect(result.flagged_for_review).toBe(true);
+    expect(result.evaluation.trust).toBe('low');
+  });
+
+  it('says Yes when the documents spell out the acronym the question uses', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Continuity.md' }), '# Disaster recovery\n\nThe Incident Commander ensures our Disaster Recovery Plan is reviewed at least annually and updated whenever major components change.');
+    const result = await t.kb.answerQuestion(1, { text: 'Are all components of the DRP reviewed at least annually and updated as needed to reflect change?', answer_slots: YES_NO_SLOTS }, {});
+    expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+  });
+
+  it('decides from the question itself, not the instruction after it', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Security Overview.md' }), '# Standards\n\nOur security program is built on internationally recognised standards such as ISO 27001 and the NIST Cybersecurity Framework, with which it conforms.');
+    const result = await t.kb.answerQuestion(
+      1,
+      { text: 'Do you conform with a specific industry standard security framework? (e.g. NIST Cybersecurity Framework, ISO 27001, etc.) Please identify which one under "additional information"', answer_slots: YES_NO_SLOTS },
+      {},
+    );
+    expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+  });
+
+  it('decides a lifecycle question only from a sentence naming the subject it refers to', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Continuity.md' }),
+      '# Acme policies\n\nAcme maintains business continuity policies and procedures which are reviewed and updated at least annually. Logs of the monitoring systems are kept for a year.',
+    );
+    const reviewed = 'Are the policies and procedures reviewed and updated at least annually?';
+    const bcr = await t.kb.answerQuestion(1, { text: reviewed, follows: 'Are business continuity policies and procedures established?', answer_slots: YES_NO_SLOTS }, {});
+    expect(bcr.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+    const log = await t.kb.answerQuestion(1, { text: reviewed, follows: 'Are logging and monitoring policies and procedures established?', answer_slots: YES_NO_SLOTS }, {});
+    expect(log.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
+  });
+
   it('decides nothing from a template, and keeps its passages out of the index', async () => {
     const counts = await addText(
       t.kb,

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { domainSubjects, idDomain, questionIdentity, questionInContext, refersBack, sameQuestion } from '../../../src/service/knowledge/question-identity';
+import {
+  domainSubjects,
+  followedQuestions,
+  idDomain,
+  LIBRARY_KEY_LIMITS,
+  libraryQuestionKey,
+  questionIdentity,
+  questionInContext,
+  questionSubject,
+  refersBack,
+  sameQuestion,
+} from '../../../src/service/knowledge/question-identity';
 
 const BCR = 'Are business continuity management and operational resilience policies and procedures established, documented, approved, communicated, applied, evaluated and maintained?';
 const CCC = 'Are risk management policies and procedures for change control established, documented, approved, communicated, applied, evaluated and maintained?';
@@ -40,8 +51,11 @@ describe('question identity', () => {
       { original_id: 'CEK-01.1', text: 'Are cryptography, encryption and key management policies established?' },
       { original_id: 'CEK-15.1', text: 'Are keys created in a pre-activated state?' },
       { original_id: null, text: 'Anything else?' },
+      // A first question on one practice names no domain: "password aging" is not what AAAI-15 is about.
+      { original_id: 'AAAI-01', text: 'Can you enforce password/passphrase aging requirements?' },
+      { original_id: 'AAAI-15', text: 'Are audit logs available that include login and logout?' },
     ]);
-    expect(subjects).toEqual([null, 'identity and access management policies and procedures', null, 'cryptography encryption and key management policies', null]);
+    expect(subjects).toEqual([null, 'identity and access management policies and procedures', null, 'cryptography encryption and key management policies', null, null, null]);
     expect(questionInContext({ text: password, domain: subjects[1] }).hint).toBe('identity and access management policies and procedures');
   });
 
@@ -50,5 +64,28 @@ describe('question identity', () => {
       'Are policies and procedures to protect against malware on managed assets ?',
     );
     expect(questionInContext({ text: REVIEWED }).query).toBe(REVIEWED);
+  });
+
+  it("keys the library's entries by the same definition: an id within its template, else the words under their subject", () => {
+    const rows = [
+      { text: BCR, tab_name: 'CAIQ' },
+      { text: REVIEWED, tab_name: 'CAIQ' },
+      { text: CCC, tab_name: 'CAIQ' },
+      { text: REVIEWED, tab_name: 'CAIQ' },
+      { text: 'Are these procedures tested?', tab_name: 'CAIQ' },
+      { text: REVIEWED, tab_name: 'Other' },
+    ];
+    // A question referring back follows the last one that named its subject, on its own sheet.
+    expect(followedQuestions(rows)).toEqual([null, BCR, BCR, CCC, CCC, null]);
+    const key = (i: number, section_path: string[] = []) =>
+      libraryQuestionKey({ text: rows[i]!.text, subject: questionSubject({ text: rows[i]!.text, section_path, follows: followedQuestions(rows)[i] }) });
+    expect(key(1)).not.toBe(key(3));
+    expect(key(1)).toBe(libraryQuestionKey({ text: ` ${REVIEWED.toUpperCase()}\n`, subject: questionSubject({ text: REVIEWED, follows: BCR }) }));
+    expect(libraryQuestionKey({ text: 'Is data encrypted?', subject: 'datacenter' })).not.toBe(libraryQuestionKey({ text: 'Is data encrypted?', subject: 'mobile applications' }));
+    // An id is the same question only within its template (tab), whatever the words.
+    expect(libraryQuestionKey({ text: 'Is MFA on?', original_id: 'IAM-01', tab_name: 'Lite' })).toBe(libraryQuestionKey({ text: 'MFA?', original_id: ' iam-01 ', tab_name: 'lite' }));
+    expect(libraryQuestionKey({ text: 'Is MFA on?', original_id: 'IAM-01', tab_name: 'Lite' })).not.toBe(libraryQuestionKey({ text: 'Is MFA on?', original_id: 'IAM-01', tab_name: 'Full' }));
+    // Bounded, as an indexed key must be.
+    expect(libraryQuestionKey({ text: 'x'.repeat(5000), subject: 'y'.repeat(5000) }).length).toBe(5 + LIBRARY_KEY_LIMITS.text + 1 + LIBRARY_KEY_LIMITS.subject);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KnowledgeBase, type ExtractedDocument } from '../../../src/service/knowledge';
-import { retrieve } from '../../../src/service/knowledge/retrieval';
-import { ftsQuery, stemmedTerms, textForIndex } from '../../../src/service/knowledge/text';
+import { KnowledgeBase, type Evidence, type ExtractedDocument } from '../../../src/service/knowledge';
+import { PassagePrior, QuestionnaireTerms, ranked, retrieve, standingOf } from '../../../src/service/knowledge/retrieval';
+import { ftsQuery, stem, stemmedTerms, textForIndex } from '../../../src/service/knowledge/text';
 import type { PassageEntry } from '../../../src/service/storage/knowledge-index';
 import { addText, meta, tempKb, type TempKb } from './helpers';
 
@@ -195,3 +195,86 @@ describe('knowledge index term statistics', () => {
   });
 });
 
+
+describe('ranking rules for a questionnaire question', () => {
+  const SLOTS = [{ role: 'answer', header: 'Answer', coordinate: 'C2', type: 'list' as const, allowed_values: ['Yes', 'No'] }, { role: 'comment', header: 'Comment', coordinate: 'D2' }];
+
+  it('counts a paraphrase of a question\'s word as the word, both ways: "retrieve" finds "exported", "destruction" finds "destroy"', async () => {
+    await addText(t.kb, meta({ file_id: 1, filename: 'portability.md' }), '# Portability\n\nCustomer data can be exported at any time from the admin console.');
+    await addText(t.kb, meta({ file_id: 2, filename: 'logs.md' }), '# Logs\n\nWe retrieve service logs daily; their data feeds the dashboards.');
+    await addText(t.kb, meta({ file_id: 3, filename: 'keys.md' }), '# Keys\n\nDestroy the old key wherever it was held in custody, and record who did it.');
+    await addText(t.kb, meta({ file_id: 4, filename: 'testing.md' }), '# Testing\n\nProcedures for cryptographic testing are written down.');
+    const top = async (question: string, paraphrases: boolean) =>
+      (await retrieve(t.index, 1, question, {}, { limit: 2, includeQa: false, weighByRarity: true, paraphrases }))[0]?.evidence.filename;
+    expect(await top('Can CSCs retrieve their data?', false)).toBe('logs.md');
+    expect(await top('Can CSCs retrieve their data?', true)).toBe('portability.md');
+    expect(await top('Are there procedures for cryptographic key destruction?', false)).toBe('testing.md');
+    expect(await top('Are there procedures for cryptographic key destruction?', true)).toBe('keys.md');
+  });
+
+  it("weighs down the words the questionnaire asks every question with, learned from its questions", async () => {
+    const topics = ['backup', 'logging', 'firewall', 'password', 'vendor', 'training', 'incident', 'change', 'asset', 'retention', 'physical', 'network', 'patch', 'monitoring', 'privacy', 'wireless', 'cloud', 'audit', 'mobile', 'email', 'malware', 'access'];
+    await addText(t.kb, meta({ file_id: 1, filename: 'list.md' }), '# Policies\n\nPolicies and procedures are in place for assets, access, backups and changes; each policy is approved.');
+    await addText(t.kb, meta({ file_id: 2, filename: 'malware.md' }), '# Endpoints\n\nAnti-malware protection is installed on every laptop and scans files daily.');
+    for (let i = 0; i < 8; i++) await addText(t.kb, meta({ file_id: 10 + i, filename: `other${i}.md` }), `# Other ${i}\n\nThe office ${i} has a kitchen, a garden and meeting rooms for visitors.`);
+    const queries = topics.map((topic) => `Are policies and procedures for ${topic} protection in place?`);
+    const asked = QuestionnaireTerms.learn(queries);
+    expect(asked.weight(stem('policies'))).toBeLessThan(0.5);
+    expect(asked.weight(stem('malware'))).toBe(1);
+    const question = 'Are policies and procedures for malware protection in place?';
+    const plain = await retrieve(t.index, 1, question, {}, { limit: 2, includeQa: false, weighByRarity: true });
+    expect(plain[0]!.evidence.filename).toBe('list.md');
+    const weighed = await retrieve(t.index, 1, question, {}, { limit: 2, includeQa: false, weighByRarity: true, asked });
+    expect(weighed[0]!.evidence.filename).toBe('malware.md');
+    // Too few questions teach nothing.
+    expect(QuestionnaireTerms.learn(queries.slice(0, 5)).weight(stem('policies'))).toBe(1);
+  });
+
+  it('demotes a passage among the first of far more of the questionnaire\'s questions than passages usually are', () => {
+    const candidate = (id: number, relevance: number) => ({ evidence: { type: 'passage', passage_id: id, relevance_score: relevance } as Evidence, stems: new Set<string>(), fusion: 0 });
+    // Passage 1 is among the first six of every question; 100 + q and 200 + q of their own question only.
+    const rankings = Array.from({ length: 30 }, (_, q) => [candidate(1, 0.9), candidate(100 + q, 0.8), candidate(200 + q, 0.7)]);
+    const prior = PassagePrior.learn(rankings);
+    expect(prior.weight(1)).toBeLessThan(0.85);
+    expect(prior.weight(100)).toBe(1);
+    const [hub, own] = prior.apply([candidate(1, 0.9), candidate(100, 0.8)]);
+    expect(standingOf(hub!)).toBeLessThan(standingOf(own!));
+    expect(hub!.evidence.relevance_score).toBe(0.9);
+    expect(PassagePrior.learn(rankings.slice(0, 10)).weight(1)).toBe(1);
+  });
+
+  it('learns the prior from every question of a questionnaire: the passage first for all of them gives way to the one on the subject (and does not without the prior)', async () => {
+    const topics = ['backup', 'logging', 'firewall', 'password', 'vendor', 'training', 'incident', 'change', 'asset', 'retention', 'physical', 'network', 'patch', 'monitoring', 'privacy', 'wireless', 'cloud', 'audit', 'mobile', 'email', 'malware', 'access'];
+    // Each question's own subject word ("backupplan"), so each has passages of its own after the one on every subject.
+    const own = (topic: string) => `${topic}plan`;
+    await addText(t.kb, meta({ file_id: 1, filename: 'everything.md' }), `# Controls\n\nThe security team reviews the ${topics.map(own).join(', ')} every year.`);
+    for (const [i, topic] of topics.entries()) {
+      await addText(t.kb, meta({ file_id: 10 + i, filename: `${topic}.md` }), `# ${topic}\n\nThe ${own(topic)} is reviewed for security by a named engineer.`);
+      await addText(t.kb, meta({ file_id: 50 + i, filename: `${topic}-owner.md` }), `# Owner\n\nThe ${own(topic)} team owns the ${own(topic)}.`);
+    }
+    for (let i = 0; i < 10; i++) await addText(t.kb, meta({ file_id: 100 + i, filename: `team${i}.md` }), `# Team ${i}\n\nThe team meets on Mondays in room ${i}.`);
+    const search = (topic: string) => retrieve(t.index, 1, `Is the ${own(topic)} reviewed by the security team?`, {}, { limit: 10, includeQa: false, weighByRarity: true });
+    const rankings = await Promise.all(topics.map(search));
+    expect(rankings.every((r) => r[0]!.evidence.filename === 'everything.md')).toBe(true);
+    const prior = PassagePrior.learn(rankings);
+    const first = await search('backup');
+    expect(ranked(prior.apply(first), 3)[0]!.evidence.filename).toBe('backup.md');
+    // Its relevance (what evidence must reach to be shown) is unchanged; only its standing is weighed.
+    expect(first.find((c) => c.evidence.filename === 'everything.md')!.evidence.relevance_score).toBe(rankings[0]![0]!.evidence.relevance_score);
+    expect(ranked(PassagePrior.none.apply(await search('backup')), 3)[0]!.evidence.filename).toBe('everything.md');
+  });
+
+  it('fills a questionnaire with the prior learned from all its searches', async () => {
+    const topics = ['backup', 'logging', 'firewall', 'password', 'vendor', 'training', 'incident', 'change', 'asset', 'retention', 'physical', 'network', 'patch', 'monitoring', 'privacy', 'wireless', 'cloud', 'audit', 'mobile', 'email', 'malware', 'access'];
+    await addText(t.kb, meta({ file_id: 1, filename: 'everything.md' }), `# Controls\n\nThe security team reviews ${topics.join(', ')} controls every year.`);
+    for (const [i, topic] of topics.entries()) {
+      await addText(t.kb, meta({ file_id: 10 + i, filename: `${topic}.md` }), `# ${topic}\n\nThe ${topic} controls are owned by a named engineer.`);
+    }
+    const questions = topics.map((topic) => ({ text: `Are ${topic} controls reviewed by the security team?`, answer_slots: SLOTS }));
+    const questionnaire = await t.kb.searchQuestionnaire(1, questions, {});
+    const hubId = (await t.query<{ id: number }>("SELECT id FROM kb_passages WHERE content LIKE 'The security team reviews%'"))[0]!.id;
+    expect(questionnaire.prior.weight(Number(hubId))).toBeLessThan(1);
+    // Another organisation, other filters: the searches are not reused.
+    expect(questionnaire.take(2, {}, 'x')).toBeUndefined();
+  });
+});

@@ -1,7 +1,8 @@
 /** The security vocabulary (src/service/knowledge/vocabulary.ts): acronyms and phrases find each other both ways. */
 import { describe, expect, it } from 'vitest';
 import { keyTerms, relatedCoverage, relatedStems, stem, stemmedTerms } from '../../../src/service/knowledge/text';
-import { RELATED, SYNONYMS } from '../../../src/service/knowledge/vocabulary';
+import { PARAPHRASES, RELATED, SYNONYMS } from '../../../src/service/knowledge/vocabulary';
+import { paraphrasesOf } from '../../../src/service/knowledge/retrieval';
 
 /** Two texts share a search term when their key terms (what the index and a query both hold) overlap on it. */
 function share(a: string, b: string, term: string): boolean {
@@ -38,5 +39,15 @@ describe('security vocabulary', () => {
     expect(relatedCoverage(new Set([stem('cipher')]), aes)).toBe(1);
     expect(relatedCoverage(new Set([stem('bounty')]), aes)).toBe(0);
     expect(RELATED.every((group) => group.length >= 2)).toBe(true);
+  });
+
+  it('paraphrases stand for each other both ways, and a question word brings only its own group', () => {
+    expect(PARAPHRASES.every((group) => group.length >= 2)).toBe(true);
+    const csc = [...paraphrasesOf(stemmedTerms('Can CSCs retrieve their data?')).words];
+    expect(csc).toEqual(expect.arrayContaining(['export', 'customer']));
+    expect(csc).not.toContain('destroy');
+    expect([...paraphrasesOf(stemmedTerms('Are keys destroyed?')).words]).toContain('destruction');
+    expect([...paraphrasesOf(stemmedTerms('Is there a key destruction procedure?')).words]).toContain('destroy');
+    expect(paraphrasesOf(stemmedTerms('Is the office open on Fridays?')).words.size).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 /** Index entries for the knowledge index suites, made as ingestion makes them (one heading, one answer slot). */
 import type { PassageEntry, QaEntry } from '../../../src/service/storage/knowledge-index';
+import { libraryQuestionKey } from '../../../src/service/knowledge/question-identity';
 import { stemmedTerms, textForIndex } from '../../../src/service/knowledge/text';
 
 export function passageOf(header: string, content: string, embedding: number[] | null = null): PassageEntry {
@@ -23,6 +24,7 @@ export function qaOf(question: string, answer: string): QaEntry {
     original_id: null,
     tab_name: 'Sheet1',
     location: 'Sheet1!C2',
+    qkey: libraryQuestionKey({ text: question, tab_name: 'Sheet1' }),
     question_stems: [...stemmedTerms(question)].join(' '),
     stems: [...stemmedTerms(`${question}\n${answer}`)].join(' '),
     index_question: textForIndex(question),

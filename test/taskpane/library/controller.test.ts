@@ -4,7 +4,8 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/errors';
-import { createLibraryController, listQuery, mergeOfferings, uploadNoteText, type LibraryController } from '../../../src/taskpane/library/controller';
+import { createLibraryController, type LibraryController } from '../../../src/taskpane/library/controller';
+import { listQuery, mergeOfferings, uploadNoteText } from '../../../src/taskpane/library/state';
 import { FakeService, repositoryFile } from '../fake-service';
 import { realClient } from '../client';
 

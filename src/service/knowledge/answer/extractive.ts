@@ -10,8 +10,9 @@
 import type { Candidate, QuestionFocus } from '../retrieval';
 import { coverage, NEGATIONS, relatedCoverage, setCosine, splitSentences, stemmedTerms } from '../text';
 import type { AnswerResult, Evidence, QuestionInput } from '../types';
-import { claimCoverage, evidenceConcepts, questionClaim, statesPlainly, type ClaimTerm } from './claim';
-import { aboutSubject, decideFromStatement, type Decision } from './decision';
+import type { AnswerSlot } from '../../../api/schemas';
+import { claimCoverage, evidenceConcepts, questionClaim, questionProper, statesPlainly, type ClaimTerm } from './claim';
+import { aboutSubject, decideFromStatement, namesSubject, rejectsClaim, type Decision } from './decision';
 import { describeSource, evaluation } from './evaluation';
 import { describeField, instanceField } from './fields';
 import { isStatement, quotableSentences } from './sentences';
@@ -129,18 +130,27 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   const primaryList = primary && isListSlot(primary) ? primary : null;
   let denied = false;
   let paraphrase: StatedClaim | null = null;
+  let paraphrased: StatedClaim | null = null;
   let statement: Decision | null = null;
-  const topOwnCoverage = coverage(stemmedTerms(asked), stemmedTerms(top.text));
+  // What decides is the question itself, without a leading condition or a trailing instruction ("If so, describe…").
+  const claimed = questionProper(asked);
+  const topOwnCoverage = coverage(stemmedTerms(claimed), stemmedTerms(top.text));
   if (primaryList && asksYesNo) {
     const allowed = primaryList.allowed_values ?? [];
     const yes = yesValue(allowed);
     const no = noValue(allowed);
     // A question referring back ("Are the policies… reviewed?") is decided only from passages on its subject.
     const onSubject = (c: Candidate) => !question.subject || !focus || aboutSubject(question.subject, c, focus);
+    // A claim that is all lifecycle ("reviewed and updated at least annually") needs the sentence itself to name that subject.
+    const namesIt = (text: string, c: Candidate) => !question.subject || !focus || namesSubject(claimed, question.subject, text, c, focus);
     const deciders = question.subject ? candidates.filter(onSubject) : candidates;
-    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text) && onSubject(top.candidate)) decided = yes;
-    else if (yes && focus && (paraphrase = statedClaim(asked, deciders, focus))) decided = yes;
-    else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text) && onSubject(top.candidate)) {
+    const setAside = focus ? rejectsClaim(top.text, questionClaim(claimed, focus.weights)) : false;
+    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text) && !setAside && onSubject(top.candidate) && namesIt(top.text, top.candidate)) decided = yes;
+    // A paraphrase does not outweigh the organisation's own denial of the claim ("does not store… cardholder data").
+    else if (yes && focus && (paraphrased = statedClaim(asked, deciders, focus, namesIt)) && stated()?.value !== 'no') {
+      paraphrase = paraphrased;
+      decided = yes;
+    } else if (no && topOwnCoverage >= DENY_COVERAGE && deniesClaim(top.text) && onSubject(top.candidate) && namesIt(top.text, top.candidate)) {
       decided = no;
       denied = true;
     } else if ((statement = stated()) && (statement.value === 'yes' ? yes : no)) {
@@ -161,26 +171,7 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   const undecided = primaryList !== null && decided === null;
   const text = primaryList ? (decided ?? '') : comment;
   const sources = [...new Set([...(deciding ? [deciding.candidate] : []), ...sentences.map((s) => s.candidate)].map((c) => describeSource(c.evidence)))].join(', ');
-  let score = Math.round(30 + 45 * top.score);
-  let reason = `Extracted from ${sources}`;
-  if (statement) {
-    score = statement.sure ? STATEMENT_SURE_SCORE : STATEMENT_DRAFT_SCORE;
-    reason +=
-      `; the organisation's own document ${statement.value === 'yes' ? 'states it' : 'states its absence or a weaker practice'} ` +
-      `("${clipQuote(statement.text)}", holding ${statement.matched}), so the answer is ${decided}` +
-      (statement.sure ? '' : '; part of the question is not stated, so it is a draft: check it');
-  } else if (denied) {
-    score = Math.min(score, 60);
-    reason += `; the evidence explicitly denies it, so the answer is ${decided}: check it`;
-  } else if (paraphrase) {
-    score = Math.min(Math.max(score, Math.round(30 + 40 * paraphrase.share)), PARAPHRASE_MAX_SCORE);
-    reason += `; the evidence states the question's claim in other words (${paraphrase.matched}), so the answer is ${decided}`;
-    if (paraphrase.share < PARAPHRASE_SURE) reason += '; part of the claim is missing from it, check it';
-  } else if (decided) reason += `; the evidence states it directly, so the answer is ${decided}`;
-  else if (undecided) {
-    score = Math.min(score, 45);
-    reason += `; the evidence does not state ${describeAllowed(primaryList.allowed_values ?? [])}, so that answer was left for review`;
-  }
+  let { score, reason } = decisionScore({ topScore: top.score, sources, statement, denied, paraphrase, decided, primaryList });
   if (!textSlot && listSlots.length > 0 && !decided) reason += ' (no free-text slot to hold the explanation)';
   // "Date", "Vendor name": one distinctive word matches text anywhere; the match proves little.
   const vague = stemmedTerms(question.text).size < 2;
@@ -208,6 +199,41 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     evidence,
     method: 'extractive',
   };
+}
+
+interface DecisionParts {
+  topScore: number;
+  sources: string;
+  statement: Decision | null;
+  denied: boolean;
+  paraphrase: StatedClaim | null;
+  decided: string | null;
+  primaryList: AnswerSlot | null;
+}
+
+/** The score and the reason of an extractive answer, from how its Yes or No was decided (or why none was). */
+function decisionScore({ topScore, sources, statement, denied, paraphrase, decided, primaryList }: DecisionParts): { score: number; reason: string } {
+  let score = Math.round(30 + 45 * topScore);
+  let reason = `Extracted from ${sources}`;
+  if (statement) {
+    score = statement.sure ? STATEMENT_SURE_SCORE : STATEMENT_DRAFT_SCORE;
+    reason +=
+      `; the organisation's own document ${statement.value === 'yes' ? 'states it' : 'states its absence or a weaker practice'} ` +
+      `("${clipQuote(statement.text)}", holding ${statement.matched}), so the answer is ${decided}` +
+      (statement.sure ? '' : '; part of the question is not stated, so it is a draft: check it');
+  } else if (denied) {
+    score = Math.min(score, 60);
+    reason += `; the evidence explicitly denies it, so the answer is ${decided}: check it`;
+  } else if (paraphrase) {
+    score = Math.min(Math.max(score, Math.round(30 + 40 * paraphrase.share)), PARAPHRASE_MAX_SCORE);
+    reason += `; the evidence states the question's claim in other words (${paraphrase.matched}), so the answer is ${decided}`;
+    if (paraphrase.share < PARAPHRASE_SURE) reason += '; part of the claim is missing from it, check it';
+  } else if (decided) reason += `; the evidence states it directly, so the answer is ${decided}`;
+  else if (primaryList) {
+    score = Math.min(score, 45);
+    reason += `; the evidence does not state ${describeAllowed(primaryList.allowed_values ?? [])}, so that answer was left for review`;
+  }
+  return { score, reason };
 }
 
 /** A decision from the organisation's own statement: written (medium trust) when it states nearly all the question asks, else a draft. */
@@ -244,7 +270,7 @@ export function isNegated(sentence: string): boolean {
 
 /** A verb negated once ("does not store", "is never shared"), not "not only", "no later than" or "unless". */
 const DENIAL = /\b(?:(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could|shall|should|may|must)\s+not|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|won't|can't|cannot|never)\b/;
-const NOT_A_DENIAL = /\b(?:not\s+(?:only|just|limited|necessarily|all)|no\s+later|if\s+not|whether\s+or\s+not|unless|except)\b/;
+const NOT_A_DENIAL = /\b(?:not\s+(?:only|just|limited|necessarily|all)|no\s+later|if\s+not|whether\s+or\s+not|unless|except|\w*n't\s+(?:have|need)\s+to|not\s+(?:have|need)\s+to|need\s+not|no\s+need)\b/;
 
 /** Whether the sentence denies its own claim outright, once (a double negation decides nothing). */
 export function deniesClaim(sentence: string): boolean {
@@ -288,10 +314,10 @@ const CLAIM_PASSAGES = 4;
  * ones of a passage, holding at least CLAIM_SHARE of the claim's weight, none of them negated or
  * conditional. Null when the claim is too thin to judge (fewer than two concepts) or nothing states it.
  */
-export function statedClaim(question: string, candidates: Candidate[], focus: QuestionFocus): StatedClaim | null {
+export function statedClaim(question: string, candidates: Candidate[], focus: QuestionFocus, accept: (text: string, candidate: Candidate) => boolean = () => true): StatedClaim | null {
   // "Will any data leave…", "Are there any browsers not supported": they ask about exceptions, and a
   // statement of the general practice does not settle them.
-  if (/\bany\b/i.test(question)) return null;
+  if (/\bany\b/i.test(questionProper(question))) return null;
   const claim = questionClaim(question, focus.weights);
   if (claim.length < 2) return null;
   // The claim's distinctive concepts must all be there; only its common ones may be missing.
@@ -301,7 +327,7 @@ export function statedClaim(question: string, candidates: Candidate[], focus: Qu
   for (const candidate of candidates.slice(0, CLAIM_PASSAGES)) {
     if (candidate.evidence.type === 'qna') continue;
     const sentences = splitSentences(candidate.evidence.content).filter((s) => s.length >= 25 && s.length <= 400);
-    const concepts = sentences.map(evidenceConcepts);
+    const concepts = sentences.map((sentence) => evidenceConcepts(sentence, claim));
     for (let i = 0; i < sentences.length; i++) {
       for (const span of [1, 2]) {
         if (i + span > sentences.length) continue;
@@ -311,7 +337,7 @@ export function statedClaim(question: string, candidates: Candidate[], focus: Qu
         if (!core.every((t) => held.has(t.concept))) continue;
         // A pair must need both sentences: otherwise the single sentence is the better evidence.
         if (share < CLAIM_SHARE || (best && share <= best.share)) continue;
-        if (!texts.every(statesPlainly)) continue;
+        if (!texts.every(statesPlainly) || texts.some((t) => rejectsClaim(t, claim)) || !texts.every((t) => accept(t, candidate))) continue;
         best = { text: texts.join(' '), candidate, share, matched: describeClaim(claim, held) };
       }
     }

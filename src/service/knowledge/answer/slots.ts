@@ -1,7 +1,7 @@
 /** Answer-slot helpers: which slots take a list value, and matching a value to `allowed_values`. */
 import type { AnswerSlot } from '../../../api/schemas';
 import { matchAllowed } from '../../../fill/coerce';
-import { markGroups } from '../../../fill/plan-marks';
+import { markGroups } from '../../../fill/marks';
 
 export function writableSlots(slots: AnswerSlot[]): AnswerSlot[] {
   // The columns of a marked answer (Yes | No | N/A) are one answer: only the group's first slot asks for it.

@@ -10,6 +10,7 @@ import { headerKind } from '../../detect/text';
 import type { AnswerSlot } from '../../../api/schemas';
 import { primarySlot } from '../../../fill/answer';
 import { isGuidanceText } from '../guidance-text';
+import { followedQuestions, questionSubject } from '../question-identity';
 import type { QaPair } from '../types';
 
 export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): Promise<QaPair[]> {
@@ -22,7 +23,8 @@ export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): 
     throw error;
   }
   const pairs: QaPair[] = [];
-  for (const question of detected.questions) {
+  const follows = followedQuestions(detected.questions.map((q) => ({ text: q.original_question_text, tab_name: q.tab_name })));
+  for (const [i, question] of detected.questions.entries()) {
     if (isReferenceSheet(question.tab_name)) continue;
     const questionText = question.original_question_text.trim();
     const own = question.answer_slots.filter(isOwnAnswer);
@@ -41,6 +43,8 @@ export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): 
       original_id: question.original_id,
       tab_name: question.tab_name,
       location: `${question.tab_name}!${question.question_coordinate}`,
+      // The same words under another section's subject are another question (one definition with the workbook's).
+      subject: questionSubject({ text: question.original_question_text, section_path: question.section_path, follows: follows[i] }),
     });
   }
   return pairs;

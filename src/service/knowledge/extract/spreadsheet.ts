@@ -8,6 +8,7 @@ import { csvToGrid } from '../../detect/csv';
 import { DetectError } from '../../detect/types';
 import { readWorkbook } from '../../detect/workbook';
 import { ExtractError, type QaPair } from '../types';
+import { LIBRARY_EXPORT_SHEET, qaFromLibraryExport } from './library-export';
 import { qaFromGrid } from './qa-table';
 import { qaFromQuestionnaire } from './questionnaire';
 import { qaFromReviewedSheet } from './reviewed-sheet';
@@ -30,10 +31,14 @@ export async function csvQa(bytes: Uint8Array, filename: string): Promise<QaPair
 }
 
 export async function xlsxQa(bytes: Uint8Array, filename: string): Promise<QaPair[]> {
+  const workbook = readable(filename, () => readWorkbook(bytes, filename));
+  // The answer library's own export: its entries as they were, under their question keys.
+  const exported = workbook.sheets.find((sheet) => sheet.name === LIBRARY_EXPORT_SHEET);
+  const fromExport = exported ? qaFromLibraryExport(workbook.grid(exported)) : null;
+  if (fromExport) return fromExport;
   // A completed questionnaire (detected questions with existing answers) is the richest source.
   const fromQuestionnaire = await qaFromQuestionnaire(bytes, filename);
   if (fromQuestionnaire.length > 0) return fromQuestionnaire;
-  const workbook = readable(filename, () => readWorkbook(bytes, filename));
   return workbook.sheets
     .filter((sheet) => sheet.state === 'visible')
     .flatMap((sheet) => qaFromGrid(workbook.grid(sheet), (address) => `${sheet.name}!${address}`));

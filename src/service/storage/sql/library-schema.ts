@@ -2,7 +2,7 @@
  * The answer library's tables, beside the knowledge index's entries they are about (both backends run
  * them with the index's migrations: SQLite's version 8, PostgreSQL's 1004).
  *
- * Version 9 (PostgreSQL 1006) adds, without touching what exists: an entry's owner and its own review
+ * Version 10 (PostgreSQL 1008) adds, without touching what exists: an entry's owner and its own review
  * interval, and settlements for one offering (`libraryReviewSql`).
  *
  * An entry is a row of `kb_qa`. Its id changes when its file is processed again, so what analysts decide
@@ -10,31 +10,86 @@
  * hand are files of their own in the index, with the negative id of their `library_manual` row, so the
  * retrieval that answers finds them like any other.
  */
+import { LIBRARY_KEY_LIMITS } from '../../knowledge/question-identity';
 import type { Dialect } from './executor';
 
-/**
- * The question an entry answers, as SQL over `kb_qa`: its id within its template (the answer tab), else
- * its words. The same expression is indexed, and `libraryQuestionKey` (../../knowledge/library-key.ts)
- * computes it in JavaScript: the two must stay equal. TRIM removes spaces only, on both backends.
- */
-export function questionKeySql(alias: string): string {
-  const a = alias ? `${alias}.` : '';
-  return `(CASE WHEN TRIM(COALESCE(${a}original_id, '')) <> '' THEN 'id:' || TRIM(${a}tab_name) || '|' || TRIM(${a}original_id) ELSE 'text:' || TRIM(${a}question) END)`;
-}
-
-/** Characters of the key an index holds: a PostgreSQL index entry must stay under 2,700 bytes. */
-export const KEY_PREFIX_CHARS = 400;
-/** Characters of an answer compared when entries are checked for disagreement (the index holds them). */
+/** Characters of an answer compared when entries are checked for disagreement. */
 export const ANSWER_PREFIX_CHARS = 100;
 
-/** The indexed part of the question key; queries name it beside the whole key so the index is used. */
-export function keyPrefixSql(alias: string): string {
-  return `SUBSTR(${questionKeySql(alias)}, 1, ${KEY_PREFIX_CHARS})`;
+/** `column` is one of the texts in the one parameter the statement takes there (a JSON array for SQLite). */
+export function textInSql(dialect: Dialect, column: string): string {
+  return dialect === 'postgres' ? `${column} = ANY(CAST(? AS TEXT[]))` : `${column} IN (SELECT value FROM json_each(?))`;
 }
 
-/** The indexed part of an entry's learned answer. */
-export function answerPrefixSql(alias: string): string {
-  return `SUBSTR(${alias ? `${alias}.` : ''}answer, 1, ${ANSWER_PREFIX_CHARS})`;
+/** The parameter `textInSql` takes for these texts. */
+export function textInArg(dialect: Dialect, values: readonly string[]): unknown {
+  return dialect === 'postgres' ? [...values] : JSON.stringify(values);
+}
+
+/**
+ * The keys (of entries passing `where`, on `q`) whose live (not retired) entries give more than one
+ * answer, none of them canonical. As a fill does, only the newest upload of a questionnaire speaks for it:
+ * an entry is left out when a later file of the same name answers the same question (a fill also counts
+ * a workbook's reviewed-answers sheet as that workbook; the list of conflicts does not). The later entry is
+ * found by the key's index: "file_id + 0" keeps SQLite from walking every later file's entries instead.
+ */
+function conflictingKeysSql(where: string): string {
+  return `SELECT q.org_id, q.qkey FROM kb_qa q
+     JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
+     LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question
+     WHERE ${where} AND NOT EXISTS (
+       SELECT 1 FROM kb_qa n JOIN kb_files nf ON nf.org_id = n.org_id AND nf.file_id = n.file_id
+       WHERE n.org_id = q.org_id AND n.qkey = q.qkey AND n.file_id + 0 > q.file_id AND LOWER(nf.filename) = LOWER(f.filename))
+     GROUP BY q.org_id, q.qkey
+     HAVING COUNT(DISTINCT CASE WHEN COALESCE(s.status, 'active') <> 'retired' THEN LOWER(TRIM(SUBSTR(COALESCE(s.edit_answer, q.answer), 1, ${ANSWER_PREFIX_CHARS}))) END) > 1
+       AND SUM(CASE WHEN s.status = 'canonical' THEN 1 ELSE 0 END) = 0`;
+}
+
+/**
+ * The disagreements among the entries answering these keys, as `library_conflicts` keeps them. Two
+ * statements, each taking (org_id, keys): the keys' rows go, those in conflict come back. Run in the
+ * transaction that changed an entry or a file's entries, so the table is always what the entries say
+ * (conflicts are then read a page at a time, never computed over the whole library).
+ */
+export function refreshConflictsSql(dialect: Dialect): [string, string] {
+  return [
+    `DELETE FROM library_conflicts WHERE org_id = ? AND ${textInSql(dialect, 'qkey')}`,
+    `INSERT INTO library_conflicts (org_id, qkey) ${conflictingKeysSql(`q.org_id = ? AND ${textInSql(dialect, 'q.qkey')}`)}`,
+  ];
+}
+
+/**
+ * Version 9 (PostgreSQL 1007): each entry keeps its question's key (question-identity.ts
+ * libraryQuestionKey, computed as the entry is read; the same words under another section are another
+ * question), and `library_conflicts` the keys in disagreement. Rows written before have no subject; their
+ * key is computed here as JavaScript would without one (SQLite folds ASCII case and common white space
+ * only: a question with other white space or letters gets its exact key when its file is read again).
+ */
+export function libraryKeysSql(dialect: Dialect): string {
+  const pg = dialect === 'postgres';
+  const words = (column: string) =>
+    pg
+      ? `BTRIM(REGEXP_REPLACE(LOWER(${column}), '\\s+', ' ', 'g'))`
+      : `TRIM(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(LOWER(${column}), char(13), ' '), char(10), ' '), char(9), ' '), '    ', ' '), '  ', ' '), '  ', ' '))`;
+  const key = `CASE WHEN ${words("COALESCE(original_id, '')")} <> ''
+    THEN 'id:' || SUBSTR(${words('tab_name')}, 1, ${LIBRARY_KEY_LIMITS.id}) || '|' || SUBSTR(${words('original_id')}, 1, ${LIBRARY_KEY_LIMITS.id})
+    ELSE 'text:' || SUBSTR(${words('question')}, 1, ${LIBRARY_KEY_LIMITS.text}) || '|' END`;
+  const big = pg ? 'BIGINT' : 'INTEGER';
+  return `
+ALTER TABLE kb_qa ADD COLUMN ${pg ? 'IF NOT EXISTS ' : ''}qkey TEXT NOT NULL DEFAULT '';
+UPDATE kb_qa SET qkey = ${key};
+DROP INDEX IF EXISTS kb_qa_by_question_key;
+CREATE INDEX IF NOT EXISTS kb_qa_by_qkey ON kb_qa (org_id, qkey);
+UPDATE library_state SET qkey = COALESCE((SELECT q.qkey FROM kb_qa q WHERE q.org_id = library_state.org_id AND q.file_id = library_state.file_id
+  AND q.location = library_state.location AND q.question = library_state.question LIMIT 1), qkey);
+CREATE TABLE IF NOT EXISTS library_conflicts (
+  org_id ${big} NOT NULL,
+  qkey TEXT NOT NULL,
+  PRIMARY KEY (org_id, qkey)
+);
+INSERT INTO library_conflicts (org_id, qkey) ${conflictingKeysSql('1 = 1')}
+ON CONFLICT DO NOTHING;
+`;
 }
 
 export function libraryTablesSql(dialect: Dialect): string {
@@ -91,7 +146,6 @@ CREATE TABLE IF NOT EXISTS library_settings (
   org_id ${big} PRIMARY KEY,
   review_age_months INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS kb_qa_by_question_key ON kb_qa (org_id, ${keyPrefixSql('')}, ${answerPrefixSql('')});
 CREATE INDEX IF NOT EXISTS kb_qa_by_location ON kb_qa (org_id, file_id, location);
 ${
   // A page of the library, newest file first, read in index order and stopped after the page (SQLite's

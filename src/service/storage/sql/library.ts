@@ -7,32 +7,51 @@ import type { QaFields, QaSlot } from '../knowledge-index';
 import type {
   LibraryEntryKey,
   LibraryEventRecord,
+  ConflictPageRequest,
   LibraryListFilter,
+  LibraryPageRequest,
   LibraryRepository,
   LibraryRow,
+  LibrarySettlement,
   LibraryState,
   ManualEntry,
   ManualEntryContent,
-  LibrarySettlement,
   NewLibraryEvent,
 } from '../library';
 import { inList, parseJson, type Sql } from './executor';
-import { ANSWER_PREFIX_CHARS, answerPrefixSql, KEY_PREFIX_CHARS, keyPrefixSql, questionKeySql } from './library-schema';
-
-const KEY = questionKeySql('q');
-const KEY_PREFIX = keyPrefixSql('q');
-const prefix = (key: string) => key.slice(0, KEY_PREFIX_CHARS);
+import { refreshConflictsSql, textInArg, textInSql } from './library-schema';
 
 const STATE_JOIN = `LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question`;
 
 const SELECT_ENTRY = `SELECT q.id, q.file_id, q.question, q.answer, q.slots, q.original_id, q.tab_name, q.location, f.filename,
-  ${KEY} AS qkey, fl.created_at AS file_created_at, f.as_of AS file_as_of, s.org_id AS state_org,
+  q.qkey, fl.created_at AS file_created_at, f.as_of AS file_as_of, s.org_id AS state_org,
   s.status, s.retired_reason, s.approved_by, s.approved_at, s.version, s.edit_question, s.edit_answer, s.edit_slots,
   s.as_of, s.updated_by, s.updated_at, s.owner, s.review_months
   FROM kb_qa q
   JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
   LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id
   ${STATE_JOIN}`;
+
+/** A condition on `q` (an entry and its file) with its arguments. */
+interface Condition {
+  sql: string[];
+  args: unknown[];
+}
+
+const and = (c: Condition) => c.sql.join(' AND ');
+
+/**
+ * How a filter splits between the entries without a decision (the most, read from the entries' index)
+ * and those with one (few, read from the decisions): see `SqlLibrary.list`.
+ */
+interface FilterPlan {
+  /** What every entry listed must be (its file, its key): holds for both kinds. */
+  base: Condition;
+  /** What more an entry without a decision must be; null when none passes (approved, retired, canonical). */
+  undecided: Condition | null;
+  /** What an entry with a decision must be, on `s` (and its file's upload date, `fl`, and own dates, `kf`). */
+  decided: Condition;
+}
 
 /** An indexed entry with the analysts' state beside it: its slots (and edited slots) still JSON. */
 interface EntryRow extends Omit<QaFields, 'slots' | 'question_stems' | 'stems'> {
@@ -76,98 +95,116 @@ const STATE_COLUMNS = new Set<keyof LibraryState>([
   'review_months',
 ]);
 
-/** Keys whose live entries (not retired) give more than one answer and none of which is canonical. */
-function conflictSql(keyFilter: string): string {
-  return `SELECT k FROM (
-    SELECT ${KEY} AS k, COALESCE(s.status, 'active') AS st, LOWER(TRIM(SUBSTR(COALESCE(s.edit_answer, q.answer), 1, ${ANSWER_PREFIX_CHARS}))) AS a
-    FROM kb_qa q ${STATE_JOIN}
-    WHERE q.org_id = ? ${keyFilter}
-  ) x GROUP BY k
-  HAVING COUNT(DISTINCT CASE WHEN st <> 'retired' THEN a END) > 1 AND SUM(CASE WHEN st = 'canonical' THEN 1 ELSE 0 END) = 0`;
-}
-
 export class SqlLibrary implements LibraryRepository {
   constructor(private readonly sql: Sql) {}
-
-  /** `column IN (texts)` with one parameter for the whole list. */
-  private textIn(column: string, values: readonly string[]): { clause: string; args: unknown[] } {
-    return this.sql.dialect === 'postgres'
-      ? { clause: `${column} = ANY(CAST(? AS TEXT[]))`, args: [[...values]] }
-      : { clause: `${column} IN (SELECT value FROM json_each(?))`, args: [JSON.stringify(values)] };
-  }
 
   private get companyScope(): string {
     return this.sql.dialect === 'postgres' ? 'f.scope_includes_company' : 'f.scope_includes_company = 1';
   }
 
-  async list(orgId: number, filter: LibraryListFilter, page: { limit: number; offset: number }): Promise<{ count: number; rows: LibraryRow[] }> {
-    const where = ['q.org_id = ?'];
-    const args: unknown[] = [orgId];
-    const status = filter.filter === 'retired' ? 'retired' : filter.status;
-    if (status) {
-      where.push(`COALESCE(s.status, 'active') = ?`);
-      args.push(status);
-    } else {
-      // Retired entries are kept, not browsed: they show when asked for.
-      where.push(`COALESCE(s.status, 'active') <> 'retired'`);
+  /**
+   * A page of entries without joining every entry with its decisions: the entries' own index, in the list's
+   * order (newest file first, in a file its last rows first), is walked for ids only, each entry without a
+   * decision passing by its file and key alone, those with one (few: the decisions are read first) by
+   * their id; only the page's entries are then read whole. A page after an entry (`page.after`) starts
+   * there in the index; a page by number skips index entries, not joined rows.
+   */
+  async list(orgId: number, filter: LibraryListFilter, page: LibraryPageRequest): Promise<{ count: number; rows: LibraryRow[] }> {
+    if (filter.ids?.length === 0) return { count: 0, rows: [] };
+    const plan = await this.plan(orgId, filter);
+    const decisions = await this.decisions(orgId, plan);
+    const passes = this.passes(plan, decisions);
+    if (filter.ids) {
+      // A search's results: few (the retrieval's pool), kept in its order, paged here.
+      const found = await this.sql.all<{ id: number }>(`SELECT q.id FROM kb_qa q WHERE q.org_id = ? AND ${and(plan.base)} AND ${passes.sql}`, [
+        orgId,
+        ...plan.base.args,
+        ...passes.args,
+      ]);
+      const listed = new Set(found.map((r) => Number(r.id)));
+      const ranked = filter.ids.filter((id) => listed.has(id));
+      const start = page.after ? ranked.indexOf(page.after.id) + 1 : page.offset;
+      return { count: ranked.length, rows: await this.inOrder(orgId, ranked.slice(start, start + page.limit)) };
     }
-    if (filter.filter === 'unapproved') where.push('s.approved_at IS NULL');
-    if (filter.filter === 'approved') where.push('s.approved_at IS NOT NULL');
-    if (filter.filter === 'by_hand') where.push('q.file_id < 0');
-    if (filter.filter === 'review_due') {
-      const due = await this.reviewDueClause(orgId, filter);
-      where.push(due.clause);
-      args.push(...due.args);
+    const count = await this.count(orgId, plan, decisions);
+    if (count === 0 || (!page.after && page.offset >= count)) return { count, rows: [] };
+    const where = [`q.org_id = ?`, and(plan.base), passes.sql];
+    const args: unknown[] = [orgId, ...plan.base.args, ...passes.args];
+    if (page.after) {
+      where.push('(q.file_id, q.id) < (?, ?)');
+      args.push(page.after.file_id, page.after.id);
     }
-    if (filter.owner !== undefined) {
-      where.push('s.owner = ?');
-      args.push(filter.owner);
-    }
-    if (filter.filter === 'conflicts') {
-      const inConflict = [...(await this.conflictingByPrefix(orgId, await this.conflictCandidates(orgId)))];
-      // The indexed part too, so the entries are found through the key's index.
-      const prefixes = this.textIn(KEY_PREFIX, [...new Set(inConflict.map(prefix))]);
-      const keys = this.textIn(KEY, inConflict);
-      where.push(prefixes.clause, keys.clause);
-      args.push(...prefixes.args, ...keys.args);
-    }
+    const ids = await this.sql.all<{ id: number }>(
+      `SELECT q.id FROM kb_qa q WHERE ${where.join(' AND ')} ORDER BY q.file_id DESC, q.id DESC LIMIT ? OFFSET ?`,
+      [...args, page.limit, page.after ? 0 : page.offset],
+    );
+    return { count, rows: await this.inOrder(orgId, ids.map((r) => Number(r.id))) };
+  }
+
+  /** The filter as conditions on entries without a decision and on those with one. */
+  private async plan(orgId: number, filter: LibraryListFilter): Promise<FilterPlan> {
+    const base: Condition = { sql: ['1 = 1'], args: [] };
+    if (filter.filter === 'by_hand') base.sql.push('q.file_id < 0');
     if (filter.file_id !== undefined) {
-      where.push('q.file_id = ?');
-      args.push(filter.file_id);
+      base.sql.push('q.file_id = ?');
+      base.args.push(filter.file_id);
     }
     if (filter.offering_id !== undefined) {
-      where.push(`(${this.companyScope} OR EXISTS (SELECT 1 FROM kb_file_offerings o WHERE o.org_id = q.org_id AND o.file_id = q.file_id AND o.offering_id = ?))`);
-      args.push(filter.offering_id);
+      base.sql.push(`q.file_id IN (SELECT f.file_id FROM kb_files f WHERE f.org_id = ? AND (${this.companyScope} OR EXISTS (
+        SELECT 1 FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id AND o.offering_id = ?)))`);
+      base.args.push(orgId, filter.offering_id);
     }
     if (filter.ids) {
-      if (filter.ids.length === 0) return { count: 0, rows: [] };
+      // Only the search's results (and their decisions) are read.
       const ids = inList(this.sql, 'q.id', filter.ids);
-      where.push(ids.clause);
-      args.push(...ids.args);
-      // A search's results: few (the retrieval's pool), kept in its order, paged here.
-      const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE ${where.join(' AND ')}`, args);
-      const rank = new Map(filter.ids.map((id, i) => [id, i]));
-      rows.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
-      return { count: rows.length, rows: await this.withOfferings(orgId, rows.slice(page.offset, page.offset + page.limit)) };
+      base.sql.push(ids.clause);
+      base.args.push(...ids.args);
     }
-    const clause = where.join(' AND ');
-    const count = filter.filter === 'conflicts' ? await this.countJoined(clause, args) : await this.countByDecisions(orgId, filter, status);
-    if (count === 0 || page.offset >= count) return { count, rows: [] };
-    // Newest file first, and in a file its last rows first: the order of an index, so a page is read and
-    // the scan stops, instead of every entry joined and sorted.
-    const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE ${clause} ORDER BY q.file_id DESC, q.id DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
-    return { count, rows: await this.withOfferings(orgId, rows) };
+    if (filter.filter === 'conflicts') {
+      // The keys first (a list of disagreements is short): as a subquery, PostgreSQL joined it with every decision's entry.
+      const keys = await this.sql.all<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = ?', [orgId]);
+      base.sql.push(textInSql(this.sql.dialect, 'q.qkey'));
+      base.args.push(textInArg(this.sql.dialect, keys.map((k) => k.qkey)));
+    }
+    const status = filter.filter === 'retired' ? 'retired' : filter.status;
+    // Retired entries are kept, not browsed: they show when asked for.
+    const decided: Condition = status ? { sql: ['s.status = ?'], args: [status] } : { sql: [`s.status <> 'retired'`], args: [] };
+    let undecided: Condition | null = status === undefined || status === 'active' ? { sql: [], args: [] } : null;
+    if (filter.filter === 'unapproved') decided.sql.push('s.approved_at IS NULL');
+    if (filter.filter === 'approved') {
+      decided.sql.push('s.approved_at IS NOT NULL');
+      undecided = null;
+    }
+    if (filter.filter === 'review_due') {
+      const due = await this.reviewDueClause(orgId, filter);
+      decided.sql.push(due.clause);
+      decided.args.push(...due.args);
+      // Dated by what the file states about itself, else by its upload.
+      undecided?.sql.push(`q.file_id IN (SELECT fl.id FROM files fl LEFT JOIN kb_files kf ON kf.org_id = fl.org_id AND kf.file_id = fl.id
+        WHERE fl.org_id = ? AND COALESCE(kf.as_of, fl.created_at) < ?)`);
+      undecided?.args.push(orgId, filter.review_cutoff);
+    }
+    if (filter.owner !== undefined) {
+      // An owner is a decision: an entry without one never passes.
+      decided.sql.push('s.owner = ?');
+      decided.args.push(filter.owner);
+      undecided = null;
+    }
+    return { base, undecided, decided };
   }
 
   /**
-   * Entries approved (else dated) before their cutoff: the organisation's, or the one of their own review
-   * interval (the few intervals in use, read first, each with its cutoff).
+   * Entries approved (else dated: by the analyst, by what their file states about itself, by its upload)
+   * before their cutoff: the organisation's, or the one of their own review interval (the few intervals in
+   * use, read first, each with its cutoff).
    */
-  private async reviewDueClause(orgId: number, filter: LibraryListFilter, kbFile = 'f'): Promise<{ clause: string; args: unknown[] }> {
-    const base = `COALESCE(s.approved_at, s.as_of, ${kbFile}.as_of, fl.created_at)`;
+  private async reviewDueClause(orgId: number, filter: LibraryListFilter): Promise<{ clause: string; args: unknown[] }> {
+    const base = 'COALESCE(s.approved_at, s.as_of, kf.as_of, fl.created_at)';
     const cutoffs = filter.review_cutoffs;
     const months = cutoffs
-      ? (await this.sql.all<{ m: number }>('SELECT DISTINCT review_months AS m FROM library_state WHERE org_id = ? AND review_months IS NOT NULL', [orgId])).map((r) => Number(r.m)).filter((m) => cutoffs[m] !== undefined)
+      ? (await this.sql.all<{ m: number }>('SELECT DISTINCT review_months AS m FROM library_state WHERE org_id = ? AND review_months IS NOT NULL', [orgId]))
+          .map((r) => Number(r.m))
+          .filter((m) => cutoffs[m] !== undefined)
       : [];
     if (months.length === 0) return { clause: `${base} < ?`, args: [filter.review_cutoff] };
     const whens = months.map(() => 'WHEN ? THEN CAST(? AS TEXT)').join(' ');
@@ -175,80 +212,78 @@ export class SqlLibrary implements LibraryRepository {
     return { clause: `${base} < (CASE s.review_months ${whens} ELSE CAST(? AS TEXT) END)`, args: [...args, filter.review_cutoff] };
   }
 
-  /** Counts by joining every entry with its decisions: what the conflicts filter needs. */
-  private async countJoined(clause: string, args: unknown[]): Promise<number> {
-    const from = `FROM kb_qa q LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id ${STATE_JOIN}`;
-    return Number((await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n ${from} WHERE ${clause}`, args))?.n ?? 0);
+  /**
+   * The entries of the base whose decision changes whether they pass: their ids, whether they pass, and
+   * whether they would have passed without one (what the count of undecided entries, read from the
+   * index, must not hold). Where passing undecided depends on nothing but the base (the whole list: every
+   * undecided entry passes; approved, retired: none does), only the decisions that say otherwise are
+   * joined with their entries (the retired ones, the approved ones), not every decision.
+   */
+  private async decisions(orgId: number, plan: FilterPlan): Promise<{ id: number; pass: number; undecided: number }[]> {
+    const undecided = plan.undecided && plan.undecided.sql.length > 0 ? and(plan.undecided) : plan.undecided ? '1 = 1' : '1 = 0';
+    // The decided condition reads the decision alone (and the file's date only for review_due, which has undecided conditions).
+    const telling = !plan.undecided ? [`(${and(plan.decided)})`] : plan.undecided.sql.length === 0 ? [`NOT (${and(plan.decided)})`] : [];
+    const tellingArgs = telling.length ? plan.decided.args : [];
+    // The decisions drive the join (SQLite: CROSS JOIN keeps them the outer loop).
+    const join = this.sql.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+    const rows = await this.sql.all<{ id: number; pass: number; undecided: number }>(
+      `SELECT q.id, CASE WHEN ${and(plan.decided)} THEN 1 ELSE 0 END AS pass, CASE WHEN ${undecided} THEN 1 ELSE 0 END AS undecided
+       FROM library_state s ${join} kb_qa q ON q.org_id = s.org_id AND q.file_id = s.file_id AND q.location = s.location AND q.question = s.question
+       LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id
+       LEFT JOIN kb_files kf ON kf.org_id = q.org_id AND kf.file_id = q.file_id
+       WHERE s.org_id = ? AND q.org_id = ? AND ${and(plan.base)}${telling.map((t) => ` AND ${t}`).join('')}`,
+      [...plan.decided.args, ...(plan.undecided?.args ?? []), orgId, orgId, ...plan.base.args, ...tellingArgs],
+    );
+    return rows.map((r) => ({ id: Number(r.id), pass: Number(r.pass), undecided: Number(r.undecided) }));
+  }
+
+  /** The condition on `q` an entry of the base passes by: as undecided and without a decision, or by its decision. */
+  private passes(plan: FilterPlan, decisions: { id: number; pass: number }[]): { sql: string; args: unknown[] } {
+    const passing = decisions.filter((d) => d.pass === 1).map((d) => d.id);
+    const parts: string[] = [];
+    const args: unknown[] = [];
+    if (plan.undecided) {
+      const own = [...plan.undecided.sql];
+      args.push(...plan.undecided.args);
+      if (decisions.length > 0) {
+        const all = decisions.map((d) => d.id);
+        own.push(this.sql.dialect === 'postgres' ? 'q.id <> ALL(CAST(? AS BIGINT[]))' : 'q.id NOT IN (SELECT value FROM json_each(?))');
+        args.push(this.sql.dialect === 'postgres' ? all : JSON.stringify(all));
+      }
+      parts.push(own.length ? `(${own.join(' AND ')})` : '1 = 1');
+    }
+    if (passing.length > 0) {
+      const ids = inList(this.sql, 'q.id', passing);
+      parts.push(ids.clause);
+      args.push(...ids.args);
+    }
+    return { sql: parts.length ? `(${parts.join(' OR ')})` : '1 = 0', args };
   }
 
   /**
-   * Counts without joining 50,000 entries with their decisions (a tenth of a second): the entries that
-   * have no decision count as their defaults say (active, unapproved, dated by their file), counted from
-   * the entries' own index less those with a decision; those with one are counted from the decisions
-   * (few) joined to their entries.
+   * How many entries pass: those of the base that pass undecided, counted from the entries' index (the
+   * whole library's from the index's own row count), less those with a decision, plus those passing by it.
    */
-  private async countByDecisions(orgId: number, filter: LibraryListFilter, status: string | undefined): Promise<number> {
-    // Conditions on the entry and its file only, the same for both parts.
-    const entry: string[] = ['q.org_id = ?'];
-    const entryArgs: unknown[] = [orgId];
-    if (filter.filter === 'by_hand') entry.push('q.file_id < 0');
-    if (filter.file_id !== undefined) {
-      entry.push('q.file_id = ?');
-      entryArgs.push(filter.file_id);
-    }
-    if (filter.offering_id !== undefined) {
-      entry.push(`q.file_id IN (SELECT f.file_id FROM kb_files f WHERE f.org_id = ? AND (${this.companyScope} OR EXISTS (
-        SELECT 1 FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id AND o.offering_id = ?)))`);
-      entryArgs.push(orgId, filter.offering_id);
-    }
-    // Whether an entry without a decision passes, and what more its file must be.
-    const undecided = [...entry];
-    const undecidedArgs = [...entryArgs];
-    let undecidedPass = status === undefined || status === 'active';
-    if (filter.filter === 'approved' || filter.owner !== undefined) undecidedPass = false;
-    if (filter.filter === 'review_due') {
-      // Dated by what the file states about itself, else by its upload.
-      undecided.push(`q.file_id IN (SELECT fl.id FROM files fl LEFT JOIN kb_files kf ON kf.org_id = fl.org_id AND kf.file_id = fl.id
-        WHERE fl.org_id = ? AND COALESCE(kf.as_of, fl.created_at) < ?)`);
-      undecidedArgs.push(orgId, filter.review_cutoff);
-    }
-    // What an entry with a decision must be.
-    const decided = [...entry, 's.org_id = ?'];
-    const decidedArgs: unknown[] = [...entryArgs, orgId];
-    if (status) {
-      decided.push('s.status = ?');
-      decidedArgs.push(status);
-    } else decided.push(`s.status <> 'retired'`);
-    if (filter.filter === 'unapproved') decided.push('s.approved_at IS NULL');
-    if (filter.filter === 'approved') decided.push('s.approved_at IS NOT NULL');
-    if (filter.filter === 'review_due') {
-      const due = await this.reviewDueClause(orgId, filter, 'kf');
-      decided.push(due.clause);
-      decidedArgs.push(...due.args);
-    }
-    if (filter.owner !== undefined) {
-      decided.push('s.owner = ?');
-      decidedArgs.push(filter.owner);
-    }
-    // The decisions drive the join (SQLite: CROSS JOIN keeps them the outer loop).
-    const join = this.sql.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
-    const fromDecided = `FROM library_state s ${join} kb_qa q ON q.org_id = s.org_id AND q.file_id = s.file_id AND q.location = s.location AND q.question = s.question
-      LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id
-      LEFT JOIN kb_files kf ON kf.org_id = q.org_id AND kf.file_id = q.file_id`;
-    const n = async (sql: string, args: unknown[]) => Number((await this.sql.get<{ n: number }>(sql, args))?.n ?? 0);
-    if (!undecidedPass) return n(`SELECT COUNT(*) AS n ${fromDecided} WHERE ${decided.join(' AND ')}`, decidedArgs);
-    // One pass over the decisions: those that pass, and those whose entries the undecided count must not hold.
-    const both = await this.sql.get<{ d: number | null; u: number | null }>(
-      `SELECT SUM(CASE WHEN ${decided.join(' AND ')} THEN 1 ELSE 0 END) AS d, SUM(CASE WHEN ${undecided.join(' AND ')} THEN 1 ELSE 0 END) AS u
-       ${fromDecided} WHERE s.org_id = ? AND q.org_id = ?`,
-      [...decidedArgs, ...undecidedArgs, orgId, orgId],
-    );
-    // The organisation's whole library: the index keeps its row count (kb_counts), so nothing is counted.
+  private async count(orgId: number, plan: FilterPlan, decisions: { pass: number; undecided: number }[]): Promise<number> {
+    const passing = decisions.filter((d) => d.pass === 1).length;
+    if (!plan.undecided) return passing;
+    const decidedUndecided = decisions.filter((d) => d.undecided === 1).length;
+    const conditions = [...plan.base.sql.filter((c) => c !== '1 = 1'), ...plan.undecided.sql];
     const all =
-      undecided.length === 1
-        ? await n(`SELECT COALESCE(SUM(rows), 0) AS n FROM kb_counts WHERE org_id = ? AND kind = 'qa'`, [orgId])
-        : await n(`SELECT COUNT(*) AS n FROM kb_qa q WHERE ${undecided.join(' AND ')}`, undecidedArgs);
-    return all - Number(both?.u ?? 0) + Number(both?.d ?? 0);
+      conditions.length === 0
+        ? Number((await this.sql.get<{ n: number }>(`SELECT COALESCE(SUM(rows), 0) AS n FROM kb_counts WHERE org_id = ? AND kind = 'qa'`, [orgId]))?.n ?? 0)
+        : Number(
+            (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM kb_qa q WHERE q.org_id = ? AND ${conditions.join(' AND ')}`, [orgId, ...plan.base.args, ...plan.undecided.args]))
+              ?.n ?? 0,
+          );
+    return all - decidedUndecided + passing;
+  }
+
+  /** The entries with these ids, whole, in this order. */
+  private async inOrder(orgId: number, ids: number[]): Promise<LibraryRow[]> {
+    const rows = await this.byIds(orgId, ids);
+    const rank = new Map(ids.map((id, i) => [id, i]));
+    return rows.sort((a, b) => rank.get(a.id)! - rank.get(b.id)!);
   }
 
   async get(orgId: number, id: number): Promise<LibraryRow | null> {
@@ -263,56 +298,42 @@ export class SqlLibrary implements LibraryRepository {
     return this.withOfferings(orgId, rows);
   }
 
-  async byKey(orgId: number, qkey: string): Promise<LibraryRow[]> {
+  async byKeys(orgId: number, qkeys: string[]): Promise<LibraryRow[]> {
+    if (qkeys.length === 0) return [];
     // Found through the key's index; ordered here, since an ORDER BY tempted SQLite into walking every entry in order instead.
-    const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE q.org_id = ? AND ${KEY_PREFIX} = ? AND ${KEY} = ?`, [orgId, prefix(qkey), qkey]);
+    const rows = await this.sql.all<EntryRow>(`${SELECT_ENTRY} WHERE q.org_id = ? AND ${textInSql(this.sql.dialect, 'q.qkey')}`, [
+      orgId,
+      textInArg(this.sql.dialect, [...new Set(qkeys)]),
+    ]);
     rows.sort((a, b) => Number(b.file_id) - Number(a.file_id) || Number(b.id) - Number(a.id));
     return this.withOfferings(orgId, rows);
   }
 
   async conflicting(orgId: number, qkeys: string[]): Promise<Set<string>> {
     if (qkeys.length === 0) return new Set();
-    // Through the index by the keys' indexed part; the whole key groups.
-    const keys = this.textIn(KEY_PREFIX, [...new Set(qkeys.map(prefix))]);
-    const wanted = new Set(qkeys);
-    const rows = await this.sql.all<{ k: string }>(conflictSql(`AND ${keys.clause}`), [orgId, ...keys.args]);
-    return new Set(rows.map((r) => r.k).filter((k) => wanted.has(k)));
+    const rows = await this.sql.all<{ qkey: string }>(`SELECT qkey FROM library_conflicts WHERE org_id = ? AND ${textInSql(this.sql.dialect, 'qkey')}`, [
+      orgId,
+      textInArg(this.sql.dialect, [...new Set(qkeys)]),
+    ]);
+    return new Set(rows.map((r) => r.qkey));
   }
 
-  /** `conflicting` for keys given by their indexed part: every key in conflict that starts so. */
-  private async conflictingByPrefix(orgId: number, prefixes: string[]): Promise<Set<string>> {
-    if (prefixes.length === 0) return new Set();
-    const keys = this.textIn(KEY_PREFIX, [...new Set(prefixes)]);
-    const rows = await this.sql.all<{ k: string }>(conflictSql(`AND ${keys.clause}`), [orgId, ...keys.args]);
-    return new Set(rows.map((r) => r.k));
-  }
-
-  async conflictKeys(orgId: number, page: { limit: number; offset: number }): Promise<{ count: number; keys: string[] }> {
-    const keys = [...(await this.conflictingByPrefix(orgId, await this.conflictCandidates(orgId)))].sort();
-    return { count: keys.length, keys: keys.slice(page.offset, page.offset + page.limit) };
-  }
-
-  /**
-   * The indexed parts of keys that may be in conflict, read from the key's index alone (not every entry
-   * joined with its decisions): those whose entries' answers differ as learned, and those of entries with
-   * an edit (it can make entries disagree). `conflictingByPrefix` then decides on these few.
-   */
-  private async conflictCandidates(orgId: number): Promise<string[]> {
-    const answer = answerPrefixSql('q');
-    const learned = await this.sql.all<{ k: string }>(
-      `SELECT ${KEY_PREFIX} AS k FROM kb_qa q WHERE q.org_id = ? GROUP BY ${KEY_PREFIX} HAVING MIN(${answer}) <> MAX(${answer})`,
-      [orgId],
-    );
-    const edited = await this.sql.all<{ k: string }>(`SELECT DISTINCT qkey AS k FROM library_state WHERE org_id = ? AND edit_answer IS NOT NULL`, [orgId]);
-    return [...new Set([...learned.map((r) => r.k), ...edited.map((r) => prefix(r.k))])];
+  /** Read from `library_conflicts`, kept as entries and decisions change (./library-schema.ts refreshConflictsSql). */
+  async conflictKeys(orgId: number, page: ConflictPageRequest): Promise<{ count: number; keys: string[] }> {
+    const count = Number((await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM library_conflicts WHERE org_id = ?', [orgId]))?.n ?? 0);
+    const rows = page.after
+      ? await this.sql.all<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = ? AND qkey > ? ORDER BY qkey LIMIT ?', [orgId, page.after, page.limit])
+      : await this.sql.all<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = ? ORDER BY qkey LIMIT ? OFFSET ?', [orgId, page.limit, page.offset]);
+    return { count, keys: rows.map((r) => r.qkey) };
   }
 
   async canonicalKeys(orgId: number, qkeys: string[]): Promise<Set<string>> {
     if (qkeys.length === 0) return new Set();
-    const keys = this.textIn('qkey', [...new Set(qkeys)]);
+    // The entries' own keys (a decision's key is the one its entry had when it was made).
     const rows = await this.sql.all<{ qkey: string }>(
-      `SELECT DISTINCT qkey FROM library_state WHERE org_id = ? AND status = 'canonical' AND ${keys.clause}`,
-      [orgId, ...keys.args],
+      `SELECT DISTINCT q.qkey FROM library_state s JOIN kb_qa q ON q.org_id = s.org_id AND q.file_id = s.file_id AND q.location = s.location AND q.question = s.question
+       WHERE s.org_id = ? AND s.status = 'canonical' AND ${textInSql(this.sql.dialect, 'q.qkey')}`,
+      [orgId, textInArg(this.sql.dialect, [...new Set(qkeys)])],
     );
     return new Set(rows.map((r) => r.qkey));
   }
@@ -336,20 +357,25 @@ export class SqlLibrary implements LibraryRepository {
         `UPDATE library_state SET ${sets.join(', ')} WHERE org_id = ? AND file_id = ? AND location = ? AND question = ?`,
         [...args, orgId, entry.file_id, entry.location, entry.question],
       );
+      // The entry's decision may start or end a disagreement on its question.
+      for (const statement of refreshConflictsSql(sql.dialect)) await sql.run(statement, [orgId, textInArg(sql.dialect, [entry.qkey])]);
       await insertEvent(sql, orgId, entry, event, at);
     });
   }
 
   async settlements(orgId: number, qkeys: string[]): Promise<LibrarySettlement[]> {
     if (qkeys.length === 0) return [];
-    const keys = this.textIn('qkey', [...new Set(qkeys)]);
     const rows = await this.sql.all<LibrarySettlement>(
-      `SELECT qkey, offering_id, file_id, location, question, by_name, at FROM library_settlements WHERE org_id = ? AND ${keys.clause} ORDER BY offering_id`,
-      [orgId, ...keys.args],
+      `SELECT qkey, offering_id, file_id, location, question, by_name, at FROM library_settlements WHERE org_id = ? AND ${textInSql(this.sql.dialect, 'qkey')} ORDER BY offering_id`,
+      [orgId, textInArg(this.sql.dialect, [...new Set(qkeys)])],
     );
     return rows.map((r) => ({ ...r, offering_id: Number(r.offering_id), file_id: Number(r.file_id) }));
   }
 
+  /**
+   * A settlement for one offering leaves `library_conflicts` as it was: the question stays open for every
+   * other offering (../../domain/library-offerings.ts reads one offering's disagreements from there).
+   */
   async settleForOffering(orgId: number, settlement: Omit<LibrarySettlement, 'at'> & { at?: string }, event: NewLibraryEvent): Promise<void> {
     const at = settlement.at ?? event.at ?? nowIso();
     const t = settlement;

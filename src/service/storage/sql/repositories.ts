@@ -5,6 +5,7 @@ import type { Sql } from './executor';
 import { SqlFiles } from './files';
 import { SqlLibrary } from './library';
 import { SqlQuestionnaires } from './questionnaires';
+import { SqlReplays } from './replays';
 import type { Repositories } from '../types';
 
 export function repositories(sql: Sql): Repositories {
@@ -18,5 +19,6 @@ export function repositories(sql: Sql): Repositories {
     sessions: new SqlSessions(sql),
     questionnaires: new SqlQuestionnaires(sql),
     library: new SqlLibrary(sql),
+    replays: new SqlReplays(sql),
   };
 }

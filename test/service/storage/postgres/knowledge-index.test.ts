@@ -1,17 +1,21 @@
 /**
  * The PostgreSQL knowledge index's own representation (the shared contract is in ../knowledge-index.test.ts):
- * each row's term frequencies (`tf`) equal what a tsvector with positions of its text holds, while the
- * stored tsvector keeps only its lexemes; rows indexed before `tf` existed (their tsvector with positions)
- * are filled by the migration and rank as before, and a search is one statement.
+ * each row's term frequencies, in its lexemes' postings, equal what a tsvector with positions of its text
+ * holds, while the stored tsvector keeps only its lexemes; rows indexed when each kept its frequencies as
+ * a `tf` object get postings from the migration and rank as before, and a search is two statements at
+ * most; entries written before the answer library kept question keys get them from the migration, with
+ * the keys in conflict.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexedFile, IndexQuery } from '../../../../src/service/storage/knowledge-index';
 import { PostgresKnowledgeIndex } from '../../../../src/service/storage/postgres/knowledge';
-import { tfFromTsv } from '../../../../src/service/storage/postgres/knowledge/schema';
+import { KNOWLEDGE_INDEX_MIGRATIONS, tfFromTsv } from '../../../../src/service/storage/postgres/knowledge/schema';
+import { decodePostings } from '../../../../src/service/storage/postgres/knowledge/postings';
 import { indexTokens } from '../../../../src/service/storage/postgres/knowledge/tokens';
 import { createTestDatabase, type TestDatabase } from '../../postgres';
 import { passageOf, qaOf } from '../entries';
+import { libraryQuestionKey } from '../../../../src/service/knowledge/question-identity';
 
 const FILE: IndexedFile = { org_id: 1, file_id: 1, filename: 'policy.md', offering_ids: [], scope_includes_company: true, use_as_source: true };
 
@@ -26,6 +30,20 @@ function positionalLiteral(head: string, body: string): string {
   return tokens.map(([t, w], i) => `'${t.replace(/'/g, "''")}':${Math.min(16383, i + 1)}${w}`).join(' ');
 }
 const qa = qaOf;
+
+/** Each row's term frequencies, gathered from its lexemes' postings, as the `tf` object rows once kept. */
+async function tfOfRows(pool: pg.Pool, kind: 'passages' | 'qa'): Promise<Map<number, Record<string, number>>> {
+  const { rows } = await pool.query<{ term: string; first_id: string; postings: Buffer }>('SELECT term, first_id, postings FROM kb_postings WHERE kind = $1', [kind]);
+  const tf = new Map<number, Record<string, number>>();
+  for (const row of rows) {
+    for (const p of decodePostings(Number(row.first_id), row.postings)) {
+      const of = tf.get(p.id) ?? {};
+      of[row.term] = p.tf;
+      tf.set(p.id, of);
+    }
+  }
+  return tf;
+}
 
 const PASSAGES = [
   passage('Encryption', 'Customer data is encrypted at rest with AES-256 and in transit with TLS 1.2. Encryption keys rotate yearly.'),
@@ -60,44 +78,100 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
   it('stores each row\'s term frequencies as a tsvector with positions would hold them, and only lexemes in its tsvector', async () => {
     const texts = { passages: PASSAGES.map((p) => [p.index_header, p.index_body]), qa: QA.map((q) => [q.index_question, q.index_answer]) };
     for (const [table, kind] of [['kb_passages', 'passages'], ['kb_qa', 'qa']] as const) {
-      const { rows } = await pool.query<{ id: number; tf: Record<string, number>; lexemes: string[]; stripped: boolean }>(
-        `SELECT t.id, t.tf, tsvector_to_array(t.tsv) AS lexemes, t.tsv = strip(t.tsv) AS stripped FROM ${table} t ORDER BY t.id`,
+      const tfs = await tfOfRows(pool, kind);
+      const { rows } = await pool.query<{ id: string; lexemes: string[]; stripped: boolean }>(
+        `SELECT t.id, tsvector_to_array(t.tsv) AS lexemes, t.tsv = strip(t.tsv) AS stripped FROM ${table} t ORDER BY t.id`,
       );
       expect(rows.length).toBe(kind === 'passages' ? PASSAGES.length : QA.length);
       for (const [i, row] of rows.entries()) {
         const [head, body] = texts[kind][i]!;
         const positional = await pool.query<{ tf: Record<string, number> }>(`SELECT ${tfFromTsv(kind)} AS tf FROM (SELECT $1::tsvector AS tsv) t`, [positionalLiteral(head!, body!)]);
-        expect(row.tf).toEqual(positional.rows[0]!.tf);
+        const tf = tfs.get(Number(row.id))!;
+        expect(tf).toEqual(positional.rows[0]!.tf);
         expect(row.stripped).toBe(true);
-        expect(row.lexemes.sort()).toEqual(Object.keys(row.tf).sort());
+        expect(row.lexemes.sort()).toEqual(Object.keys(tf).sort());
       }
     }
-    const { rows } = await pool.query<{ tf: Record<string, number> }>('SELECT tf FROM kb_passages ORDER BY id');
+    const rows = [...(await tfOfRows(pool, 'passages')).entries()].sort(([a], [b]) => a - b).map(([, tf]) => ({ tf }));
     // "backup": twice in the heading (weight 0.5 each), twice in the body (1 each), in tenths.
     expect(rows[2]!.tf.backup).toBe(2 * 5 + 2 * 10);
     // Positions past 16,383 are one position: "audit" three times there counts once.
     expect(rows[3]!.tf.audit).toBe(10);
-    const qaRows = await pool.query<{ tf: Record<string, number> }>('SELECT tf FROM kb_qa ORDER BY id');
+    const qaRows = { rows: [...(await tfOfRows(pool, 'qa')).entries()].sort(([a], [b]) => a - b).map(([, tf]) => ({ tf })) };
     // In the library the question weighs 1 and the answer 0.3: "encrypt" once in each.
     expect(qaRows.rows[0]!.tf.encrypt).toBe(10 + 3);
   });
 
-  it('fills the term frequencies of rows indexed before they existed, and ranks them as before', async () => {
+  it('upgrades rows that kept their term frequencies as a tf object to postings, and ranks them as before', async () => {
     const queries: IndexQuery[] = [
       { kind: 'passages', scope: { org_id: 1 }, terms: ['encryption', 'backups', 'access', 'retention'], limit: 10, pool: 50 },
+      { kind: 'passages', scope: { org_id: 1, file_id: 1 }, terms: ['encryption', 'audit'], limit: 10, pool: 50 },
       { kind: 'qa', scope: { org_id: 1 }, terms: ['encrypted', 'MFA'], limit: 10, pool: 50 },
     ];
     const before = await Promise.all(queries.map((q) => index.search(q)));
     expect(before[0]!.hits.length).toBe(4);
-    // As an earlier version stored them: a tsvector with positions, and no tf.
-    for (const [table, texts] of [['kb_passages', PASSAGES.map((p) => [p.index_header, p.index_body])], ['kb_qa', QA.map((q) => [q.index_question, q.index_answer])]] as const) {
-      const { rows } = await pool.query<{ id: number }>(`SELECT id FROM ${table} ORDER BY id`);
-      for (const [i, row] of rows.entries()) await pool.query(`UPDATE ${table} SET tsv = $1::tsvector WHERE id = $2`, [positionalLiteral(texts[i]![0]!, texts[i]![1]!), row.id]);
+    const terms = (await pool.query('SELECT kind, term, docs FROM kb_terms ORDER BY kind, term')).rows;
+    // As the previous version stored them: a `tf` object in each row, no postings.
+    for (const [table, kind] of [['kb_passages', 'passages'], ['kb_qa', 'qa']] as const) {
+      await pool.query(`ALTER TABLE ${table} ADD COLUMN tf JSONB`);
+      for (const [id, tf] of await tfOfRows(pool, kind)) await pool.query(`UPDATE ${table} SET tf = $1 WHERE id = $2`, [JSON.stringify(tf), id]);
+      await pool.query(`ALTER TABLE ${table} ALTER COLUMN tf SET NOT NULL`);
     }
-    await pool.query('ALTER TABLE kb_passages DROP COLUMN tf; ALTER TABLE kb_qa DROP COLUMN tf');
+    await pool.query('DELETE FROM kb_postings');
+    await pool.query('DELETE FROM kb_schema_versions WHERE version >= 1006');
+    expect(await index.search(queries[0]!)).toEqual({ hits: [], pool_size: 0 });
     await index.migrate();
-    const after = await Promise.all(queries.map((q) => index.search(q)));
-    expect(after).toEqual(before);
+    expect(await Promise.all(queries.map((q) => index.search(q)))).toEqual(before);
+    const columns = await pool.query("SELECT 1 FROM information_schema.columns WHERE table_name IN ('kb_passages', 'kb_qa') AND column_name = 'tf'");
+    expect(columns.rows).toEqual([]);
+    // Deleting an upgraded file takes its rows out of the statistics as for a file written since.
+    expect((await pool.query('SELECT kind, term, docs FROM kb_terms ORDER BY kind, term')).rows).toEqual(terms);
+    await index.replaceFile({ ...FILE, file_id: 9 }, PASSAGES, QA);
+    await index.deleteFile(1, 9);
+    expect((await pool.query('SELECT kind, term, docs FROM kb_terms ORDER BY kind, term')).rows).toEqual(terms);
+  });
+
+  it('runs every migration of the index on a database of the schema before postings', async () => {
+    const old = await createTestDatabase();
+    const oldPool = new pg.Pool({ connectionString: old.url, max: 2 });
+    try {
+      for (const m of KNOWLEDGE_INDEX_MIGRATIONS.filter((m) => m.version < 1006)) await oldPool.query(m.sql);
+      await oldPool.query('CREATE TABLE kb_schema_versions (version INTEGER PRIMARY KEY)');
+      await oldPool.query('INSERT INTO kb_schema_versions SELECT unnest($1::int[])', [KNOWLEDGE_INDEX_MIGRATIONS.filter((m) => m.version < 1006).map((m) => m.version)]);
+      await oldPool.query(
+        `INSERT INTO kb_files (org_id, file_id, filename) VALUES (1, 1, 'old.md');
+         INSERT INTO kb_passages (org_id, file_id, page_number, section_path, context_header, content, stems, tsv, doclen, tf)
+         VALUES (1, 1, 1, '[]', 'Old', 'Encryption at rest', '', 'encrypt rest'::tsvector, 5, '{"encrypt": 15, "rest": 10}');
+         INSERT INTO kb_terms VALUES ('passages', 'encrypt', 1), ('passages', 'rest', 1);
+         INSERT INTO kb_counts VALUES (1, 'passages', 1, 5);`,
+      );
+      const upgraded = new PostgresKnowledgeIndex(oldPool);
+      await upgraded.migrate();
+      const found = await upgraded.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['encryption'], limit: 5, pool: 10 });
+      expect(found.hits.map((h) => h.content)).toEqual(['Encryption at rest']);
+      const postings = await oldPool.query<{ term: string; first_id: string; postings: Buffer }>('SELECT term, first_id, postings FROM kb_postings ORDER BY term');
+      expect(postings.rows.map((r) => ({ term: r.term, postings: decodePostings(Number(r.first_id), r.postings) }))).toEqual([
+        { term: 'encrypt', postings: [{ id: 1, tf: 15, len: 5 }] },
+        { term: 'rest', postings: [{ id: 1, tf: 10, len: 5 }] },
+      ]);
+    } finally {
+      await oldPool.end();
+      await old.drop();
+    }
+  });
+
+  it('splits a large file\'s postings into several rows per lexeme, and ranks as with one', async () => {
+    const many = Array.from({ length: 2500 }, (_, i) => passage('Split', `Encryption backups number ${i} ${'audit '.repeat(i % 7)}`));
+    const split = new PostgresKnowledgeIndex(pool, { postingsRows: 1000 });
+    const query: IndexQuery = { kind: 'passages', scope: { org_id: 1, file_id: 5 }, terms: ['encryption', 'audit'], limit: 10, pool: 50 };
+    await index.replaceFile({ ...FILE, file_id: 5 }, many, []);
+    const whole = await index.search(query);
+    await split.replaceFile({ ...FILE, file_id: 5 }, many, []);
+    const { rows } = await pool.query("SELECT count(*)::int AS n FROM kb_postings WHERE file_id = 5 AND term = 'encrypt'");
+    // Rows are written in batches of 1,000, the postings gathered once 1,000 rows or more wait: 3 rows.
+    expect(rows[0].n).toBe(3);
+    expect(await split.search(query)).toEqual({ ...whole, hits: whole.hits.map((h) => ({ ...h, id: expect.any(Number) })) });
+    await index.deleteFile(1, 5);
   });
 
   it('analyses a table that has grown and merges its GIN pending list, in the background of the write', async () => {
@@ -119,7 +193,7 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     await upkept.deleteFile(1, 3);
   });
 
-  it('answers a search in one statement, statistics, ranking, filters and contents together', async () => {
+  it('answers a search in two statements at most: statistics and postings, then filters and contents', async () => {
     const statements: string[] = [];
     const counting = {
       connect: pool.connect.bind(pool),
@@ -133,14 +207,32 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
       statements.length = 0;
       const result = await counted.search({ kind: 'passages', scope: { org_id: 1, offering_ids: [7] }, terms: ['encryption', 'data'], match, limit: 5, pool: 20 });
       expect(result.hits.length).toBeGreaterThan(0);
-      expect(statements.length).toBe(1);
+      // Ranked: the statistics and the postings, scored in the process, then the pool's filters and
+      // contents; unranked ('all'): one statement.
+      expect(statements.length).toBe(match === 'any' ? 2 : 1);
     }
     // A scope that hides every pooled row still reports the pool, so the caller can widen it.
     await pool.query('UPDATE kb_files SET use_as_source = FALSE');
     statements.length = 0;
     const hidden = await counted.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['encryption'], limit: 5, pool: 20 });
     expect(hidden).toEqual({ hits: [], pool_size: 3 });
-    expect(statements.length).toBe(1);
+    expect(statements.length).toBe(2);
     await pool.query('UPDATE kb_files SET use_as_source = TRUE');
+  });
+
+  it("gives entries written before version 1007 their question keys (the library's definition) and fills the keys in conflict", async () => {
+    const file = (file_id: number, filename: string): IndexedFile => ({ ...FILE, org_id: 2, file_id, filename });
+    await index.replaceFile(file(1, 'a.xlsx'), [], [qa('Do you  encrypt data\nat rest?', 'Yes'), qa('Is MFA enforced?', 'Yes')]);
+    await index.replaceFile(file(2, 'b.xlsx'), [], [qa('do you encrypt data at rest?', 'No'), qa('Is MFA enforced?', 'Yes')]);
+    const keys = async () => (await pool.query<{ qkey: string }>('SELECT qkey FROM kb_qa WHERE org_id = 2 ORDER BY id')).rows.map((r) => r.qkey);
+    const conflicts = async () => (await pool.query<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = 2')).rows.map((r) => r.qkey);
+    const written = await keys();
+    expect(written).toEqual([libraryQuestionKey({ text: 'do you encrypt data at rest?' }), libraryQuestionKey({ text: 'Is MFA enforced?' }), written[0], written[1]]);
+    expect(await conflicts()).toEqual([written[0]]);
+    // As an earlier version left them: no key, no table of conflicts.
+    await pool.query("UPDATE kb_qa SET qkey = ''; DROP TABLE library_conflicts; DELETE FROM kb_schema_versions WHERE version >= 1007");
+    await index.migrate();
+    expect(await keys()).toEqual(written);
+    expect(await conflicts()).toEqual([written[0]]);
   });
 });

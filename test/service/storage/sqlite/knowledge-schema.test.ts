@@ -2,7 +2,6 @@
  * The knowledge index's schema migrations on SQLite: a database made at an older version is brought to
  * the current one with its content intact and searchable as before.
  */
-import { keyPrefixSql, questionKeySql } from '../../../../src/service/storage/sql/library-schema';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +49,7 @@ describe('knowledge index schema on SQLite', () => {
     expect(config('kb_passages_fts')).toBeUndefined();
 
     const index = new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(9);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
     expect(config('kb_passages_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_qa_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_passages_fts', 'crisismerge')).toBe(FTS_CRISISMERGE);
@@ -75,7 +74,7 @@ describe('knowledge index schema on SQLite', () => {
     versionThree();
     migrateKnowledgeIndex(db, 5);
     const index = new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(9);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
     expect(db.prepare('SELECT COUNT(*) FROM kb_passages WHERE list_id IS NULL').pluck().get()).toBe(2);
     expect(db.prepare('SELECT COUNT(*) FROM kb_vector_lists').pluck().get()).toBe(0);
     const plan = db
@@ -97,7 +96,7 @@ describe('knowledge index schema on SQLite', () => {
     insert.run(ORG_ROWID_SPAN + 3, 'In no list yet.', vector(0.75), null);
 
     new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(9);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
     expect(db.prepare('SELECT id, list_id FROM kb_passages ORDER BY id').raw().all()).toEqual([
       [ORG_ROWID_SPAN + 1, 3],
       [ORG_ROWID_SPAN + 2, 5],
@@ -116,23 +115,42 @@ describe('knowledge index schema on SQLite', () => {
     ]);
   });
 
-  it("migrates a version-7 index to 8: the answer library's tables, and its entries found by question key through an index", () => {
+  it("migrates a version-7 index to the answer library's tables, its entries found by question key through an index", () => {
     migrateKnowledgeIndex(db, 7);
     new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(9);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'library_%' ORDER BY name").pluck().all();
-    expect(tables).toEqual(['library_events', 'library_manual', 'library_settings', 'library_settlements', 'library_state']);
-    const plan = db
-      .prepare(`EXPLAIN QUERY PLAN SELECT q.id FROM kb_qa q WHERE q.org_id = 1 AND ${keyPrefixSql('q')} = ? AND ${questionKeySql('q')} = ?`)
-      .all('id:Answers|PT-01', 'id:Answers|PT-01') as { detail: string }[];
-    expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX kb_qa_by_question_key/);
+    expect(tables).toEqual(['library_conflicts', 'library_events', 'library_manual', 'library_settings', 'library_settlements', 'library_state']);
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT q.id FROM kb_qa q WHERE q.org_id = 1 AND q.qkey = ?').all('id:answers|pt-01') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX kb_qa_by_qkey/);
   });
 
-  it('migrates a version-8 index to 9: owners, review intervals, settlements per offering and file dates, added beside what exists', () => {
+  it('migrates version 8 to 9: entries written before get their question key, and disagreements are in library_conflicts', () => {
     migrateKnowledgeIndex(db, 8);
-    db.prepare("INSERT INTO library_state (org_id, file_id, location, question, qkey, status) VALUES (1, 2, 'A!B2', 'Q?', 'text:Q?', 'canonical')").run();
+    db.prepare('INSERT INTO kb_files (org_id, file_id, filename) VALUES (1, 1, ?), (1, 2, ?)').run('a.xlsx', 'b.xlsx');
+    const entry = db.prepare(
+      `INSERT INTO kb_qa (id, org_id, file_id, question, answer, slots, original_id, tab_name, location, question_stems, stems) VALUES (?, 1, ?, ?, ?, '[]', ?, 'Answers', ?, '', '')`,
+    );
+    // The same words (case and white space aside) answered differently; the same id within its tab agreeing.
+    entry.run(ORG_ROWID_SPAN + 1, 1, 'Do you  encrypt data\nat rest?', 'Yes', null, 'Answers!B2');
+    entry.run(ORG_ROWID_SPAN + 2, 2, 'do you encrypt data at rest?', 'No', null, 'Answers!B2');
+    entry.run(ORG_ROWID_SPAN + 3, 1, 'Is MFA enforced?', 'Yes', 'PT-01', 'Answers!B3');
+    entry.run(ORG_ROWID_SPAN + 4, 2, 'Is MFA enforced for admins?', 'yes', ' pt-01', 'Answers!B3');
     new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(9);
+    expect(db.prepare('SELECT qkey FROM kb_qa ORDER BY id').pluck().all()).toEqual([
+      'text:do you encrypt data at rest?|',
+      'text:do you encrypt data at rest?|',
+      'id:answers|pt-01',
+      'id:answers|pt-01',
+    ]);
+    expect(db.prepare('SELECT qkey FROM library_conflicts WHERE org_id = 1').pluck().all()).toEqual(['text:do you encrypt data at rest?|']);
+  });
+
+  it('migrates a version-9 index to 10: owners, review intervals, settlements per offering and file dates, added beside what exists', () => {
+    migrateKnowledgeIndex(db, 9);
+    db.prepare("INSERT INTO library_state (org_id, file_id, location, question, qkey, status) VALUES (1, 2, 'A!B2', 'Q?', 'text:q?|', 'canonical')").run();
+    new SqliteKnowledgeIndex(db);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
     expect(db.prepare('SELECT status, owner, review_months FROM library_state').get()).toEqual({ status: 'canonical', owner: null, review_months: null });
     const columns = db.prepare("SELECT name FROM pragma_table_info('kb_files') WHERE name IN ('as_of', 'valid_until', 'valid_said') ORDER BY name").pluck().all();
     expect(columns).toEqual(['as_of', 'valid_said', 'valid_until']);

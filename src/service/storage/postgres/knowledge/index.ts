@@ -3,34 +3,42 @@
  * FTS5 computes it (k1 1.2, b 0.75, the same column weights, document frequencies and lengths over the
  * same lexemes, see ./tokens), so both backends rank alike. Statistics are kept in tables as rows change.
  *
- * A search is one statement: the statistics it needs, the ranked pool (each matching row scored from
- * its small inline `tf` object, never its whole tsvector), the scope's filters and the rows' contents.
+ * A ranked search is two statements: the statistics it needs and its lexemes' postings (scored here, see
+ * ./postings.ts; never the matching rows), then the scope's filters and the best rows' contents. An
+ * unranked one ('all' terms, newest first) is one, through the GIN index.
  */
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type * as K from '../../knowledge-index';
 import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
 import { PostgresVectorLists } from './vectors';
 import { indexTokens, indexVector, tsqueryLiteral } from './tokens';
 import { IndexUpkeep } from './upkeep';
+import { PostingsBuilder, scorePostings, type PostingsChunk } from './postings';
+import { numbered } from '../executor';
+import { refreshConflictsSql, textInArg } from '../../sql/library-schema';
 
 export { KNOWLEDGE_INDEX_MIGRATIONS, migratePostgresKnowledgeIndex } from './schema';
 
 /** What the index needs of node-postgres: a pool (or anything that lends clients and runs queries). */
 export type Queryable = Pick<pg.Pool, 'query' | 'connect'>;
 
-const K1 = 1.2;
-const B = 0.75;
 /** Scope tokens FTS5 indexes in every row (org and file columns) count in its lengths; so here too. */
 const SCOPE_TOKENS = 2;
-const WRITE_BATCH = 500;
+/** Rows a statement writes. */
+const WRITE_BATCH = 1000;
+/**
+ * Rows of a file one postings row covers at most: fewer, larger postings rows (a lexeme's postings in a
+ * large file are a few rows, not one per batch), while what is gathered stays a few megabytes.
+ */
+const POSTINGS_ROWS = 8000;
 
 interface Prepared {
   row: Record<string, unknown>;
   tsv: string;
-  /** JSON of lexeme → 10 × weighted occurrences (see TF_TENTHS). */
-  tf: string;
+  /** Lexeme → 10 × weighted occurrences (see TF_TENTHS), in the row's lexeme order. */
+  tf: Map<string, number>;
   doclen: number;
-  lexemes: string[];
 }
 
 /** The columns a hit returns, per kind (besides id, file_id and the file's name). */
@@ -38,6 +46,16 @@ const HIT_COLUMNS: Record<K.IndexKind, string[]> = {
   passages: ['page_number', 'section_path', 'context_header', 'content', 'stems'],
   qa: ['question', 'answer', 'slots', 'original_id', 'tab_name', 'location', 'question_stems', 'stems'],
 };
+
+/**
+ * A statement prepared once per connection (named after its text), planned once rather than on every
+ * ask. Only for statements whose plan cannot go wrong without their values: the ranked pool's final
+ * statement (rows by id from arrays). Not the postings' (a generic plan read every postings row of the
+ * organisation, not the lexemes') nor the unranked search's.
+ */
+function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  return { name: `kb_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text, values };
+}
 
 function toBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -53,22 +71,20 @@ export interface PostgresKnowledgeIndexOptions {
   minVectorsForLists?: number;
   /** Rows written before the first background ANALYZE (see ./upkeep.ts; tests lower it). */
   firstAnalyzeRows?: number;
+  /** Rows of a file one postings row covers at most (tests lower it); POSTINGS_ROWS unset. */
+  postingsRows?: number;
 }
 
 export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
-  /**
-   * A ranked search scores each matching row from its heap tuple (its `tf`), tens of microseconds a row
-   * where FTS5 takes a fraction of one: past a few thousand rows, a search whose terms are frequent asks
-   * for rows holding its rarest terms together (see searchPlan), as SQLite does only past 50,000.
-   */
-  readonly largeIndexRows = 2_000;
   private readonly vectors: PostgresVectorLists;
   private readonly upkeep: IndexUpkeep;
+  private readonly postingsRows: number;
 
   constructor(
     private readonly db: Queryable,
     options: PostgresKnowledgeIndexOptions = {},
   ) {
+    this.postingsRows = options.postingsRows ?? POSTINGS_ROWS;
     this.vectors = new PostgresVectorLists(db, { minVectors: options.minVectorsForLists });
     this.upkeep = new IndexUpkeep(db, options.firstAnalyzeRows);
   }
@@ -101,10 +117,11 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     const written = { passages: 0, qa: 0 };
     await this.transaction(async (c) => {
       await this.saveFile(c, file);
-      await this.deleteContent(c, file.org_id, file.file_id);
+      const keys = await this.deleteContent(c, file.org_id, file.file_id);
       let stored = 0;
       for (const [kind, entries] of [['passages', passages], ['qa', qa]] as const) {
         const added = new FileStats();
+        const postings = new PostingsBuilder();
         let batch: Prepared[] = [];
         // One batch in flight while the next is prepared: PostgreSQL writes while this thread tokenises.
         let inFlight: Promise<void> = Promise.resolve();
@@ -114,7 +131,9 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
           const sent = batch;
           batch = [];
           added.add(sent);
-          inFlight = this.insertBatch(c, kind, file, sent).then(() => {
+          inFlight = this.insertBatch(c, kind, file, sent).then(async (ids) => {
+            postings.add(sent, ids);
+            if (postings.rows >= this.postingsRows) await this.insertPostings(c, kind, file, postings);
             stored += sent.length;
             onProgress?.(stored);
           });
@@ -124,17 +143,20 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
         for (const entry of entries as Iterable<K.PassageEntry | K.QaEntry>) {
           const list = listOf[kind](entry.embedding);
           if (entry.embedding) vectors[kind]++;
+          if (kind === 'qa') keys.add((entry as K.QaEntry).qkey);
           batch.push(kind === 'passages' ? preparePassage(entry as K.PassageEntry, list) : prepareQa(entry as K.QaEntry, list));
           if (batch.length >= WRITE_BATCH) await flush();
         }
         await flush();
         await inFlight;
+        await this.insertPostings(c, kind, file, postings);
         // The file's statistics last, in one statement: the rows of kb_terms and kb_counts it locks
         // (every ingestion touches the common terms) stay locked from here to COMMIT only, so files
         // ingested side by side do not wait for each other's whole transaction.
         await this.addStats(c, kind, file.org_id, added);
         written[kind] = added.rows;
       }
+      await refreshConflicts(c, file.org_id, keys);
     });
     this.upkeep.noteWrite('passages', written.passages);
     this.upkeep.noteWrite('qa', written.qa);
@@ -143,12 +165,19 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
   }
 
   async updateFile(file: K.IndexedFile): Promise<void> {
-    await this.transaction((c) => this.saveFile(c, file));
+    await this.transaction(async (c) => {
+      const before = await c.query<{ filename: string }>('SELECT filename FROM kb_files WHERE org_id = $1 AND file_id = $2', [file.org_id, file.file_id]);
+      await this.saveFile(c, file);
+      // A new name may make the file supersede, or stop superseding, another of that name.
+      if (before.rows[0]?.filename === file.filename) return;
+      const answered = await c.query<{ qkey: string }>('SELECT DISTINCT qkey FROM kb_qa WHERE org_id = $1 AND file_id = $2', [file.org_id, file.file_id]);
+      await refreshConflicts(c, file.org_id, new Set(answered.rows.map((r) => r.qkey)));
+    });
   }
 
   async deleteFile(orgId: number, fileId: number): Promise<void> {
     await this.transaction(async (c) => {
-      await this.deleteContent(c, orgId, fileId);
+      await refreshConflicts(c, orgId, await this.deleteContent(c, orgId, fileId));
       await c.query('DELETE FROM kb_file_offerings WHERE org_id = $1 AND file_id = $2', [orgId, fileId]);
       await c.query('DELETE FROM kb_files WHERE org_id = $1 AND file_id = $2', [orgId, fileId]);
     });
@@ -168,25 +197,27 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     const fileId = query.scope.file_id;
     const oneFile = fileId !== undefined && fileId !== null && Number.isInteger(fileId);
     const offerings = query.scope.offering_ids?.length ? query.scope.offering_ids : null;
-    // $1 query, $2 org, $3 file (or null), $4 offerings (or null), $5 pool, $6 limit, then the ranking's.
+    // $1 query (or the ranked pool's ids), $2 org, $3 file (or null), $4 offerings (or null), $5 pool, $6 limit, then the ranked pool's.
     const args: unknown[] = [tsqueryLiteral(distinct, match), query.scope.org_id, oneFile ? fileId : null, offerings, Math.floor(query.pool), Math.floor(query.limit)];
-    const matching = `t.tsv @@ $1::tsquery AND t.org_id = $2${oneFile ? ' AND t.file_id = $3' : ''}`;
     let pool: string;
     if (match === 'all') {
       // Unranked: newest first. The matching rows come from the GIN index, then are sorted (OFFSET 0 keeps
       // the ORDER BY out of the subquery): walking the primary key backwards and testing each row's
       // tsvector until the pool is full, which the planner picks when it believes the terms common
       // together, read 11,000 rows' tsvectors (4 s) for 40 matches among 40,000 rows.
+      const matching = `t.tsv @@ $1::tsquery AND t.org_id = $2${oneFile ? ' AND t.file_id = $3' : ''}`;
       pool = `SELECT m.id, m.file_id, 1::float8 AS bm FROM (SELECT t.id, t.file_id FROM ${table} t WHERE ${matching} OFFSET 0) m ORDER BY m.id DESC LIMIT $5`;
     } else {
-      args.push(kind, distinct, distinct.map((l) => multiplicity.get(l)!));
-      pool = rankedPool(table, matching, distinct.length);
+      // Ranked: the pool is scored from the lexemes' postings first (see rankedPool), then sent back.
+      const ranked = await this.rankedPool(kind, query.scope.org_id, oneFile ? fileId : null, distinct, distinct.map((l) => multiplicity.get(l)!), Math.floor(query.pool));
+      args[0] = ranked.map((r) => r.id);
+      args.push(ranked.map((r) => r.fileId), ranked.map((r) => r.bm));
+      pool = 'SELECT p.id, p.file_id, p.bm FROM unnest($1::bigint[], $7::bigint[], $8::float8[]) AS p(id, file_id, bm) LIMIT $5';
     }
     const columns = HIT_COLUMNS[kind].map((c) => `t.${c}`).join(', ');
     // The pool is ranked before the scope's mutable filters (as in SQLite); only the best `limit` rows
     // that pass them are read whole. The first row always comes, carrying the pool's size.
-    const { rows } = await this.db.query(
-      `WITH pool AS (${pool}),
+    const text = `WITH pool AS (${pool}),
        passed AS (
          SELECT p.id, p.bm FROM pool p JOIN kb_files f ON f.org_id = $2 AND f.file_id = p.file_id
          WHERE f.use_as_source AND ($3::bigint IS NULL OR f.file_id = $3)
@@ -196,15 +227,47 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
        SELECT (SELECT count(*) FROM pool) AS pool_size, h.* FROM (SELECT 1) AS one LEFT JOIN (
          SELECT p.bm, t.id, t.file_id, f.filename, ${columns}
          FROM passed p JOIN ${table} t ON t.id = p.id JOIN kb_files f ON f.org_id = t.org_id AND f.file_id = t.file_id
-       ) h ON TRUE`,
-      args,
-    );
+       ) h ON TRUE`;
+    const { rows } = await this.db.query(match === 'all' ? { text, values: args } : prepared(text, args));
     const poolSize = Number(rows[0]?.pool_size ?? 0);
     const hits = rows
       .filter((r) => r.id !== null && r.id !== undefined)
       .map((r) => ({ ...hitOf(kind, r), bm: Number(r.bm) }))
       .sort((a, b) => b.bm - a.bm || a.id - b.id);
     return { hits: hits as K.HitOf<K>[], pool_size: poolSize };
+  }
+
+  /**
+   * The best `pool` rows holding any of `lexemes` by BM25, FTS5's formula: the statistics (average length,
+   * each lexeme's IDF times the query words it stands for) and the lexemes' postings in one statement,
+   * ordered by lexeme, then scored here (see ./postings.ts).
+   */
+  private async rankedPool(kind: K.IndexKind, orgId: number, fileId: number | null, lexemes: string[], multiplicity: number[], pool: number) {
+    const { rows } = await this.db.query<{ avgdl: number; w: number[]; i: string | null; file_id: string | null; first_id: string | null; postings: Buffer | null }>(
+      `WITH totals AS (SELECT coalesce(sum(rows), 0)::float8 AS n, coalesce(sum(tokens), 0)::float8 AS tokens FROM kb_counts WHERE kind = $1),
+       stats AS MATERIALIZED (
+         SELECT CASE WHEN tt.n > 0 THEN tt.tokens / tt.n ELSE 1::float8 END AS avgdl,
+           array(
+             SELECT q.m * (CASE WHEN (tt.n - d.docs + 0.5) / (d.docs + 0.5) <= 1 THEN 1e-6::float8 ELSE ln((tt.n - d.docs + 0.5) / (d.docs + 0.5)) END)
+             FROM unnest($3::text[], $4::int[]) WITH ORDINALITY AS q(term, m, i)
+               CROSS JOIN LATERAL (SELECT coalesce((SELECT k.docs FROM kb_terms k WHERE k.kind = $1 AND k.term = q.term), 0)::float8 AS docs OFFSET 0) d
+             ORDER BY q.i
+           ) AS w
+         FROM totals tt)
+       SELECT s.avgdl, s.w, c.i, c.file_id, c.first_id, c.postings FROM stats s LEFT JOIN (
+         SELECT q.i, p.file_id, p.first_id, p.postings
+         FROM unnest($3::text[]) WITH ORDINALITY AS q(term, i)
+           JOIN kb_postings p ON p.kind = $1 AND p.org_id = $2 AND p.term = q.term AND ($5::bigint IS NULL OR p.file_id = $5)
+       ) c ON TRUE
+       ORDER BY c.i, c.file_id, c.first_id`,
+      [kind, orgId, lexemes, multiplicity, fileId],
+    );
+    const first = rows[0];
+    if (!first) return [];
+    const chunks: PostingsChunk[] = rows
+      .filter((r) => r.postings !== null)
+      .map((r) => ({ term: Number(r.i) - 1, fileId: Number(r.file_id), firstId: Number(r.first_id), bytes: r.postings! }));
+    return scorePostings(chunks, first.w.map(Number), Number(first.avgdl), pool).best;
   }
 
   async byIds<K extends K.IndexKind>(kind: K, scope: K.IndexScope, ids: number[]): Promise<K.HitOf<K>[]> {
@@ -376,17 +439,23 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     }
   }
 
-  /** Removes a file's rows and takes them out of the statistics (one statement per kind). */
-  private async deleteContent(c: pg.PoolClient, orgId: number, fileId: number): Promise<void> {
+  /**
+   * Removes a file's rows and postings and takes them out of the statistics (one statement per kind);
+   * returns the question keys its entries answered, whose conflicts the caller refreshes once the file is
+   * rewritten.
+   */
+  private async deleteContent(c: pg.PoolClient, orgId: number, fileId: number): Promise<Set<string>> {
+    const answered = await c.query<{ qkey: string }>('SELECT DISTINCT qkey FROM kb_qa WHERE org_id = $1 AND file_id = $2', [orgId, fileId]);
     for (const [kind, table] of [['passages', 'kb_passages'], ['qa', 'kb_qa']] as const) {
       const { rows } = await c.query<{ term: string; docs: string | number }>(
-        `WITH gone AS (DELETE FROM ${table} WHERE org_id = $2 AND file_id = $3 RETURNING doclen, tf),
+        `WITH gone AS (DELETE FROM ${table} WHERE org_id = $2 AND file_id = $3 RETURNING doclen),
          counted AS (
            UPDATE kb_counts k SET rows = k.rows - g.n, tokens = k.tokens - g.tokens
            FROM (SELECT count(*) AS n, coalesce(sum(doclen), 0) AS tokens FROM gone) g
-           WHERE k.org_id = $2 AND k.kind = $1 AND g.n > 0)
+           WHERE k.org_id = $2 AND k.kind = $1 AND g.n > 0),
+         postings AS (DELETE FROM kb_postings WHERE org_id = $2 AND file_id = $3 AND kind = $1 RETURNING term, length(postings) / 12 AS n)
          UPDATE kb_terms k SET docs = k.docs - d.n
-         FROM (SELECT l.term, count(*) AS n FROM gone, jsonb_object_keys(gone.tf) AS l(term) GROUP BY l.term) d
+         FROM (SELECT term, sum(n) AS n FROM postings GROUP BY term) d
          WHERE k.kind = $1 AND k.term = d.term
          RETURNING k.term, k.docs`,
         [kind, orgId, fileId],
@@ -394,29 +463,46 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
       const unused = rows.filter((r) => Number(r.docs) <= 0).map((r) => r.term);
       if (unused.length) await c.query('DELETE FROM kb_terms WHERE kind = $1 AND term = ANY($2::text[]) AND docs <= 0', [kind, unused]);
     }
+    return new Set(answered.rows.map((r) => r.qkey));
   }
 
-  /** A batch of rows and the statistics they add, in one statement. */
-  /** A batch of rows in one statement (their statistics are added once per file, see addStats). */
-  private async insertBatch(c: pg.PoolClient, kind: K.IndexKind, file: K.IndexedFile, batch: Prepared[]): Promise<void> {
+  /**
+   * A batch of rows in one statement, their ids drawn first (for their postings, see PostingsBuilder);
+   * their statistics are added once per file (see addStats).
+   */
+  private async insertBatch(c: pg.PoolClient, kind: K.IndexKind, file: K.IndexedFile, batch: Prepared[]): Promise<number[]> {
+    const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
+    const { rows: drawn } = await c.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, $1)`, [batch.length]);
+    const ids = drawn.map((r) => r.id);
     const columns = Object.keys(batch[0]!.row);
-    const all = [...columns, 'tsv', 'tf', 'doclen'];
-    // Sent as arrays (text for tsvector and jsonb, cast per row): one parameter per column, whatever the batch.
+    const all = ['id', ...columns, 'tsv', 'doclen'];
+    // Sent as arrays (text for tsvector, cast per row): one parameter per column, whatever the batch.
     const types: Record<string, [string, string]> = {
+      id: ['bigint', ''],
       page_number: ['int', ''],
       embedding: ['bytea', ''],
       list_id: ['int', ''],
       tsv: ['text', '::tsvector'],
-      tf: ['text', '::jsonb'],
       doclen: ['int', ''],
     };
-    const args = all.map((col) => batch.map((p) => (col === 'tsv' ? p.tsv : col === 'tf' ? p.tf : col === 'doclen' ? p.doclen : p.row[col])));
-    const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
+    const args = all.map((col) => batch.map((p, i) => (col === 'id' ? ids[i] : col === 'tsv' ? p.tsv : col === 'doclen' ? p.doclen : p.row[col])));
     await c.query(
       `INSERT INTO ${table} (org_id, file_id, ${all.join(', ')})
        SELECT $1, $2, ${all.map((col) => `u.${col}${types[col]?.[1] ?? ''}`).join(', ')}
        FROM unnest(${all.map((col, i) => `$${i + 3}::${types[col]?.[0] ?? 'text'}[]`).join(', ')}) AS u(${all.join(', ')})`,
       [file.org_id, file.file_id, ...args],
+    );
+    return ids.map(Number);
+  }
+
+  /** The postings gathered so far, a postings row per lexeme, in one statement. */
+  private async insertPostings(c: pg.PoolClient, kind: K.IndexKind, file: K.IndexedFile, builder: PostingsBuilder): Promise<void> {
+    const packed = builder.take();
+    if (!packed) return;
+    await c.query(
+      `INSERT INTO kb_postings (kind, org_id, term, file_id, first_id, postings)
+       SELECT $1, $2, p.term, $3, $4, p.postings FROM unnest($5::text[], $6::bytea[]) AS p(term, postings)`,
+      [kind, file.org_id, file.file_id, packed.firstId, packed.terms, packed.bytes],
     );
   }
 
@@ -446,7 +532,7 @@ class FileStats {
     this.rows += batch.length;
     for (const p of batch) {
       this.tokens += p.doclen;
-      for (const l of p.lexemes) this.docs.set(l, (this.docs.get(l) ?? 0) + 1);
+      for (const l of p.tf.keys()) this.docs.set(l, (this.docs.get(l) ?? 0) + 1);
     }
   }
 }
@@ -456,15 +542,9 @@ function prepare(kind: K.IndexKind, row: Record<string, unknown>, head: string, 
   const bodyTokens = indexTokens(body);
   const vector = indexVector([{ tokens: headTokens, weight: 'A' }, { tokens: bodyTokens, weight: '' }]);
   const tenths = TF_TENTHS[kind];
-  const tf: Record<string, number> = {};
-  for (const [l, { a, d }] of vector.counts) tf[l] = tenths.a * a + tenths.d * d;
-  return {
-    row,
-    tsv: vector.literal,
-    tf: JSON.stringify(tf),
-    doclen: headTokens.length + bodyTokens.length + SCOPE_TOKENS,
-    lexemes: [...vector.counts.keys()],
-  };
+  const tf = new Map<string, number>();
+  for (const [l, { a, d }] of vector.counts) tf.set(l, tenths.a * a + tenths.d * d);
+  return { row, tsv: vector.literal, tf, doclen: headTokens.length + bodyTokens.length + SCOPE_TOKENS };
 }
 
 function preparePassage(p: K.PassageEntry, list: number | null): Prepared {
@@ -494,6 +574,7 @@ function prepareQa(q: K.QaEntry, list: number | null): Prepared {
       original_id: q.original_id,
       tab_name: q.tab_name,
       location: q.location,
+      qkey: q.qkey,
       question_stems: q.question_stems,
       stems: q.stems,
       embedding: q.embedding ? toBlob(q.embedding) : null,
@@ -502,6 +583,12 @@ function prepareQa(q: K.QaEntry, list: number | null): Prepared {
     q.index_question,
     q.index_answer,
   );
+}
+
+/** The answer library's conflicts of these question keys, as the file's new entries make them (../../sql/library-schema.ts). */
+async function refreshConflicts(c: pg.PoolClient, orgId: number, keys: Set<string>): Promise<void> {
+  if (keys.size === 0) return;
+  for (const statement of refreshConflictsSql('postgres')) await c.query(numbered(statement), [orgId, textInArg('postgres', [...keys])]);
 }
 
 /** A row of HIT_COLUMNS (with id, file_id, filename) as a hit, `bm` 0. */
@@ -526,39 +613,4 @@ function hitOf(kind: K.IndexKind, r: Record<string, unknown>): K.PassageHit | K.
     location: r.location as string,
     question_stems: r.question_stems as string,
   };
-}
-
-/**
- * The statement ranking the rows `matching` selects by BM25, FTS5's formula, best `$5` first. Its
- * parameters after the search's: $7 the kind, $8 the query's distinct lexemes, $9 how many query words
- * each stands for. Document frequencies and the average length come from the statistics tables in the
- * same statement; each row's term frequencies from its `tf`, one lookup per query lexeme.
- */
-function rankedPool(table: string, matching: string, terms: number): string {
-  const f = (i: number) => `f${i}`;
-  const lookups = Array.from({ length: terms }, (_, i) => `(d.tf -> ($8::text[])[${i + 1}])::float8 / 10 AS ${f(i)}`).join(', ');
-  const score = Array.from(
-    { length: terms },
-    (_, i) => `CASE WHEN x.${f(i)} IS NULL THEN 0 ELSE s.w[${i + 1}] * ((x.${f(i)} * ${K1 + 1}::float8) / (x.${f(i)} + x.norm)) END`,
-  ).join(' + ');
-  // Statistics once (MATERIALIZED: not re-evaluated per row). Per row, `tf || '{}'` decompresses the
-  // stored object once (a lookup on the stored value would decompress it again for every lexeme), and
-  // OFFSET 0 keeps each subquery a subquery, so each lookup runs once per row, not once per use.
-  return `WITH totals AS (SELECT coalesce(sum(rows), 0)::float8 AS n, coalesce(sum(tokens), 0)::float8 AS tokens FROM kb_counts WHERE kind = $7),
-    stats AS MATERIALIZED (
-      SELECT CASE WHEN tt.n > 0 THEN tt.tokens / tt.n ELSE 1::float8 END AS avgdl,
-        array(
-          SELECT q.m * (CASE WHEN (tt.n - d.docs + 0.5) / (d.docs + 0.5) <= 1 THEN 1e-6::float8 ELSE ln((tt.n - d.docs + 0.5) / (d.docs + 0.5)) END)
-          FROM unnest($8::text[], $9::int[]) WITH ORDINALITY AS q(term, m, i)
-            CROSS JOIN LATERAL (SELECT coalesce((SELECT k.docs FROM kb_terms k WHERE k.kind = $7 AND k.term = q.term), 0)::float8 AS docs OFFSET 0) d
-          ORDER BY q.i
-        ) AS w
-      FROM totals tt)
-    SELECT t.id, t.file_id, ${score} AS bm
-    FROM stats s CROSS JOIN ${table} t
-      CROSS JOIN LATERAL (
-        SELECT ${lookups}, ${K1}::float8 * (1::float8 - ${B}::float8 + (${B}::float8 * t.doclen) / s.avgdl) AS norm
-        FROM (SELECT t.tf || '{}'::jsonb AS tf OFFSET 0) d OFFSET 0) x
-    WHERE ${matching}
-    ORDER BY bm DESC, t.id LIMIT $5`;
 }

@@ -4,17 +4,18 @@
  * for BM25's length normalisation, and the statistics BM25 needs kept as rows change (document frequency
  * per lexeme, rows and tokens per organisation), so no query counts anything.
  *
- * Each row also keeps `tf`, its lexemes' occurrence counts weighted by column (BM25's term frequency),
- * as a small JSON object stored inline (STORAGE MAIN): a search scores a matching row by looking up the
- * query's few lexemes in it, instead of unnesting the row's whole tsvector (out of line, in TOAST). So the
- * tsvector holds only the lexemes (no positions: rows written before tf existed had them, see 1002).
+ * BM25's term frequencies (each lexeme's occurrences weighted by column) are in postings (1006): per
+ * lexeme and batch of a file's rows, their ids, frequencies and lengths, so a ranked search reads a few
+ * rows per query lexeme and no matched row. Each row once kept them as a JSON object `tf` (1002 to
+ * 1005), and before that in its tsvector's positions; the tsvector now holds only the lexemes, for the
+ * GIN index an unranked search ('all' of its terms, newest first) reads.
  *
  * Versions 1001+ so they can run in the core migration table and under its advisory lock
  * (`openPostgres({ extraMigrations: KNOWLEDGE_INDEX_MIGRATIONS })`); every statement is idempotent.
  */
 import type { Migration } from '../migrations';
 import type { IndexKind } from '../../knowledge-index';
-import { libraryReviewSql, libraryTablesSql } from '../../sql/library-schema';
+import { libraryKeysSql, libraryReviewSql, libraryTablesSql } from '../../sql/library-schema';
 
 /**
  * Column weights, as SQLite's bm25() gets them, in tenths so a row's weighted count is an integer:
@@ -41,6 +42,41 @@ ALTER TABLE ${table} ALTER COLUMN tf SET STORAGE MAIN;
 UPDATE ${table} t SET tf = ${tfFromTsv(kind)} WHERE t.tf IS NULL;
 ALTER TABLE ${table} ALTER COLUMN tf SET NOT NULL;
 `;
+}
+
+/**
+ * Postings: for each lexeme, the rows of one batch of a file that hold it, with their term frequencies
+ * and lengths, packed (see ./postings.ts). A ranked search reads the postings of its few lexemes and
+ * scores them, never a matched row; ingestion writes a postings row per lexeme and batch, not per row.
+ */
+const POSTINGS_SQL = `
+CREATE TABLE IF NOT EXISTS kb_postings (
+  kind TEXT NOT NULL,
+  org_id BIGINT NOT NULL,
+  term TEXT NOT NULL,
+  file_id BIGINT NOT NULL,
+  first_id BIGINT NOT NULL,
+  postings BYTEA NOT NULL,
+  PRIMARY KEY (kind, org_id, term, file_id, first_id)
+);
+CREATE INDEX IF NOT EXISTS kb_postings_by_file ON kb_postings (org_id, file_id, kind);
+DO $c$ BEGIN
+  ALTER TABLE kb_postings ALTER COLUMN postings SET COMPRESSION lz4;
+EXCEPTION WHEN feature_not_supported THEN NULL;
+END $c$;
+`;
+
+/**
+ * The postings of rows written with a `tf` object (before 1006): a postings row per lexeme and thousand
+ * ids of a file, packed as ./postings.ts packs them (int4send is big-endian).
+ */
+function postingsFromTf(table: string, kind: IndexKind): string {
+  return `INSERT INTO kb_postings (kind, org_id, term, file_id, first_id, postings)
+    SELECT '${kind}', t.org_id, e.key, t.file_id, (t.id / 1000) * 1000,
+      string_agg(int4send((t.id - (t.id / 1000) * 1000)::int) || int4send(e.value::int) || int4send(t.doclen), ''::bytea ORDER BY t.id)
+    FROM ${table} t CROSS JOIN LATERAL jsonb_each_text(t.tf) AS e(key, value)
+    GROUP BY t.org_id, t.file_id, e.key, t.id / 1000
+    ON CONFLICT DO NOTHING;`;
 }
 
 export const KNOWLEDGE_INDEX_MIGRATIONS: Migration[] = [
@@ -162,12 +198,42 @@ END $$;
   },
   {
     version: 1006,
+    name: 'knowledge index: postings',
+    // Term frequencies move from each row's `tf` object into postings, one row per lexeme and batch of a
+    // file's rows (see POSTINGS_SQL); the rows written before are grouped by thousands of ids. `tf` goes.
+    sql: `${POSTINGS_SQL}
+DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'kb_passages' AND column_name = 'tf') THEN
+    ${postingsFromTf('kb_passages', 'passages')}
+    ${postingsFromTf('kb_qa', 'qa')}
+    ALTER TABLE kb_passages DROP COLUMN tf;
+    ALTER TABLE kb_qa DROP COLUMN tf;
+  END IF;
+END $$;
+`,
+  },
+  {
+    version: 1007,
+    name: "answer library: each entry's question key, the keys in conflict",
+    sql: libraryKeysSql('postgres'),
+  },
+  {
+    version: 1008,
     name: 'answer library: owners, review intervals, settlements per offering',
     sql: libraryReviewSql('postgres'),
   },
 ];
 
-/** For a database the core migrations do not manage (tests): applies the index's schema. */
-export async function migratePostgresKnowledgeIndex(db: { query(sql: string): Promise<unknown> }): Promise<void> {
-  for (const m of KNOWLEDGE_INDEX_MIGRATIONS) await db.query(m.sql);
+/**
+ * For a database the core migrations do not manage (tests): applies the index's migrations not yet
+ * applied there, recorded in a table of its own as the core migration table records them.
+ */
+export async function migratePostgresKnowledgeIndex(db: { query(sql: string, args?: unknown[]): Promise<{ rows: unknown[] }> }): Promise<void> {
+  await db.query('CREATE TABLE IF NOT EXISTS kb_schema_versions (version INTEGER PRIMARY KEY)');
+  const applied = new Set((await db.query('SELECT version FROM kb_schema_versions')).rows.map((r) => (r as { version: number }).version));
+  for (const m of KNOWLEDGE_INDEX_MIGRATIONS) {
+    if (applied.has(m.version)) continue;
+    await db.query(m.sql);
+    await db.query('INSERT INTO kb_schema_versions (version) VALUES ($1)', [m.version]);
+  }
 }

@@ -7,6 +7,7 @@ import type * as K from '../../knowledge-index';
 import { MAX_ORG_ID, migrateKnowledgeIndex, ORG_ROWID_SPAN } from './schema';
 import { SqliteVectorLists } from './vectors';
 import { WriteTurns } from './turns';
+import { refreshConflictsSql } from '../../sql/library-schema';
 
 interface PassageRow {
   id: number;
@@ -158,6 +159,8 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
   private readonly insertPassageFts: Statement;
   private readonly insertQa: Statement;
   private readonly insertQaFts: Statement;
+  private readonly fileKeys: Statement<[number, number], string>;
+  private readonly refreshConflictStatements: Statement<[number, string]>[];
   private readonly upsertFile: Statement;
   private readonly deleteOfferings: Statement;
   private readonly deleteFileRow: Statement<[number, number]>;
@@ -218,8 +221,10 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.insertPassageFts = db.prepare('INSERT INTO kb_passages_fts (rowid, org, file, header, body) VALUES (?, ?, ?, ?, ?)');
     this.insertQa = db.prepare(`
-      INSERT INTO kb_qa (id, org_id, file_id, question, answer, slots, original_id, tab_name, location, question_stems, stems, embedding, list_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      INSERT INTO kb_qa (id, org_id, file_id, question, answer, slots, original_id, tab_name, location, qkey, question_stems, stems, embedding, list_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.fileKeys = db.prepare<[number, number], string>('SELECT DISTINCT qkey FROM kb_qa WHERE org_id = ? AND file_id = ?').pluck();
+    this.refreshConflictStatements = refreshConflictsSql('sqlite').map((sql) => db.prepare<[number, string]>(sql));
     this.insertQaFts = db.prepare('INSERT INTO kb_qa_fts (rowid, org, file, question, answer) VALUES (?, ?, ?, ?, ?)');
     this.upsertFile = db.prepare(`
       INSERT INTO kb_files (org_id, file_id, filename, scope_includes_company, use_as_source)
@@ -299,8 +304,9 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
     if (second.done) {
       this.db.transaction(() => {
         this.saveFile(file);
-        this.deleteContent(file.org_id, file.file_id);
-        if (!first.done) this.insertBatch(file, first.value);
+        const keys = this.deleteContent(file.org_id, file.file_id);
+        if (!first.done) this.insertBatch(file, first.value, keys);
+        this.refreshConflicts(file.org_id, keys);
       })();
       this.contentChanged();
       const rows = first.done ? 0 : first.value.passages.length + first.value.qa.length;
@@ -310,9 +316,11 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
       return;
     }
     let stored = 0;
+    // The question keys the file answered and answers: their conflicts are refreshed with the last write.
+    let keys = new Set<string>();
     try {
       this.db.transaction(() => {
-        this.deleteContent(file.org_id, file.file_id);
+        keys = this.deleteContent(file.org_id, file.file_id);
         this.deleteOfferings.run(file.org_id, file.file_id);
         this.deleteFileRow.run(file.org_id, file.file_id);
       })();
@@ -325,7 +333,7 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
           const from = i;
           this.db.transaction(() => {
             do {
-              this.insertBatch(file, slices[i]!);
+              this.insertBatch(file, slices[i]!, keys);
               stored += slices[i]!.passages.length + slices[i]!.qa.length;
               i++;
             } while (i < slices.length && performance.now() < deadline);
@@ -335,9 +343,15 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
           onProgress?.(stored);
         }
       }
-      this.db.transaction(() => this.saveFile(file))();
+      this.db.transaction(() => {
+        this.saveFile(file);
+        this.refreshConflicts(file.org_id, keys);
+      })();
     } catch (error) {
-      this.db.transaction(() => this.deleteContent(file.org_id, file.file_id))();
+      this.db.transaction(() => {
+        for (const key of this.deleteContent(file.org_id, file.file_id)) keys.add(key);
+        this.refreshConflicts(file.org_id, keys);
+      })();
       throw error;
     } finally {
       this.contentChanged();
@@ -393,7 +407,7 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
   }
 
   /** Inserts rows with ids in the organisation's range, and counts them. Inside a transaction. */
-  private insertBatch(file: K.IndexedFile, batch: Batch): void {
+  private insertBatch(file: K.IndexedFile, batch: Batch, keys: Set<string>): void {
     if (!Number.isInteger(file.org_id) || file.org_id < 1 || file.org_id > MAX_ORG_ID) {
       throw new Error(`organisation id ${file.org_id} is outside the knowledge index's range (1..${MAX_ORG_ID})`);
     }
@@ -419,6 +433,7 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
     id = this.maxQaId.get(lo, hi) ?? lo;
     for (const entry of batch.qa) {
       id++;
+      keys.add(entry.qkey);
       this.insertQa.run(
         id,
         file.org_id,
@@ -429,6 +444,7 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
         entry.original_id,
         entry.tab_name,
         entry.location,
+        entry.qkey,
         entry.question_stems,
         entry.stems,
         entry.embedding ? toBlob(entry.embedding) : null,
@@ -442,13 +458,18 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
   }
 
   async updateFile(file: K.IndexedFile): Promise<void> {
-    this.db.transaction(() => this.saveFile(file))();
+    this.db.transaction(() => {
+      const before = this.db.prepare<[number, number], string>('SELECT filename FROM kb_files WHERE org_id = ? AND file_id = ?').pluck().get(file.org_id, file.file_id);
+      this.saveFile(file);
+      // A new name may make the file supersede, or stop superseding, another of that name.
+      if (before !== file.filename) this.refreshConflicts(file.org_id, new Set(this.fileKeys.all(file.org_id, file.file_id)));
+    })();
     this.factsCache.clear();
   }
 
   async deleteFile(orgId: number, fileId: number): Promise<void> {
     this.db.transaction(() => {
-      this.deleteContent(orgId, fileId);
+      this.refreshConflicts(orgId, this.deleteContent(orgId, fileId));
       this.deleteOfferings.run(orgId, fileId);
       this.deleteFileRow.run(orgId, fileId);
     })();
@@ -640,8 +661,19 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
     for (const offering of new Set(file.offering_ids)) this.insertOffering.run(file.org_id, file.file_id, offering);
   }
 
-  /** Removes a file's content (passages, Q&A and their index rows) and uncounts it; keeps nothing behind. */
-  private deleteContent(orgId: number, fileId: number): void {
+  /** The answer library's conflicts of these question keys, as the entries now make them (../../sql/library-schema.ts). */
+  private refreshConflicts(orgId: number, keys: Set<string>): void {
+    if (keys.size === 0) return;
+    const list = JSON.stringify([...keys]);
+    for (const statement of this.refreshConflictStatements) statement.run(orgId, list);
+  }
+
+  /**
+   * Removes a file's content (passages, Q&A and their index rows) and uncounts it; keeps nothing behind.
+   * Returns the question keys its entries answered (their conflicts are the caller's to refresh).
+   */
+  private deleteContent(orgId: number, fileId: number): Set<string> {
+    const keys = new Set(this.fileKeys.all(orgId, fileId));
     this.deleteFilePassagesFts.run(orgId, fileId);
     const passages = this.deleteFilePassages.run(orgId, fileId).changes;
     this.deleteFileQaFts.run(orgId, fileId);
@@ -649,5 +681,6 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
     if (passages) this.addCount.run(orgId, 'passages', -passages);
     if (qa) this.addCount.run(orgId, 'qa', -qa);
     this.contentChanged();
+    return keys;
   }
 }
