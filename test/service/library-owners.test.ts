@@ -164,6 +164,30 @@ describe('answer library: settlement per offering', () => {
     expect(expectShape(LibraryConflictPage, (await api(member, 'GET', `conflicts/?offering_id=${cloud}`)).body).count).toBe(1);
     expect(expectShape(LibraryEntryDetail, (await api(member, 'GET', `${yes.id}/`)).body).history.at(-1)).toMatchObject({ action: 'unsettled', by: 'alice' });
   }, 240_000);
+
+  it("pages one offering's disagreements by number and by following next (a cursor) alike", async () => {
+    const core = await createOffering(service.storage, { org: 'acme', name: 'Core', type: 'product' });
+    await upload('core-a.xlsx', [['CO-1', 'Is the core product hardened?', 'Yes'], ['CO-2', 'Does the core product log access?', 'Yes']], core);
+    await upload('core-b.xlsx', [['CO-1', 'Is the core product hardened?', 'No'], ['CO-2', 'Does the core product log access?', 'No']], core);
+    const byNumber: string[] = [];
+    for (const n of [1, 2]) {
+      const page = expectShape(LibraryConflictPage, (await api(member, 'GET', `conflicts/?offering_id=${core}&page_size=1&page=${n}`)).body);
+      expect(page.count).toBe(2);
+      byNumber.push(...page.results.map((g) => g.question_key));
+    }
+    expect(new Set(byNumber).size).toBe(2);
+    const followed: string[] = [];
+    let next: string | null = `/api/v2/answers/library/conflicts/?offering_id=${core}&page_size=1`;
+    while (next) {
+      const body: unknown = (await call(service.base, member, 'GET', next)).body;
+      const page = expectShape(LibraryConflictPage, body);
+      expect(page.results.every((g) => g.offering_id === core)).toBe(true);
+      followed.push(...page.results.map((g) => g.question_key));
+      next = page.next && new URL(page.next).pathname + new URL(page.next).search;
+      if (next) expect(new URLSearchParams(next.split('?')[1]).get('cursor')).toBeTruthy();
+    }
+    expect(followed).toEqual(byNumber);
+  }, 240_000);
 });
 
 describe('answer library: dates stated within files, and expired documents', () => {
