@@ -94,6 +94,13 @@ export const ENDPOINT_SCHEMAS = {
   approveLibraryEntry: { summary: 'Approve an entry (high trust until its review is due)', body: L.LibraryNoBody, response: L.LibraryEntryDetail, extension: LIB },
   retireLibraryEntry: { summary: 'Retire an entry: kept, never used', body: L.LibraryRetire, response: L.LibraryEntryDetail, extension: LIB },
   restoreLibraryEntry: { summary: 'Restore a retired entry', body: L.LibraryNoBody, response: L.LibraryEntryDetail, extension: LIB },
+  setLibrarySectionReview: {
+    summary: 'Set the owner and review interval of every entry learned from one sheet of a file',
+    body: L.LibrarySectionReviewInput,
+    response: L.LibrarySectionReviewResult,
+    extension: LIB,
+  },
+  setLibraryEntryReview: { summary: "Set an entry's owner and its own review interval", body: L.LibraryReviewInput, response: L.LibraryEntryDetail, extension: LIB },
   startLibraryReplay: { summary: 'Replay past questionnaires against the answer library (leave-one-out), in the background', body: R.ReplayStart, response: R.ReplayRun, extension: REPLAY },
   listLibraryReplays: { summary: 'Kept replay runs, newest first (the trend)', query: R.ReplayListQuery, response: R.ReplayRunPage, extension: REPLAY },
   getLibraryReplay: { summary: 'One replay run: per questionnaire, overall, wrong answers, gaps by section', response: R.ReplayRun, extension: REPLAY },

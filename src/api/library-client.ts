@@ -14,6 +14,9 @@ import {
   LibraryListQuery,
   LibraryPage,
   LibraryRetire,
+  LibraryReviewInput,
+  LibrarySectionReviewInput,
+  LibrarySectionReviewResult,
   LibrarySettings,
   LibrarySettingsInput,
   LibrarySettle,
@@ -25,6 +28,8 @@ import type {
   LibraryEdit as Edit,
   LibraryEntry,
   LibraryEntryDetail as Detail,
+  LibraryReviewInput as ReviewChange,
+  LibrarySectionReviewInput as SectionReviewChange,
   LibraryListQuery as ListQuery,
   LibrarySettings as Settings,
   NewLibraryEntry as NewEntry,
@@ -50,6 +55,8 @@ const EP = {
   approve: ROUTES.approveLibraryEntry,
   retire: ROUTES.retireLibraryEntry,
   restore: ROUTES.restoreLibraryEntry,
+  review: ROUTES.setLibraryEntryReview,
+  sectionReview: ROUTES.setLibrarySectionReview,
   conflicts: ROUTES.libraryConflicts,
   settle: ROUTES.settleLibraryConflict,
   undo: ROUTES.undoLibrarySettle,
@@ -98,6 +105,16 @@ export class LibraryClient {
     return run(() => this.send(EP.restore, entryId(id), {}, LibraryEntryDetail, opts));
   }
 
+  /** Sets who owns the entry (a username; null: nobody) and its own review interval (null: the organisation's). */
+  setReview(id: number | string, change: ReviewChange, opts: LibraryRequestOptions = {}): Promise<Detail> {
+    return run(() => this.send(EP.review, entryId(id), checkInput(LibraryReviewInput, change, 'review change'), LibraryEntryDetail, opts));
+  }
+
+  /** The same owner and interval for every live entry of one sheet of a file; how many changed, of how many. */
+  setSectionReview(change: SectionReviewChange, opts: LibraryRequestOptions = {}): Promise<{ updated: number; entries: number }> {
+    return run(() => this.send(EP.sectionReview, undefined, checkInput(LibrarySectionReviewInput, change, 'section review change'), LibrarySectionReviewResult, opts));
+  }
+
   /** Groups of live entries that answer the same question differently (and settled groups). */
   conflicts(q: ConflictQuery = {}, opts: LibraryRequestOptions = {}): Promise<Paginated<Conflict>> {
     return run(() => {
@@ -106,14 +123,20 @@ export class LibraryClient {
     });
   }
 
-  /** Makes the entry canonical for its question (and offering); the group's other entries are retired. */
-  settle(entryId: number, opts: LibraryRequestOptions = {}): Promise<Conflict> {
-    return run(() => this.send(EP.settle, undefined, checkInput(LibrarySettle, { entry_id: entryId }, 'settle request'), LibraryConflict, opts));
+  /**
+   * Makes the entry canonical for its question; the group's other entries are retired. With `offeringId`,
+   * chooses it for that offering alone (nothing retired, other offerings' disagreements left open).
+   */
+  settle(entryId: number, opts: LibraryRequestOptions & { offeringId?: number } = {}): Promise<Conflict> {
+    return run(() => {
+      const body = checkInput(LibrarySettle, settleBody(entryId, opts.offeringId), 'settle request');
+      return this.send(EP.settle, undefined, body, LibraryConflict, opts);
+    });
   }
 
-  /** Undoes the settlement of the entry's question: the retired entries come back, none is canonical. */
-  undoSettle(entryId: number, opts: LibraryRequestOptions = {}): Promise<Conflict> {
-    return run(() => this.send(EP.undo, undefined, checkInput(LibrarySettle, { entry_id: entryId }, 'undo request'), LibraryConflict, opts));
+  /** Undoes the settlement of the entry's question (for `offeringId` alone, when given). */
+  undoSettle(entryId: number, opts: LibraryRequestOptions & { offeringId?: number } = {}): Promise<Conflict> {
+    return run(() => this.send(EP.undo, undefined, checkInput(LibrarySettle, settleBody(entryId, opts.offeringId), 'undo request'), LibraryConflict, opts));
   }
 
   /** The export's address (it needs the API key header: fetch it with `export()`). */
@@ -143,6 +166,8 @@ export class LibraryClient {
     return this.t.call({ method, endpoint, url: this.t.url(endpoint, id), schema, signal: opts.signal, body: JSON.stringify(body), contentType: 'application/json' });
   }
 }
+
+const settleBody = (entryId: number, offeringId: number | undefined) => (offeringId === undefined ? { entry_id: entryId } : { entry_id: entryId, offering_id: offeringId });
 
 /** Argument errors become rejections, as in the client. */
 function run<T>(fn: () => Promise<T>): Promise<T> {

@@ -10,12 +10,16 @@
  *   GET  /answers/library/{id}/                     one entry with its versions and history
  *   PUT  /answers/library/{id}/                     edit its slots (and question): a new version
  *   POST /answers/library/{id}/approve/ | retire/ | restore/
- *   GET  /answers/library/conflicts/?page=&page_size=&cursor=  paginated groups of disagreeing entries
+ *   PUT  /answers/library/{id}/review/              {owner, review_months}: who keeps it current, how often
+ *   PUT  /answers/library/sections/review/          {file_id, tab_name, owner, review_months}: every entry of a sheet
+ *   GET  /answers/library/conflicts/?offering_id=&page=&page_size=&cursor=  paginated groups of disagreeing
+ *                                                   entries (about one offering)
  *
  * Pages are numbered as v2's are (`page`, `page_size`); a `next` link also carries `cursor`, where the next
  * page starts, so following `next` stays as quick on the last page as on the first.
- *   POST /answers/library/conflicts/settle/         {entry_id}: canonical for its question, the others retired
- *   POST /answers/library/conflicts/undo/           {entry_id}: the group's settlement undone
+ *   POST /answers/library/conflicts/settle/         {entry_id}: canonical for its question, the others retired;
+ *                                                   {entry_id, offering_id}: chosen for that offering only
+ *   POST /answers/library/conflicts/undo/           {entry_id[, offering_id]}: that settlement undone
  *   GET  /answers/library/export/                   the library as .xlsx
  *   GET/PUT /answers/library/settings/              the organisation's review age
  *
@@ -42,6 +46,8 @@ export const LIBRARY_LIMITS = {
   reasonLength: 500,
   searchLength: 200,
   reviewMonthsMax: 120,
+  ownerLength: 150,
+  tabNameLength: 100,
   cursorLength: 1000,
 } as const;
 
@@ -49,7 +55,7 @@ export const LIBRARY_LIMITS = {
 export const LIBRARY_STATUSES = ['active', 'canonical', 'retired'] as const;
 /** What the list narrows to besides status and search. */
 export const LIBRARY_FILTERS = ['conflicts', 'review_due', 'unapproved', 'approved', 'retired', 'by_hand'] as const;
-export const LIBRARY_ACTIONS = ['added', 'edited', 'approved', 'retired', 'restored', 'settled', 'unsettled'] as const;
+export const LIBRARY_ACTIONS = ['added', 'edited', 'approved', 'retired', 'restored', 'settled', 'unsettled', 'review_changed'] as const;
 
 export const LibraryStatus = z.enum(LIBRARY_STATUSES);
 export const LibraryFilter = z.enum(LIBRARY_FILTERS);
@@ -99,6 +105,10 @@ export const LibraryEntry = z.looseObject({
   version: int(),
   updated_by: nul(z.string()),
   updated_at: nul(z.string()),
+  /** Username of the user who keeps the entry current (reviews it when due); null: nobody named. */
+  owner: opt(nul(z.string())),
+  /** The entry's own review interval in months, overriding the organisation's review age; null: the organisation's. */
+  review_months: opt(nul(int())),
 });
 
 export const LibraryVersion = z.looseObject({
@@ -129,6 +139,10 @@ export const LibraryConflict = z.looseObject({
   entries: z.array(LibraryEntry),
   /** The entry chosen for this question, or null while unsettled. */
   canonical_id: nul(int()),
+  /** Settlements for one offering each: the entry chosen when a questionnaire is about that offering. */
+  settlements: opt(z.array(z.looseObject({ offering_id: int(), entry_id: int(), by: z.string(), at: z.string() }))),
+  /** The offering the group was listed for (`?offering_id=`), else null. */
+  offering_id: opt(nul(int())),
 });
 
 export const LibrarySettings = z.looseObject({
@@ -155,10 +169,15 @@ export const LibraryListQuery = z.strictObject({
   filter: opt(LibraryFilter),
   offering_id: opt(queryPositiveInt()),
   file_id: opt(queryPositiveInt()),
+  /** Only entries this user (username) owns. */
+  owner: opt(nonEmpty(LIBRARY_LIMITS.ownerLength, 'owner')),
+  /** Only entries the caller owns ("true"). */
+  mine: opt(z.enum(['true', 'false'])),
   ...pageQuery,
 });
 
-export const LibraryConflictQuery = z.strictObject({ ...pageQuery });
+/** With `offering_id`: the disagreements among entries about that offering (or the whole company), unless settled for it. */
+export const LibraryConflictQuery = z.strictObject({ offering_id: opt(queryPositiveInt()), ...pageQuery });
 
 export const LibrarySlotInput = z.strictObject({
   slot_key: nonEmpty(LIBRARY_LIMITS.slotKeyLength, 'slot_key'),
@@ -186,7 +205,25 @@ export const LibraryEdit = z.strictObject({
 
 export const LibraryRetire = z.strictObject({ reason: opt(maxStr(LIBRARY_LIMITS.reasonLength)) });
 export const LibraryNoBody = z.strictObject({});
-export const LibrarySettle = z.strictObject({ entry_id: positiveInt() });
+export const LibrarySettle = z.strictObject({ entry_id: positiveInt(), offering_id: opt(positiveInt()) });
+/** The same for every live entry learned from one sheet (a section of a questionnaire) of one file. */
+export const LibrarySectionReviewInput = z.strictObject({
+  file_id: positiveInt(),
+  tab_name: maxStr(LIBRARY_LIMITS.tabNameLength),
+  owner: opt(nul(nonEmpty(LIBRARY_LIMITS.ownerLength, 'owner'))),
+  review_months: opt(nul(z.int().check(z.gte(1), z.lte(LIBRARY_LIMITS.reviewMonthsMax)))),
+});
+export const LibrarySectionReviewResult = z.looseObject({
+  /** Entries whose owner or interval changed (each with a history event). */
+  updated: int(),
+  /** Live entries of the section. */
+  entries: int(),
+});
+/** Who keeps an entry current and how often it is reviewed; null clears, absent keeps. */
+export const LibraryReviewInput = z.strictObject({
+  owner: opt(nul(nonEmpty(LIBRARY_LIMITS.ownerLength, 'owner'))),
+  review_months: opt(nul(z.int().check(z.gte(1), z.lte(LIBRARY_LIMITS.reviewMonthsMax)))),
+});
 export const LibrarySettingsInput = z.strictObject({
   review_age_months: z.int().check(z.gte(1), z.lte(LIBRARY_LIMITS.reviewMonthsMax)),
 });
@@ -212,3 +249,6 @@ export type LibraryConflictQuery = z.input<typeof LibraryConflictQuery>;
 export type NewLibraryEntry = z.input<typeof NewLibraryEntry>;
 export type LibraryEdit = z.input<typeof LibraryEdit>;
 export type LibraryRetire = z.input<typeof LibraryRetire>;
+export type LibraryReviewInput = z.input<typeof LibraryReviewInput>;
+export type LibrarySectionReviewInput = z.input<typeof LibrarySectionReviewInput>;
+export type LibrarySettleInput = z.input<typeof LibrarySettle>;

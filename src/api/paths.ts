@@ -38,6 +38,8 @@ export const ROUTES = {
   approveLibraryEntry: 'POST /answers/library/{id}/approve/',
   retireLibraryEntry: 'POST /answers/library/{id}/retire/',
   restoreLibraryEntry: 'POST /answers/library/{id}/restore/',
+  setLibraryEntryReview: 'PUT /answers/library/{id}/review/',
+  setLibrarySectionReview: 'PUT /answers/library/sections/review/',
   startLibraryReplay: 'POST /answers/library/replay/',
   listLibraryReplays: 'GET /answers/library/replay/',
   getLibraryReplay: 'GET /answers/library/replay/{id}/',

@@ -230,6 +230,13 @@ export const RepositoryFile = z.looseObject({
   is_reprocessable: opt(z.boolean()),
   /** Not in the spec: why processing failed, so a person can act on it. */
   error: optNul(z.string()),
+  /** Not in the spec: the date the document states about itself (YYYY-MM-DD), else its upload date. */
+  as_of: opt(z.string()),
+  /** Not in the spec: the last day the document is valid for (a report's period, a certificate's expiry), and the words that say so. */
+  valid_until: optNul(z.string()),
+  valid_said: optNul(z.string()),
+  /** Not in the spec: past `valid_until`; answers resting on it get medium trust at most. */
+  expired: opt(z.boolean()),
 });
 
 // ---- 2.9 Questionnaire -------------------------------------------------------------------------

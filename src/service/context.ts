@@ -21,6 +21,7 @@ import type {
   ReadDocument,
   SearchFilters,
 } from './knowledge/types';
+import type { FileDates } from './storage/knowledge-index';
 import type { Store } from './storage/types';
 
 /** The part of the knowledge module the service uses. */
@@ -52,6 +53,8 @@ export interface Knowledge {
   /** The organisation's own names: evidence about anyone else is a third party's. */
   organisationNames(orgId: number): Promise<string[]>;
   setOrganisationNames(orgId: number, names: string[]): Promise<string[]>;
+  /** The dates files state about themselves (as of, valid until), by file id; absent: none known. */
+  fileDates?(orgId: number, fileIds: number[]): Promise<Map<number, FileDates>>;
 }
 
 export interface ServiceContext {

@@ -46,6 +46,7 @@ export const SERVE_SUITES = [
   'test/service/knowledge/answer/consistency.test.ts',
   'test/service/knowledge/chat.test.ts',
   'test/service/library.test.ts',
+  'test/service/library-owners.test.ts',
   'test/service/library-pages.test.ts',
   'test/service/library-replay.test.ts',
   'test/service/organisation.test.ts',

@@ -29,6 +29,8 @@ export function libraryEntry(id: number, question: string, answer: string, patch
     version: 1,
     updated_by: null,
     updated_at: null,
+    owner: null,
+    review_months: null,
     versions: [{ version: 1, question, slots, by: null, at: null }],
     history: [],
     ...patch,
@@ -40,6 +42,8 @@ type Reply = [number, unknown];
 export class FakeLibrary {
   entries: LibraryEntryDetail[] = [];
   reviewAgeMonths = 12;
+  /** The organisation's usernames: an owner must be one of them. */
+  users = ['alice', 'bob'];
   private nextId = 1000;
 
   constructor(private readonly who = 'Alice') {}
@@ -58,9 +62,15 @@ export class FakeLibrary {
     e.updated_at = `${TODAY}T10:00:00Z`;
   }
 
-  private group(key: string): LibraryConflict {
-    const entries = this.entries.filter((x) => x.question_key === key);
-    return { question_key: key, question: entries[0]!.question, entries, canonical_id: entries.find((x) => x.status === 'canonical')?.id ?? null };
+  /** Entries chosen for one offering: `question_key|offering_id` → entry id. */
+  settlements = new Map<string, number>();
+
+  private group(key: string, offering: number | null = null): LibraryConflict {
+    const entries = this.entries.filter((x) => x.question_key === key && (offering === null || x.offering_ids.length === 0 || x.offering_ids.includes(offering)));
+    const settlements = [...this.settlements]
+      .filter(([k]) => k.startsWith(`${key}|`))
+      .map(([k, entry_id]) => ({ offering_id: Number(k.split('|').at(-1)), entry_id, by: this.who, at: `${TODAY}T10:00:00Z` }));
+    return { question_key: key, question: entries[0]!.question, entries, canonical_id: entries.find((x) => x.status === 'canonical')?.id ?? null, settlements, offering_id: offering };
   }
 
   route(method: string, p: string, query: URLSearchParams, body: string): Reply | null {
@@ -87,12 +97,21 @@ export class FakeLibrary {
         const g = this.entries.filter((e) => e.question_key === k);
         return g.length > 1 && (g.some((e) => e.conflict) || g.some((e) => e.status === 'canonical'));
       });
-      return [200, page(keys.map((k) => this.group(k)), query)];
+      const offering = query.get('offering_id') ? Number(query.get('offering_id')) : null;
+      return [200, page(keys.map((k) => this.group(k, offering)), query)];
     }
     const settle = p.match(/^\/answers\/library\/conflicts\/(settle|undo)\/$/);
     if (method === 'POST' && settle) {
       const chosen = this.entries.find((e) => e.id === Number(json().entry_id));
       if (!chosen) return [404, { error: `library entry ${String(json().entry_id)} not found` }];
+      const offering = json().offering_id as number | undefined;
+      if (offering !== undefined) {
+        // For one offering: recorded apart, nothing retired.
+        const key = `${chosen.question_key}|${offering}`;
+        if (settle[1] === 'settle') this.settlements.set(key, chosen.id), this.event(chosen, 'settled', `chosen for offering ${offering}`);
+        else this.settlements.delete(key);
+        return [200, this.group(chosen.question_key, offering)];
+      }
       for (const e of this.entries.filter((x) => x.question_key === chosen.question_key)) {
         if (settle[1] === 'settle') {
           if (e === chosen) (e.status = 'canonical'), this.event(e, 'settled', 'chosen for this question');
@@ -106,7 +125,17 @@ export class FakeLibrary {
       this.refresh();
       return [200, this.group(chosen.question_key)];
     }
-    const m = p.match(/^\/answers\/library\/(\d+)\/(approve\/|retire\/|restore\/)?$/);
+    if (method === 'PUT' && p === '/answers/library/sections/review/') {
+      const b = json() as { file_id: number; tab_name: string; owner?: string | null };
+      const section = this.entries.filter((x) => x.status !== 'retired' && x.source?.file_id === b.file_id && x.source.tab_name === b.tab_name);
+      const changing = section.filter((x) => b.owner !== undefined && x.owner !== b.owner);
+      for (const x of changing) {
+        this.event(x, 'review_changed', `owner: ${x.owner ?? 'nobody'} → ${b.owner ?? 'nobody'}`);
+        x.owner = b.owner ?? null;
+      }
+      return [200, { updated: changing.length, entries: section.length }];
+    }
+    const m = p.match(/^\/answers\/library\/(\d+)\/(approve\/|retire\/|restore\/|review\/)?$/);
     const e = m ? this.entries.find((x) => x.id === Number(m[1])) : undefined;
     if (!m) return null;
     if (!e) return [404, { error: `library entry ${m[1]} not found` }];
@@ -125,6 +154,13 @@ export class FakeLibrary {
       e.review_due = false;
       e.review_reason = null;
       this.event(e, 'approved');
+    } else if (method === 'PUT' && m[2] === 'review/') {
+      const b = json() as { owner?: string | null; review_months?: number | null };
+      if (b.owner && !this.users.includes(b.owner)) return [400, { error: `owner: no user "${b.owner}" in this organisation` }];
+      const said = `owner: ${e.owner ?? 'nobody'} → ${b.owner ?? 'nobody'}`;
+      if (b.owner !== undefined) e.owner = b.owner;
+      if (b.review_months !== undefined) e.review_months = b.review_months;
+      this.event(e, 'review_changed', said);
     } else if (method === 'POST' && m[2] === 'retire/') {
       e.status = 'retired';
       e.retired_reason = 'retired by hand';

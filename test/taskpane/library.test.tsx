@@ -287,9 +287,23 @@ describe('Library management (extension to v2, feature-detected)', () => {
       repositoryFile(1, 'soc2.pdf', { document_type: 'security_certificate' }),
       repositoryFile(2, 'hecvat-completed.xlsx', { document_type: 'qna', file_format: 'excel', qa_count: 261, passage_count: 0 }),
       repositoryFile(3, 'old.xlsx', { document_type: 'q_a', file_format: 'excel', qa_count: 1, passage_count: 0 }),
+      repositoryFile(4, 'soc2-2022.pdf', {
+        document_type: 'security_certificate',
+        as_of: '2022-12-31',
+        valid_until: '2022-12-31',
+        valid_said: 'for the period January 1, 2022 to December 31, 2022',
+        expired: true,
+      }),
+      repositoryFile(5, 'iso-cert.pdf', { document_type: 'security_certificate', as_of: '2024-05-02', valid_until: '2027-05-01', expired: false }),
     ];
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     await within(files()).findByText('soc2.pdf');
+    // A document past the validity it states says so, with the words it was read from.
+    const expired = within(row('soc2-2022.pdf')).getByText('Expired 2022-12-31');
+    expect(expired.getAttribute('title')).toBe('for the period January 1, 2022 to December 31, 2022');
+    expect(row('soc2-2022.pdf').textContent).toMatch(/12 passages · as of 2022-12-31$/);
+    expect(row('iso-cert.pdf').textContent).toMatch(/as of 2024-05-02 · valid until 2027-05-01$/);
+    expect(within(row('iso-cert.pdf')).queryByText(/Expired/)).toBeNull();
     expect(row('soc2.pdf').textContent).toMatch(/Certificate or audit report · PDF · 12 passages/);
     expect(row('hecvat-completed.xlsx').textContent).toMatch(/Q&A · Excel · 261 reusable answers/);
     expect(row('old.xlsx').textContent).toMatch(/Q&A · Excel · 1 reusable answer$/);

@@ -3,7 +3,7 @@
  * and undo it, set the review age, export. Each change is recorded with who and when. The routes
  * (../routes/library.ts) validate the request and call these; rules about entries are ./library.ts's.
  */
-import type { LibraryConflict, LibraryEntry, LibraryEntryDetail, LibraryFilter, LibraryStatus } from '../../api/library';
+import { LIBRARY_LIMITS, type LibraryConflict, type LibraryEntry, type LibraryEntryDetail, type LibraryFilter, type LibraryStatus } from '../../api/library';
 import { nowIso } from '../clock';
 import type { Knowledge } from '../context';
 import { qaEntry } from '../knowledge/entries';
@@ -12,7 +12,7 @@ import type { QaSlot } from '../storage/knowledge-index';
 import type { LibraryRow, LibraryState, ManualEntry, ManualEntryContent } from '../storage/library';
 import type { Principal, Store } from '../storage/types';
 import { entryAfter, entryCursor, keyAfter, keyCursor } from './library-cursor';
-import { DEFAULT_REVIEW_AGE_MONTHS, entryDetail, libraryEntry, primaryAnswer, reviewCutoff, type EntryContext } from './library';
+import { DEFAULT_REVIEW_AGE_MONTHS, entryDetail, sameEntry, speaksFor, libraryEntry, primaryAnswer, reviewCutoff, type EntryContext } from './library';
 
 export interface LibraryDeps {
   store: Store;
@@ -31,7 +31,7 @@ export function requireLibraryEditor(p: Principal): void {
   if (p.user.role === 'member') throw forbidden('only an admin or repository manager can change the answer library');
 }
 
-async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[], months?: number): Promise<EntryContext> {
+export async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[], months?: number): Promise<EntryContext> {
   const reviewAgeMonths = months ?? (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
   const conflicting = await deps.store.library.conflicting(orgId, rows.map((r) => r.qkey));
   return { reviewAgeMonths, now: deps.now?.() ?? new Date(), conflicting };
@@ -43,6 +43,15 @@ export interface BrowseQuery {
   filter?: LibraryFilter;
   offering_id?: number;
   file_id?: number;
+  /** Only entries this user (username, known to exist) owns. */
+  owner?: string;
+}
+
+/** The cutoff of every review interval an entry may have (1 to 120 months). */
+function reviewCutoffs(now: Date): Record<number, string> {
+  const cutoffs: Record<number, string> = {};
+  for (let m = 1; m <= LIBRARY_LIMITS.reviewMonthsMax; m++) cutoffs[m] = reviewCutoff(m, now);
+  return cutoffs;
 }
 
 /** A page to read: by number (`offset`), or after the entry or group a `cursor` (./library-cursor.ts) names. */
@@ -60,7 +69,16 @@ export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuer
   const ids = search ? await deps.knowledge.searchLibrary(orgId, search) : undefined;
   const { count, rows } = await deps.store.library.list(
     orgId,
-    { status: query.status, filter: query.filter, offering_id: query.offering_id, file_id: query.file_id, review_cutoff: reviewCutoff(months, now), ids },
+    {
+      status: query.status,
+      filter: query.filter,
+      offering_id: query.offering_id,
+      file_id: query.file_id,
+      owner: query.owner,
+      review_cutoff: reviewCutoff(months, now),
+      review_cutoffs: reviewCutoffs(now),
+      ids,
+    },
     { limit: page.limit, offset: page.offset, ...(page.cursor ? { after: entryAfter(page.cursor) } : {}) },
   );
   const ctx = await context(deps, orgId, rows, months);
@@ -68,7 +86,7 @@ export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuer
   return { count, results: rows.map((r) => libraryEntry(r, ctx)), next: last ? entryCursor(last) : null };
 }
 
-async function found(deps: LibraryDeps, orgId: number, id: number): Promise<LibraryRow> {
+export async function found(deps: LibraryDeps, orgId: number, id: number): Promise<LibraryRow> {
   const row = await deps.store.library.get(orgId, id);
   if (!row) throw notFound(`library entry ${id} not found`);
   return row;
@@ -80,7 +98,7 @@ export async function detail(deps: LibraryDeps, orgId: number, id: number): Prom
   return entryDetail(row, events, await context(deps, orgId, [row]));
 }
 
-const stamp = (p: Principal) => ({ updated_by: actorName(p), updated_at: nowIso() });
+export const stamp = (p: Principal) => ({ updated_by: actorName(p), updated_at: nowIso() });
 
 export interface NewEntryInput {
   question: string;
@@ -231,18 +249,36 @@ export async function undoSettle(deps: LibraryDeps, p: Principal, entryId: numbe
   return conflictGroup(deps, orgId, entry.qkey);
 }
 
-async function conflictGroup(deps: LibraryDeps, orgId: number, qkey: string): Promise<LibraryConflict> {
-  return (await conflictGroups(deps, orgId, [qkey]))[0]!;
+/** The group of the question (./library-offerings.ts: about one offering with `offeringId`). */
+export async function conflictGroup(deps: LibraryDeps, orgId: number, qkey: string, offeringId?: number): Promise<LibraryConflict> {
+  return (await conflictGroups(deps, orgId, [qkey], offeringId))[0]!;
 }
 
-/** The groups of these keys, in this order: their entries read at once, newest file first within a group. */
-async function conflictGroups(deps: LibraryDeps, orgId: number, qkeys: string[]): Promise<LibraryConflict[]> {
-  const rows = await deps.store.library.byKeys(orgId, qkeys);
+/**
+ * The groups of these keys, in this order: their entries read at once, newest file first within a group,
+ * each with its settlements (the whole question's canonical entry, and one entry per offering settled for
+ * alone); with `offeringId`, only the entries about that offering.
+ */
+export async function conflictGroups(deps: LibraryDeps, orgId: number, qkeys: string[], offeringId?: number): Promise<LibraryConflict[]> {
+  const all = await deps.store.library.byKeys(orgId, qkeys);
+  const rows = offeringId === undefined ? all : all.filter((r) => speaksFor(r, offeringId));
   const ctx = await context(deps, orgId, rows);
+  const settlements = await deps.store.library.settlements(orgId, qkeys);
   return qkeys.map((qkey) => {
     const entries = rows.filter((r) => r.qkey === qkey).map((r) => libraryEntry(r, ctx));
     const live = entries.find((e) => e.status !== 'retired') ?? entries[0];
-    return { question_key: qkey, question: live?.question ?? '', entries, canonical_id: entries.find((e) => e.status === 'canonical')?.id ?? null };
+    const settled = settlements.flatMap((s) => {
+      const chosen = s.qkey === qkey ? all.find((r) => r.qkey === qkey && sameEntry(r, s)) : undefined;
+      return chosen ? [{ offering_id: s.offering_id, entry_id: chosen.id, by: s.by_name, at: s.at }] : [];
+    });
+    return {
+      question_key: qkey,
+      question: live?.question ?? '',
+      entries,
+      canonical_id: entries.find((e) => e.status === 'canonical')?.id ?? null,
+      settlements: settled,
+      offering_id: offeringId ?? null,
+    };
   });
 }
 

@@ -5,7 +5,7 @@
  */
 import type { LibraryEntry, LibraryEntryDetail, LibraryEvent, LibraryVersion } from '../../api/library';
 import type { QaSlot } from '../storage/knowledge-index';
-import type { LibraryEventRecord, LibraryRow } from '../storage/library';
+import type { LibraryEntryKey, LibraryEventRecord, LibraryRow } from '../storage/library';
 
 /** Months after which an entry is due for review, unless the organisation set its own. */
 export const DEFAULT_REVIEW_AGE_MONTHS = 12;
@@ -24,9 +24,9 @@ export function primaryAnswer(slots: readonly QaSlot[]): string {
   return slots.find((s) => s.content.trim() !== '')?.content.trim() ?? '';
 }
 
-/** YYYY-MM-DD of the entry's own date: set by hand or edit, else its file's upload. */
+/** YYYY-MM-DD of the entry's own date: set by hand or edit, else the date its file states, else its file's upload. */
 export function asOf(row: LibraryRow): string {
-  return (row.state?.as_of ?? row.file_created_at ?? '').slice(0, 10);
+  return (row.state?.as_of ?? row.file_as_of ?? row.file_created_at ?? '').slice(0, 10);
 }
 
 export interface ReviewState {
@@ -45,13 +45,15 @@ function addMonths(iso: string, months: number): Date | null {
 const day = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString()).slice(0, 10);
 
 /**
- * Whether the entry is past the review age: counted from its approval (settling approves the chosen
- * entry), else from its as-of date. A retired entry is never due: it is not used.
+ * Whether the entry is past its review interval (its own, else the organisation's review age): counted
+ * from its approval (settling approves the chosen entry), else from its as-of date. A retired entry is
+ * never due: it is not used.
  */
-export function reviewState(row: LibraryRow, reviewAgeMonths: number, now: Date): ReviewState {
+export function reviewState(row: LibraryRow, orgReviewAgeMonths: number, now: Date): ReviewState {
   if (row.state?.status === 'retired') return { due: false, reason: null };
+  const reviewAgeMonths = row.state?.review_months ?? orgReviewAgeMonths;
   const approved = row.state?.approved_at ?? null;
-  const base = approved ?? row.state?.as_of ?? row.file_created_at;
+  const base = approved ?? row.state?.as_of ?? row.file_as_of ?? row.file_created_at;
   if (!base) return { due: false, reason: null };
   const due = addMonths(base, reviewAgeMonths);
   if (!due || due.getTime() > now.getTime()) return { due: false, reason: null };
@@ -100,6 +102,8 @@ export function libraryEntry(row: LibraryRow, ctx: EntryContext): LibraryEntry {
     version: row.state?.version ?? 1,
     updated_by: row.state?.updated_by ?? null,
     updated_at: row.state?.updated_at ?? null,
+    owner: row.state?.owner ?? null,
+    review_months: row.state?.review_months ?? null,
   };
 }
 
@@ -115,4 +119,22 @@ export function entryDetail(row: LibraryRow, events: LibraryEventRecord[], ctx: 
   }
   const history: LibraryEvent[] = events.map((e) => ({ action: e.action as LibraryEvent['action'], by: e.by_name, at: e.at, detail: e.detail }));
   return { ...libraryEntry(row, ctx), versions, history };
+}
+
+/**
+ * Whether the entry speaks for the offering: its source is about that offering, or names none (it speaks
+ * for the whole company, as an entry by hand without offerings does).
+ */
+export function speaksFor(row: LibraryRow, offeringId: number): boolean {
+  return row.offering_ids.length === 0 || row.offering_ids.includes(offeringId);
+}
+
+/** Whether the row is the entry with this stable key. */
+export function sameEntry(row: LibraryEntryKey, key: LibraryEntryKey): boolean {
+  return row.file_id === key.file_id && row.location === key.location && row.question === key.question;
+}
+
+/** An entry's answer as disagreements compare it (as the library's conflict query does). */
+export function comparedAnswer(row: LibraryRow): string {
+  return currentVersion(row).answer.slice(0, 100).trim().toLowerCase();
 }

@@ -12,6 +12,8 @@ import type {
 import { permissionsFor, roleFor } from '../domain/access';
 import { evidenceCore } from '../domain/evidence';
 import type { Evidence } from '../knowledge/types';
+import { isExpired } from '../knowledge/extract/document-dates';
+import type { FileDates } from '../storage/knowledge-index';
 import { duplicateOf } from '../jobs/duplicate';
 import { templateOf } from '../jobs/template-label';
 import { THIRD_PARTY_LABEL } from '../knowledge/answer/ownership';
@@ -35,7 +37,11 @@ const STATUS_DISPLAY: Record<FileRecord['status'], string> = {
   failed: 'Failed',
 };
 
-export function repositoryFile(f: FileRecord): RepositoryFile {
+/**
+ * A repository file as the API shows it; with the dates it states about itself (`dates`), its as-of
+ * date and whether it has expired on `now`.
+ */
+export function repositoryFile(f: FileRecord, dates?: FileDates, now: Date = new Date()): RepositoryFile {
   // Extension: content already in the library; the full sentence is `note`.
   const duplicate = duplicateOf(f.processing_stage);
   // Extension: a file with template text says so ("template: 12 placeholders; …"); those passages answer nothing.
@@ -65,6 +71,14 @@ export function repositoryFile(f: FileRecord): RepositoryFile {
     total_embeddings: f.total_embeddings,
     is_reprocessable: f.status === 'failed' || f.status === 'ready',
     error: f.error,
+    ...(dates
+      ? {
+          as_of: dates.as_of ?? f.created_at.slice(0, 10),
+          valid_until: dates.valid_until,
+          valid_said: dates.valid_said,
+          expired: isExpired(dates.valid_until, now),
+        }
+      : {}),
   };
 }
 

@@ -3,7 +3,8 @@
  * entries with their stems and full-text forms. Pure and CPU-heavy (splitting, stemming), so the reader's
  * worker thread computes them beside the extraction (`ExtractedDocument.prepared_index`).
  */
-import type { PassageEntry, QaEntry } from '../storage/knowledge-index';
+import type { FileDates, PassageEntry, QaEntry } from '../storage/knowledge-index';
+import { documentDates } from './extract/document-dates';
 import { libraryQuestionKey } from './question-identity';
 import { splitIntoPassages, type Passage } from './passages';
 import { qaContent } from './retrieval';
@@ -21,6 +22,22 @@ export interface IndexEntries {
    * computed it: it reads the whole text, too long a pause for the request thread on a large file.
    */
   subject?: string | null;
+  /** The dates the document states about itself (`documentDatesOf`), when the reader computed them. */
+  dates?: FileDates;
+}
+
+/** Characters of a document searched for its dates: its top holds them, a report's period is on its first pages. */
+const DATES_CHARS = 200_000;
+
+/** The dates a document states about itself: from its pages' text, else from what its reader kept for them (a workbook's top rows). */
+export function documentDatesOf(doc: ExtractedDocument): FileDates {
+  let text = doc.dates_text ?? '';
+  for (const page of doc.pages) {
+    if (text.length >= DATES_CHARS) break;
+    text += `${page.text}\n`;
+  }
+  const d = documentDates(text.slice(0, DATES_CHARS));
+  return { as_of: d.as_of, valid_until: d.valid_until, valid_said: d.valid_said };
 }
 
 export function indexEntries(doc: ExtractedDocument): IndexEntries {

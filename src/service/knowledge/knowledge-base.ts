@@ -3,7 +3,8 @@
  * questionnaire questions and chat messages from them, with evidence. Storage and full-text search are
  * the knowledge index's (src/service/storage/knowledge-index.ts); this is orchestration only.
  */
-import type { KnowledgeIndex, PassageEntry, QaEntry } from '../storage/knowledge-index';
+import type { FileDates, KnowledgeIndex, PassageEntry, QaEntry } from '../storage/knowledge-index';
+import { expiredFiles, withExpiry, type ExpiredFiles } from './answer/expiry';
 import { noAnswer } from './answer/evaluation';
 import { bestSentences, evidenceOnly, extractiveAnswer, guardThirdParty, relevantEvidence, thirdPartyDraft } from './answer/extractive';
 import { identityAnswer, identityField } from './answer/identity';
@@ -19,7 +20,7 @@ import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
 import { documentSubject } from './extract/subject';
 import { composeParts, followUpSubject, mentionsAny, partAnswer, questionParts, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
-import { pairsToIndex, passageEntry, qaEntry } from './entries';
+import { documentDatesOf, pairsToIndex, passageEntry, qaEntry } from './entries';
 import { splitIntoPassages, type Passage } from './passages';
 import { paraphraseText, PassagePrior, QuestionnaireSearch, QuestionnaireTerms, questionFocus, ranked, retrieve, TermStatistics, type Candidate, type QuestionFocus, type SearchedQuestion } from './retrieval';
 import { questionInContext, referredSubject } from './question-identity';
@@ -38,6 +39,8 @@ export interface PendingAnswer {
   question: QuestionInput;
   candidates: Candidate[];
   extractive(): Promise<AnswerResult>;
+  /** Candidates' documents past their validity: an answer resting on one is lowered (./answer/expiry.ts). */
+  expired?: ExpiredFiles;
 }
 
 export type PreparedAnswer = { result: AnswerResult } | { pending: PendingAnswer };
@@ -119,6 +122,9 @@ export class KnowledgeBase {
         ? prepared.subject
         : whole && (documentSubject({ filename: meta.filename, title: doc.title, pages: whole.pages, document_type: doc.document_type }) ?? null));
     await this.index.setFileSubject(meta.org_id, meta.file_id, subject);
+    // The dates it states about itself: its entries' as-of date, and when its evidence expires.
+    const dates = prepared?.dates ?? (whole ? documentDatesOf(whole) : null);
+    if (dates) await this.index.setFileDates(meta.org_id, meta.file_id, dates);
     onProgress?.(100);
     return { passage_count: passages.length, qa_count: qa.length, total_embeddings: passageVectors.length + qaVectors.length, template };
   }
@@ -130,7 +136,7 @@ export class KnowledgeBase {
   /** Lexical search over passages and the answer library, ranked, relevance 0..1. */
   async search(orgId: number, query: string, filters: SearchFilters, limit = 10): Promise<Evidence[]> {
     const safeLimit = Math.max(1, Math.min(100, Math.floor(limit) || 10));
-    const found = (await this.decided(orgId, await retrieve(this.index, orgId, query, filters, { limit: safeLimit }))).candidates;
+    const found = (await this.decided(orgId, await retrieve(this.index, orgId, query, filters, { limit: safeLimit }), filters.offering_ids)).candidates;
     return (await this.current(orgId, found)).map((c) => c.evidence);
   }
 
@@ -144,18 +150,18 @@ export class KnowledgeBase {
   }
 
   /** The candidates a fill may use after the library's decisions, and those decisions. */
-  private async decided(orgId: number, candidates: Candidate[]): Promise<{ candidates: Candidate[]; decisions: LibraryDecisions }> {
+  private async decided(orgId: number, candidates: Candidate[], offeringIds?: readonly number[]): Promise<{ candidates: Candidate[]; decisions: LibraryDecisions }> {
     if (!this.library) return { candidates, decisions: new Map() };
-    return decideCandidates(this.library, orgId, candidates, DEFAULT_REVIEW_AGE_MONTHS, new Date());
+    return decideCandidates(this.library, orgId, candidates, DEFAULT_REVIEW_AGE_MONTHS, new Date(), offeringIds);
   }
 
   async answerQuestion(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<AnswerResult> {
     const prepared = await this.prepareAnswer(orgId, q, filters, options);
     if ('result' in prepared) return prepared.result;
     try {
-      return guardThirdParty(await this.llm!.answerQuestion(prepared.pending.question, prepared.pending.candidates));
+      return withExpiry(guardThirdParty(await this.llm!.answerQuestion(prepared.pending.question, prepared.pending.candidates)), prepared.pending.expired);
     } catch (error) {
-      return this.fallback(prepared.pending, `the language model failed: ${(error as Error).message}`);
+      return withExpiry(await this.fallback(prepared.pending, `the language model failed: ${(error as Error).message}`), prepared.pending.expired);
     }
   }
 
@@ -164,6 +170,24 @@ export class KnowledgeBase {
    * no evidence, no model configured), else the question with its evidence, for `answerBatch`.
    */
   async prepareAnswer(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<PreparedAnswer> {
+    const prepared = await this.prepare(orgId, q, filters, options);
+    if ('result' in prepared) return { result: withExpiry(prepared.result, await this.expired(orgId, prepared.result.evidence.map((e) => e.file_id))) };
+    return { pending: { ...prepared.pending, expired: await this.expired(orgId, prepared.pending.candidates.map((c) => c.evidence.file_id)) } };
+  }
+
+  /** Of these files, those past the validity they state. */
+  private async expired(orgId: number, fileIds: number[]): Promise<ExpiredFiles> {
+    if (fileIds.length === 0) return new Map();
+    return expiredFiles(await this.fileDates(orgId, fileIds), new Date());
+  }
+
+  /** The dates the files state about themselves (as of, valid until), by file id. */
+  async fileDates(orgId: number, fileIds: number[]): Promise<Map<number, FileDates>> {
+    const facts = await this.index.filesFacts(orgId, [...new Set(fileIds)], []);
+    return new Map([...facts].map(([id, f]) => [id, { as_of: f.as_of, valid_until: f.valid_until, valid_said: f.valid_said }]));
+  }
+
+  private async prepare(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions): Promise<PreparedAnswer> {
     const text = q.text.trim();
     if (!text) return { result: noAnswer('The question is empty') };
     const context = questionInContext({ ...q, text });
@@ -231,6 +255,7 @@ export class KnowledgeBase {
     const { candidates: library, decisions } = await this.decided(
       orgId,
       await retrieve(this.index, orgId, q.text, filters, { limit: 10, includePassages: false, dense, stats }),
+      filters.offering_ids,
     );
     const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
     const matches = findLibraryMatches(q, library, (fileId) => facts.get(fileId)!);
@@ -308,7 +333,8 @@ export class KnowledgeBase {
     const answered = await this.llm!.answerBatch(batch, budget, this.batchLimits);
     const results: AnswerResult[] = [];
     for (const [i, outcome] of answered.outcomes.entries()) {
-      results.push('result' in outcome ? guardThirdParty(outcome.result) : await this.fallback(batch[i]!, outcome.failed));
+      const result = 'result' in outcome ? guardThirdParty(outcome.result) : await this.fallback(batch[i]!, outcome.failed);
+      results.push(withExpiry(result, batch[i]!.expired));
     }
     return { results, usage: answered.usage };
   }

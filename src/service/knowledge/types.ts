@@ -46,6 +46,8 @@ export interface ExtractedDocument {
   title?: string;
   /** The organisation the document is about, when its text names one (see extract/subject.ts). */
   subject?: string;
+  /** Where a document without pages states its own date (a workbook's top rows), for extract/document-dates.ts. */
+  dates_text?: string;
   /** Its index entries, when the reader's worker thread already computed them (see entries.ts). */
   prepared_index?: IndexEntries;
 }

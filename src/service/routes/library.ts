@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { LIBRARY_EXPORT_TYPE } from '../../api/library';
 import type { ServiceContext } from '../context';
 import * as library from '../domain/library-actions';
+import { conflictsForOffering, settleForOffering, undoSettleForOffering } from '../domain/library-offerings';
+import { ownerFilter, setEntryReview, setSectionReview } from '../domain/library-review';
 import { libraryWorkbook } from '../domain/library-export';
 import { principalOf } from '../http/auth';
 import { pageEnvelope, pageRequest } from '../http/params';
@@ -23,7 +25,8 @@ export function libraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   route(app, 'listLibrary', async (request) => {
     const p = principalOf(request);
     const page = pageRequest(request.query);
-    const { count, results, next } = await library.browse(deps, p.org.id, request.query, { ...page, cursor: request.query.cursor });
+    const { mine, owner, cursor, ...query } = request.query;
+    const { count, results, next } = await library.browse(deps, p.org.id, { ...query, owner: await ownerFilter(deps, p, { mine, owner }) }, { ...page, cursor });
     return pageEnvelope(request, page, count, results, next);
   });
 
@@ -37,13 +40,25 @@ export function libraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   route(app, 'libraryConflicts', async (request) => {
     const p = principalOf(request);
     const page = pageRequest(request.query);
-    const { count, results, next } = await library.conflicts(deps, p.org.id, { ...page, cursor: request.query.cursor });
+    const offeringId = request.query.offering_id;
+    const at = { ...page, cursor: request.query.cursor };
+    const { count, results, next } =
+      offeringId === undefined ? await library.conflicts(deps, p.org.id, at) : await conflictsForOffering(deps, p.org.id, offeringId, at);
     return pageEnvelope(request, page, count, results, next);
   });
 
-  route(app, 'settleLibraryConflict', editor, async (request) => library.settle(deps, principalOf(request), request.body.entry_id));
+  // With an offering: chosen for that offering alone; without: for the question as a whole.
+  route(app, 'settleLibraryConflict', editor, async (request) => {
+    const { entry_id, offering_id } = request.body;
+    const p = principalOf(request);
+    return offering_id === undefined ? library.settle(deps, p, entry_id) : settleForOffering(deps, p, entry_id, offering_id);
+  });
 
-  route(app, 'undoLibrarySettle', editor, async (request) => library.undoSettle(deps, principalOf(request), request.body.entry_id));
+  route(app, 'undoLibrarySettle', editor, async (request) => {
+    const { entry_id, offering_id } = request.body;
+    const p = principalOf(request);
+    return offering_id === undefined ? library.undoSettle(deps, p, entry_id) : undoSettleForOffering(deps, p, entry_id, offering_id);
+  });
 
   route(app, 'exportLibrary', async (request, reply) => {
     const p = principalOf(request);
@@ -75,6 +90,10 @@ export function libraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   route(app, 'retireLibraryEntry', editor, async (request) =>
     library.retireEntry(deps, principalOf(request), request.params.id, request.body.reason),
   );
+
+  route(app, 'setLibrarySectionReview', editor, async (request) => setSectionReview(deps, principalOf(request), request.body));
+
+  route(app, 'setLibraryEntryReview', editor, async (request) => setEntryReview(deps, principalOf(request), request.params.id, request.body));
 
   route(app, 'restoreLibraryEntry', editor, async (request) => library.restoreEntry(deps, principalOf(request), request.params.id));
 }

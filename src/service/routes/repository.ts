@@ -27,7 +27,8 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
       limit: page.limit,
       offset: page.offset,
     });
-    return pageEnvelope(request, page, count, rows.map(repositoryFile));
+    const dates = (await ctx.knowledge.fileDates?.(p.org.id, rows.map((f) => f.id))) ?? new Map();
+    return pageEnvelope(request, page, count, rows.map((f) => repositoryFile(f, dates.get(f.id))));
   });
 
   route(app, 'getRepositoryFile', async (request) => {
@@ -35,7 +36,8 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     const { id } = request.params;
     const file = await ctx.store.files.get(p.org.id, id);
     if (!file || file.purpose !== 'repository') throw notFound(`repository file ${id} not found`);
-    return repositoryFile(file);
+    const dates = await ctx.knowledge.fileDates?.(p.org.id, [file.id]);
+    return repositoryFile(file, dates?.get(file.id));
   });
 
   route(app, 'extensions', async (request) => {

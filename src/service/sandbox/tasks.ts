@@ -5,7 +5,7 @@
 import { detectQuestionnaire, DetectError, type DetectedQuestionnaire } from '../detect';
 import { megabytes, type ReadLimits } from '../files/limits';
 import { sourceBytes, sourceSize, type FileSource } from '../files/source';
-import { indexEntries } from '../knowledge/entries';
+import { documentDatesOf, indexEntries } from '../knowledge/entries';
 import { extractDocument } from '../knowledge/extract';
 import { documentSubject } from '../knowledge/extract/subject';
 import { documentHasText, type ExtractedDocument, type ReadDocument } from '../knowledge/types';
@@ -27,8 +27,8 @@ export async function extractTask(input: TaskInput): Promise<ReadDocument> {
 /** What a reader thread sends back of a document it read (see `ReadDocument`). */
 export function readDocument(doc: ExtractedDocument, filename: string): ReadDocument {
   const subject = documentSubject({ filename, title: doc.title, pages: doc.pages, document_type: doc.document_type }) ?? null;
-  const { pages: _pages, qa: _qa, prepared_index: _prepared, ...rest } = doc;
-  return { ...rest, has_text: documentHasText(doc), prepared_index: { ...indexEntries(doc), subject } };
+  const { pages: _pages, qa: _qa, prepared_index: _prepared, dates_text: _dates, ...rest } = doc;
+  return { ...rest, has_text: documentHasText(doc), prepared_index: { ...indexEntries(doc), subject, dates: documentDatesOf(doc) } };
 }
 
 export async function detectTask(input: TaskInput): Promise<DetectedQuestionnaire> {

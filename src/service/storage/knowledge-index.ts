@@ -137,6 +137,18 @@ export interface FileFacts {
   /** The file's own answer to a "product name" question, if it has one. */
   label: string | null;
   offering_ids: number[];
+  /** The date the document speaks as of, when it states one (YYYY-MM-DD). */
+  as_of: string | null;
+  /** The last day the document is valid for (a report's period, a certificate's expiry), and the words that say so. */
+  valid_until: string | null;
+  valid_said: string | null;
+}
+
+/** The dates a document states about itself (../knowledge/extract/document-dates.ts). */
+export interface FileDates {
+  as_of: string | null;
+  valid_until: string | null;
+  valid_said: string | null;
 }
 
 export interface KnowledgeIndex {
@@ -181,6 +193,7 @@ export interface KnowledgeIndex {
   /** `fileFacts` of several files at once (one round trip on a networked backend); files not in the index are absent. */
   filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, FileFacts>>;
   setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void>;
+  setFileDates(orgId: number, fileId: number, dates: FileDates): Promise<void>;
   /** The organisation's own names, as set (null when never set). */
   orgNames(orgId: number): Promise<string | null>;
   setOrgNames(orgId: number, names: string): Promise<void>;

@@ -28,6 +28,22 @@ export interface LibraryState {
   as_of: string | null;
   updated_by: string | null;
   updated_at: string | null;
+  /** Username of the user who keeps the entry current; null: nobody named. */
+  owner: string | null;
+  /** The entry's own review interval in months; null: the organisation's review age. */
+  review_months: number | null;
+}
+
+/** An entry chosen for its question when a questionnaire is about one offering. */
+export interface LibrarySettlement {
+  qkey: string;
+  offering_id: number;
+  /** The chosen entry's stable key. */
+  file_id: number;
+  location: string;
+  question: string;
+  by_name: string;
+  at: string;
 }
 
 export interface LibraryRow extends LibraryEntryKey {
@@ -42,6 +58,8 @@ export interface LibraryRow extends LibraryEntryKey {
   offering_ids: number[];
   /** When its file was uploaded (ISO), null for an entry by hand. */
   file_created_at: string | null;
+  /** The date its file states about itself (YYYY-MM-DD: "Date: 2024-03-01" atop a questionnaire), null when none. */
+  file_as_of: string | null;
   state: LibraryState | null;
 }
 
@@ -54,6 +72,10 @@ export interface LibraryListFilter {
   file_id?: number;
   /** Entries approved (else dated) before this ISO instant are review due. */
   review_cutoff: string;
+  /** The cutoff for an entry with its own review interval, by months; absent: every entry uses `review_cutoff`. */
+  review_cutoffs?: Record<number, string>;
+  /** Only entries this user (username) owns. */
+  owner?: string;
   /** Only these entries (a search's results); the rows then come in this order. */
   ids?: number[];
 }
@@ -117,6 +139,12 @@ export interface LibraryRepository {
   newManualEntry(orgId: number, entry: ManualEntryContent): Promise<{ id: number; created_at: string }>;
   /** The organisation's entries by hand as added, to index them again (after `qfill migrate`). */
   manualEntries(orgId: number): Promise<ManualEntry[]>;
+  /** The settlements for one offering of these question keys. */
+  settlements(orgId: number, qkeys: string[]): Promise<LibrarySettlement[]>;
+  /** Records (or replaces) the settlement of its question for its offering, and the event on the chosen entry, in one transaction. */
+  settleForOffering(orgId: number, settlement: Omit<LibrarySettlement, 'at'> & { at?: string }, event: NewLibraryEvent): Promise<void>;
+  /** Removes the settlement of the question for the offering; records the event on the entry it had chosen. */
+  unsettleForOffering(orgId: number, settlement: LibrarySettlement, event: NewLibraryEvent): Promise<void>;
   reviewAgeMonths(orgId: number): Promise<number | null>;
   setReviewAgeMonths(orgId: number, months: number): Promise<void>;
 }

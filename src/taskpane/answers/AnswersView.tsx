@@ -127,8 +127,8 @@ export function AnswersView(props: AnswersViewProps) {
       <AddEntry add={add} offerings={props.offerings} />
       <ReviewAge reviewAge={reviewAge} />
       <ReplayCard replay={replay} />
-      {s.filter === 'conflicts' && !s.q.trim() && !s.offeringId && !s.fileId ? (
-        <ConflictGroups conflicts={conflicts} offerings={props.offerings} />
+      {s.filter === 'conflicts' && !s.q.trim() && !s.fileId ? (
+        <ConflictGroups conflicts={conflicts} offerings={props.offerings} offeringId={s.offeringId ?? null} />
       ) : (
         <section aria-label="Answers found">
           <ErrorMessage error={s.error} />

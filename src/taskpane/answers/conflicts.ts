@@ -1,7 +1,8 @@
 /**
  * Conflict groups: entries answering the same question differently, side by side. Choosing one
  * ("Use this answer") settles the question once: it becomes canonical, the others are retired. A
- * settlement can be undone. Without DOM.
+ * settlement can be undone. With an offering chosen, the disagreements among that offering's answers,
+ * settled for that offering alone. Without DOM.
  */
 import type { LibraryConflict } from '../../api/library';
 import { createStore } from '../store';
@@ -11,6 +12,8 @@ export const CONFLICTS_PAGE = 10;
 
 export interface ConflictsState {
   page: number;
+  /** The offering the groups are listed and settled for; null: the question as a whole. */
+  offeringId: number | null;
   groups: { count: number; results: LibraryConflict[]; hasNext: boolean } | null;
   error: unknown;
   loading: boolean;
@@ -21,7 +24,7 @@ export interface ConflictsState {
 }
 
 export function createConflicts(api: LibraryApi, onChanged: () => void = () => {}) {
-  const store = createStore<ConflictsState>({ page: 1, groups: null, error: null, loading: false, busy: null, actionError: null, note: null });
+  const store = createStore<ConflictsState>({ page: 1, offeringId: null, groups: null, error: null, loading: false, busy: null, actionError: null, note: null });
   let loading: AbortController | null = null;
 
   async function load(): Promise<void> {
@@ -29,7 +32,9 @@ export function createConflicts(api: LibraryApi, onChanged: () => void = () => {
     const ctl = (loading = new AbortController());
     store.update({ loading: true });
     try {
-      const r = await api.conflicts({ page: store.state.page, page_size: CONFLICTS_PAGE }, { signal: ctl.signal });
+      const offering = store.state.offeringId;
+      const query = { page: store.state.page, page_size: CONFLICTS_PAGE, ...(offering !== null ? { offering_id: offering } : {}) };
+      const r = await api.conflicts(query, { signal: ctl.signal });
       if (!ctl.signal.aborted) store.update({ groups: { count: r.count, results: r.results, hasNext: r.next !== null }, error: null });
     } catch (e) {
       if (!ctl.signal.aborted) store.update({ error: e, groups: null });
@@ -66,19 +71,35 @@ export function createConflicts(api: LibraryApi, onChanged: () => void = () => {
       store.update({ page });
       void load();
     },
-    /** "Use this answer": the entry becomes canonical for its question, the group's others retired. */
-    settle: (group: LibraryConflict, entryId: number) =>
-      act(group, () => api.settle(entryId), (g) => `Settled "${short(g.question)}": fills use the chosen answer with high trust; the others are retired.`),
+    /** Lists (and settles) for this offering, or for the question as a whole (null). */
+    setOffering(offeringId: number | null): void {
+      if (offeringId === store.state.offeringId) return;
+      store.update({ offeringId, page: 1, note: null, actionError: null });
+      void load();
+    },
+    /** "Use this answer": the entry becomes canonical for its question (the others retired), or chosen for the offering listed. */
+    settle: (group: LibraryConflict, entryId: number) => {
+      const offeringId = store.state.offeringId ?? undefined;
+      const after = offeringId === undefined ? 'the others are retired' : "for this offering's questionnaires; other offerings are not affected";
+      return act(group, () => api.settle(entryId, { offeringId }), (g) => `Settled "${short(g.question)}": fills use the chosen answer with high trust ${after}.`);
+    },
     undo: (group: LibraryConflict) => {
-      const chosen = group.canonical_id ?? group.entries[0]?.id;
+      const offeringId = store.state.offeringId ?? undefined;
+      const chosen = chosenIn(group) ?? group.entries[0]?.id;
       if (chosen === undefined) return Promise.resolve();
-      return act(group, () => api.undoSettle(chosen), (g) => `Undone: "${short(g.question)}" is open again.`);
+      return act(group, () => api.undoSettle(chosen, { offeringId }), (g) => `Undone: "${short(g.question)}" is open again.`);
     },
     dispose(): void {
       loading?.abort();
       store.clear();
     },
   };
+}
+
+/** The entry chosen in the group: for the offering it was listed for, else for the question as a whole. */
+export function chosenIn(group: LibraryConflict): number | null {
+  if (group.offering_id != null) return group.settlements?.find((s) => s.offering_id === group.offering_id)?.entry_id ?? group.canonical_id;
+  return group.canonical_id;
 }
 
 const short = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);

@@ -78,6 +78,25 @@ export function createEntry(api: LibraryApi, onChanged: (entry: LibraryEntryDeta
       const entryId = id();
       return entryId === null ? Promise.resolve(false) : act(() => api.retire(entryId, reason), () => 'Retired: kept in the library, never used by fills.');
     },
+    /** Who owns the entry (a username, '' for nobody) and its own review interval in months (null: the organisation's). */
+    /** With `wholeSection`, for every live entry of the entry's sheet in its file. */
+    saveReview(owner: string, months: number | null, wholeSection = false): Promise<boolean> {
+      const entryId = id();
+      const source = store.state.detail?.source;
+      if (entryId === null) return Promise.resolve(false);
+      const change = { owner: owner.trim() || null, review_months: months };
+      const said = (d: LibraryEntryDetail) =>
+        `${d.owner ? `Owned by ${d.owner}` : 'No owner'}; reviewed ${d.review_months ? `every ${d.review_months} months` : "at the organisation's review age"}`;
+      if (!wholeSection || !source) return act(() => api.setReview(entryId, change), (d) => `${said(d)}.`);
+      let counted = { updated: 0, entries: 0 };
+      return act(
+        async () => {
+          counted = await api.setSectionReview({ file_id: source.file_id, tab_name: source.tab_name, ...change });
+          return api.get(entryId);
+        },
+        (d) => `${said(d)}: ${counted.updated} of the ${counted.entries} answers of sheet "${source.tab_name}" changed.`,
+      );
+    },
     restore(): Promise<boolean> {
       const entryId = id();
       return entryId === null ? Promise.resolve(false) : act(() => api.restore(entryId), () => 'Restored: fills may use it again.');

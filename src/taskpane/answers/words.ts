@@ -28,3 +28,7 @@ export const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 
 export const approvalText = (e: Pick<LibraryEntry, 'approved_by' | 'approved_at'>) =>
   e.approved_at ? `Approved${e.approved_by ? ` by ${e.approved_by}` : ''} on ${day(e.approved_at)}` : 'Not approved';
+
+/** "Owned by bob · reviewed every 6 months", or the organisation's review age when the entry sets none. */
+export const ownerText = (e: Pick<LibraryEntry, 'owner' | 'review_months'>) =>
+  `${e.owner ? `Owned by ${e.owner}` : 'No owner'} · reviewed ${e.review_months ? `every ${e.review_months} months` : "at the organisation's review age"}`;

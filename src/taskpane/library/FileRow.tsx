@@ -1,5 +1,6 @@
 /** One file of the library: its status, what it gave the knowledge base, its progress, and Delete with a confirmation. */
 import type { RepositoryFile } from '../../api/schemas';
+import { BusyButtons } from '../components/BusyButtons';
 import { ProgressBar } from '../components/Progress';
 import { busyStatus, plural } from './state';
 import { capitalise, formatLabel, typeLabel } from './labels';
@@ -16,6 +17,14 @@ export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confi
         <span class={`qf-badge ${f.status === 'failed' ? 'qf-trust-low' : f.status === 'ready' ? 'qf-trust-high' : 'qf-muted'}`}>
           {f.status_display || capitalise(f.status)}
         </span>
+        {f.expired && (
+          <>
+            {' '}
+            <span class="qf-badge qf-trust-low" title={f.valid_said ?? undefined}>
+              Expired {f.valid_until}
+            </span>
+          </>
+        )}
       </div>
       <div class="qf-small qf-muted">
         {[
@@ -26,6 +35,9 @@ export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confi
           f.status === 'ready' && qa > 0 ? plural(qa, 'reusable answer') : '',
           ...(f.relevant_offerings ?? []).map((o) => o.name),
           ...(f.tags ?? []).map((t) => `#${t.name}`),
+          // The date it states about itself (else its upload), and until when it holds.
+          f.as_of ? `as of ${f.as_of}` : '',
+          f.valid_until && !f.expired ? `valid until ${f.valid_until}` : '',
         ]
           .filter(Boolean)
           .join(' · ')}
@@ -50,14 +62,7 @@ export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confi
         <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label={`Delete ${name}?`}>
           Delete {name}? Its passages{qa > 0 ? ` and ${plural(qa, 'reusable answer')}` : ''} leave the knowledge base; answers already
           written stay.
-          <div class="qf-row">
-            <button type="button" class="qf-btn" onClick={props.onDelete} disabled={props.deleting}>
-              {props.deleting ? 'Deleting…' : 'Delete'}
-            </button>
-            <button type="button" class="qf-btn" onClick={props.onCancel} disabled={props.deleting}>
-              Cancel
-            </button>
-          </div>
+          <BusyButtons busy={props.deleting} label="Delete" busyLabel="Deleting…" onConfirm={props.onDelete} onCancel={props.onCancel} />
         </div>
       )}
     </li>

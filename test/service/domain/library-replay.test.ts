@@ -17,6 +17,7 @@ function row(slots: LibraryRow['slots']): LibraryRow {
     qkey: 'id:Answers|DS-01',
     offering_ids: [],
     file_created_at: '2026-01-01T00:00:00Z',
+    file_as_of: null,
     state: null,
   };
 }

@@ -22,9 +22,11 @@ function row(id: number, answer: string, state: Partial<LibraryState> | null = n
     qkey: 'id:Answers|PT-01',
     offering_ids: [],
     file_created_at: created,
+    file_as_of: null,
     state: state && {
       status: 'active', retired_reason: null, approved_by: null, approved_at: null, version: 1,
-      edit_question: null, edit_answer: null, edit_slots: null, as_of: null, updated_by: null, updated_at: null, ...state,
+      edit_question: null, edit_answer: null, edit_slots: null, as_of: null, updated_by: null, updated_at: null,
+      owner: null, review_months: null, ...state,
     },
   };
 }
@@ -55,6 +57,13 @@ describe('answer library rules', () => {
     });
     expect(reviewState(row(1, 'Yes', { status: 'retired' }, '2020-01-01T00:00:00Z'), 12, NOW).due).toBe(false);
     expect(reviewCutoff(12, NOW)).toBe('2025-11-26T12:00:00.000Z');
+  });
+
+  it("an entry's own review interval overrides the organisation's review age, both ways", () => {
+    const approved = { approved_at: '2026-06-01T08:00:00Z', approved_by: 'alice' };
+    expect(reviewState(row(1, 'Yes', approved), 12, NOW).due).toBe(false);
+    expect(reviewState(row(1, 'Yes', { ...approved, review_months: 3 }), 12, NOW)).toEqual({ due: true, reason: 'approved on 2026-06-01, review due since 2026-09-01' });
+    expect(reviewState(row(1, 'Yes', { review_months: 36 }, '2025-01-01T00:00:00Z'), 12, NOW).due).toBe(false);
   });
 
   it('lists the learned version first, then each edit, and every change with who and when', () => {

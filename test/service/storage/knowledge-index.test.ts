@@ -118,16 +118,20 @@ describe.each([
   });
 
   it('knows what a file is about, and the organisation names', async () => {
-    expect(await index.fileFacts(1, 5, ['product name'])).toEqual({ subject: null, label: 'Acme Cloud', offering_ids: [] });
+    expect(await index.fileFacts(1, 5, ['product name'])).toEqual({ subject: null, label: 'Acme Cloud', offering_ids: [], as_of: null, valid_until: null, valid_said: null });
     await index.setFileSubject(1, 2, 'Amazon Web Services');
-    expect(await index.fileFacts(1, 2, ['product name'])).toEqual({ subject: 'Amazon Web Services', label: null, offering_ids: [10] });
+    expect(await index.fileFacts(1, 2, ['product name'])).toEqual({ subject: 'Amazon Web Services', label: null, offering_ids: [10], as_of: null, valid_until: null, valid_said: null });
     expect(await index.fileFacts(1, 99, [])).toBeNull();
     // Several files at once: the same facts, and nothing for a file not in the index (nor another organisation's).
     const many = await index.filesFacts(1, [5, 2, 99, 5], ['product name']);
     expect([...many.keys()].sort()).toEqual([2, 5]);
-    expect(many.get(5)).toEqual({ subject: null, label: 'Acme Cloud', offering_ids: [] });
-    expect(many.get(2)).toEqual({ subject: 'Amazon Web Services', label: null, offering_ids: [10] });
+    expect(many.get(5)).toEqual({ subject: null, label: 'Acme Cloud', offering_ids: [], as_of: null, valid_until: null, valid_said: null });
+    expect(many.get(2)).toEqual({ subject: 'Amazon Web Services', label: null, offering_ids: [10], as_of: null, valid_until: null, valid_said: null });
     expect((await index.filesFacts(2, [5, 2], ['product name'])).size).toBe(0);
+    // The dates a file states about itself, kept with it.
+    await index.setFileDates(1, 2, { as_of: '2024-03-31', valid_until: '2024-03-31', valid_said: 'for the period April 1, 2023 to March 31, 2024' });
+    expect(await index.fileFacts(1, 2, [])).toMatchObject({ as_of: '2024-03-31', valid_until: '2024-03-31', valid_said: 'for the period April 1, 2023 to March 31, 2024' });
+    expect((await index.filesFacts(1, [2], [])).get(2)).toMatchObject({ valid_until: '2024-03-31' });
     expect(await index.orgNames(1)).toBeNull();
     await index.setOrgNames(1, '["Acme"]');
     expect(await index.orgNames(1)).toBe('["Acme"]');

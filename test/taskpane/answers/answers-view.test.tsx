@@ -113,6 +113,10 @@ describe('Answers view', () => {
     await openAnswers();
     fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'conflicts' } });
     const group = await screen.findByRole('group', { name: 'Do you sell personal data?' });
+    // Under a header naming the section of its source questionnaire.
+    const section = screen.getByRole('region', { name: 'Section Privacy' });
+    expect(within(section).getByRole('heading', { name: 'Privacy' })).toBeTruthy();
+    expect(section.contains(group)).toBe(true);
     const sides = within(group).getAllByRole('button', { name: 'Use this answer' });
     expect(sides).toHaveLength(2);
     expect(group.textContent).toContain('old-2021.xlsx · Privacy · row 4');
@@ -128,6 +132,28 @@ describe('Answers view', () => {
     await screen.findByText(/^Undone: "Do you sell personal data\?" is open again\./);
     expect(within(group).getAllByRole('button', { name: 'Use this answer' })).toHaveLength(2);
     expect(fake.library.entries.map((e) => e.status)).toEqual(['active', 'active', 'active', 'active']);
+  });
+
+  it('with an offering chosen, settles a conflict for that offering alone, and undoes it', async () => {
+    await openAnswers();
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'conflicts' } });
+    await screen.findByRole('group', { name: 'Do you sell personal data?' });
+    const offering = screen.getByLabelText('Filter by offering') as HTMLSelectElement;
+    await waitFor(() => expect(offering.options.length).toBe(2));
+    fireEvent.change(offering, { target: { value: '7' } });
+    await waitFor(() => expect(fake.requestsTo('GET', /conflicts\/$/).at(-1)!.query.get('offering_id')).toBe('7'));
+    const group = await screen.findByRole('group', { name: 'Do you sell personal data?' });
+    fireEvent.click(within(group).getAllByRole('button', { name: 'Use this answer' })[1]!); // "Yes"
+    await screen.findByText(/for this offering's questionnaires; other offerings are not affected\.$/);
+    expect(fake.requestsTo('POST', /conflicts\/settle/).map((r) => JSON.parse(r.body))).toEqual([{ entry_id: 4, offering_id: 7 }]);
+    const settled = screen.getByRole('group', { name: 'Do you sell personal data?' });
+    expect(within(settled).getByText('Chosen')).toBeTruthy();
+    expect(within(settled).getByText('Not for this offering')).toBeTruthy();
+    // Nothing retired: the other answer may be right for another offering.
+    expect(fake.library.entries.map((e) => e.status)).toEqual(['active', 'active', 'active', 'active']);
+    fireEvent.click(within(settled).getByRole('button', { name: 'Undo' }));
+    await screen.findByText(/^Undone: "Do you sell personal data\?" is open again\./);
+    expect(JSON.parse(fake.requestsTo('POST', /conflicts\/undo/).at(-1)!.body)).toEqual({ entry_id: 4, offering_id: 7 });
   });
 
   it("edits an entry's slots as a new version, approves it, retires and restores it", async () => {
@@ -155,6 +181,39 @@ describe('Answers view', () => {
     // Back in the list, the entry shows as it is now.
     fireEvent.click(within(entry).getByRole('button', { name: 'Back to the list' }));
     expect((await within(await screen.findByRole('listbox', { name: 'Answers' })).findByText('Yes, AES-256 for all customer data.')).closest('li')!.textContent).toContain('Approved');
+  });
+
+  it("sets an entry's owner and its own review interval; an unknown owner is the service's sentence", async () => {
+    await openAnswers();
+    fireEvent.click(within(answers()).getByText('Is MFA enforced?'));
+    const entry = await screen.findByRole('region', { name: 'Answer library entry' });
+    const edit = await within(entry).findByRole('button', { name: 'Owner and review…' });
+    // Who approved it and when, beside who owns it.
+    expect(entry.textContent).toContain('ApprovalApproved by Bob on 2024-01-10');
+    expect(entry.textContent).toContain("Owner and reviewNo owner · reviewed at the organisation's review age");
+    fireEvent.click(edit);
+    const form = within(entry).getByRole('form', { name: 'Owner and review' });
+    fireEvent.input(within(form).getByLabelText(/^Owner/), { target: { value: 'zed' } });
+    fireEvent.input(within(form).getByLabelText(/^Review every/), { target: { value: '6' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save owner and review' }));
+    expect((await within(entry).findByRole('alert')).textContent).toMatch(/^Owner: no user "zed" in this organisation\./);
+    fireEvent.input(within(form).getByLabelText(/^Owner/), { target: { value: 'bob' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save owner and review' }));
+    await within(entry).findByText('Owned by bob; reviewed every 6 months.');
+    expect(JSON.parse(fake.requestsTo('PUT', /answers\/library\/2\/review\/$/).at(-1)!.body)).toEqual({ owner: 'bob', review_months: 6 });
+    expect(entry.textContent).toContain('Owner and reviewOwned by bob · reviewed every 6 months');
+    expect(within(entry).getByText('History (1)').closest('details')!.textContent).toMatch(/Alice: review changed \(owner: nobody → bob\)/);
+    expect(within(entry).queryByRole('form', { name: 'Owner and review' })).toBeNull();
+
+    // The whole sheet at once: every answer learned from it gets the owner.
+    fireEvent.click(within(entry).getByRole('button', { name: 'Owner and review…' }));
+    const again = within(entry).getByRole('form', { name: 'Owner and review' });
+    fireEvent.input(within(again).getByLabelText(/^Owner/), { target: { value: 'alice' } });
+    fireEvent.click(within(again).getByLabelText('Every answer of sheet "Security" in hecvat-2024.xlsx'));
+    fireEvent.click(within(again).getByRole('button', { name: 'Save owner and review' }));
+    await within(entry).findByText('Owned by alice; reviewed every 6 months: 3 of the 3 answers of sheet "Security" changed.');
+    expect(JSON.parse(fake.requestsTo('PUT', /sections\/review\/$/).at(-1)!.body)).toEqual({ file_id: 1, tab_name: 'Security', owner: 'alice', review_months: 6 });
+    expect(fake.library.entries.filter((e) => e.owner === 'alice').map((e) => e.id)).toEqual([1, 2, 4]);
   });
 
   it('adds an answer by hand, and shows a refusal in the service words', async () => {

@@ -44,6 +44,33 @@ export async function xlsxQa(bytes: Uint8Array, filename: string): Promise<QaPai
     .flatMap((sheet) => qaFromGrid(workbook.grid(sheet), (address) => `${sheet.name}!${address}`));
 }
 
+/** Rows from the top of each visible sheet where a questionnaire states its own date ("Date: 2024-03-01"). */
+const TOP_ROWS = 12;
+
+/**
+ * The text of the top rows of the workbook's visible sheets, a row's cells joined by spaces: where a
+ * questionnaire says when it was completed. Empty for a file the reader cannot open.
+ */
+export function xlsxTopText(bytes: Uint8Array, filename: string): string {
+  let workbook;
+  try {
+    workbook = readWorkbook(bytes, filename);
+  } catch {
+    return '';
+  }
+  const lines: string[] = [];
+  for (const sheet of workbook.sheets.filter((s) => s.state === 'visible')) {
+    const grid = workbook.grid(sheet);
+    for (let r = 1; r <= Math.min(grid.maxRow, TOP_ROWS); r++) {
+      const row = grid.rows.get(r);
+      if (!row) continue;
+      const cells = [...row.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c.value ?? '');
+      lines.push(cells.filter(Boolean).join(' '));
+    }
+  }
+  return lines.filter(Boolean).join('\n');
+}
+
 /** Runs a reader, turning its "cannot read this file" errors into the knowledge module's. */
 function readable<T>(filename: string, read: () => T): T {
   try {

@@ -2,6 +2,9 @@
  * The answer library's tables, beside the knowledge index's entries they are about (both backends run
  * them with the index's migrations: SQLite's version 8, PostgreSQL's 1004).
  *
+ * Version 10 (PostgreSQL 1008) adds, without touching what exists: an entry's owner and its own review
+ * interval, and settlements for one offering (`libraryReviewSql`).
+ *
  * An entry is a row of `kb_qa`. Its id changes when its file is processed again, so what analysts decide
  * about it is kept under its stable key: file, location and the question as learned. Entries added by
  * hand are files of their own in the index, with the negative id of their `library_manual` row, so the
@@ -149,5 +152,39 @@ ${
   // kb_qa_by_file holds the rowid already).
   dialect === 'postgres' ? 'CREATE INDEX IF NOT EXISTS kb_qa_by_file_id ON kb_qa (org_id, file_id, id);' : ''
 }
+`;
+}
+
+/**
+ * Owners and review cycles, settlements per offering, and the dates a file states about itself (as of,
+ * valid until: ../../knowledge/extract/document-dates.ts): additive (new columns, a new table), so a
+ * database of the version before reads as before.
+ *
+ * `owner` is the username of a user of the organisation (the one who keeps the entry current);
+ * `review_months` the entry's own review interval, overriding the organisation's review age.
+ * A settlement for one offering chooses an entry for a question when a questionnaire is about that
+ * offering, leaving every other offering's disagreement as it was (a whole-question settlement is the
+ * chosen entry's `canonical` status).
+ */
+export function libraryReviewSql(dialect: Dialect): string {
+  const big = dialect === 'postgres' ? 'BIGINT' : 'INTEGER';
+  const ifNot = dialect === 'postgres' ? 'IF NOT EXISTS ' : '';
+  return `
+ALTER TABLE library_state ADD COLUMN ${ifNot}owner TEXT;
+ALTER TABLE library_state ADD COLUMN ${ifNot}review_months INTEGER;
+ALTER TABLE kb_files ADD COLUMN ${ifNot}as_of TEXT;
+ALTER TABLE kb_files ADD COLUMN ${ifNot}valid_until TEXT;
+ALTER TABLE kb_files ADD COLUMN ${ifNot}valid_said TEXT;
+CREATE TABLE IF NOT EXISTS library_settlements (
+  org_id ${big} NOT NULL,
+  qkey TEXT NOT NULL,
+  offering_id ${big} NOT NULL,
+  file_id ${big} NOT NULL,
+  location TEXT NOT NULL,
+  question TEXT NOT NULL,
+  by_name TEXT NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (org_id, qkey, offering_id)
+);
 `;
 }

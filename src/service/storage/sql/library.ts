@@ -12,6 +12,7 @@ import type {
   LibraryPageRequest,
   LibraryRepository,
   LibraryRow,
+  LibrarySettlement,
   LibraryState,
   ManualEntry,
   ManualEntryContent,
@@ -23,9 +24,9 @@ import { refreshConflictsSql, textInArg, textInSql } from './library-schema';
 const STATE_JOIN = `LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question`;
 
 const SELECT_ENTRY = `SELECT q.id, q.file_id, q.question, q.answer, q.slots, q.original_id, q.tab_name, q.location, f.filename,
-  q.qkey, fl.created_at AS file_created_at, s.org_id AS state_org,
+  q.qkey, fl.created_at AS file_created_at, f.as_of AS file_as_of, s.org_id AS state_org,
   s.status, s.retired_reason, s.approved_by, s.approved_at, s.version, s.edit_question, s.edit_answer, s.edit_slots,
-  s.as_of, s.updated_by, s.updated_at
+  s.as_of, s.updated_by, s.updated_at, s.owner, s.review_months
   FROM kb_qa q
   JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
   LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id
@@ -48,7 +49,7 @@ interface FilterPlan {
   base: Condition;
   /** What more an entry without a decision must be; null when none passes (approved, retired, canonical). */
   undecided: Condition | null;
-  /** What an entry with a decision must be, on `s` (and its file's upload date, `fl`). */
+  /** What an entry with a decision must be, on `s` (and its file's upload date, `fl`, and own dates, `kf`). */
   decided: Condition;
 }
 
@@ -60,6 +61,7 @@ interface EntryRow extends Omit<QaFields, 'slots' | 'question_stems' | 'stems'> 
   filename: string;
   qkey: string;
   file_created_at: string | null;
+  file_as_of: string | null;
   state_org: number | null;
   status: LibraryState['status'] | null;
   retired_reason: string | null;
@@ -72,6 +74,8 @@ interface EntryRow extends Omit<QaFields, 'slots' | 'question_stems' | 'stems'> 
   as_of: string | null;
   updated_by: string | null;
   updated_at: string | null;
+  owner: string | null;
+  review_months: number | null;
 }
 
 /** State columns `change` may set: the keys of LibraryState, never a name taken from elsewhere. */
@@ -87,6 +91,8 @@ const STATE_COLUMNS = new Set<keyof LibraryState>([
   'as_of',
   'updated_by',
   'updated_at',
+  'owner',
+  'review_months',
 ]);
 
 export class SqlLibrary implements LibraryRepository {
@@ -170,12 +176,40 @@ export class SqlLibrary implements LibraryRepository {
       undecided = null;
     }
     if (filter.filter === 'review_due') {
-      decided.sql.push('COALESCE(s.approved_at, s.as_of, fl.created_at) < ?');
-      decided.args.push(filter.review_cutoff);
-      undecided?.sql.push('q.file_id IN (SELECT id FROM files WHERE org_id = ? AND created_at < ?)');
+      const due = await this.reviewDueClause(orgId, filter);
+      decided.sql.push(due.clause);
+      decided.args.push(...due.args);
+      // Dated by what the file states about itself, else by its upload.
+      undecided?.sql.push(`q.file_id IN (SELECT fl.id FROM files fl LEFT JOIN kb_files kf ON kf.org_id = fl.org_id AND kf.file_id = fl.id
+        WHERE fl.org_id = ? AND COALESCE(kf.as_of, fl.created_at) < ?)`);
       undecided?.args.push(orgId, filter.review_cutoff);
     }
+    if (filter.owner !== undefined) {
+      // An owner is a decision: an entry without one never passes.
+      decided.sql.push('s.owner = ?');
+      decided.args.push(filter.owner);
+      undecided = null;
+    }
     return { base, undecided, decided };
+  }
+
+  /**
+   * Entries approved (else dated: by the analyst, by what their file states about itself, by its upload)
+   * before their cutoff: the organisation's, or the one of their own review interval (the few intervals in
+   * use, read first, each with its cutoff).
+   */
+  private async reviewDueClause(orgId: number, filter: LibraryListFilter): Promise<{ clause: string; args: unknown[] }> {
+    const base = 'COALESCE(s.approved_at, s.as_of, kf.as_of, fl.created_at)';
+    const cutoffs = filter.review_cutoffs;
+    const months = cutoffs
+      ? (await this.sql.all<{ m: number }>('SELECT DISTINCT review_months AS m FROM library_state WHERE org_id = ? AND review_months IS NOT NULL', [orgId]))
+          .map((r) => Number(r.m))
+          .filter((m) => cutoffs[m] !== undefined)
+      : [];
+    if (months.length === 0) return { clause: `${base} < ?`, args: [filter.review_cutoff] };
+    const whens = months.map(() => 'WHEN ? THEN CAST(? AS TEXT)').join(' ');
+    const args: unknown[] = months.flatMap((m) => [m, cutoffs![m]]);
+    return { clause: `${base} < (CASE s.review_months ${whens} ELSE CAST(? AS TEXT) END)`, args: [...args, filter.review_cutoff] };
   }
 
   /**
@@ -196,6 +230,7 @@ export class SqlLibrary implements LibraryRepository {
       `SELECT q.id, CASE WHEN ${and(plan.decided)} THEN 1 ELSE 0 END AS pass, CASE WHEN ${undecided} THEN 1 ELSE 0 END AS undecided
        FROM library_state s ${join} kb_qa q ON q.org_id = s.org_id AND q.file_id = s.file_id AND q.location = s.location AND q.question = s.question
        LEFT JOIN files fl ON fl.id = q.file_id AND fl.org_id = q.org_id
+       LEFT JOIN kb_files kf ON kf.org_id = q.org_id AND kf.file_id = q.file_id
        WHERE s.org_id = ? AND q.org_id = ? AND ${and(plan.base)}${telling.map((t) => ` AND ${t}`).join('')}`,
       [...plan.decided.args, ...(plan.undecided?.args ?? []), orgId, orgId, ...plan.base.args, ...tellingArgs],
     );
@@ -324,23 +359,42 @@ export class SqlLibrary implements LibraryRepository {
       );
       // The entry's decision may start or end a disagreement on its question.
       for (const statement of refreshConflictsSql(sql.dialect)) await sql.run(statement, [orgId, textInArg(sql.dialect, [entry.qkey])]);
-      await sql.insert(
-        `INSERT INTO library_events (org_id, file_id, location, question, action, by_name, at, detail, version, version_question, version_slots)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          orgId,
-          entry.file_id,
-          entry.location,
-          entry.question,
-          event.action,
-          event.by_name,
-          at,
-          event.detail,
-          event.version,
-          event.version_question,
-          event.version_slots === null ? null : JSON.stringify(event.version_slots),
-        ],
+      await insertEvent(sql, orgId, entry, event, at);
+    });
+  }
+
+  async settlements(orgId: number, qkeys: string[]): Promise<LibrarySettlement[]> {
+    if (qkeys.length === 0) return [];
+    const rows = await this.sql.all<LibrarySettlement>(
+      `SELECT qkey, offering_id, file_id, location, question, by_name, at FROM library_settlements WHERE org_id = ? AND ${textInSql(this.sql.dialect, 'qkey')} ORDER BY offering_id`,
+      [orgId, textInArg(this.sql.dialect, [...new Set(qkeys)])],
+    );
+    return rows.map((r) => ({ ...r, offering_id: Number(r.offering_id), file_id: Number(r.file_id) }));
+  }
+
+  /**
+   * A settlement for one offering leaves `library_conflicts` as it was: the question stays open for every
+   * other offering (../../domain/library-offerings.ts reads one offering's disagreements from there).
+   */
+  async settleForOffering(orgId: number, settlement: Omit<LibrarySettlement, 'at'> & { at?: string }, event: NewLibraryEvent): Promise<void> {
+    const at = settlement.at ?? event.at ?? nowIso();
+    const t = settlement;
+    await this.sql.atomic(async (sql) => {
+      await sql.run(
+        `INSERT INTO library_settlements (org_id, qkey, offering_id, file_id, location, question, by_name, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (org_id, qkey, offering_id) DO UPDATE SET file_id = excluded.file_id, location = excluded.location,
+           question = excluded.question, by_name = excluded.by_name, at = excluded.at`,
+        [orgId, t.qkey, t.offering_id, t.file_id, t.location, t.question, t.by_name, at],
       );
+      await insertEvent(sql, orgId, t, event, at);
+    });
+  }
+
+  async unsettleForOffering(orgId: number, settlement: LibrarySettlement, event: NewLibraryEvent): Promise<void> {
+    const at = event.at ?? nowIso();
+    await this.sql.atomic(async (sql) => {
+      await sql.run('DELETE FROM library_settlements WHERE org_id = ? AND qkey = ? AND offering_id = ?', [orgId, settlement.qkey, settlement.offering_id]);
+      await insertEvent(sql, orgId, settlement, event, at);
     });
   }
 
@@ -423,6 +477,8 @@ function entryRecord(r: EntryRow, offering_ids: number[]): LibraryRow {
           as_of: r.as_of,
           updated_by: r.updated_by,
           updated_at: r.updated_at,
+          owner: r.owner,
+          review_months: r.review_months === null ? null : Number(r.review_months),
         };
   return {
     id: Number(r.id),
@@ -437,6 +493,28 @@ function entryRecord(r: EntryRow, offering_ids: number[]): LibraryRow {
     qkey: r.qkey,
     offering_ids,
     file_created_at: r.file_created_at,
+    file_as_of: r.file_as_of,
     state,
   };
+}
+
+/** Records a change of the entry in its history. */
+async function insertEvent(sql: Sql, orgId: number, entry: LibraryEntryKey, event: NewLibraryEvent, at: string): Promise<void> {
+  await sql.insert(
+    `INSERT INTO library_events (org_id, file_id, location, question, action, by_name, at, detail, version, version_question, version_slots)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      orgId,
+      entry.file_id,
+      entry.location,
+      entry.question,
+      event.action,
+      event.by_name,
+      at,
+      event.detail,
+      event.version,
+      event.version_question,
+      event.version_slots === null ? null : JSON.stringify(event.version_slots),
+    ],
+  );
 }

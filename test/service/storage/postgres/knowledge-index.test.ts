@@ -235,4 +235,22 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     expect(await keys()).toEqual(written);
     expect(await conflicts()).toEqual([written[0]]);
   });
+
+  it('adds owners, review intervals, settlements per offering and file dates (1008) beside the decisions of a database at 1007', async () => {
+    await index.replaceFile({ ...FILE, org_id: 3, file_id: 1, filename: 'a.xlsx' }, [], [qa('Is MFA enforced?', 'Yes')]);
+    // As version 1007 left it: none of 1008's columns or table, one decision kept.
+    await pool.query(`ALTER TABLE library_state DROP COLUMN owner, DROP COLUMN review_months;
+      ALTER TABLE kb_files DROP COLUMN as_of, DROP COLUMN valid_until, DROP COLUMN valid_said;
+      DROP TABLE library_settlements; DELETE FROM kb_schema_versions WHERE version >= 1008`);
+    await pool.query("INSERT INTO library_state (org_id, file_id, location, question, qkey, status) VALUES (3, 1, 'A!B2', 'Is MFA enforced?', 'text:is mfa enforced?|', 'canonical')");
+    await index.migrate();
+    const state = await pool.query('SELECT status, owner, review_months FROM library_state WHERE org_id = 3');
+    expect(state.rows).toEqual([{ status: 'canonical', owner: null, review_months: null }]);
+    const columns = await pool.query(
+      "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'kb_files' AND column_name IN ('as_of', 'valid_until', 'valid_said') ORDER BY column_name",
+    );
+    expect(columns.rows.map((r) => r.column_name)).toEqual(['as_of', 'valid_said', 'valid_until']);
+    expect((await pool.query("SELECT to_regclass('library_settlements') IS NOT NULL AS present")).rows).toEqual([{ present: true }]);
+    expect((await pool.query('SELECT MAX(version) AS v FROM kb_schema_versions')).rows).toEqual([{ v: 1008 }]);
+  });
 });

@@ -358,20 +358,41 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
   async filesFacts(orgId: number, fileIds: number[], labelQuestions: string[]): Promise<Map<number, K.FileFacts>> {
     const found = new Map<number, K.FileFacts>();
     if (fileIds.length === 0) return found;
-    const { rows } = await this.db.query<{ file_id: string | number; subject: string | null; label: string | null; offerings: (string | number)[] | null }>(
-      `SELECT f.file_id, f.subject,
+    const { rows } = await this.db.query<
+      { file_id: string | number; subject: string | null; label: string | null; offerings: (string | number)[] | null } & K.FileDates
+    >(
+      `SELECT f.file_id, f.subject, f.as_of, f.valid_until, f.valid_said,
          (SELECT q.answer FROM kb_qa q WHERE q.org_id = f.org_id AND q.file_id = f.file_id
             AND lower(trim(q.question)) = ANY($3::text[]) AND length(q.answer) <= 80 ORDER BY q.id LIMIT 1) AS label,
          (SELECT array_agg(o.offering_id ORDER BY o.offering_id) FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id) AS offerings
        FROM kb_files f WHERE f.org_id = $1 AND f.file_id = ANY($2::bigint[])`,
       [orgId, [...new Set(fileIds)], labelQuestions],
     );
-    for (const row of rows) found.set(Number(row.file_id), { subject: row.subject, label: row.label, offering_ids: (row.offerings ?? []).map(Number) });
+    for (const row of rows) {
+      found.set(Number(row.file_id), {
+        subject: row.subject,
+        label: row.label,
+        offering_ids: (row.offerings ?? []).map(Number),
+        as_of: row.as_of,
+        valid_until: row.valid_until,
+        valid_said: row.valid_said,
+      });
+    }
     return found;
   }
 
   async setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void> {
     await this.db.query('UPDATE kb_files SET subject = $1 WHERE org_id = $2 AND file_id = $3', [subject, orgId, fileId]);
+  }
+
+  async setFileDates(orgId: number, fileId: number, dates: K.FileDates): Promise<void> {
+    await this.db.query('UPDATE kb_files SET as_of = $1, valid_until = $2, valid_said = $3 WHERE org_id = $4 AND file_id = $5', [
+      dates.as_of,
+      dates.valid_until,
+      dates.valid_said,
+      orgId,
+      fileId,
+    ]);
   }
 
   async orgNames(orgId: number): Promise<string | null> {

@@ -15,7 +15,7 @@
  */
 import type { Migration } from '../migrations';
 import type { IndexKind } from '../../knowledge-index';
-import { libraryKeysSql, libraryTablesSql } from '../../sql/library-schema';
+import { libraryKeysSql, libraryReviewSql, libraryTablesSql } from '../../sql/library-schema';
 
 /**
  * Column weights, as SQLite's bm25() gets them, in tenths so a row's weighted count is an integer:
@@ -216,6 +216,11 @@ END $$;
     version: 1007,
     name: "answer library: each entry's question key, the keys in conflict",
     sql: libraryKeysSql('postgres'),
+  },
+  {
+    version: 1008,
+    name: 'answer library: owners, review intervals, settlements per offering',
+    sql: libraryReviewSql('postgres'),
   },
 ];
 

@@ -196,7 +196,11 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
   private readonly totalsCache: Partial<Record<K.IndexKind, number>> = {};
   private readonly orgRowsCache = new Map<string, number>();
   private readonly factsCache = new Map<string, K.FileFacts | null>();
-  private readonly fileFactsRow: Statement<[{ org: number; file: number; questions: string }], { subject: string | null; label: string | null; offerings: string | null }>;
+  private readonly fileFactsRow: Statement<
+    [{ org: number; file: number; questions: string }],
+    { subject: string | null; label: string | null; offerings: string | null } & K.FileDates
+  >;
+  private readonly setDates: Statement<[string | null, string | null, string | null, number, number]>;
   private readonly setSubject: Statement<[string | null, number, number]>;
   private readonly getOrgNames: Statement<[number], string>;
   private readonly putOrgNames: Statement<[number, string]>;
@@ -265,13 +269,14 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
       JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
       WHERE q.id IN (SELECT value FROM json_each(@ids)) AND q.org_id = @org AND ${FILE_FILTER}`);
     this.fileFactsRow = db.prepare(`
-      SELECT f.subject AS subject,
+      SELECT f.subject AS subject, f.as_of AS as_of, f.valid_until AS valid_until, f.valid_said AS valid_said,
         (SELECT q.answer FROM kb_qa q WHERE q.org_id = f.org_id AND q.file_id = f.file_id
            AND lower(trim(q.question)) IN (SELECT value FROM json_each(@questions))
            AND length(q.answer) <= 80 ORDER BY q.id LIMIT 1) AS label,
         (SELECT group_concat(o.offering_id) FROM kb_file_offerings o WHERE o.org_id = f.org_id AND o.file_id = f.file_id) AS offerings
       FROM kb_files f WHERE f.org_id = @org AND f.file_id = @file`);
     this.setSubject = db.prepare('UPDATE kb_files SET subject = ? WHERE org_id = ? AND file_id = ?');
+    this.setDates = db.prepare('UPDATE kb_files SET as_of = ?, valid_until = ?, valid_said = ? WHERE org_id = ? AND file_id = ?');
     this.getOrgNames = db.prepare<[number], string>('SELECT names FROM kb_org_names WHERE org_id = ?').pluck();
     this.putOrgNames = db.prepare(
       'INSERT INTO kb_org_names (org_id, names) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET names = excluded.names',
@@ -576,7 +581,14 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
     if (this.factsCache.has(key)) return this.factsCache.get(key)!;
     const row = this.fileFactsRow.get({ org: orgId, file: fileId, questions: JSON.stringify(labelQuestions) });
     const facts = row
-      ? { subject: row.subject, label: row.label, offering_ids: row.offerings ? row.offerings.split(',').map(Number) : [] }
+      ? {
+          subject: row.subject,
+          label: row.label,
+          offering_ids: row.offerings ? row.offerings.split(',').map(Number) : [],
+          as_of: row.as_of,
+          valid_until: row.valid_until,
+          valid_said: row.valid_said,
+        }
       : null;
     // Bounded: one entry per file asked about.
     if (this.factsCache.size > 10_000) this.factsCache.clear();
@@ -596,6 +608,11 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
 
   async setFileSubject(orgId: number, fileId: number, subject: string | null): Promise<void> {
     this.setSubject.run(subject, orgId, fileId);
+    this.factsCache.clear();
+  }
+
+  async setFileDates(orgId: number, fileId: number, dates: K.FileDates): Promise<void> {
+    this.setDates.run(dates.as_of, dates.valid_until, dates.valid_said, orgId, fileId);
     this.factsCache.clear();
   }
 

@@ -1,0 +1,80 @@
+/**
+ * Settling a disagreement for one offering: the entry chosen answers that question when a questionnaire
+ * is about that offering, and only then. Entries about another offering, and that offering's own
+ * disagreement, stay as they were; nothing is retired (the entries that lost may be right for another
+ * offering). Settling the whole question is ./library-actions.ts `settle`.
+ */
+import type { LibraryConflict } from '../../api/library';
+import { badRequest } from '../http/errors';
+import type { Principal } from '../storage/types';
+import { comparedAnswer, speaksFor } from './library';
+import { actorName, type BrowsePage, conflictGroup, conflictGroups, found, type LibraryDeps } from './library-actions';
+import { keyAfter, keyCursor } from './library-cursor';
+
+const none = { version: null, version_question: null, version_slots: null };
+
+async function offeringName(deps: LibraryDeps, orgId: number, offeringId: number): Promise<string> {
+  const [offering] = await deps.store.offerings.getMany(orgId, [offeringId]);
+  if (!offering) throw badRequest(`offering_id: unknown offering ${offeringId}`);
+  return offering.name;
+}
+
+/** Chooses the entry for its question when a questionnaire is about the offering (replacing an earlier choice for it). */
+export async function settleForOffering(deps: LibraryDeps, p: Principal, entryId: number, offeringId: number): Promise<LibraryConflict> {
+  const orgId = p.org.id;
+  const name = await offeringName(deps, orgId, offeringId);
+  const chosen = await found(deps, orgId, entryId);
+  if (chosen.state?.status === 'retired') throw badRequest(`entry_id: entry ${entryId} is retired; restore it before choosing it`);
+  if (!speaksFor(chosen, offeringId)) throw badRequest(`entry_id: entry ${entryId} is not about offering "${name}" (its source names other offerings)`);
+  const by = actorName(p);
+  await deps.store.library.settleForOffering(
+    orgId,
+    { qkey: chosen.qkey, offering_id: offeringId, file_id: chosen.file_id, location: chosen.location, question: chosen.question, by_name: by },
+    { action: 'settled', by_name: by, detail: `chosen for this question for offering "${name}"`, ...none },
+  );
+  return conflictGroup(deps, orgId, chosen.qkey, offeringId);
+}
+
+/** Undoes the settlement of the entry's question for the offering: its disagreement there is open again. */
+export async function undoSettleForOffering(deps: LibraryDeps, p: Principal, entryId: number, offeringId: number): Promise<LibraryConflict> {
+  const orgId = p.org.id;
+  const name = await offeringName(deps, orgId, offeringId);
+  const entry = await found(deps, orgId, entryId);
+  const settlement = (await deps.store.library.settlements(orgId, [entry.qkey])).find((s) => s.offering_id === offeringId);
+  if (!settlement) throw badRequest(`entry_id: the question of entry ${entryId} is not settled for offering "${name}"`);
+  const by = actorName(p);
+  await deps.store.library.unsettleForOffering(orgId, settlement, { action: 'unsettled', by_name: by, detail: `no longer chosen for offering "${name}"`, ...none });
+  return conflictGroup(deps, orgId, entry.qkey, offeringId);
+}
+
+/**
+ * The disagreements a questionnaire about the offering would meet: questions whose live entries speaking
+ * for it (the newest upload of a file name speaking for it, as in a fill) give more than one answer, unless
+ * the question is settled for that offering or as a whole. A settlement for one offering leaves the question
+ * in `library_conflicts` (still open for the others): the organisation's open keys (few, in key order) are
+ * read, the ones settled for this offering dropped, and each remaining group checked among its entries
+ * about the offering. A page after a key (`cursor`) starts there.
+ */
+export async function conflictsForOffering(
+  deps: LibraryDeps,
+  orgId: number,
+  offeringId: number,
+  page: BrowsePage,
+): Promise<{ count: number; results: LibraryConflict[]; next: string | null }> {
+  await offeringName(deps, orgId, offeringId);
+  const { keys } = await deps.store.library.conflictKeys(orgId, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+  const settled = new Set((await deps.store.library.settlements(orgId, keys)).filter((s) => s.offering_id === offeringId).map((s) => s.qkey));
+  const candidates = keys.filter((k) => !settled.has(k));
+  const rows = await deps.store.library.byKeys(orgId, candidates);
+  const open = candidates.filter((key) => {
+    const group = rows.filter((r) => r.qkey === key);
+    const speaking = group.filter((r) => !group.some((n) => n.file_id > r.file_id && n.filename.toLowerCase() === r.filename.toLowerCase()));
+    const live = speaking.filter((r) => r.state?.status !== 'retired' && speaksFor(r, offeringId));
+    return new Set(live.map(comparedAnswer)).size > 1;
+  });
+  const after = page.cursor ? keyAfter(page.cursor) : undefined;
+  const start = after === undefined ? page.offset : open.findIndex((k) => k > after);
+  const pageKeys = start < 0 ? [] : open.slice(start, start + page.limit);
+  const last = pageKeys.length === page.limit ? pageKeys[pageKeys.length - 1] : undefined;
+  return { count: open.length, results: await conflictGroups(deps, orgId, pageKeys, offeringId), next: last !== undefined ? keyCursor(last) : null };
+}
