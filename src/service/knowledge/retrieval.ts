@@ -557,21 +557,7 @@ export function paraphraseText(query: string): string {
  * only a paraphrase of it.
  */
 export function paraphrasedCoverage(query: Set<string>, candidate: TermSet, alternatives: Alternatives, weightOf: TermWeights = termWeight): number {
-  let total = 0;
-  let hit = 0;
-  let matched = 0;
-  for (const term of query) {
-    const weight = weightOf(term);
-    total += weight;
-    const held = candidate.has(term) ? 1 : alternatives.get(term)?.some((a) => candidate.has(a)) ? PARAPHRASE_CREDIT : 0;
-    if (held > 0) {
-      hit += weight * held;
-      matched++;
-    }
-  }
-  if (total === 0) return 0;
-  const share = hit / total;
-  return matched < Math.min(2, query.size) ? share / 2 : share;
+  return coverage(query, candidate, weightOf, (term) => (alternatives.get(term)?.some((a) => candidate.has(a)) ? PARAPHRASE_CREDIT : 0));
 }
 
 function passageCandidate(row: PassageHit): Candidate {

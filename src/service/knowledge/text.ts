@@ -473,16 +473,18 @@ export function stem(term: string): string {
  * Weighted share of `query` stems present in `candidate` stems; by default acronyms and numbers count
  * double, `weightOf` may weigh by rarity instead. A candidate sharing a single term of a multi-term
  * question ("capital of France" vs "France: eu-west-3") is a coincidence, not evidence, so it is halved.
+ * A term the candidate lacks may count for part of its weight (`partly`: a paraphrase held instead).
  */
-export function coverage(query: Set<string>, candidate: TermSet, weightOf: TermWeights = termWeight): number {
+export function coverage(query: Set<string>, candidate: TermSet, weightOf: TermWeights = termWeight, partly: (term: string) => number = () => 0): number {
   let total = 0;
   let hit = 0;
   let matched = 0;
   for (const term of query) {
     const weight = weightOf(term);
     total += weight;
-    if (candidate.has(term)) {
-      hit += weight;
+    const held = candidate.has(term) ? 1 : partly(term);
+    if (held > 0) {
+      hit += weight * held;
       matched++;
     }
   }
