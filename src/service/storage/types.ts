@@ -58,11 +58,10 @@ export interface TagRecord {
   name: string;
 }
 
-export interface FileRecord {
-  id: number;
+/** What an uploaded file is from the moment it is stored. */
+interface StoredFile {
   org_id: number;
   user_id: number;
-  user_display: string;
   purpose: 'repository' | 'questionnaire';
   original_filename: string;
   stored_name: string;
@@ -71,6 +70,11 @@ export interface FileRecord {
   sha256: string;
   file_format: FileFormat;
   document_type: DocumentType;
+}
+
+export interface FileRecord extends StoredFile {
+  id: number;
+  user_display: string;
   status: FileStatus;
   processing_stage: string;
   processing_percent: number;
@@ -88,16 +92,7 @@ export interface FileRecord {
   offerings: OfferingRecord[];
 }
 
-export interface NewFile {
-  org_id: number;
-  user_id: number;
-  purpose: 'repository' | 'questionnaire';
-  original_filename: string;
-  stored_name: string;
-  size: number;
-  sha256: string;
-  file_format: FileFormat;
-  document_type: DocumentType;
+export interface NewFile extends StoredFile {
   analysis_type?: string | null;
   scope_includes_company?: boolean;
   tag_names?: string[];
