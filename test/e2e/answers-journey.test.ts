@@ -1,7 +1,8 @@
 // An analyst keeps the answer library, end to end in headless Chromium: the task pane in the workbench
 // against the real local service. Two past questionnaires disagree; in Library > Answers the analyst finds
 // the conflict, settles it, edits one entry, adds one by hand and approves it, then fills a questionnaire
-// and sees the settled and added answers written with high trust. Screenshots go to test-artifacts/
+// and sees the settled and added answers written with high trust. The pane calls only what the service
+// announces: no response of the service during the run is a 4xx or 5xx. Screenshots go to test-artifacts/
 // (the README's come from here: docs/screenshots/answers-*.png).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,8 @@ let page: Page;
 let key: string;
 let session: WorkbenchSession | undefined;
 let dir: string;
+/** Responses of the service that were errors ("404 GET /api/v2/…"): the journey expects none. */
+const refused: string[] = [];
 
 /** A completed questionnaire: ID | Question | Answer | Additional Information. */
 function answered(name: string, rows: [id: string, question: string, answer: string, comment: string][]): string {
@@ -55,6 +58,11 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'qfill-answers-journey-files-'));
   session = await openWorkbench({ org: 'librarian', keyName: 'analyst keeping the library', dataDirPrefix: 'qfill-answers-journey-' });
   ({ page, key } = session);
+  const service = new URL(session.baseUrl).origin;
+  page.on('response', (r) => {
+    const url = new URL(r.url());
+    if (url.origin === service && r.status() >= 400) refused.push(`${r.status()} ${r.request().method()} ${url.pathname}${url.search}`);
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -156,5 +164,6 @@ describe('an analyst keeps the answer library, and the next fill follows it', ()
       expect(await row.innerText()).not.toMatch(/· review/);
     }
     await shot('5-filled');
+    expect(refused).toEqual([]);
   }, 240_000);
 });
