@@ -1,8 +1,11 @@
 // An analyst keeps the answer library, end to end in headless Chromium: the task pane in the workbench
 // against the real local service. Two past questionnaires disagree; in Library > Answers the analyst finds
-// the conflict, settles it, edits one entry, adds one by hand and approves it, then fills a questionnaire
-// and sees the settled and added answers written with high trust. Screenshots go to test-artifacts/
-// (the README's come from here: docs/screenshots/answers-*.png).
+// the conflict, settles it, edits one entry, gives it an owner, adds one by hand and approves it, replays the
+// library on its past questionnaires ("How good is the library for us?"), then fills a questionnaire and sees
+// the settled and added answers written with high trust. The pane calls only what the service announces: no
+// response of the service during the run is a 4xx or 5xx. Screenshots go to test-artifacts/ (the README's
+// come from here: answers-2-settled, -3-edited, -5-replay and -6-filled are docs/screenshots/answers-settled,
+// -entry, -replay and -filled).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,11 +18,14 @@ const ARTIFACTS = path.resolve('test-artifacts');
 const PT = 'Do you perform annual penetration tests?';
 const EN = 'Is customer data encrypted at rest?';
 const BB = 'Do you run a bug bounty programme?';
+const MFA = 'Is multi-factor authentication required for remote access?';
 
 let page: Page;
 let key: string;
 let session: WorkbenchSession | undefined;
 let dir: string;
+/** Responses of the service that were errors ("404 GET /api/v2/…"): the journey expects none. */
+const refused: string[] = [];
 
 /** A completed questionnaire: ID | Question | Answer | Additional Information. */
 function answered(name: string, rows: [id: string, question: string, answer: string, comment: string][]): string {
@@ -55,6 +61,11 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'qfill-answers-journey-files-'));
   session = await openWorkbench({ org: 'librarian', keyName: 'analyst keeping the library', dataDirPrefix: 'qfill-answers-journey-' });
   ({ page, key } = session);
+  const service = new URL(session.baseUrl).origin;
+  page.on('response', (r) => {
+    const url = new URL(r.url());
+    if (url.origin === service && r.status() >= 400) refused.push(`${r.status()} ${r.request().method()} ${url.pathname}${url.search}`);
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -63,7 +74,7 @@ afterAll(async () => {
 });
 
 describe('an analyst keeps the answer library, and the next fill follows it', () => {
-  it('connects and uploads two past questionnaires that disagree', async () => {
+  it('connects and uploads three past questionnaires, two of which disagree', async () => {
     await page.getByLabel('API key', { exact: true }).fill(key);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('tab', { name: 'Library', exact: true }).click();
@@ -72,12 +83,19 @@ describe('an analyst keeps the answer library, and the next fill follows it', ()
         ['PT-01', PT, 'No', 'Vulnerability scans only.'],
         ['EN-01', EN, 'Yes', 'AES-256.'],
       ]),
-      answered('hecvat-2024.xlsx', [['PT-01', PT, 'Yes', 'Yearly, by an outside firm.']]),
+      answered('hecvat-2024.xlsx', [
+        ['PT-01', PT, 'Yes', 'Yearly, by an outside firm.'],
+        ['AC-01', MFA, 'Yes', 'For every account.'],
+      ]),
+      answered('sig-lite-2025.xlsx', [
+        ['AC-01', MFA, 'Yes', 'For every account, with hardware keys for administrators.'],
+        ['BC-01', 'Is the business continuity plan tested at least annually?', 'Yes', 'Tabletop exercise each spring.'],
+      ]),
     ];
     await page.getByLabel('Choose files to upload').setInputFiles(files);
     await page.getByRole('button', { name: /^Upload/ }).click();
     const list = page.getByLabel('Library files');
-    await expect.poll(async () => (await list.innerText()).match(/\bReady\b/g)?.length ?? 0, { timeout: 120_000, interval: 500 }).toBe(2);
+    await expect.poll(async () => (await list.innerText()).match(/\bReady\b/g)?.length ?? 0, { timeout: 120_000, interval: 500 }).toBe(3);
   }, 180_000);
 
   it('finds the conflict in Answers and settles it with "Use this answer"', async () => {
@@ -114,6 +132,12 @@ describe('an analyst keeps the answer library, and the next fill follows it', ()
     await expect.poll(() => entry.innerText(), { timeout: 30_000 }).toMatch(/Saved as version 2/);
     await entry.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => entry.innerText(), { timeout: 30_000 }).toMatch(/Approved by analyst: fills use it with high trust/);
+    await entry.getByRole('button', { name: 'Owner and review…' }).click();
+    const review = entry.getByRole('form', { name: 'Owner and review' });
+    await review.getByLabel(/^Owner/).fill('analyst');
+    await review.getByLabel(/^Review every/).fill('6');
+    await review.getByRole('button', { name: 'Save owner and review' }).click();
+    await expect.poll(() => entry.innerText(), { timeout: 30_000 }).toMatch(/Owned by analyst; reviewed every 6 months/);
     await shot('3-edited');
     await entry.getByRole('button', { name: 'Back to the list' }).click();
 
@@ -131,6 +155,21 @@ describe('an analyst keeps the answer library, and the next fill follows it', ()
     await shot('4-added');
     expect(await page.locator('[role="alert"]').count()).toBe(0);
   }, 120_000);
+
+  it('replays the library on its past questionnaires: agreement and coverage in "How good is the library for us?"', async () => {
+    await page.getByRole('region', { name: 'Answer library entry' }).getByRole('button', { name: 'Back to the list' }).click();
+    await page.getByLabel('Search answers').fill('');
+    const card = page.getByRole('region', { name: 'How good is the library for us?' });
+    await expect.poll(() => card.innerText(), { timeout: 30_000 }).toMatch(/Not measured yet/);
+    await card.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => card.innerText(), { timeout: 120_000, interval: 500 }).toMatch(/Agreement \d+\.\d% · coverage \d+\.\d%/);
+    expect(await card.innerText()).toMatch(/3 questionnaires, \d{4}-\d{2}-\d{2} by analyst/);
+    await card.getByText(/^Trend, answers that differed, gaps/).click();
+    await card.getByText(/^Answered otherwise \(1\)/).click();
+    expect(await card.getByRole('list', { name: 'Answered otherwise' }).innerText()).toMatch(/hecvat-2021\.xlsx: No · library: Yes/);
+    await card.scrollIntoViewIfNeeded();
+    await shot('5-replay');
+  }, 180_000);
 
   it('fills a questionnaire: the settled and the added answers are written with high trust, the edit with its new comment', async () => {
     const questionnaire = blank('vendor-review-2026.xlsx', [
@@ -155,6 +194,7 @@ describe('an analyst keeps the answer library, and the next fill follows it', ()
       expect(await row.locator('.qf-badge').first().getAttribute('class')).toContain('qf-trust-high');
       expect(await row.innerText()).not.toMatch(/· review/);
     }
-    await shot('5-filled');
+    await shot('6-filled');
+    expect(refused).toEqual([]);
   }, 240_000);
 });

@@ -2,10 +2,12 @@
  * The answer library at the edges of its lists, over HTTP: which entries answer one question (the
  * workbook's definition: the same words under another section are another question), pages followed by
  * their `next` links (a cursor) against pages asked by number, and the library's own export uploaded back
- * as a Q&A sheet (the same entries; the same bytes again add nothing; an edited export supersedes).
+ * as a Q&A sheet (the same entries; the same bytes again add nothing; an edited export supersedes), with
+ * the decisions it states applied for an admin (approved rows approved, canonical rows settled) and not for
+ * a member, whose file note says so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LibraryConflictPage, LibraryPage, type LibraryEntry } from '../../src/api/library';
+import { LibraryConflictPage, LibraryEntryDetail, LibraryPage, type LibraryEntry } from '../../src/api/library';
 
 type LibraryPage = ReturnType<typeof LibraryPage.parse>;
 type LibraryConflictPage = ReturnType<typeof LibraryConflictPage.parse>;
@@ -133,7 +135,7 @@ describe('answer library: pages', () => {
 });
 
 describe('answer library: its export uploaded back', () => {
-  it('comes back as the same entries; the same file again adds nothing; an edited export supersedes the one before', async () => {
+  it('comes back as the same entries with their approvals and settlements; the same file again adds nothing; an edited export supersedes the one before', async () => {
     const source = await service.key({ org: 'exporter', user: 'eve', role: 'admin' });
     await upload(source, 'vendor.xlsx', qaSheet([
       ['PT-01', 'Do you perform annual penetration tests?', 'Yes', 'By an outside firm.'],
@@ -143,6 +145,11 @@ describe('answer library: its export uploaded back', () => {
     await upload(source, 'sections.xlsx', sectionedSheet([['Business Continuity', [[REVIEWED, 'Yes']]]]));
     const original = await all(source);
     expect(original).toHaveLength(4);
+    // Decided before the export: one entry approved, the incident response question settled.
+    const en = original.find((e) => e.original_id === 'EN-01')!;
+    const ir = original.find((e) => e.question === 'Describe your incident response process.')!;
+    expect((await call(service.base, source, 'POST', `/api/v2/answers/library/${en.id}/approve/`, {})).status).toBe(200);
+    expect((await call(service.base, source, 'POST', '/api/v2/answers/library/conflicts/settle/', { entry_id: ir.id })).status).toBe(200);
     const exported = async (key: string) => {
       const res = await fetch(`${service.base}/api/v2/answers/library/export/`, { headers: { 'X-API-Key': key } });
       expect(res.status).toBe(200);
@@ -155,7 +162,35 @@ describe('answer library: its export uploaded back', () => {
     expect((await upload(key, 'answer-library.xlsx', bytes)).duplicate).toBe(false);
     const shape = (e: LibraryEntry) => [e.question, e.original_id, e.question_key, e.slots.map((s) => [s.slot_key, s.content])];
     const sorted = (entries: LibraryEntry[]) => entries.map(shape).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
-    expect(sorted(await all(key))).toEqual(sorted(original));
+    const imported = await all(key);
+    expect(sorted(imported)).toEqual(sorted(original));
+    // Its decisions came back: approved by the importing user now, the export's approver named in the history.
+    const decided = (entries: LibraryEntry[]) => Object.fromEntries(entries.map((e) => [e.original_id ?? e.question, [e.status, e.approved_by]]));
+    expect(decided(imported)).toEqual({
+      'PT-01': ['active', null],
+      'EN-01': ['active', 'ian'],
+      'Describe your incident response process.': ['canonical', 'ian'],
+      [REVIEWED]: ['active', null],
+    });
+    const enBack = expectShape(LibraryEntryDetail, (await library(key, `${imported.find((e) => e.original_id === 'EN-01')!.id}/`)).body);
+    expect(enBack.history.map((h) => [h.action, h.by, h.detail])).toEqual([['approved', 'ian', 'imported from "answer-library.xlsx", where eve approved it']]);
+    const irBack = expectShape(LibraryEntryDetail, (await library(key, `${imported.find((e) => e.status === 'canonical')!.id}/`)).body);
+    expect(irBack.history.map((h) => [h.action, h.by])).toEqual([['settled', 'ian']]);
+    expect(irBack.history[0]!.detail).toMatch(/imported from "answer-library\.xlsx", where eve approved it$/);
+    const importedFile = (await call(service.base, key, 'GET', '/api/v2/repository/files/?page_size=10')).body.results[0];
+    expect(importedFile.note).toBe('library export: 1 approval and 1 settlement applied');
+    expect(importedFile.processing_stage).toBe('done');
+
+    // A member's upload of the same export learns the entries, unapproved, and says why.
+    const member = await service.key({ org: 'member-importer', user: 'meg', role: 'member' });
+    await upload(member, 'answer-library.xlsx', bytes);
+    const unapproved = await all(member);
+    expect(sorted(unapproved)).toEqual(sorted(original));
+    expect(unapproved.map((e) => [e.status, e.approved_by])).toEqual(unapproved.map(() => ['active', null]));
+    const memberFile = (await call(service.base, member, 'GET', '/api/v2/repository/files/?page_size=10')).body.results[0];
+    expect(memberFile.note).toBe(
+      "library export: its 2 approvals and settlements not applied (only an admin or repository manager's upload applies them); its entries are unapproved",
+    );
 
     // The same bytes again: a duplicate, nothing added.
     expect((await upload(key, 'answer-library.xlsx', bytes)).duplicate).toBe(true);

@@ -10,7 +10,7 @@ import { qaEntry } from '../knowledge/entries';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import type { QaSlot } from '../storage/knowledge-index';
 import type { LibraryRow, LibraryState, ManualEntry, ManualEntryContent } from '../storage/library';
-import type { Principal, Store } from '../storage/types';
+import type { Principal, Store, UserRecord } from '../storage/types';
 import { entryAfter, entryCursor, keyAfter, keyCursor } from './library-cursor';
 import { DEFAULT_REVIEW_AGE_MONTHS, entryDetail, sameEntry, speaksFor, libraryEntry, primaryAnswer, reviewCutoff, type EntryContext } from './library';
 
@@ -22,13 +22,23 @@ export interface LibraryDeps {
 
 /** Whose name a change is recorded under. */
 export function actorName(p: Principal): string {
-  return `${p.user.first_name} ${p.user.last_name}`.trim() || p.user.username;
+  return userName(p.user);
+}
+
+/** A user's full name, else the name they sign in with. */
+export function userName(user: Pick<UserRecord, 'first_name' | 'last_name' | 'username'>): string {
+  return `${user.first_name} ${user.last_name}`.trim() || user.username;
+}
+
+/** Whether the user's role changes the answer library (admins and repository managers; the key's read-only flag aside). */
+export function roleEditsLibrary(user: Pick<UserRecord, 'role'>): boolean {
+  return user.role !== 'member';
 }
 
 /** Members read the library; admins and repository managers change it, never with a read-only key. */
 export function requireLibraryEditor(p: Principal): void {
   if (p.read_only) throw forbidden('this API key is read-only and cannot change the answer library');
-  if (p.user.role === 'member') throw forbidden('only an admin or repository manager can change the answer library');
+  if (!roleEditsLibrary(p.user)) throw forbidden('only an admin or repository manager can change the answer library');
 }
 
 export async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[], months?: number): Promise<EntryContext> {
@@ -209,10 +219,14 @@ const SETTLED = 'settled:';
  * answering it, each with the reason; all in one transaction.
  */
 export async function settle(deps: LibraryDeps, p: Principal, entryId: number): Promise<LibraryConflict> {
-  const orgId = p.org.id;
-  const chosen = await found(deps, orgId, entryId);
+  const chosen = await found(deps, p.org.id, entryId);
+  await settleOn(deps, p.org.id, actorName(p), chosen);
+  return conflictGroup(deps, p.org.id, chosen.qkey);
+}
+
+/** Settles the question of `chosen` on it, recorded under `by`; `note` adds why to the event ("imported from …"). */
+export async function settleOn(deps: LibraryDeps, orgId: number, by: string, chosen: LibraryRow, note?: string): Promise<void> {
   const group = await deps.store.library.byKeys(orgId, [chosen.qkey]);
-  const by = actorName(p);
   const at = nowIso();
   const none = { version: null, version_question: null, version_slots: null };
   await deps.store.unitOfWork(async (tx) => {
@@ -222,9 +236,9 @@ export async function settle(deps: LibraryDeps, p: Principal, entryId: number): 
       await tx.library.change(orgId, row, { status: 'retired', retired_reason: why, updated_by: by, updated_at: at }, { action: 'retired', by_name: by, detail: why, at, ...none });
     }
     const state: Partial<LibraryState> = { status: 'canonical', retired_reason: null, approved_by: by, approved_at: at, updated_by: by, updated_at: at };
-    await tx.library.change(orgId, chosen, state, { action: 'settled', by_name: by, detail: `canonical for this question; ${group.length - 1} other entr${group.length === 2 ? 'y' : 'ies'} retired`, at, ...none });
+    const detail = `canonical for this question; ${group.length - 1} other entr${group.length === 2 ? 'y' : 'ies'} retired${note ? `; ${note}` : ''}`;
+    await tx.library.change(orgId, chosen, state, { action: 'settled', by_name: by, detail, at, ...none });
   });
-  return conflictGroup(deps, orgId, chosen.qkey);
 }
 
 /** Undoes the settlement of the entry's question: the entries it retired come back, none is canonical. */

@@ -16,6 +16,7 @@ import { isExpired } from '../knowledge/extract/document-dates';
 import type { FileDates } from '../storage/knowledge-index';
 import { duplicateOf } from '../jobs/duplicate';
 import { templateOf } from '../jobs/template-label';
+import { importNoteOf } from '../jobs/import-note';
 import { THIRD_PARTY_LABEL } from '../knowledge/answer/ownership';
 import type {
   AnswerRecord,
@@ -46,14 +47,17 @@ export function repositoryFile(f: FileRecord, dates?: FileDates, now: Date = new
   const duplicate = duplicateOf(f.processing_stage);
   // Extension: a file with template text says so ("template: 12 placeholders; …"); those passages answer nothing.
   const template = templateOf(f.processing_stage);
+  // Extension: a library export uploaded back says what became of its approvals and settlements.
+  const imported = importNoteOf(f.processing_stage);
   return {
     ...(duplicate !== null ? { duplicate_of: duplicate, note: f.processing_stage } : {}),
+    ...(imported !== null ? { note: imported } : {}),
     ...(template !== null ? { template } : {}),
     id: f.id,
     original_filename: f.original_filename,
     status: f.status,
     status_display: f.status === 'failed' && f.error ? `Failed: ${f.error}` : STATUS_DISPLAY[f.status],
-    processing_stage: duplicate !== null ? 'duplicate' : template !== null ? 'done' : f.processing_stage.slice(0, 20),
+    processing_stage: duplicate !== null ? 'duplicate' : template !== null || imported !== null ? 'done' : f.processing_stage.slice(0, 20),
     processing_percent: f.processing_percent,
     document_type: f.document_type,
     file_format: f.file_format,

@@ -14,6 +14,8 @@ import { SandboxError } from '../sandbox';
 import type { JobHandler } from './worker';
 import { duplicateStage, sameContentAs } from './duplicate';
 import { templateStage } from './template-label';
+import { applyLibraryDecisions } from '../domain/library-import';
+import { importStage } from './import-note';
 
 /** Claims of one job (each claim counts, including one cut short by a crash) before its file fails. */
 export const MAX_INGEST_ATTEMPTS = 2;
@@ -105,9 +107,12 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
         await fail('too little text to index: the file has no passage of a few words or more and no question/answer pairs');
         return 'done';
       }
+      // A library export's approvals and settlements, applied before the file shows ready.
+      const decisions = file.purpose === 'repository' ? doc.library_decisions : undefined;
+      const imported = decisions?.length ? await applyLibraryDecisions(ctx, file, decisions) : null;
       await files.update(fileId, {
         status: 'ready',
-        processing_stage: counts.template ? templateStage(counts.template) : 'done',
+        processing_stage: imported ? importStage(imported) : counts.template ? templateStage(counts.template) : 'done',
         processing_percent: 100,
         error: null,
         passage_count: counts.passage_count,

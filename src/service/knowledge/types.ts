@@ -35,6 +35,21 @@ export interface QaPair {
   subject?: string;
   /** Its question key as the library gave it (a library export read back), instead of one computed here. */
   qkey?: string;
+  /** What a library export says was decided about it (approved, or canonical for its question). */
+  decision?: Pick<LibraryDecision, 'status' | 'approved_by'>;
+}
+
+/**
+ * A decision a library export states about one of its rows (../domain/library-import.ts applies it):
+ * canonical (its question settled on it), or approved by the person the export names.
+ */
+export interface LibraryDecision {
+  /** The row's entry as it is learned: where and what. */
+  location: string;
+  question: string;
+  status: 'canonical' | 'approved';
+  /** The export's "Approved by", '' when it names nobody. */
+  approved_by: string;
 }
 
 export interface ExtractedDocument {
@@ -50,6 +65,8 @@ export interface ExtractedDocument {
   dates_text?: string;
   /** Its index entries, when the reader's worker thread already computed them (see entries.ts). */
   prepared_index?: IndexEntries;
+  /** The answer library's own export read back: what it says was approved or settled, row by row. */
+  library_decisions?: LibraryDecision[];
 }
 
 /**

@@ -12,6 +12,7 @@ import { ReplayClient } from '../../api/replay-client';
 import { LIMITS, type Offering, type RepositoryFile } from '../../api/schemas';
 import { Pager, SearchBox, Select, type Choice } from '../components/Controls';
 import { ErrorMessage } from '../components/Message';
+import type { Extensions } from '../library/state';
 import type { TaskpaneApi } from '../types';
 import { useStore } from '../use-store';
 import { AddEntry } from './AddEntry';
@@ -33,6 +34,8 @@ export interface AnswersViewProps {
   offerings: readonly Offering[];
   /** Whether the Library tab is shown: coming back to it lists the entries again (a fill or an upload may have changed them). */
   active: boolean;
+  /** What the service announced (GET /extensions/): the view calls only those extensions. */
+  ext: Pick<Extensions, 'replay' | 'keysCurrent'>;
 }
 
 const FILTER_CHOICES: Choice<LibraryFilter | ''>[] = [{ value: '', label: 'All answers' }, ...LIBRARY_FILTERS.map((f) => ({ value: f, label: FILTER_LABELS[f] }))];
@@ -52,8 +55,9 @@ function useSourceFiles(client: AnswersViewProps['client']): RepositoryFile[] {
   return files;
 }
 
-/** Whose key this is, for who may start a replay; null where the service does not say. */
-const replayRole = (client: AnswersViewProps['client']) => async () => {
+/** Whose key this is, for who may start a replay; null where the service does not say (no "keys.current"). */
+const replayRole = (client: AnswersViewProps['client'], announced: boolean) => async () => {
+  if (!announced) return null;
   const k = await client.getCurrentKey();
   return { role: k.user.role, read_only: k.read_only };
 };
@@ -71,8 +75,12 @@ export function AnswersView(props: AnswersViewProps) {
     wasActive.current = props.active;
   }, [props.active, list]);
   const reviewAge = useMemo(() => createReviewAge(api), [api]);
-  const replay = useMemo(() => createReplayCard(new ReplayClient(props.client.extensionTransport), replayRole(props.client)), [props.client]);
-  useEffect(() => () => replay.dispose(), [replay]);
+  const { replay: replayOffered, keysCurrent } = props.ext;
+  const replay = useMemo(
+    () => (replayOffered ? createReplayCard(new ReplayClient(props.client.extensionTransport), replayRole(props.client, keysCurrent)) : null),
+    [props.client, replayOffered, keysCurrent],
+  );
+  useEffect(() => () => replay?.dispose(), [replay]);
   useEffect(() => {
     list.load();
     return () => {
@@ -126,7 +134,7 @@ export function AnswersView(props: AnswersViewProps) {
       </div>
       <AddEntry add={add} offerings={props.offerings} />
       <ReviewAge reviewAge={reviewAge} />
-      <ReplayCard replay={replay} />
+      {replay && <ReplayCard replay={replay} />}
       {s.filter === 'conflicts' && !s.q.trim() && !s.fileId ? (
         <ConflictGroups conflicts={conflicts} offerings={props.offerings} offeringId={s.offeringId ?? null} />
       ) : (

@@ -6,7 +6,7 @@ import { EXTENSION, type Offering } from '../../api/schemas';
 import type { TaskpaneApi } from '../types';
 import type { Extensions } from './state';
 
-export const NO_EXTENSIONS: Extensions = { canDelete: false, listsOfferings: false, orgNames: false, answers: false };
+export const NO_EXTENSIONS: Extensions = { canDelete: false, listsOfferings: false, orgNames: false, answers: false, replay: false, keysCurrent: false };
 
 export function extensionsOf(names: readonly string[]): Extensions {
   const has = (name: string) => names.includes(name);
@@ -15,6 +15,8 @@ export function extensionsOf(names: readonly string[]): Extensions {
     listsOfferings: has(EXTENSION.offeringsList),
     orgNames: has(EXTENSION.organisationNames),
     answers: has(EXTENSION.answersLibrary),
+    replay: has(EXTENSION.answersReplay),
+    keysCurrent: has(EXTENSION.keysCurrent),
   };
 }
 

@@ -41,6 +41,10 @@ export interface Extensions {
   orgNames: boolean;
   /** The answer library ("answers.library"): the pane shows its Answers view. */
   answers: boolean;
+  /** The library replayed on past questionnaires ("answers.replay"): the Answers view shows its card. */
+  replay: boolean;
+  /** Whose key this is ("keys.current"): the Answers view learns who may start a replay. */
+  keysCurrent: boolean;
 }
 
 export type Ordering = NonNullable<RepositoryListQuery['ordering']>;

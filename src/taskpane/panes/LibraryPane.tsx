@@ -63,7 +63,7 @@ export function LibraryPane(props: LibraryPaneProps) {
       )}
       {showAnswers ? (
         answers.module ? (
-          <answers.module.AnswersView client={client} offerings={state.offerings} active={active} />
+          <answers.module.AnswersView client={client} offerings={state.offerings} active={active} ext={state.ext!} />
         ) : (
           <>
             {!answers.error && <p class="qf-muted">Loading the answer library…</p>}

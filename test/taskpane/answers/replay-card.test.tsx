@@ -100,13 +100,20 @@ describe('How good is the library for us?', () => {
     await within(again).findByText(/only an admin or repository manager can start a replay/i);
   });
 
-  it('is not shown where the service has no replays', async () => {
+  it('is not shown, and neither replays nor the key are asked for, where the service does not announce them', async () => {
     fake.extensions = ['answers.library'];
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     fireEvent.click(await screen.findByRole('button', { name: 'Answers' }));
     await within(await screen.findByRole('listbox', { name: 'Answers' }, { timeout: 8000 })).findByText('Is data encrypted at rest?');
-    await waitFor(() => expect(fake.requestsTo('GET', /answers\/library\/replay\/$/).length).toBe(1));
-    await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByRole('region', { name: 'How good is the library for us?' })).toBeNull();
+    expect(fake.requestsTo('GET', /answers\/library\/replay\//)).toEqual([]);
+    expect(fake.requestsTo('GET', /keys\/current\/$/)).toEqual([]);
+  });
+
+  it('announced without "keys.current": the card is shown and the service decides who may run (no key asked for)', async () => {
+    fake.extensions = ['answers.library', 'answers.replay'];
+    const card = await openCard();
+    expect(within(card).getByRole('button', { name: 'Run again' })).toBeTruthy();
+    expect(fake.requestsTo('GET', /keys\/current\/$/)).toEqual([]);
   });
 });

@@ -94,7 +94,7 @@ describe('Library controller', () => {
     fake.files = [repositoryFile(1, 'a.pdf', { relevant_offerings: [{ id: 3, name: 'Canvas LMS', type: 'product' }] })];
     const c = start();
     await until(() => c.state.ext !== null && c.state.offerings.length === 2);
-    expect(c.state.ext).toEqual({ canDelete: true, listsOfferings: true, orgNames: false, answers: true });
+    expect(c.state.ext).toEqual({ canDelete: true, listsOfferings: true, orgNames: false, answers: true, replay: false, keysCurrent: false });
     expect(c.state.offerings.map((o) => o.name)).toEqual(['Canvas LMS', 'Studio']);
     expect(mergeOfferings(c.state.offerings, [{ id: 7, name: 'Studio', type: 'module' }])).toBe(c.state.offerings);
   });
@@ -119,7 +119,7 @@ describe('Library controller', () => {
   it('a plain v2 service (no /extensions/) has none of them', async () => {
     const c = start();
     await until(() => c.state.ext !== null);
-    expect(c.state.ext).toEqual({ canDelete: false, listsOfferings: false, orgNames: false, answers: false });
+    expect(c.state.ext).toEqual({ canDelete: false, listsOfferings: false, orgNames: false, answers: false, replay: false, keysCurrent: false });
   });
 
   it('uploads the picked files with their fields, then empties the picked list and lists page 1 again', async () => {

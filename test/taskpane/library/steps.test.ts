@@ -39,7 +39,10 @@ describe('extension probe', () => {
       listsOfferings: false,
       orgNames: false,
       answers: true,
+      replay: false,
+      keysCurrent: false,
     });
+    expect(extensionsOf(['answers.replay', 'keys.current'])).toMatchObject({ replay: true, keysCurrent: true, answers: false });
   });
 
   it('reports the extensions, then the offerings where the service lists them', async () => {

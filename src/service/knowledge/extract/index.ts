@@ -15,6 +15,7 @@ import { docxBlocks } from './docx';
 import { htmlBlocks } from './html';
 import { pdfPages } from './pdf';
 import { markdownBlocks, plainTextBlocks } from './plain-text';
+import { libraryDecisions } from './library-export';
 import { csvQa, xlsxQa, xlsxTopText } from './spreadsheet';
 
 type Kind = 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'md' | 'txt';
@@ -169,7 +170,8 @@ async function extractByKind(kind: Kind, bytes: Uint8Array, filename: string): P
           `${filename}: no answered questions found; a spreadsheet in the knowledge base must be a completed questionnaire or have "Question" and "Answer" columns`,
         );
       }
-      return { file_format: 'excel', document_type: 'qna', pages: [], qa, dates_text: xlsxTopText(bytes, filename) };
+      const decisions = libraryDecisions(qa);
+      return { file_format: 'excel', document_type: 'qna', pages: [], qa, dates_text: xlsxTopText(bytes, filename), ...(decisions.length ? { library_decisions: decisions } : {}) };
     }
   }
 }

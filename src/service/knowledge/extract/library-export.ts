@@ -3,11 +3,12 @@
  * its question, question id and answer slots as exported, under the question key it was exported with
  * (so an entry comes back as the same question, section subject included). The export's other columns
  * (entry id, offering, as of, status, approver, source) describe the entry and are no answer; a row
- * exported as retired is not learned again.
+ * exported as retired is not learned again. Its status and approver come back as the row's `decision`
+ * (canonical, or approved by someone), which ../../domain/library-import.ts applies once it is learned.
  */
 import { getCell, type SheetGrid } from '../../detect/grid';
 import { formatCell } from '../../../xlsx/ranges';
-import type { QaPair } from '../types';
+import type { LibraryDecision, QaPair } from '../types';
 
 export const LIBRARY_EXPORT_SHEET = 'Answer library';
 /** The columns before the answer slots, and after them. */
@@ -32,6 +33,17 @@ const text = (grid: SheetGrid, row: number, col: number) => {
   return v === null || v === undefined ? '' : String(v).trim();
 };
 
+/** A row's status ("canonical (review due)") and approver as a decision; nothing for a row neither settled nor approved. */
+function decisionOf(status: string, approvedBy: string): { decision?: Pick<LibraryDecision, 'status' | 'approved_by'> } {
+  if (status.startsWith('canonical')) return { decision: { status: 'canonical', approved_by: approvedBy } };
+  return approvedBy ? { decision: { status: 'approved', approved_by: approvedBy } } : {};
+}
+
+/** The library decisions its pairs carry (a library export's), located as their entries will be. */
+export function libraryDecisions(pairs: readonly QaPair[]): LibraryDecision[] {
+  return pairs.flatMap((p) => (p.decision && p.location ? [{ location: p.location, question: p.question, ...p.decision }] : []));
+}
+
 /** The entries of a sheet laid out as the library's export, or null when the sheet is not one. */
 export function qaFromLibraryExport(grid: SheetGrid): QaPair[] | null {
   if (grid.name !== LIBRARY_EXPORT_SHEET) return null;
@@ -44,7 +56,8 @@ export function qaFromLibraryExport(grid: SheetGrid): QaPair[] | null {
   const pairs: QaPair[] = [];
   for (let r = 2; r <= grid.maxRow; r++) {
     const question = text(grid, r, 3);
-    if (!question || text(grid, r, column('Status')).startsWith('retired')) continue;
+    const status = text(grid, r, column('Status'));
+    if (!question || status.startsWith('retired')) continue;
     const slots = slotColumns.map((s) => ({ slot_key: s.key, header: s.title, content: text(grid, r, s.col) })).filter((s) => s.content !== '');
     if (slots.length === 0) continue;
     const answer = slots.find((s) => s.slot_key === 'answer') ?? slots[0]!;
@@ -56,6 +69,7 @@ export function qaFromLibraryExport(grid: SheetGrid): QaPair[] | null {
       tab_name: LIBRARY_EXPORT_SHEET,
       location: `${LIBRARY_EXPORT_SHEET}!${formatCell({ row: r, col: 3 })}`,
       qkey: text(grid, r, column('Question key')) || undefined,
+      ...decisionOf(status, text(grid, r, column('Approved by'))),
     });
   }
   return pairs;
