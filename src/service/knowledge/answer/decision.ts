@@ -42,8 +42,8 @@ const SURE_SHARE = 0.85;
 const DENY_SHARE = 0.7;
 /** Share of the claim a decision needs when one of its core concepts is not stated. */
 const MISSING_CORE_SHARE = 0.5;
-/** Concepts of how any policy or practice is kept, whatever its subject (claim.ts folds policy/procedure/plan into "plan"). */
-const LIFECYCLE = new Set(['plan', 'review', 'updat', 'least', 'annual', 'test', 'period', 'regular', 'approv', 'communic', 'evalu', 'year', 'month', 'exist']);
+/** Concepts of how any policy, programme or practice is kept, whatever its subject (claim.ts folds policy/procedure/plan into "plan"; a programme "developed and implemented" is any programme's life). */
+const LIFECYCLE = new Set(['plan', 'develop', 'implement', 'review', 'updat', 'least', 'annual', 'test', 'period', 'regular', 'approv', 'communic', 'evalu', 'year', 'month', 'exist']);
 /** Share of the claim the sentence must hold by itself: a heading alone does not state a practice. */
 const OWN_SHARE = 0.34;
 /** Share of the referred-to subject a passage must be about. */
