@@ -324,7 +324,7 @@ const PERSON_VERDICTS: Record<string, { fingerprint: string; supports: boolean; 
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAA-01': { fingerprint: 'ee001df7c2', supports: true, note: '"tie in their existing single sign-on solution"' },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-01': { fingerprint: 'dbf25f65c6', supports: true, note: 'a detailed, operational incident response plan' },
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLIH-01': { fingerprint: 'dbf25f65c6', supports: true, note: 'a detailed, operational incident response plan' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-11': { fingerprint: 'cf6f58fbad', supports: true, note: 'ticketing and code review document changes through development and deployment' },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-11': { fingerprint: 'e93c79e75d', supports: true, note: 're-judged by the team (same top passage, the comment quotes one sentence of it): ticketing and code review document changes through development and deployment' },
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|ITAC-08': { fingerprint: '62980081c6', supports: true, note: 'standard keyboard navigation supported (stated for Canvas Credentials; "all functions" not stated)' },
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDA-05': { fingerprint: '641b855141', supports: true, note: 'customers can extract full or partial data via the API' },
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLPP-03': { fingerprint: '695396816f', supports: false, note: 'top passage is about incident notifications and privacy notices; the policy is in the second source' },
