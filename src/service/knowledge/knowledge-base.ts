@@ -16,7 +16,7 @@ import { writableSlots } from './answer/slots';
 import { batchLimitsFrom, planBatches, type BatchLimits } from '../llm/batch';
 import type { TokenBudget } from '../llm/budget';
 import type { Meter } from '../llm/client';
-import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
+import { isThirdParty, labelOwners, notAnAnswer, thirdPartyOf } from './answer/ownership';
 import { documentSubject } from './extract/subject';
 import { composeParts, followUpSubject, mentionsAny, partAnswer, questionParts, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
@@ -208,7 +208,8 @@ export class KnowledgeBase {
     // Passages that match every question of the questionnaire count for less (PassagePrior).
     const found = searched?.passages ?? (await this.passageSearch(orgId, context, filters, dense, stats));
     const passages = (options.questionnaire?.prior ?? PassagePrior.none).apply(found);
-    const usable = ownFirst(await this.ownedEvidence(orgId, [...library, ...passages]));
+    // A third party's passages were discounted when the pool was cut (passageSearch); library entries are the organisation's.
+    const usable = await this.ownedEvidence(orgId, [...library, ...passages]);
     const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {
       return { result: noAnswer('No evidence in the knowledge base shares enough of this question\'s key terms; answer it manually') };
@@ -292,8 +293,17 @@ export class KnowledgeBase {
     return { dense, stats, passages: await this.passageSearch(orgId, context, filters, dense, stats, asked) };
   }
 
-  private passageSearch(orgId: number, context: { query: string; hint: string }, filters: SearchFilters, dense: SearchedQuestion['dense'], stats: TermStatistics, asked?: QuestionnaireTerms): Promise<Candidate[]> {
-    return retrieve(this.index, orgId, context.query, filters, { limit: ANSWER_POOL, includeQa: false, dense, hint: context.hint, weighByRarity: true, paraphrases: true, asked, stats });
+  /**
+   * A question's pool of passages. A third party's passage is discounted before the pool is cut, not
+   * after: a long, generic question matches a provider's audit report (the AWS SOC 3) on many words,
+   * and cut afterwards, such passages crowd the organisation's own one on the subject out of the pool.
+   */
+  private async passageSearch(orgId: number, context: { query: string; hint: string }, filters: SearchFilters, dense: SearchedQuestion['dense'], stats: TermStatistics, asked?: QuestionnaireTerms): Promise<Candidate[]> {
+    const found = await retrieve(this.index, orgId, context.query, filters, { limit: Number.POSITIVE_INFINITY, includeQa: false, dense, hint: context.hint, weighByRarity: true, paraphrases: true, asked, stats });
+    const names = await this.organisationNames(orgId);
+    const facts = await this.fileFacts(orgId, found.map((c) => c.evidence.file_id));
+    const thirdParty = new Set([...facts].filter(([, f]) => thirdPartyOf(f.subject, names) !== null).map(([id]) => id));
+    return ranked(discountThirdParty(found, (c) => thirdParty.has(c.evidence.file_id)), ANSWER_POOL);
   }
 
   /** Which engine writes answers: the language model's name, or extractive (quotes from the documents). */
@@ -474,10 +484,10 @@ function searchKey(text: string, context: { query: string; hint: string }): stri
 /** A third party's passage counts for less than the organisation's own: ours come first for statements about us. */
 const THIRD_PARTY_DISCOUNT = 0.7;
 
-function ownFirst(candidates: Candidate[]): Candidate[] {
+function discountThirdParty(candidates: Candidate[], thirdParty: (c: Candidate) => boolean): Candidate[] {
   const discount = (n: number) => Math.round(n * THIRD_PARTY_DISCOUNT * 1000) / 1000;
   for (const c of candidates) {
-    if (!isThirdParty(c)) continue;
+    if (!thirdParty(c)) continue;
     c.evidence.relevance_score = discount(c.evidence.relevance_score);
     if (c.standing !== undefined) c.standing = discount(c.standing);
   }

@@ -421,6 +421,40 @@ describe('a decision from the organisation\'s own statement', () => {
     expect(log.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
   });
 
+  it('gives no Yes from a sentence holding half the claim on another subject, and still decides from one whose passage implies the rest', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Badges.md' }),
+      '# Badges\n\nEven K-12 institutions are embracing the power of digital badging, which at its heart is a student-centered strategy.',
+    );
+    // Elsewhere the knowledge base speaks of redundancy, power and testing, so "strategies" (the generic
+    // concept, folded into "plan") is the claim's rarest word, "redundant" as distinctive as "power" and
+    // known, not absent. Among enough other passages the three weigh nearly alike: all are core.
+    const others = [
+      'Databases are replicated to redundant storage in a second zone.',
+      'Redundant network links connect each office.',
+      'Laptops are charged from power outlets in each office.',
+      'Backups are tested every month.',
+      'Restores are tested yearly by the operations team.',
+      'Alarms are tested every week.',
+      'Door locks are tested by the facilities team.',
+      ...Array.from({ length: 40 }, (_, i) => `Office ${i + 1} keeps its visitor book at the front desk.`),
+    ];
+    await addText(t.kb, meta({ file_id: 2, filename: 'Acme Operations.md' }), others.map((text, i) => `# Topic ${i + 1}\n\n${text}`).join('\n\n'));
+    const question = { text: 'Are redundant power strategies tested?', answer_slots: YES_NO_SLOTS };
+    const badging = await t.kb.answerQuestion(1, question, {});
+    expect(badging.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
+
+    await addText(
+      t.kb,
+      meta({ file_id: 3, filename: 'Acme Facilities.md' }),
+      '# Data center power\n\nEvery data center has redundant power supplies and generators. These power strategies are tested every quarter by the facilities team.',
+    );
+    const facilities = await t.kb.answerQuestion(1, question, {});
+    expect(facilities.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+    expect(facilities.slot_responses[1]!.content).not.toMatch(/badging/);
+  });
+
   it('decides nothing from a template, and keeps its passages out of the index', async () => {
     const counts = await addText(
       t.kb,

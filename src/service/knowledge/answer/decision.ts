@@ -42,8 +42,8 @@ const SURE_SHARE = 0.85;
 const DENY_SHARE = 0.7;
 /** Share of the claim a decision needs when one of its core concepts is not stated. */
 const MISSING_CORE_SHARE = 0.5;
-/** Concepts of how any policy or practice is kept, whatever its subject (claim.ts folds policy/procedure/plan into "plan"). */
-const LIFECYCLE = new Set(['plan', 'review', 'updat', 'least', 'annual', 'test', 'period', 'regular', 'approv', 'communic', 'evalu', 'year', 'month', 'exist']);
+/** Concepts of how any policy, programme or practice is kept, whatever its subject (claim.ts folds policy/procedure/plan into "plan"; a programme "developed and implemented" is any programme's life). */
+const LIFECYCLE = new Set(['plan', 'develop', 'implement', 'review', 'updat', 'least', 'annual', 'test', 'period', 'regular', 'approv', 'communic', 'evalu', 'year', 'month', 'exist']);
 /** Share of the claim the sentence must hold by itself: a heading alone does not state a practice. */
 const OWN_SHARE = 0.34;
 /** Share of the referred-to subject a passage must be about. */
@@ -72,6 +72,10 @@ export function decideFromStatement(question: string, own: Candidate[], focus: Q
   const heaviest = Math.max(...claim.map((t) => t.weight));
   const core = claim.filter((t) => t.weight >= CORE_WEIGHT * heaviest);
   const subjectOfClaim = claim.filter((t) => !LIFECYCLE.has(t.concept));
+  // The claim's most distinctive concept is its subject's: a generic one ("strategies", "policy", folded
+  // into "plan") may weigh most in a corpus that seldom says it, and must not let the subject's own
+  // concepts go unstated ("the power of digital badging … strategy" for "Are redundant power strategies tested?").
+  const mostDistinctive = subjectOfClaim.length ? Math.max(...subjectOfClaim.map((t) => t.weight)) : heaviest;
   let best: Decision | null = null;
   for (const candidate of own.slice(0, DECISION_PASSAGES)) {
     if (candidate.evidence.type !== 'passage' || candidate.evidence.third_party || isTemplateText(candidate.evidence.content)) continue;
@@ -93,12 +97,12 @@ export function decideFromStatement(question: string, own: Candidate[], focus: Q
       if (subjectOfClaim.length === 0 && !namesSubjectClaim(subjectClaim, sentence, subjectHeading)) continue;
       // One core concept may go unstated in the sentence (a draft then) when the rest of the claim is there
       // and either its passage speaks of it (the sentence leaves it implied) or it is not the claim's most
-      // distinctive concept and the knowledge base knows it.
+      // distinctive concept (weighed among its subject's, see mostDistinctive) and the knowledge base knows it.
       const missing = core.filter((t) => !held.has(t.concept));
       if (missing.length > 1) continue;
       if (missing.length === 1) {
         const unstated = missing[0]!;
-        if (share < MISSING_CORE_SHARE || !(passage().has(unstated.concept) || (unstated.weight < heaviest && !focus.absent?.has(stem(unstated.word.toLowerCase()))))) continue;
+        if (share < MISSING_CORE_SHARE || !(passage().has(unstated.concept) || (unstated.weight < mostDistinctive && !focus.absent?.has(stem(unstated.word.toLowerCase()))))) continue;
         // What it holds must include the subject, not only how any policy lives ("a policy reviewed
         // annually" is no answer to "are application security policies reviewed annually?").
         if (subjectOfClaim.length > 0 && claimCoverage(subjectOfClaim, held).share < MISSING_CORE_SHARE) continue;
