@@ -154,8 +154,8 @@ function toGrid(
     if (format.style !== null) grid.rowStyles.set(row.r, format.style);
     for (const span of rowCells(xml, row, prefix, part.info.path)) {
       const raw = readCell(xml, span, prefix, sharedString);
-      const mirrors = raw.hasFormula ? mirrorOf(span, row.r, span.ref.col) : undefined;
-      setCell(grid, row.r, span.ref.col, {
+      const mirrors = raw.hasFormula ? mirrorOf(span, row.r, span.ref.column) : undefined;
+      setCell(grid, row.r, span.ref.column, {
         value: displayText(raw, styles[raw.style], date1904),
         formula: raw.hasFormula,
         style: raw.style,
