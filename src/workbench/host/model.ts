@@ -3,7 +3,7 @@
  * with Excel's rules for what a written value becomes. No Office.js here (see office-api.ts) and no
  * Node imports: it runs in the browser workbench too.
  */
-import { parseA1, parseA1Range, toA1, toA1Range } from '../../xlsx/a1';
+import { parseA1, parseA1Range, type Rect, toA1, toA1Range } from '../../xlsx/a1';
 
 export type CellValue = string | number | boolean | null;
 
@@ -23,12 +23,7 @@ export interface HostCell {
   isError?: boolean;
 }
 
-export interface Rect {
-  top: number;
-  left: number;
-  rowCount: number;
-  columnCount: number;
-}
+export type { Rect } from '../../xlsx/a1';
 
 export interface HostValidation {
   /** A1 range(s) the rule covers, space separated as in xlsx `sqref`. */
