@@ -156,3 +156,14 @@ export function parseA1Range(ref: string): (Rect & { sheet: string | null }) | n
 export function quoteSheetName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) && !/^[A-Za-z]{1,3}\d+$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
 }
+
+/**
+ * A slot's coordinate as a CellRef: `'START HERE'!$C$19` gives { tab: 'START HERE', address: 'C19' }; a
+ * coordinate without a sheet is on `tab`. Null when the cell part is not one A1 cell (a range, a name).
+ */
+export function parseCellRef(coordinate: string, tab: string): CellRef | null {
+  const bang = coordinate.lastIndexOf('!');
+  const sheet = bang >= 0 ? coordinate.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'") : tab;
+  const address = coordinate.slice(bang + 1).replace(/\$/g, '').trim().toUpperCase();
+  return /^[A-Z]{1,3}[1-9][0-9]*$/.test(address) ? { tab: sheet, address } : null;
+}
