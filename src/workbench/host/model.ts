@@ -64,7 +64,7 @@ export function cellKey(row: number, column: number): number {
   return row * 20000 + column;
 }
 
-export function keyToRowColumn(key: number): { row: number; column: number } {
+export function keyToRowColumn(key: number): Cell {
   return { row: Math.floor(key / 20000), column: key % 20000 };
 }
 
