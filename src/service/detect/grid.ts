@@ -2,7 +2,7 @@
  * A format-neutral view of one worksheet (from xlsx XML or from CSV): what the layout analysis reads.
  * Rows and columns are 1-based, as in Excel.
  */
-import { inRange, type Range } from '../../xlsx/ranges';
+import { type Cell, inRange, type Range } from '../../xlsx/ranges';
 import type { DataValidation } from '../../xlsx/validations';
 
 /** What one grid position holds (a position itself is the vocabulary's Cell in src/xlsx/a1.ts). */
@@ -14,7 +14,7 @@ export interface GridCell {
    * The one cell a formula shows (`='START HERE'!C19`): a mirror of that cell, its sheet named as the
    * workbook names it. Absent for values and for formulas that compute from more than one cell.
    */
-  mirrors?: { sheet: string; row: number; col: number };
+  mirrors?: Cell & { sheet: string };
   /** Index into the workbook's cellXfs (0 when unknown). */
   style: number;
 }

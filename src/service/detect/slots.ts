@@ -90,8 +90,8 @@ export function slotsFor(ctx: SlotContext, r: number, active: HeaderRow | null):
     }
     // A formula showing one other cell (a question repeated from another tab): answered there, not here.
     const source = cell?.formula ? cell.mirrors : undefined;
-    if (source && !(source.sheet === view.grid.name && source.row === anchorRow && source.col === anchorCol)) {
-      slot.mirror_of = `${quoteSheetName(source.sheet)}!${toA1(source.row, source.col)}`;
+    if (source && !(source.sheet === view.grid.name && source.row === anchorRow && source.column === anchorCol)) {
+      slot.mirror_of = `${quoteSheetName(source.sheet)}!${toA1(source.row, source.column)}`;
     }
     slots.push(slot);
   }

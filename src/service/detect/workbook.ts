@@ -144,7 +144,7 @@ function toGrid(
       if (f.shared !== null) sharedFirst.set(f.shared, { ref, row, col });
     }
     const sheet = ref ? sheetName(ref.sheet) : undefined;
-    return ref && sheet !== undefined ? { sheet, row: ref.row, col: ref.column } : undefined;
+    return ref && sheet !== undefined ? { sheet, row: ref.row, column: ref.column } : undefined;
   };
   for (const [c, style] of spreadColumns(part.columns.filter((col) => col.style), MAX_COLUMNS)) grid.colStyles.set(c, style.style);
   for (const [c] of spreadColumns(part.columns.filter((col) => col.hidden), MAX_COLUMNS)) grid.hiddenCols.add(c);
