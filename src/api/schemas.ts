@@ -290,6 +290,8 @@ export const Questionnaire = z.looseObject({
 export const AnswerSlot = z.looseObject({
   role: z.string(),
   header: z.string(),
+  // The contract's own spelling (`C5`, `'Tab'!C5`, `C5:D5`) and stays a string: src/api imports nothing.
+  // Code that needs the cell parses it with parseCellRef / parseA1 from src/xlsx/a1.ts.
   coordinate: z.string(),
   value: optNul(z.string()),
   is_blocked: opt(z.boolean()),

@@ -3,7 +3,7 @@
  * trust and sources. Printed as a summary; written as JSON with `--report`.
  */
 import { readEvaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
-import { describeAnnotationGaps, describeModelUsage, pickAnswer, summarise, topSources } from '../fill';
+import { describeAnnotationGaps, describeModelUsage, MAX_COLUMN, parseA1, pickAnswer, summarise, topSources } from '../fill';
 import type { AnnotationGap, ModelUsage, SkipReason, SourceRef, WritePlan } from '../fill/types';
 
 export interface CellReport {
@@ -75,9 +75,10 @@ export interface ReportAnnotations {
   gaps: readonly AnnotationGap[];
 }
 
+/** Row by row, left to right; an address that is not a plain `C5` sorts last. */
 const addressOrder = (a: string | null) => {
-  const m = /^([A-Z]+)(\d+)$/.exec(a ?? '');
-  return m ? Number(m[2]) * 20_000 + m[1]!.split('').reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) : Number.MAX_SAFE_INTEGER;
+  const cell = a !== null && /^[A-Z]+\d+$/.test(a) ? parseA1(a) : null;
+  return cell ? cell.row * (MAX_COLUMN + 1) + cell.column : Number.MAX_SAFE_INTEGER;
 };
 
 export function buildFillReport(plan: WritePlan, questions: readonly QuestionWithAnswers[], ctx: ReportContext): FillReportJson {

@@ -4,6 +4,7 @@
  * the same halving isolates a cell Excel refuses (a locked cell on a sheet protected meanwhile), so
  * one bad cell fails alone instead of failing the fill.
  */
+import type { CellRef } from '../fill';
 import { officeErrorCode } from './office';
 
 export interface CellFailure {
@@ -16,7 +17,7 @@ export interface BatchOp {
   /** Estimated request bytes of this op's commands. */
   bytes: number;
   /** Cells this op stands for, for failure reports. */
-  cells: { tab: string; address: string }[];
+  cells: CellRef[];
   /** Queues the op's commands on the context (no sync). */
   queue(context: Excel.RequestContext): void;
   /** Two ops doing the same work in halves, or null when it cannot be split further. */

@@ -3,7 +3,7 @@
  * value, formula, value type, number format, and when asked the lock state (protected sheets),
  * fill colour (for Undo of highlighting) and whether the cell already has a note or comment.
  */
-import { groupIntoBlocks, halves, parseA1, toA1, type CellBlock } from '../fill';
+import { groupIntoBlocks, halves, parseA1, toA1, type CellBlock, type CellRef } from '../fill';
 import { runBatched, type BatchOp } from './batch';
 import type { ApiFeature } from './office';
 
@@ -48,7 +48,7 @@ export function isFormula(formula: unknown, value: unknown): boolean {
 }
 
 /** A read: `queue` loads proxies and returns what to do with them once the sync succeeded. */
-function readOp(bytes: number, cells: { tab: string; address: string }[], queue: () => () => void): BatchOp {
+function readOp(bytes: number, cells: CellRef[], queue: () => () => void): BatchOp {
   let collect: (() => void) | null = null;
   return {
     bytes,

@@ -3,14 +3,12 @@
  * the in-memory Excel host of the workbench); task pane components receive it as a prop.
  */
 import type { QuestionWithAnswers } from '../api/schemas';
+import type { CellRef } from '../fill';
 import type { AnnotationGap, OverwritePlans, PlanOptions, WritePlan } from '../fill/types';
 
 export type { OverwritePlans } from '../fill/types';
 
-export interface CellRef {
-  tab: string;
-  address: string;
-}
+export type { CellRef };
 
 export interface AnnotateOptions {
   /** Fill colour by trust level (high/medium/low). */
@@ -22,7 +20,7 @@ export interface AnnotateOptions {
 export interface ApplyResult {
   written: number;
   /** Writes that failed at apply time (e.g. the sheet became protected), with the reason. */
-  failed: { tab: string; address: string; reason: string }[];
+  failed: (CellRef & { reason: string })[];
   syncs: number;
   /** Things the analyst should know that are not failed answers (e.g. a protected tab got no colours). */
   warnings?: string[];

@@ -3,15 +3,11 @@
  * of one per cell. A rectangle never contains a cell that was not asked for: writing it would
  * overwrite the analyst's cell with an empty string.
  */
-import { parseA1, toA1Range } from '../xlsx/a1';
+import { parseA1, type Rect, toA1Range } from '../xlsx/a1';
 
-export interface CellBlock<T> {
+export interface CellBlock<T> extends Rect {
   /** `C3:D40` (or `C3` for one cell), no sheet prefix. */
   address: string;
-  top: number;
-  left: number;
-  rowCount: number;
-  columnCount: number;
   /** `cells[r][c]` is the item at (top + r, left + c); every position is filled. */
   cells: T[][];
 }

@@ -5,7 +5,7 @@
 import type { AnswerSlot } from '../api/schemas';
 import { coerceToAllowed } from './coerce';
 import { choiceOf, markOf } from './marks';
-import { cellAt, type CellAt } from './mirror-cell';
+import { type CellRef, parseCellRef } from '../xlsx/a1';
 
 export { markGroupOf } from './marks';
 
@@ -13,14 +13,14 @@ export interface MarkMove {
   /** The choice now marked; null when the correction clears the answer. */
   chosen: string | null;
   /** Only the group's cells whose content changes: the mark where it is missing, '' where another mark was. */
-  writes: { cell: CellAt; text: string }[];
+  writes: { cell: CellRef; text: string }[];
 }
 
 /** The cells of a group's columns on `tab` (a slot's own sheet when its coordinate names one). */
-export function markCells(group: readonly AnswerSlot[], tab: string): CellAt[] | { problem: string } {
-  const cells = group.map((s) => cellAt(s.coordinate, tab));
+export function markCells(group: readonly AnswerSlot[], tab: string): CellRef[] | { problem: string } {
+  const cells = group.map((s) => parseCellRef(s.coordinate, tab));
   const bad = cells.findIndex((c) => c === null);
-  return bad >= 0 ? { problem: `"${group[bad]!.coordinate}" is not a cell address.` } : (cells as CellAt[]);
+  return bad >= 0 ? { problem: `"${group[bad]!.coordinate}" is not a cell address.` } : (cells as CellRef[]);
 }
 
 /**
@@ -30,7 +30,7 @@ export function markCells(group: readonly AnswerSlot[], tab: string): CellAt[] |
  * `text` clears the answer. Whether a cell may be changed (formula, lock, a value the fill did not
  * write) is the writer's rule, checked for all the cells before any is written.
  */
-export function markMove(group: readonly AnswerSlot[], cells: readonly CellAt[], current: readonly (string | null)[], text: string): MarkMove | { problem: string } {
+export function markMove(group: readonly AnswerSlot[], cells: readonly CellRef[], current: readonly (string | null)[], text: string): MarkMove | { problem: string } {
   const choices = group.map(choiceOf);
   const wanted = text.trim();
   const chosen = wanted === '' ? null : coerceToAllowed(wanted, choices);

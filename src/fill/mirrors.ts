@@ -7,9 +7,10 @@
  */
 import type { AnswerSlot, QuestionWithAnswers } from '../api/schemas';
 import { primarySlot } from './answer';
-import { cellAt, mirrorSource, type CellAt } from './mirror-cell';
+import { type CellRef, parseCellRef } from '../xlsx/a1';
+import { mirrorSource } from './mirror-cell';
 
-export { cellAt, cellName, mirrorSource, type CellAt } from './mirror-cell';
+export { cellName, mirrorSource } from './mirror-cell';
 
 export interface FoldedQuestions {
   /** One item per question: every question but the mirrors of another question's answer cell, in order. */
@@ -17,9 +18,9 @@ export interface FoldedQuestions {
   /** A folded mirror's id → the id of the question answered where it reads. */
   originalOf: ReadonlyMap<number, number>;
   /** A question's id → the cells on other tabs that show its answer. */
-  mirroredAt: ReadonlyMap<number, CellAt[]>;
+  mirroredAt: ReadonlyMap<number, CellRef[]>;
   /** A question whose answer cell is a formula → the cell where it is answered (`START HERE!C19`). */
-  answeredAt: ReadonlyMap<number, CellAt>;
+  answeredAt: ReadonlyMap<number, CellRef>;
 }
 
 const key = (tab: string, address: string) => `${tab.trim().toLowerCase()}!${address.replace(/\$/g, '').trim().toUpperCase()}`;
@@ -36,11 +37,11 @@ export function foldMirrors(questions: readonly QuestionWithAnswers[]): FoldedQu
   const answerCellOwner = new Map<string, QuestionWithAnswers>();
   for (const q of questions) {
     for (const s of q.answer_slots ?? []) {
-      const c = cellAt(s.coordinate, q.tab_name);
+      const c = parseCellRef(s.coordinate, q.tab_name);
       if (c && !s.is_blocked && !answerCellOwner.has(key(c.tab, c.address))) answerCellOwner.set(key(c.tab, c.address), q);
     }
   }
-  const sources = new Map<number, CellAt>();
+  const sources = new Map<number, CellRef>();
   for (const q of questions) {
     const source = mirrorSource(q);
     if (source) sources.set(q.id, source);
@@ -48,12 +49,12 @@ export function foldMirrors(questions: readonly QuestionWithAnswers[]): FoldedQu
   const byCell = new Map<string, QuestionWithAnswers>();
   for (const q of questions) {
     const primary = primarySlot((q.answer_slots ?? []) as AnswerSlot[]);
-    const c = primary ? cellAt(primary.coordinate, q.tab_name) : null;
+    const c = primary ? parseCellRef(primary.coordinate, q.tab_name) : null;
     if (c && !byCell.has(key(c.tab, c.address))) byCell.set(key(c.tab, c.address), q);
   }
-  const answeredAt = new Map<number, CellAt>();
+  const answeredAt = new Map<number, CellRef>();
   const originalOf = new Map<number, number>();
-  const mirroredAt = new Map<number, CellAt[]>();
+  const mirroredAt = new Map<number, CellRef[]>();
   for (const q of questions) {
     let source = sources.get(q.id);
     if (!source) continue;
@@ -67,7 +68,7 @@ export function foldMirrors(questions: readonly QuestionWithAnswers[]): FoldedQu
     const original = answerCellOwner.get(key(source.tab, source.address));
     if (!original || original.id === q.id || !nothingToFill(q)) continue;
     originalOf.set(q.id, original.id);
-    const own = cellAt(primarySlot((q.answer_slots ?? []) as AnswerSlot[])!.coordinate, q.tab_name);
+    const own = parseCellRef(primarySlot((q.answer_slots ?? []) as AnswerSlot[])!.coordinate, q.tab_name);
     if (own) mirroredAt.set(original.id, [...(mirroredAt.get(original.id) ?? []), own]);
   }
   return { items: questions.filter((q) => !originalOf.has(q.id)), originalOf, mirroredAt, answeredAt };

@@ -3,10 +3,10 @@
  * which cells belong to a question, and filtering. Pure functions; the Fill pane renders them.
  */
 import { readEvaluation, type Answer, type Evaluation, type QuestionWithAnswers, type TrustLevel } from '../api/schemas';
-import type { CellRef } from '../excel/types';
 import { isListSlot, pickAnswer, primarySlot, slotValue } from '../fill/answer';
 import { coerceToAllowed } from '../fill/coerce';
 import { mirrorSource } from '../fill/mirror-cell';
+import { type CellRef, parseCellRef } from '../fill/cells';
 
 /** The answer a fill writes (`pickAnswer`): the review shows the same one. */
 export function chosenAnswer(q: QuestionWithAnswers): Answer | null {
@@ -29,17 +29,9 @@ export function needsReview(q: QuestionWithAnswers): boolean {
 const normTab = (s: string) => s.trim().toLowerCase();
 const normAddress = (s: string) => s.replace(/\$/g, '').trim().toUpperCase();
 
-/** A coordinate may carry its sheet ("'Sheet 1'!C5"); only the cell part is an address. */
-function splitCoordinate(coordinate: string, fallbackTab: string): CellRef | null {
-  const bang = coordinate.lastIndexOf('!');
-  const tab = bang >= 0 ? coordinate.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'") : fallbackTab;
-  const address = normAddress(bang >= 0 ? coordinate.slice(bang + 1) : coordinate);
-  return /^[A-Z]{1,3}[1-9][0-9]*$/.test(address) ? { tab, address } : null;
-}
-
 /** The cell where the question's question text sits, when the service tells us (our service does). */
 export function questionCell(q: QuestionWithAnswers): CellRef | null {
-  return typeof q.question_coordinate === 'string' ? splitCoordinate(q.question_coordinate, q.tab_name) : null;
+  return typeof q.question_coordinate === 'string' ? parseCellRef(q.question_coordinate, q.tab_name) : null;
 }
 
 /** The row number of an A1 address ("C7" → 7, a whole-row selection "7" → 7); null when there is none. */
@@ -63,7 +55,7 @@ export function questionRows(q: QuestionWithAnswers): Set<number> {
 export function slotCells(q: QuestionWithAnswers): CellRef[] {
   const cells: CellRef[] = [];
   for (const slot of q.answer_slots ?? []) {
-    const ref = splitCoordinate(slot.coordinate, q.tab_name);
+    const ref = parseCellRef(slot.coordinate, q.tab_name);
     if (ref) cells.push(ref);
   }
   return cells;
@@ -75,7 +67,7 @@ export function slotCells(q: QuestionWithAnswers): CellRef[] {
  */
 export function targetCell(q: QuestionWithAnswers): CellRef | null {
   const writable = (q.answer_slots ?? []).find((s) => !s.is_blocked);
-  const ref = writable ? splitCoordinate(writable.coordinate, q.tab_name) : null;
+  const ref = writable ? parseCellRef(writable.coordinate, q.tab_name) : null;
   return ref ?? mirrorSource(q) ?? slotCells(q)[0] ?? questionCell(q);
 }
 

@@ -5,7 +5,7 @@
  * through the Excel API on its next sync, and the fill's own undo sees them as edits made after the
  * fill (it keeps them).
  */
-import { parseA1Range, toA1 } from '../xlsx/a1';
+import { type Cell, parseA1Range, toA1 } from '../xlsx/a1';
 import type { ExcelHost } from './host/host';
 import { enterValue, getCell, mergeAt, putCell, type HostCell, type HostSheet } from './host/model';
 
@@ -128,7 +128,7 @@ export class UserEdits {
     return r;
   }
 
-  private apply(sheet: HostSheet, cells: { row: number; column: number; text: string }[]): void {
+  private apply(sheet: HostSheet, cells: (Cell & { text: string })[]): void {
     const writable = cells.filter(({ row, column }) => {
       const merge = mergeAt(sheet, row, column);
       return !merge || (merge.top === row && merge.left === column);

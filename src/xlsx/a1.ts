@@ -1,19 +1,68 @@
 /**
- * A1 addresses. Slots arrive as `C5`, `$C$5`, `Sheet!C5`, `'My Sheet'!$C$5` or a range `C5:D5`
- * (a merged area: the top-left cell is the one Excel writes to).
+ * The one cell and range vocabulary of the code base, and A1 spelling. Slots arrive as `C5`, `$C$5`,
+ * `Sheet!C5`, `'My Sheet'!$C$5` or a range `C5:D5` (a merged area: the top-left cell is the one Excel
+ * writes to). Rows and columns are 1-based everywhere (A1 is row 1, column 1), as Excel, Office.js
+ * addresses and the xlsx format count them. No Office, no DOM: src/fill, src/xlsx, src/service and the
+ * pane all import this.
  */
 
 /** Excel's grid limits: XFD = 16384 columns, 1048576 rows. */
 export const MAX_COLUMN = 16384;
 export const MAX_ROW = 1048576;
 
-export interface CellCoordinate {
-  /** Sheet named in the reference (`Sheet!C5`), unquoted; null when there was none. */
-  sheet: string | null;
+/** A cell on no particular sheet. */
+export interface Cell {
   /** 1-based row. */
   row: number;
   /** 1-based column (A = 1). */
   column: number;
+}
+
+/** A cell as a reference names it: `'My Sheet'!C5` gives sheet `My Sheet`, row 5, column 3. */
+export interface CellCoordinate extends Cell {
+  /** Sheet named in the reference (`Sheet!C5`), unquoted; null when there was none. */
+  sheet: string | null;
+}
+
+/**
+ * A cell on a tab as the pane, the fill and Excel pass it around: the tab's name and the cell's A1
+ * address (`{ tab: 'Security', address: 'C5' }`). It stays a string pair because that is what the
+ * service's slots and Office.js speak; parse the address with parseA1 when numbers are needed.
+ */
+export interface CellRef {
+  tab: string;
+  address: string;
+}
+
+/**
+ * A rectangle sized as Office.js sizes a range: top-left cell and a row and column count. The pane,
+ * the fill's blocks and the workbench's Excel host use it.
+ */
+export interface Rect {
+  top: number;
+  left: number;
+  rowCount: number;
+  columnCount: number;
+}
+
+/**
+ * A rectangle by inclusive bounds, 1-based. The same cells as a Rect, kept as a second shape because
+ * the sheet readers and the detector test containment cell by cell and walk to the bottom/right edge,
+ * which bounds say without arithmetic; rangeOfRect converts.
+ */
+export interface Range {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+export function rangeOfRect(r: Rect): Range {
+  return { top: r.top, left: r.left, bottom: r.top + r.rowCount - 1, right: r.left + r.columnCount - 1 };
+}
+
+export function inRange(r: Range, row: number, column: number): boolean {
+  return row >= r.top && row <= r.bottom && column >= r.left && column <= r.right;
 }
 
 /** `1` -> `A`, `28` -> `AB`. */
@@ -90,7 +139,7 @@ export function normaliseAddress(ref: string): string | null {
 }
 
 /** A rectangle from an A1 range (`C5:D7`); a single cell is a 1x1 rectangle. */
-export function parseA1Range(ref: string): { sheet: string | null; top: number; left: number; rowCount: number; columnCount: number } | null {
+export function parseA1Range(ref: string): (Rect & { sheet: string | null }) | null {
   const { sheet, local } = splitSheet(ref.trim());
   const parts = local.trim().split(':');
   if (parts.length > 2) return null;
@@ -106,4 +155,15 @@ export function parseA1Range(ref: string): { sheet: string | null; top: number; 
 /** Sheet name as it must appear before `!` in a formula or address (`'My Sheet'!A1`). */
 export function quoteSheetName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) && !/^[A-Za-z]{1,3}\d+$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
+}
+
+/**
+ * A slot's coordinate as a CellRef: `'START HERE'!$C$19` gives { tab: 'START HERE', address: 'C19' }; a
+ * coordinate without a sheet is on `tab`. Null when the cell part is not one A1 cell (a range, a name).
+ */
+export function parseCellRef(coordinate: string, tab: string): CellRef | null {
+  const bang = coordinate.lastIndexOf('!');
+  const sheet = bang >= 0 ? coordinate.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'") : tab;
+  const address = coordinate.slice(bang + 1).replace(/\$/g, '').trim().toUpperCase();
+  return /^[A-Z]{1,3}[1-9][0-9]*$/.test(address) ? { tab: sheet, address } : null;
 }

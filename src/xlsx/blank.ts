@@ -2,13 +2,14 @@
  * Emptying cells of a workbook, losslessly: the evals and tests blank completed questionnaires with it
  * (the detector must then find the answer cells empty, as in a questionnaire nobody filled yet).
  */
+import type { CellRef } from './a1';
 import { XlsxPackage } from './package';
 
 /**
  * A copy of the workbook with the given cells emptied: value removed, style kept. A formula cell is left
  * alone (it mirrors another answer, and a fill never writes over one). Only those cells' sheet XML changes.
  */
-export function blankCells(bytes: Uint8Array, cells: readonly { tab: string; address: string }[]): Uint8Array {
+export function blankCells(bytes: Uint8Array, cells: readonly CellRef[]): Uint8Array {
   const pkg = XlsxPackage.open(bytes);
   const byTab = new Map<string, Set<string>>();
   for (const { tab, address } of cells) {

@@ -114,7 +114,7 @@ function sheetXml(sheet: NewSheet, styles: Styles, selected: boolean): string {
     if (!ref) throw new Error(`"${address}" is not a cell address`);
     const cell: NewCell = typeof raw === 'object' ? raw : { value: raw };
     const list = rows.get(ref.row) ?? [];
-    list.push({ col: ref.col, xml: cellXml(address.toUpperCase(), cell, styles.index(cell)) });
+    list.push({ col: ref.column, xml: cellXml(address.toUpperCase(), cell, styles.index(cell)) });
     rows.set(ref.row, list);
   }
   const data = [...rows.entries()]

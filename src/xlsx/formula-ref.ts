@@ -4,13 +4,10 @@
  * cell mirrors the answer cell it reads, and answering happens there. A formula reading two cells, a
  * range, a defined name or another workbook mirrors nothing.
  */
-import { lettersToColumn, MAX_ROW } from './a1';
+import { type CellCoordinate, lettersToColumn, MAX_COLUMN, MAX_ROW } from './a1';
 
-export interface FormulaRef {
-  /** The sheet named in the formula, unquoted; null for a cell of the formula's own sheet. */
-  sheet: string | null;
-  row: number;
-  col: number;
+/** The cell read (`sheet` null for a cell of the formula's own sheet), and how it is anchored. */
+export interface FormulaRef extends CellCoordinate {
   /** `$` before the row or column: the part a shared formula's copies keep as it is. */
   rowAbsolute: boolean;
   colAbsolute: boolean;
@@ -38,7 +35,7 @@ export function singleCellReference(formula: string): FormulaRef | null {
     const k = `${(sheet ?? '').toLowerCase()}!${col}:${row}`;
     if (key !== null && k !== key) return null;
     key = k;
-    found ??= { sheet, row, col, rowAbsolute: rowAbs === '$', colAbsolute: colAbs === '$' };
+    found ??= { sheet, row, column: col, rowAbsolute: rowAbs === '$', colAbsolute: colAbs === '$' };
   }
   if (!found) return null;
   // Anything else name-like outside the references and function calls (a defined name such as VendorName) is another input.
@@ -50,6 +47,6 @@ export function singleCellReference(formula: string): FormulaRef | null {
 /** A shared formula's copy at (row, col) of the reference its first cell's formula reads at (baseRow, baseCol). */
 export function shiftReference(ref: FormulaRef, baseRow: number, baseCol: number, row: number, col: number): FormulaRef | null {
   const r = ref.rowAbsolute ? ref.row : ref.row + (row - baseRow);
-  const c = ref.colAbsolute ? ref.col : ref.col + (col - baseCol);
-  return r >= 1 && r <= MAX_ROW && c >= 1 && c <= 16384 ? { ...ref, row: r, col: c } : null;
+  const c = ref.colAbsolute ? ref.column : ref.column + (col - baseCol);
+  return r >= 1 && r <= MAX_ROW && c >= 1 && c <= MAX_COLUMN ? { ...ref, row: r, column: c } : null;
 }

@@ -91,7 +91,7 @@ function freeName(reader: PartReader, taken: Set<string>, make: (n: number) => s
 function byPosition(a: string, b: string): number {
   const x = parseCell(a)!;
   const y = parseCell(b)!;
-  return x.row - y.row || x.col - y.col;
+  return x.row - y.row || x.column - y.column;
 }
 
 // ---- The comments part ------------------------------------------------------------------------
@@ -183,7 +183,7 @@ const VML_SHAPETYPE =
 
 /** A hidden note box anchored beside its cell, as Excel writes one. */
 function vmlShape(id: number, address: string): string {
-  const { row, col } = parseCell(address)!;
+  const { row, column: col } = parseCell(address)!;
   const r = row - 1;
   const c = col - 1;
   const anchor = `${c + 1}, 15, ${Math.max(0, r - 1)}, 10, ${c + 3}, 15, ${r + 3}, 4`;
@@ -202,7 +202,7 @@ function noteShapes(vml: string): Map<string, string> {
     if (!/ObjectType\s*=\s*["']Note["']/.test(m[0])) continue;
     const row = /<x:Row>\s*(\d+)\s*<\/x:Row>/.exec(m[0])?.[1];
     const col = /<x:Column>\s*(\d+)\s*<\/x:Column>/.exec(m[0])?.[1];
-    if (row !== undefined && col !== undefined) out.set(formatCell({ row: Number(row) + 1, col: Number(col) + 1 }), m[0]);
+    if (row !== undefined && col !== undefined) out.set(formatCell({ row: Number(row) + 1, column: Number(col) + 1 }), m[0]);
   }
   return out;
 }

@@ -8,7 +8,7 @@
  */
 import { readCell } from './cell-read';
 import { XlsxError } from './errors';
-import { type CellRef, type Range, formatCell, inRange, parseCell, parseRange } from './ranges';
+import { type Cell, type Range, formatCell, inRange, parseCell, parseRange } from './ranges';
 import { type NoteWrite, writeNotes } from './notes-write';
 import { type PatchNote, type SheetCellWrite, patchSheet } from './sheet-patch';
 import { type ColumnInfo, type ColumnStyle, findRow, inheritedStyle, layoutSheet, parseColumns, rowCells, type SheetLayout } from './sheet-scan';
@@ -93,7 +93,7 @@ export interface SheetPart {
   columnStyles: ColumnStyle[];
 }
 
-const contains = (r: Range, c: CellRef) => inRange(r, c.row, c.col);
+const contains = (r: Range, c: Cell) => inRange(r, c.row, c.column);
 
 const OFFICE_DOCUMENT = /\/officeDocument$/;
 const SPREADSHEET_CONTENT = /spreadsheetml\.(sheet|template)\.main\+xml|ms-excel\.(sheet|template|addin)\.macroEnabled\.main\+xml/;
@@ -248,7 +248,7 @@ export class XlsxPackage {
     const ref = parseCell(address);
     if (!ref) return address;
     const area = this.sheetPart(sheetName).merges.find((m) => contains(m, ref));
-    return area ? formatCell({ row: area.top, col: area.left }) : formatCell(ref);
+    return area ? formatCell({ row: area.top, column: area.left }) : formatCell(ref);
   }
 
   /** Text of the workbook part a relationship of this type points to ('' when there is none). */
@@ -289,7 +289,7 @@ export class XlsxPackage {
    */
   readCells(sheetName: string, addresses: Iterable<string>): Map<string, ReadCell> {
     const sheet = this.sheetPart(sheetName);
-    const wanted = new Map<number, CellRef[]>();
+    const wanted = new Map<number, Cell[]>();
     for (const a of addresses) {
       const ref = parseCell(a);
       if (!ref) continue;
@@ -301,16 +301,16 @@ export class XlsxPackage {
     for (const [r, refs] of wanted) {
       const idx = findRow(sheet.layout.rows, r);
       const cells = idx >= 0 ? rowCells(sheet.xml, sheet.layout.rows[idx]!, sheet.prefix, sheet.info.path) : [];
-      const byCol = new Map(cells.map((c) => [c.ref.col, c]));
+      const byCol = new Map(cells.map((c) => [c.ref.column, c]));
       for (const ref of refs) {
         const address = formatCell(ref);
-        const span = byCol.get(ref.col);
+        const span = byCol.get(ref.column);
         const raw = span
           ? readCell(sheet.xml, span, sheet.prefix, this.sharedString)
           : { value: null, text: null, hasFormula: false, style: inheritedStyle(sheet.xml, sheet.layout, sheet.columnStyles, ref), type: 'n' };
         const inFormulaRange = sheet.formulaRanges.some((f) => contains(f, ref));
         const area = sheet.merges.find((m) => contains(m, ref));
-        const mergedInto = area && (area.top !== ref.row || area.left !== ref.col) ? formatCell({ row: area.top, col: area.left }) : null;
+        const mergedInto = area && (area.top !== ref.row || area.left !== ref.column) ? formatCell({ row: area.top, column: area.left }) : null;
         out.set(address, {
           address,
           value: raw.value,
@@ -345,7 +345,7 @@ export class XlsxPackage {
         const ref = parseCell(address);
         return ref !== null && sheet.formulaRanges.some((f) => contains(f, ref));
       };
-      const styleFor = (ref: CellRef) => inheritedStyle(sheet.xml, sheet.layout, sheet.columnStyles, ref);
+      const styleFor = (ref: Cell) => inheritedStyle(sheet.xml, sheet.layout, sheet.columnStyles, ref);
       const patched = patchSheet(sheet.xml, sheet.prefix, path, cells, inFormulaRange, styleFor, sheet.layout);
       if (patched.xml !== sheet.xml) replacements.set(path, utf8Encoder.encode(patched.xml));
       for (const n of patched.notes) notes.push({ ...n, tab: sheet.info.name });

@@ -3,48 +3,32 @@
  * as numbers. A1 spelling itself is ./a1.ts (shared with src/fill and the task pane); this adds the shapes
  * the package readers need on top of it.
  */
-import { lettersToColumn, parseA1Range, toA1 } from './a1';
+import { type Cell, inRange, lettersToColumn, MAX_ROW, parseA1Range, type Range, rangeOfRect, toA1 } from './a1';
 
-/** A cell position, 1-based. */
-export interface CellRef {
-  row: number;
-  col: number;
-}
-
-/** A rectangle of cells, inclusive, 1-based. */
-export interface Range {
-  top: number;
-  left: number;
-  bottom: number;
-  right: number;
-}
-
-const LAST_ROW = 1_048_576;
+export { inRange, type Cell, type Range };
 
 /** `C5` or `$C$5` (no sheet, not a range); null otherwise. */
-export function parseCell(address: string): CellRef | null {
+export function parseCell(address: string): Cell | null {
   const r = parseA1Range(address);
   if (!r || r.sheet !== null || r.rowCount !== 1 || r.columnCount !== 1 || address.includes(':')) return null;
-  return { row: r.top, col: r.left };
+  return { row: r.top, column: r.left };
 }
 
-export function formatCell(ref: CellRef): string {
-  return toA1(ref.row, ref.col);
+export function formatCell(cell: Cell): string {
+  return toA1(cell.row, cell.column);
 }
 
 /** `C3:D9`, `$A$1:$A$3`, `C3`, whole columns `A:B`; null when it is none of these. */
 export function parseRange(ref: string): Range | null {
   const text = ref.trim();
   const cells = parseA1Range(text);
-  if (cells && cells.sheet === null) {
-    return { top: cells.top, left: cells.left, bottom: cells.top + cells.rowCount - 1, right: cells.left + cells.columnCount - 1 };
-  }
+  if (cells && cells.sheet === null) return rangeOfRect(cells);
   const columns = /^\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})$/.exec(text);
   if (!columns) return null;
   const a = lettersToColumn(columns[1]!);
   const b = lettersToColumn(columns[2]!);
   if (a === null || b === null) return null;
-  return { top: 1, bottom: LAST_ROW, left: Math.min(a, b), right: Math.max(a, b) };
+  return { top: 1, bottom: MAX_ROW, left: Math.min(a, b), right: Math.max(a, b) };
 }
 
 /** A space-separated sqref (`C3:C9 C12 D1:D4`); parts that are not ranges are dropped. */
@@ -54,8 +38,4 @@ export function parseSqref(sqref: string): Range[] {
     .filter(Boolean)
     .map(parseRange)
     .filter((r): r is Range => r !== null);
-}
-
-export function inRange(r: Range, row: number, col: number): boolean {
-  return row >= r.top && row <= r.bottom && col >= r.left && col <= r.right;
 }

@@ -6,15 +6,14 @@
  */
 import { readCell } from './cell-read';
 import type { XlsxPackage } from './package';
-import { formatCell, type Range } from './ranges';
+import { type Cell, formatCell, inRange, type Range } from './ranges';
 import { rowCells } from './sheet-scan';
 import { type DataValidation, sheetValidations } from './validations';
 import { parseRelationships, relsPathFor, resolveTarget } from './workbook-parts';
 import { attributes, decodeEntities, elements, firstContent, firstElement, firstStartTag, richText, rootPrefix, startTags } from './xml';
 
-export interface SheetCell {
-  row: number;
-  col: number;
+/** A cell of the sheet (row and column as the vocabulary's Cell) and what it holds. */
+export interface SheetCell extends Cell {
   value: string | number | boolean | null;
   /** `=...` for a formula cell (a shared or array formula's other cells show their anchor's text); else null. */
   formula: string | null;
@@ -40,7 +39,6 @@ export interface SheetContents {
 }
 
 const isTrue = (v: string | undefined) => v === '1' || v === 'true';
-const within = (r: Range, row: number, col: number) => row >= r.top && row <= r.bottom && col >= r.left && col <= r.right;
 
 export function sheetContents(pkg: XlsxPackage, name: string): SheetContents {
   const part = pkg.sheetPart(name);
@@ -52,7 +50,7 @@ export function sheetContents(pkg: XlsxPackage, name: string): SheetContents {
   for (const row of layout.rows) {
     for (const span of rowCells(xml, row, prefix, part.info.path)) {
       const raw = readCell(xml, span, prefix, pkg.sharedString);
-      const cell: SheetCell = { row: span.ref.row, col: span.ref.col, value: raw.value, formula: null, isError: raw.type === 'e', style: raw.style };
+      const cell: SheetCell = { row: span.ref.row, column: span.ref.column, value: raw.value, formula: null, isError: raw.type === 'e', style: raw.style };
       if (raw.hasFormula) {
         const inner = xml.slice(span.openEnd, span.end);
         const tag = firstStartTag(inner, 'f', prefix, 'tag') ?? '';
@@ -71,8 +69,8 @@ export function sheetContents(pkg: XlsxPackage, name: string): SheetContents {
   for (const { cell, si } of sharedUsers) cell.formula = shared.get(si) ?? '=';
   // The other cells of an array formula hold results without an <f> of their own.
   for (const range of part.formulaRanges) {
-    const anchor = anchors.get(formatCell({ row: range.top, col: range.left })) ?? '=';
-    for (const cell of cells) if (cell.formula === null && within(range, cell.row, cell.col)) cell.formula = anchor;
+    const anchor = anchors.get(formatCell({ row: range.top, column: range.left })) ?? '=';
+    for (const cell of cells) if (cell.formula === null && inRange(range, cell.row, cell.column)) cell.formula = anchor;
   }
   return {
     cells,

@@ -5,14 +5,14 @@
  * metadata; text becomes an inline string, so sharedStrings.xml is never touched. The fill writes
  * text only; numbers, booleans and formulas are what the workbench's download carries of a typed cell.
  */
-import { type CellRef, formatCell } from './ranges';
+import { type Cell, formatCell } from './ranges';
 import { type CellSpan, type SheetLayout, findRow, layoutSheet, rowCells } from './sheet-scan';
 import { cellText } from './cell-text';
 import { XlsxError } from './errors';
 import { escapeText } from './xml';
 
 export interface SheetCellWrite {
-  ref: CellRef;
+  ref: Cell;
   /** null clears the cell's value (keeping its style); used to blank completed questionnaires. */
   value: string | number | boolean | null;
   /** A formula (without `=`) written with no cached value: the workbook recalculates on open. */
@@ -47,7 +47,7 @@ function inlineCell(prefix: string, openAttrs: string, w: Omit<SheetCellWrite, '
   return `<${p}c${openAttrs} t="inlineStr"><${p}is><${p}t xml:space="preserve">${xml}</${p}t></${p}is></${p}c>`;
 }
 
-function newCellAttrs(ref: CellRef, styleFor: (ref: CellRef) => number, style?: number): string {
+function newCellAttrs(ref: Cell, styleFor: (ref: Cell) => number, style?: number): string {
   const s = style ?? styleFor(ref);
   return ` r="${formatCell(ref)}"${s ? ` s="${s}"` : ''}`;
 }
@@ -72,7 +72,7 @@ export function patchSheet(
   partName: string,
   writes: readonly SheetCellWrite[],
   hasFormulaAt?: (address: string) => boolean,
-  styleForNewCell: (ref: CellRef) => number = () => 0,
+  styleForNewCell: (ref: Cell) => number = () => 0,
   knownLayout?: SheetLayout,
 ): { xml: string; notes: PatchNote[] } {
   const layout = knownLayout ?? layoutSheet(xml, prefix, partName);
@@ -81,7 +81,7 @@ export function patchSheet(
   for (const w of writes) {
     if (onlyClears(w) && findRow(layout.rows, w.ref.row) < 0) continue; // nothing there to clear
     const cols = byRow.get(w.ref.row) ?? new Map<number, SheetCellWrite>();
-    cols.set(w.ref.col, w);
+    cols.set(w.ref.column, w);
     byRow.set(w.ref.row, cols);
     if (typeof w.value !== 'string' || w.formula !== undefined) continue;
     const t = cellText(w.value);
@@ -100,7 +100,7 @@ export function patchSheet(
       const cells = [...cols.entries()].sort((a, b) => a[0] - b[0]);
       const text =
         `<${prefix}row r="${r}">` +
-        cells.map(([col, w]) => inlineCell(prefix, newCellAttrs({ row: r, col }, styleForNewCell, w.style), w)).join('') +
+        cells.map(([col, w]) => inlineCell(prefix, newCellAttrs({ row: r, column: col }, styleForNewCell, w.style), w)).join('') +
         `</${prefix}row>`;
       newRows.push({ r, at, text });
     }
@@ -133,16 +133,16 @@ function rowEdits(
   cols: Map<number, SheetCellWrite>,
   partName: string,
   hasFormulaAt: ((address: string) => boolean) | undefined,
-  styleForNewCell: (ref: CellRef) => number,
+  styleForNewCell: (ref: Cell) => number,
 ): Edit[] {
   const { prefix } = layout;
   const row = layout.rows[idx]!;
   const cells = rowCells(xml, row, prefix, partName);
   const edits: Edit[] = [];
-  const byCol0 = new Set(cells.map((c) => c.ref.col));
+  const byCol0 = new Set(cells.map((c) => c.ref.column));
   // Clearing a cell that does not exist changes nothing.
   const pending = [...cols.entries()].filter(([c, w]) => !onlyClears(w) || byCol0.has(c)).sort((a, b) => a[0] - b[0]);
-  const insertText = (col: number, w: SheetCellWrite) => inlineCell(prefix, newCellAttrs({ row: row.r, col }, styleForNewCell, w.style), w);
+  const insertText = (col: number, w: SheetCellWrite) => inlineCell(prefix, newCellAttrs({ row: row.r, column: col }, styleForNewCell, w.style), w);
 
   if (row.selfClosing) {
     if (!pending.length) return edits;
@@ -151,7 +151,7 @@ function rowEdits(
     edits.push({ start: row.start, end: row.end, text: open + pending.map(([c, w]) => insertText(c, w)).join('') + `</${prefix}row>` });
     return edits;
   }
-  const byCol = new Map<number, CellSpan>(cells.map((c) => [c.ref.col, c]));
+  const byCol = new Map<number, CellSpan>(cells.map((c) => [c.ref.column, c]));
   const rowContentEnd = row.end - `</${prefix}row>`.length;
   for (const [col, w] of pending) {
     const existing = byCol.get(col);
@@ -164,10 +164,10 @@ function rowEdits(
       const withR = existing.hasR ? attrs : ` r="${address}"${attrs}`;
       edits.push({ start: existing.start, end: existing.end, text: inlineCell(prefix, withR, w) });
     } else {
-      if (hasFormulaAt?.(formatCell({ row: row.r, col }))) {
-        throw new XlsxError('bad_write', `Refusing to write ${formatCell({ row: row.r, col })} in ${partName}: the cell is part of an array formula.`);
+      if (hasFormulaAt?.(formatCell({ row: row.r, column: col }))) {
+        throw new XlsxError('bad_write', `Refusing to write ${formatCell({ row: row.r, column: col })} in ${partName}: the cell is part of an array formula.`);
       }
-      const next = cells.find((c) => c.ref.col > col);
+      const next = cells.find((c) => c.ref.column > col);
       const at = next ? next.start : rowContentEnd;
       edits.push({ start: at, end: at, text: insertText(col, w) });
     }
@@ -175,7 +175,7 @@ function rowEdits(
   if (pending.some(([col]) => !byCol.has(col))) {
     // Cells without `r` are numbered by position: pin them before inserting cells among them.
     for (const c of cells) {
-      if (!c.hasR && !cols.has(c.ref.col)) {
+      if (!c.hasR && !cols.has(c.ref.column)) {
         const at = c.start + `<${prefix}c`.length;
         edits.push({ start: at, end: at, text: ` r="${c.address}"` });
       }

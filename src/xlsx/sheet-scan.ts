@@ -3,7 +3,7 @@
  * look only at the cells asked for and writes replace only those cells' characters.
  */
 import { lettersToColumn } from './a1';
-import { type CellRef, formatCell } from './ranges';
+import { type Cell, formatCell } from './ranges';
 import { isSelfClosing, startTags, tagEnd } from './xml';
 
 export interface RowSpan {
@@ -19,7 +19,7 @@ export interface RowSpan {
 }
 
 export interface CellSpan {
-  ref: CellRef;
+  ref: Cell;
   address: string;
   hasR: boolean;
   start: number;
@@ -116,7 +116,7 @@ export function rowCells(xml: string, row: RowSpan, prefix: string, partName: st
       if (close < 0 || close > rowContentEnd) throw new Error(`${partName} has an unterminated cell in row ${row.r}.`);
       end = close + cellClose.length;
     }
-    const ref = { row: row.r, col };
+    const ref = { row: row.r, column: col };
     cells.push({ ref, address: formatCell(ref), hasR: rText !== undefined, start, openEnd, end, selfClosing });
     previousCol = col;
     cellRe.lastIndex = end;
@@ -188,11 +188,11 @@ export function rowFormat(xml: string, row: RowSpan): { hidden: boolean; style: 
  * The style of a cell that has no `<c>` element: the row's style when the row is formatted
  * (`customFormat="1"`), else its column's, else 0 (the same rule Excel follows when you type).
  */
-export function inheritedStyle(xml: string, layout: SheetLayout, columns: readonly ColumnStyle[], ref: CellRef): number {
+export function inheritedStyle(xml: string, layout: SheetLayout, columns: readonly ColumnStyle[], ref: Cell): number {
   const idx = findRow(layout.rows, ref.row);
   if (idx >= 0) {
     const style = rowFormat(xml, layout.rows[idx]!).style;
     if (style !== null) return style;
   }
-  return columns.find((c) => ref.col >= c.min && ref.col <= c.max)?.style ?? 0;
+  return columns.find((c) => ref.column >= c.min && ref.column <= c.max)?.style ?? 0;
 }

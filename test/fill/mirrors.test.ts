@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cellAt, foldMirrors, mirrorSource, reviewItemOf } from '../../src/fill/mirrors';
+import { foldMirrors, mirrorSource, reviewItemOf } from '../../src/fill/mirrors';
+import { parseCellRef } from '../../src/xlsx/a1';
 import { question } from './helpers';
 
 const slot = (coordinate: string, extra: Record<string, unknown> = {}) => ({ role: 'answer', header: 'Answer', coordinate, is_blocked: false, ...extra });
@@ -53,8 +54,8 @@ describe('foldMirrors: one review item per question', () => {
   it('reads a writable formula-free answer as no mirror, and cell names with quotes', () => {
     expect(mirrorSource(own)).toBeNull();
     expect(mirrorSource(question({ id: 10, answer_slots: [slot('C2', { mirror_of: 'X!C1' })] }))).toBeNull();
-    expect(cellAt("'Vendor''s Tab'!$B$4", 'x')).toEqual({ tab: "Vendor's Tab", address: 'B4' });
-    expect(cellAt('B4', 'Here')).toEqual({ tab: 'Here', address: 'B4' });
-    expect(cellAt('Here!B4:C5', 'x')).toBeNull();
+    expect(parseCellRef("'Vendor''s Tab'!$B$4", 'x')).toEqual({ tab: "Vendor's Tab", address: 'B4' });
+    expect(parseCellRef('B4', 'Here')).toEqual({ tab: 'Here', address: 'B4' });
+    expect(parseCellRef('Here!B4:C5', 'x')).toBeNull();
   });
 });

@@ -36,7 +36,7 @@ describe('createWorkbook', () => {
     expect(pkg.sheets.map((s) => [s.name, s.state])).toEqual([['Intro', 'visible'], ['Q & A <1>', 'visible'], ['Lists', 'hidden']]);
     expect(pkg.sheets[activeSheetIndex(pkg)]!.name).toBe('Q & A <1>');
     const sheet = sheetContents(pkg, 'Q & A <1>');
-    const at = (row: number, col: number) => sheet.cells.find((c) => c.row === row && c.col === col)!;
+    const at = (row: number, col: number) => sheet.cells.find((c) => c.row === row && c.column === col)!;
     expect([at(2, 2).value, at(2, 3).value, at(2, 4).value, at(2, 5).value]).toEqual(['Do you encrypt? <yes> & "no"', 'Yes', 42, true]);
     expect(at(9, 3)).toMatchObject({ formula: '=COUNTA(C2:C8)', value: 1 });
     expect(sheet.merges).toEqual([{ top: 1, left: 1, bottom: 1, right: 4 }]);

@@ -6,7 +6,7 @@ import type { AnswerSlot, QuestionWithAnswers } from '../../api/schemas';
 import { pickAnswer, primarySlot, slotValue } from '../answer';
 import { coerceToAllowed } from '../coerce';
 import { choiceOf, isMarkSlot, markGroups } from '../marks';
-import { cellAt } from '../mirror-cell';
+import { parseCellRef } from '../../xlsx/a1';
 import type { CorrectionTarget } from './types';
 
 /** A correction the review offers, and what the chosen answer says for it ('' when nothing). */
@@ -30,7 +30,7 @@ export function correctionTargets(q: QuestionWithAnswers): CorrectionChoice[] {
   for (const slot of slots) {
     const group = groups.get(slot);
     if (group) {
-      const cells = group.map((s) => cellAt(s.coordinate, q.tab_name));
+      const cells = group.map((s) => parseCellRef(s.coordinate, q.tab_name));
       const first = cells[0];
       const last = cells[cells.length - 1];
       if (!first || !last || cells.some((c) => c === null)) continue;
@@ -40,7 +40,7 @@ export function correctionTargets(q: QuestionWithAnswers): CorrectionChoice[] {
       continue;
     }
     if (slot.is_blocked || isMarkSlot(slot)) continue;
-    const cell = cellAt(slot.coordinate, q.tab_name);
+    const cell = parseCellRef(slot.coordinate, q.tab_name);
     if (cell) out.push({ slot, cell, value: says(slot) });
   }
   return out;

@@ -5,16 +5,14 @@
  */
 import type { ApiClient } from '../../api/client';
 import type { AnswerSlot, Progress, QuestionWithAnswers, Structure } from '../../api/schemas';
+import type { CellRef } from '../../xlsx/a1';
 import type { OverwritePlans, PlanOptions, WritePlan } from '../types';
 
 /** The part of the v2 client a fill calls. */
 export type SessionApi = Pick<ApiClient, 'uploadQuestionnaires' | 'pollAnswerProgress' | 'getAnswers'> &
   Partial<Pick<ApiClient, 'getStructure' | 'getQuestionnaire'>>;
 
-export interface CellRef {
-  tab: string;
-  address: string;
-}
+export type { CellRef } from '../../xlsx/a1';
 
 /** A cell and the text a correction puts there ('' clears it). */
 export interface CellText {
@@ -30,7 +28,7 @@ export interface ReadProgress {
 export interface ApplyOutcome {
   written: number;
   /** Writes refused at apply time (e.g. the sheet became protected), with the reason. */
-  failed: { tab: string; address: string; reason: string }[];
+  failed: (CellRef & { reason: string })[];
   /** What the analyst should know that is not a failed write (e.g. a protected tab got no colours). */
   warnings?: string[];
 }

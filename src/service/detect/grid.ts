@@ -2,10 +2,11 @@
  * A format-neutral view of one worksheet (from xlsx XML or from CSV): what the layout analysis reads.
  * Rows and columns are 1-based, as in Excel.
  */
-import { inRange, type Range } from '../../xlsx/ranges';
+import { type Cell, inRange, type Range } from '../../xlsx/ranges';
 import type { DataValidation } from '../../xlsx/validations';
 
-export interface Cell {
+/** What one grid position holds (a position itself is the vocabulary's Cell in src/xlsx/a1.ts). */
+export interface GridCell {
   /** Display text: the cached value for formulas, shared/inline strings resolved; null when empty. */
   value: string | null;
   formula: boolean;
@@ -13,7 +14,7 @@ export interface Cell {
    * The one cell a formula shows (`='START HERE'!C19`): a mirror of that cell, its sheet named as the
    * workbook names it. Absent for values and for formulas that compute from more than one cell.
    */
-  mirrors?: { sheet: string; row: number; col: number };
+  mirrors?: Cell & { sheet: string };
   /** Index into the workbook's cellXfs (0 when unknown). */
   style: number;
 }
@@ -28,7 +29,7 @@ export type SheetState = 'visible' | 'hidden' | 'veryHidden';
 export interface SheetGrid {
   name: string;
   state: SheetState;
-  rows: Map<number, Map<number, Cell>>;
+  rows: Map<number, Map<number, GridCell>>;
   maxRow: number;
   maxCol: number;
   merges: Range[];
@@ -58,7 +59,7 @@ export function emptyGrid(name: string, state: SheetState = 'visible'): SheetGri
   };
 }
 
-export function setCell(grid: SheetGrid, row: number, col: number, cell: Cell): void {
+export function setCell(grid: SheetGrid, row: number, col: number, cell: GridCell): void {
   let r = grid.rows.get(row);
   if (!r) {
     r = new Map();
@@ -69,7 +70,7 @@ export function setCell(grid: SheetGrid, row: number, col: number, cell: Cell): 
   if (col > grid.maxCol) grid.maxCol = col;
 }
 
-export function getCell(grid: SheetGrid, row: number, col: number): Cell | undefined {
+export function getCell(grid: SheetGrid, row: number, col: number): GridCell | undefined {
   return grid.rows.get(row)?.get(col);
 }
 

@@ -123,7 +123,7 @@ export function withBlocks(walk: Walk): SheetQuestion[] {
 function isDerivedReport(view: SheetView, questions: readonly SheetQuestion[]): boolean {
   const isFormula = (a1: string | undefined) => {
     const ref = a1 ? parseCell(a1) : null;
-    return ref !== null && view.cell(ref.row, ref.col)?.formula === true;
+    return ref !== null && view.cell(ref.row, ref.column)?.formula === true;
   };
   const answerFormula = (q: SheetQuestion) => isFormula(q.answer_slots.find((s) => s.role === 'answer')?.coordinate);
   const formulas = questions.filter(answerFormula).length;

@@ -3,7 +3,7 @@
  * the visible non-empty cells of a row, list validations and cell styles. Built once per sheet and
  * shared by every phase so that each phase is a plain function of it.
  */
-import { getCell, MergeIndex, type Cell, type Range, type SheetGrid } from './grid';
+import { getCell, MergeIndex, type GridCell, type Range, type SheetGrid } from './grid';
 import type { ValidationLookup } from './validation';
 
 export interface CellStyleLookup {
@@ -25,7 +25,7 @@ export interface SheetView {
   validations: ValidationLookup;
   /** Row numbers that have cells, ascending (hidden rows too: a hidden question is still one). */
   rows: number[];
-  cell(r: number, c: number): Cell | undefined;
+  cell(r: number, c: number): GridCell | undefined;
   /** The merge covering (r, c) when (r, c) is not its top-left cell. */
   coveredBy(r: number, c: number): Range | undefined;
   /** Text a reader sees at this position; null when empty or covered by a merge. */

@@ -5,7 +5,7 @@
  */
 import type { AnswerSlot } from '../../api/schemas';
 import { quoteSheetName, toA1 } from '../../xlsx/a1';
-import type { Cell } from './grid';
+import type { GridCell } from './grid';
 import type { HeaderRow } from './header-rows';
 import type { SheetView } from './sheet-view';
 import type { SlotColumn } from './slot-columns';
@@ -62,7 +62,7 @@ export function slotsFor(ctx: SlotContext, r: number, active: HeaderRow | null):
       }
     }
     taken.add(`${anchorRow}:${anchorCol}`);
-    const cell: Cell | undefined = cover && anchorCol === c && anchorRow === r ? undefined : view.cell(anchorRow, anchorCol);
+    const cell: GridCell | undefined = cover && anchorCol === c && anchorRow === r ? undefined : view.cell(anchorRow, anchorCol);
     const style = cell?.style ?? view.grid.rowStyles.get(anchorRow) ?? view.grid.colStyles.get(anchorCol) ?? 0;
     if (cell?.formula) blocked = true;
     if (view.grid.isProtected && view.styles.locked(style)) blocked = true;
@@ -90,8 +90,8 @@ export function slotsFor(ctx: SlotContext, r: number, active: HeaderRow | null):
     }
     // A formula showing one other cell (a question repeated from another tab): answered there, not here.
     const source = cell?.formula ? cell.mirrors : undefined;
-    if (source && !(source.sheet === view.grid.name && source.row === anchorRow && source.col === anchorCol)) {
-      slot.mirror_of = `${quoteSheetName(source.sheet)}!${toA1(source.row, source.col)}`;
+    if (source && !(source.sheet === view.grid.name && source.row === anchorRow && source.column === anchorCol)) {
+      slot.mirror_of = `${quoteSheetName(source.sheet)}!${toA1(source.row, source.column)}`;
     }
     slots.push(slot);
   }

@@ -3,7 +3,7 @@
  * this or another (possibly hidden) sheet (`Lists!$A$1:$A$3`), or a defined name (`YesNo`), resolved
  * through workbook- and sheet-scoped names. Anything computed (INDIRECT, OFFSET, #REF!) stays unresolved.
  */
-import { inRange, parseRange } from '../../xlsx/ranges';
+import { inRange, parseRange, type Range } from '../../xlsx/ranges';
 import { getCell, type SheetGrid, type Validation } from './grid';
 import type { Workbook } from './workbook';
 
@@ -83,7 +83,7 @@ function resolveList(
   return resolveList(name.formula, grid, workbook, sheetIndex, depth + 1);
 }
 
-function readRange(grid: SheetGrid, range: { top: number; left: number; bottom: number; right: number }): string[] {
+function readRange(grid: SheetGrid, range: Range): string[] {
   const bottom = Math.min(range.bottom, grid.maxRow);
   const right = Math.min(range.right, grid.maxCol);
   const values: string[] = [];

@@ -144,7 +144,7 @@ function toGrid(
       if (f.shared !== null) sharedFirst.set(f.shared, { ref, row, col });
     }
     const sheet = ref ? sheetName(ref.sheet) : undefined;
-    return ref && sheet !== undefined ? { sheet, row: ref.row, col: ref.col } : undefined;
+    return ref && sheet !== undefined ? { sheet, row: ref.row, column: ref.column } : undefined;
   };
   for (const [c, style] of spreadColumns(part.columns.filter((col) => col.style), MAX_COLUMNS)) grid.colStyles.set(c, style.style);
   for (const [c] of spreadColumns(part.columns.filter((col) => col.hidden), MAX_COLUMNS)) grid.hiddenCols.add(c);
@@ -154,8 +154,8 @@ function toGrid(
     if (format.style !== null) grid.rowStyles.set(row.r, format.style);
     for (const span of rowCells(xml, row, prefix, part.info.path)) {
       const raw = readCell(xml, span, prefix, sharedString);
-      const mirrors = raw.hasFormula ? mirrorOf(span, row.r, span.ref.col) : undefined;
-      setCell(grid, row.r, span.ref.col, {
+      const mirrors = raw.hasFormula ? mirrorOf(span, row.r, span.ref.column) : undefined;
+      setCell(grid, row.r, span.ref.column, {
         value: displayText(raw, styles[raw.style], date1904),
         formula: raw.hasFormula,
         style: raw.style,

@@ -1,14 +1,15 @@
 /** Where a question repeated by formula on other tabs is answered, and where else it shows. */
 import type { QuestionWithAnswers } from '../../api/schemas';
-import { cellAt, type CellAt, type FoldedQuestions } from '../../fill/mirrors';
+import type { FoldedQuestions } from '../../fill/mirrors';
+import { type CellRef, parseCellRef } from '../../fill/cells';
 
 export interface AnsweredWhere {
   /** The question's own answer cell, where it is answered (or the cell its formula shows). */
-  at: CellAt | null;
+  at: CellRef | null;
   /** Cells on other tabs showing this answer by formula. */
-  mirrors: CellAt[];
+  mirrors: CellRef[];
   /** The mirror the analyst selected in the sheet, if that is how the question came up. */
-  selected?: CellAt | null;
+  selected?: CellRef | null;
 }
 
 /**
@@ -20,8 +21,8 @@ export function answeredWhere(fold: FoldedQuestions, selected: QuestionWithAnswe
   const own = fold.answeredAt.get(selected.id) ?? null;
   if (!own && mirrors.length === 0) return undefined;
   const answerSlot = (selected.answer_slots ?? []).find((s) => !s.is_blocked);
-  const at = own ?? (answerSlot ? cellAt(answerSlot.coordinate, selected.tab_name) : null);
+  const at = own ?? (answerSlot ? parseCellRef(answerSlot.coordinate, selected.tab_name) : null);
   const via = picked && picked.id !== selected.id ? picked : null;
   const viaSlot = via ? (via.answer_slots ?? []).find((s) => s.mirror_of) : undefined;
-  return { at, mirrors, selected: via && viaSlot ? cellAt(viaSlot.coordinate, via.tab_name) : null };
+  return { at, mirrors, selected: via && viaSlot ? parseCellRef(viaSlot.coordinate, via.tab_name) : null };
 }

@@ -5,7 +5,7 @@
  * carry Office codes. Methods above the host's configured ExcelApi version fail at sync with
  * `ApiNotFound`, as on an older Excel.
  */
-import { quoteSheetName, toA1 } from '../../xlsx/a1';
+import { type Cell, quoteSheetName, toA1 } from '../../xlsx/a1';
 import { HostOfficeError, propertyNotLoaded } from './errors';
 import type { ExcelHost } from './host';
 import {
@@ -642,7 +642,7 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
     this.context._enqueue({ set: property, value: input }, () => {
       const { sheet, rect } = this._resolveTarget();
       const values = inputGrid(rect, input, property);
-      const writes: { row: number; column: number; value: unknown }[] = [];
+      const writes: (Cell & { value: unknown })[] = [];
       for (let i = 0; i < rect.rowCount; i++) {
         for (let j = 0; j < rect.columnCount; j++) {
           const value = values[i]![j];
@@ -920,7 +920,7 @@ function cellTarget(context: HostRequestContext, cellAddress: RangeProxy | strin
     } else {
       throw new HostOfficeError('InvalidArgument', `${api} needs a sheet-qualified address like Sheet1!A1, got "${cellAddress}".`);
     }
-    let cell: { row: number; column: number };
+    let cell: Cell;
     try {
       cell = cellAt(local.replace(/\$/g, ''));
     } catch {
@@ -1124,6 +1124,4 @@ export class EventProxy {
   }
 }
 
-/** Cells a list of writes touches, for protection checks. */
-export type CellPosition = { row: number; column: number };
 export type { HostCell };

@@ -3,7 +3,7 @@
  * bench and the browser workbench install it with `installExcelHost(host)` so `src/excel` runs
  * unchanged. It counts syncs and payload bytes per sync, and can serve file bytes to getFileAsync.
  */
-import { toA1 } from '../../xlsx/a1';
+import { type Cell, toA1 } from '../../xlsx/a1';
 import { HostOfficeError, ERROR_CODES } from './errors';
 import { HostRequestContext, type SelectionHandler } from './excel-api';
 import {
@@ -243,7 +243,7 @@ export class ExcelHost {
     sheet.selection = address;
   }
 
-  requireEditable(sheet: HostSheet, cells: { row: number; column: number }[]): void {
+  requireEditable(sheet: HostSheet, cells: Cell[]): void {
     if (!sheet.protection.protected) return;
     for (const { row, column } of cells) {
       const anchor = mergeAt(sheet, row, column);

@@ -67,8 +67,8 @@ export async function loadXlsxIntoHost(bytes: Uint8Array | ArrayBuffer, options:
         quotePrefix: format.quotePrefix,
       };
       if (c.isError) cell.isError = true;
-      putCell(sheet, c.row, c.col, cell);
-      styles.set(`${info.name}!${toA1(c.row, c.col)}`, c.style);
+      putCell(sheet, c.row, c.column, cell);
+      styles.set(`${info.name}!${toA1(c.row, c.column)}`, c.style);
     }
     sheet.protection = contents.protection;
     sheet.merges.push(...contents.merges.map((m) => ({ top: m.top, left: m.left, rowCount: m.bottom - m.top + 1, columnCount: m.right - m.left + 1 })));

@@ -3,7 +3,7 @@
  * with Excel's rules for what a written value becomes. No Office.js here (see office-api.ts) and no
  * Node imports: it runs in the browser workbench too.
  */
-import { parseA1, parseA1Range, toA1, toA1Range } from '../../xlsx/a1';
+import { type Cell, parseA1, parseA1Range, type Rect, toA1, toA1Range } from '../../xlsx/a1';
 
 export type CellValue = string | number | boolean | null;
 
@@ -23,12 +23,7 @@ export interface HostCell {
   isError?: boolean;
 }
 
-export interface Rect {
-  top: number;
-  left: number;
-  rowCount: number;
-  columnCount: number;
-}
+export type { Rect } from '../../xlsx/a1';
 
 export interface HostValidation {
   /** A1 range(s) the rule covers, space separated as in xlsx `sqref`. */
@@ -69,7 +64,7 @@ export function cellKey(row: number, column: number): number {
   return row * 20000 + column;
 }
 
-export function keyToRowColumn(key: number): { row: number; column: number } {
+export function keyToRowColumn(key: number): Cell {
   return { row: Math.floor(key / 20000), column: key % 20000 };
 }
 
@@ -125,8 +120,8 @@ export function parseRect(address: string): Rect | null {
   return r && r.sheet === null ? { top: r.top, left: r.left, rowCount: r.rowCount, columnCount: r.columnCount } : null;
 }
 
-export function cellsOf(r: Rect): { row: number; column: number }[] {
-  const out: { row: number; column: number }[] = [];
+export function cellsOf(r: Rect): Cell[] {
+  const out: Cell[] = [];
   for (let i = 0; i < r.rowCount; i++) for (let j = 0; j < r.columnCount; j++) out.push({ row: r.top + i, column: r.left + j });
   return out;
 }
@@ -303,7 +298,7 @@ export function snapshotSheet(sheet: HostSheet): SheetSnapshot {
 }
 
 /** Parses `C5` (no sheet) into row/column or throws a message naming the address. */
-export function cellAt(address: string): { row: number; column: number } {
+export function cellAt(address: string): Cell {
   const c = parseA1(address);
   if (!c || address.includes(':')) throw new Error(`"${address}" is not a cell address`);
   return { row: c.row, column: c.column };

@@ -77,13 +77,13 @@ describe('loadXlsxIntoHost', () => {
     const host = await loadXlsxIntoHost(await sampleWorkbook());
     uninstall = installExcelHost(host);
     const before = await readOpenWorkbook({ sliceSize: 4096 });
-    expect(sheetContents(XlsxPackage.open(before.bytes, 'before'), 'Questions').cells.find((c) => c.row === 2 && c.col === 3)?.value || null).toBeNull();
+    expect(sheetContents(XlsxPackage.open(before.bytes, 'before'), 'Questions').cells.find((c) => c.row === 2 && c.column === 3)?.value || null).toBeNull();
     await Excel.run(async (context) => {
       context.workbook.worksheets.getItem('Questions').getRange('C2').values = [['Yes']];
       await context.sync();
     });
     const after = await readOpenWorkbook({ sliceSize: 4096 });
-    const c2 = sheetContents(XlsxPackage.open(after.bytes, 'after'), 'Questions').cells.find((c) => c.row === 2 && c.col === 3);
+    const c2 = sheetContents(XlsxPackage.open(after.bytes, 'after'), 'Questions').cells.find((c) => c.row === 2 && c.column === 3);
     expect(c2?.value).toBe('Yes');
     expect(host.stats.filesClosed).toBe(2);
   });

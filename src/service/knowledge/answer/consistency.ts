@@ -7,7 +7,8 @@
  */
 import type { AnswerSlot } from '../../../api/schemas';
 import { questionIdentity, questionSubject, type QuestionInContext } from '../question-identity';
-import { cellAt, mirrorSource, type CellAt } from '../../../fill/mirror-cell';
+import { mirrorSource } from '../../../fill/mirror-cell';
+import { type CellRef, parseCellRef } from '../../../xlsx/a1';
 import { setCosine, stemmedTerms } from '../text';
 import type { AnswerResult } from '../types';
 import { evaluation } from './evaluation';
@@ -39,12 +40,12 @@ interface Given {
   result: AnswerResult;
 }
 
-const cellKey = (c: CellAt) => `${c.tab.trim().toLowerCase()}!${c.address}`;
+const cellKey = (c: CellRef) => `${c.tab.trim().toLowerCase()}!${c.address}`;
 
 function writableCells(q: AskedQuestion): string[] {
   if (q.tab_name === undefined) return [];
   return writableSlots(q.answer_slots).flatMap((s) => {
-    const c = cellAt(s.coordinate, q.tab_name!);
+    const c = parseCellRef(s.coordinate, q.tab_name!);
     return c ? [cellKey(c)] : [];
   });
 }

@@ -67,7 +67,7 @@ export function qaFromLibraryExport(grid: SheetGrid): QaPair[] | null {
       slots: [answer, ...slots.filter((s) => s !== answer)],
       original_id: text(grid, r, 2) || null,
       tab_name: LIBRARY_EXPORT_SHEET,
-      location: `${LIBRARY_EXPORT_SHEET}!${formatCell({ row: r, col: 3 })}`,
+      location: `${LIBRARY_EXPORT_SHEET}!${formatCell({ row: r, column: 3 })}`,
       qkey: text(grid, r, column('Question key')) || undefined,
       ...decisionOf(status, text(grid, r, column('Approved by'))),
     });

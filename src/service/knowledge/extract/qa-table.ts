@@ -43,7 +43,7 @@ export function qaFromGrid(grid: SheetGrid, location: (address: string) => strin
       slots,
       original_id: columns.id === null ? null : text(r, columns.id) || null,
       tab_name: grid.name,
-      location: location(formatCell({ row: r, col: columns.question })),
+      location: location(formatCell({ row: r, column: columns.question })),
     });
   }
   return pairs;
