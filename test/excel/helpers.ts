@@ -1,7 +1,8 @@
 import { afterEach } from 'vitest';
 import type { Progress, QuestionWithAnswers } from '../../src/api/schemas';
 import { memoryStorage } from '../../src/excel';
-import type { SessionApi } from '../../src/fill/session';
+import type { FillLink, LinkStore, SessionApi } from '../../src/fill/session';
+import { detectQuestionnaire } from '../../src/service/detect';
 import { ExcelHost, installExcelHost, type ExcelHostOptions } from '../../src/workbench/host';
 
 let uninstall: (() => void) | null = null;
@@ -64,6 +65,33 @@ export function readyApi(questions: QuestionWithAnswers[]): SessionApi {
     },
     getAnswers: async () => questions,
   } as SessionApi;
+}
+
+/** The service's questions for `bytes` (detected as the service does), answered with `answers` by original id. */
+export async function answeredAsDetected(bytes: Uint8Array, answers: Record<string, string>): Promise<QuestionWithAnswers[]> {
+  const detected = await detectQuestionnaire(bytes, 'questionnaire.xlsx');
+  return detected.questions.map((d, i) => {
+    const text = answers[d.original_id ?? ''];
+    return {
+      id: i + 1,
+      original_id: d.original_id,
+      original_question_text: d.original_question_text,
+      tab_name: d.tab_name,
+      answer_slots: d.answer_slots,
+      answers: text === undefined ? [] : [{ id: i + 1, text, source_evidence: [], evaluation: { score: 90, trust: 'high', reason: 'Grounded.' } }],
+    } as unknown as QuestionWithAnswers;
+  });
+}
+
+/** The fill session's link to its questionnaire, kept in memory (`link` is what it holds now). */
+export function memoryLinks(): LinkStore & { link: FillLink | null } {
+  const store = {
+    link: null as FillLink | null,
+    read: async () => store.link,
+    write: async (l: FillLink) => void (store.link = l),
+    clear: async () => void (store.link = null),
+  };
+  return store;
 }
 
 export { memoryStorage };

@@ -8,40 +8,18 @@ import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionWithAnswers } from '../../src/api/schemas';
 import { createExcelWorkbook, memoryStorage, TRUST_FILLS } from '../../src/excel';
-import { createFillSession, type FillLink, type FillOptions, type LinkStore } from '../../src/fill/session';
-import { detectQuestionnaire } from '../../src/service/detect';
+import { createFillSession, type FillOptions, } from '../../src/fill/session';
 import type { ExcelHost } from '../../src/workbench/host/host';
 import { installExcelHost } from '../../src/workbench/host/install';
 import { loadXlsxIntoHost } from '../../src/workbench/host/load-xlsx';
 import { caiqV3Workbook, toBytes } from '../service/detect/helpers';
-import { readyApi } from './helpers';
+import { answeredAsDetected, memoryLinks, readyApi } from './helpers';
 
 let uninstall: (() => void) | null = null;
 afterEach(() => {
   uninstall?.();
   uninstall = null;
 });
-
-/** The service's questions for `bytes` (detected as the service does), answered with `answers` by original id. */
-async function answered(bytes: Uint8Array, answers: Record<string, string>): Promise<QuestionWithAnswers[]> {
-  const detected = await detectQuestionnaire(bytes, 'questionnaire.xlsx');
-  return detected.questions.map((d, i) => {
-    const text = answers[d.original_id ?? ''];
-    return {
-      id: i + 1,
-      original_id: d.original_id,
-      original_question_text: d.original_question_text,
-      tab_name: d.tab_name,
-      answer_slots: d.answer_slots,
-      answers: text === undefined ? [] : [{ id: i + 1, text, source_evidence: [], evaluation: { score: 90, trust: 'high', reason: 'Grounded.' } }],
-    } as unknown as QuestionWithAnswers;
-  });
-}
-
-function memoryLinks(): LinkStore {
-  let link: FillLink | null = null;
-  return { read: async () => link, write: async (l) => void (link = l), clear: async () => void (link = null) };
-}
 
 /** The workbook open in the in-memory Excel, and the fill session as the task pane makes it. */
 async function openInPane(bytes: Uint8Array, questions: QuestionWithAnswers[], options: Partial<FillOptions>) {
@@ -61,7 +39,7 @@ const row = (r: number) => [`F${r}`, `G${r}`, `H${r}`];
 describe('answers given by an "x", written by the task pane', () => {
   it('marks the chosen column, and clears another mark only after the analyst agreed; Undo fill puts it back', async () => {
     const bytes = await caiqV3Workbook({ 'AIS-01.1': 'Yes' });
-    const questions = await answered(bytes, { 'AIS-01.1': 'No', 'AIS-01.2': 'Yes', 'AIS-02.1': 'not applicable', 'AIS-03.1': 'Maybe' });
+    const questions = await answeredAsDetected(bytes, { 'AIS-01.1': 'No', 'AIS-01.2': 'Yes', 'AIS-02.1': 'not applicable', 'AIS-03.1': 'Maybe' });
     const { host, session } = await openInPane(bytes, questions, { overwrite: true });
     const before = host.snapshot();
 
@@ -91,7 +69,7 @@ describe('answers given by an "x", written by the task pane', () => {
 
   it('keeps a marked answer as it is when the analyst keeps existing values, and still marks the unanswered ones', async () => {
     const bytes = await caiqV3Workbook({ 'AIS-01.1': 'Yes' });
-    const questions = await answered(bytes, { 'AIS-01.1': 'No', 'AIS-01.2': 'No' });
+    const questions = await answeredAsDetected(bytes, { 'AIS-01.1': 'No', 'AIS-01.2': 'No' });
     const { host, session } = await openInPane(bytes, questions, { overwrite: true });
     await session.fill();
     await session.confirmOverwrite('keep');
@@ -103,7 +81,7 @@ describe('answers given by an "x", written by the task pane', () => {
 
   it('without overwrite asks nothing and changes no marked answer', async () => {
     const bytes = await caiqV3Workbook({ 'AIS-01.1': 'Yes' });
-    const questions = await answered(bytes, { 'AIS-01.1': 'No', 'AIS-01.2': 'Yes' });
+    const questions = await answeredAsDetected(bytes, { 'AIS-01.1': 'No', 'AIS-01.2': 'Yes' });
     const { host, session } = await openInPane(bytes, questions, { overwrite: false });
     await session.fill();
     expect(session.state.outcome).toEqual({ kind: 'written' });
@@ -113,7 +91,7 @@ describe('answers given by an "x", written by the task pane', () => {
 
   it('re-marking the column already marked replaces nothing', async () => {
     const bytes = await caiqV3Workbook({ 'AIS-01.1': 'Yes' });
-    const questions = await answered(bytes, { 'AIS-01.1': 'Yes' });
+    const questions = await answeredAsDetected(bytes, { 'AIS-01.1': 'Yes' });
     const { host, session } = await openInPane(bytes, questions, { overwrite: true });
     await session.fill();
     expect(session.state.phase).toBe('settled');
@@ -141,7 +119,7 @@ async function checklistWithDefaults(): Promise<Uint8Array> {
 describe('a blank template’s pre-filled defaults, filled by the task pane', () => {
   it('replaces them without asking, but asks before replacing what the vendor wrote since', async () => {
     const bytes = await checklistWithDefaults();
-    const questions = await answered(bytes, { '8.1': 'Pass', '8.2': 'Fail', '8.3': 'Pass' });
+    const questions = await answeredAsDetected(bytes, { '8.1': 'Pass', '8.2': 'Fail', '8.3': 'Pass' });
     // The service reads the defaults as template content: no value, the placeholder as `template_default`.
     expect(questions[0]!.answer_slots![0]).toMatchObject({ header: 'Status', value: null, template_default: 'N/A' });
     const { host, session } = await openInPane(bytes, questions, { overwrite: true });
@@ -157,7 +135,7 @@ describe('a blank template’s pre-filled defaults, filled by the task pane', ()
 
   it('without overwrite still replaces the defaults: they are empty cells of the template', async () => {
     const bytes = await checklistWithDefaults();
-    const questions = await answered(bytes, { '8.1': 'Pass', '8.2': 'Fail' });
+    const questions = await answeredAsDetected(bytes, { '8.1': 'Pass', '8.2': 'Fail' });
     const { host, session } = await openInPane(bytes, questions, { overwrite: false });
     const before = host.snapshot();
     await session.fill();

@@ -4,16 +4,14 @@
  * detector's own reading of a CAIQ v3-style workbook; only the answers are scripted.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { QuestionWithAnswers } from '../../../src/api/schemas';
 import { createExcelWorkbook, memoryStorage } from '../../../src/excel';
-import { createFillSession, type FillLink, type LinkStore } from '../../../src/fill/session';
+import { createFillSession, } from '../../../src/fill/session';
 import { correctionTargets } from '../../../src/fill/session/targets';
-import { detectQuestionnaire } from '../../../src/service/detect';
 import type { ExcelHost } from '../../../src/workbench/host/host';
 import type { WorkbookSnapshot } from '../../../src/workbench/host/model';
 import { installExcelHost } from '../../../src/workbench/host/install';
 import { loadXlsxIntoHost } from '../../../src/workbench/host/load-xlsx';
-import { readyApi } from '../../excel/helpers';
+import { answeredAsDetected, memoryLinks, readyApi } from '../../excel/helpers';
 import { caiqV3Workbook } from '../../service/detect/helpers';
 
 let uninstall: (() => void) | null = null;
@@ -26,35 +24,10 @@ const CAIQ = 'CAIQ v3.0.1';
 // Rows 3-6 hold AIS-01.1, AIS-01.2, AIS-02.1, AIS-03.1; Yes | No | Not Applicable in F | G | H, Notes in I.
 const row = (r: number) => [`F${r}`, `G${r}`, `H${r}`];
 
-async function answered(bytes: Uint8Array, answers: Record<string, string>): Promise<QuestionWithAnswers[]> {
-  const detected = await detectQuestionnaire(bytes, 'questionnaire.xlsx');
-  return detected.questions.map((d, i) => {
-    const text = answers[d.original_id ?? ''];
-    return {
-      id: i + 1,
-      original_id: d.original_id,
-      original_question_text: d.original_question_text,
-      tab_name: d.tab_name,
-      answer_slots: d.answer_slots,
-      answers: text === undefined ? [] : [{ id: i + 1, text, source_evidence: [], evaluation: { score: 90, trust: 'high', reason: 'Grounded.' } }],
-    } as unknown as QuestionWithAnswers;
-  });
-}
-
-function memoryLinks(): LinkStore & { link: FillLink | null } {
-  const store = {
-    link: null as FillLink | null,
-    read: async () => store.link,
-    write: async (l: FillLink) => void (store.link = l),
-    clear: async () => void (store.link = null),
-  };
-  return store;
-}
-
 /** The workbook open in the in-memory Excel, filled by the session as the task pane makes it. */
 async function filled(marks: Record<string, string>, answers: Record<string, string>) {
   const bytes = await caiqV3Workbook(marks);
-  const questions = await answered(bytes, answers);
+  const questions = await answeredAsDetected(bytes, answers);
   const host = await loadXlsxIntoHost(bytes, { fileName: 'vendor.xlsx', url: 'https://contoso.example/vendor.xlsx' });
   uninstall = installExcelHost(host);
   const before = host.snapshot();
