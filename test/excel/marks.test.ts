@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionWithAnswers } from '../../src/api/schemas';
 import { createExcelWorkbook, memoryStorage, TRUST_FILLS } from '../../src/excel';
-import { createFillSession, type FillOptions, } from '../../src/fill/session';
+import { createFillSession, type FillOptions } from '../../src/fill/session';
 import type { ExcelHost } from '../../src/workbench/host/host';
 import { installExcelHost } from '../../src/workbench/host/install';
 import { loadXlsxIntoHost } from '../../src/workbench/host/load-xlsx';
