@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExcelWorkbook, memoryStorage } from '../../../src/excel';
-import { createFillSession, } from '../../../src/fill/session';
+import { createFillSession } from '../../../src/fill/session';
 import { correctionTargets } from '../../../src/fill/session/targets';
 import type { ExcelHost } from '../../../src/workbench/host/host';
 import type { WorkbookSnapshot } from '../../../src/workbench/host/model';
