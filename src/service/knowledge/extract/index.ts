@@ -16,7 +16,7 @@ import { htmlBlocks } from './html';
 import { pdfPages } from './pdf';
 import { markdownBlocks, plainTextBlocks } from './plain-text';
 import { libraryDecisions } from './library-export';
-import { csvQa, xlsxQa, xlsxTopText } from './spreadsheet';
+import { csvQa, xlsxQa } from './spreadsheet';
 
 type Kind = 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'md' | 'txt';
 
@@ -164,14 +164,14 @@ async function extractByKind(kind: Kind, bytes: Uint8Array, filename: string): P
       return { file_format: 'excel', document_type: 'qna', pages: [], qa };
     }
     case 'xlsx': {
-      const qa = await xlsxQa(bytes, filename);
+      const { qa, topText } = await xlsxQa(bytes, filename);
       if (qa.length === 0) {
         throw new ExtractError(
           `${filename}: no answered questions found; a spreadsheet in the knowledge base must be a completed questionnaire or have "Question" and "Answer" columns`,
         );
       }
       const decisions = libraryDecisions(qa);
-      return { file_format: 'excel', document_type: 'qna', pages: [], qa, dates_text: xlsxTopText(bytes, filename), ...(decisions.length ? { library_decisions: decisions } : {}) };
+      return { file_format: 'excel', document_type: 'qna', pages: [], qa, dates_text: topText, ...(decisions.length ? { library_decisions: decisions } : {}) };
     }
   }
 }

@@ -30,8 +30,18 @@ export async function csvQa(bytes: Uint8Array, filename: string): Promise<QaPair
   return pairs;
 }
 
-export async function xlsxQa(bytes: Uint8Array, filename: string): Promise<QaPair[]> {
+type Workbook = ReturnType<typeof readWorkbook>;
+
+/**
+ * A workbook's answered questions and the text of its top rows (where a questionnaire states when it was
+ * completed), from one reading of the workbook.
+ */
+export async function xlsxQa(bytes: Uint8Array, filename: string): Promise<{ qa: QaPair[]; topText: string }> {
   const workbook = readable(filename, () => readWorkbook(bytes, filename));
+  return { qa: await answeredQuestions(workbook, bytes, filename), topText: topRowsText(workbook) };
+}
+
+async function answeredQuestions(workbook: Workbook, bytes: Uint8Array, filename: string): Promise<QaPair[]> {
   // The answer library's own export: its entries as they were, under their question keys.
   const exported = workbook.sheets.find((sheet) => sheet.name === LIBRARY_EXPORT_SHEET);
   const fromExport = exported ? qaFromLibraryExport(workbook.grid(exported)) : null;
@@ -47,17 +57,8 @@ export async function xlsxQa(bytes: Uint8Array, filename: string): Promise<QaPai
 /** Rows from the top of each visible sheet where a questionnaire states its own date ("Date: 2024-03-01"). */
 const TOP_ROWS = 12;
 
-/**
- * The text of the top rows of the workbook's visible sheets, a row's cells joined by spaces: where a
- * questionnaire says when it was completed. Empty for a file the reader cannot open.
- */
-export function xlsxTopText(bytes: Uint8Array, filename: string): string {
-  let workbook;
-  try {
-    workbook = readWorkbook(bytes, filename);
-  } catch {
-    return '';
-  }
+/** The text of the top rows of the workbook's visible sheets, a row's cells joined by spaces. */
+function topRowsText(workbook: Workbook): string {
   const lines: string[] = [];
   for (const sheet of workbook.sheets.filter((s) => s.state === 'visible')) {
     const grid = workbook.grid(sheet);
