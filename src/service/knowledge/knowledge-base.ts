@@ -16,7 +16,7 @@ import { writableSlots } from './answer/slots';
 import { batchLimitsFrom, planBatches, type BatchLimits } from '../llm/batch';
 import type { TokenBudget } from '../llm/budget';
 import type { Meter } from '../llm/client';
-import { isThirdParty, labelOwners, notAnAnswer, thirdPartyOf } from './answer/ownership';
+import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
 import { documentSubject } from './extract/subject';
 import { composeParts, followUpSubject, mentionsAny, partAnswer, questionParts, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
@@ -302,8 +302,7 @@ export class KnowledgeBase {
     const found = await retrieve(this.index, orgId, context.query, filters, { limit: Number.POSITIVE_INFINITY, includeQa: false, dense, hint: context.hint, weighByRarity: true, paraphrases: true, asked, stats });
     const names = await this.organisationNames(orgId);
     const facts = await this.fileFacts(orgId, found.map((c) => c.evidence.file_id));
-    const thirdParty = new Set([...facts].filter(([, f]) => thirdPartyOf(f.subject, names) !== null).map(([id]) => id));
-    return ranked(discountThirdParty(found, (c) => thirdParty.has(c.evidence.file_id)), ANSWER_POOL);
+    return ranked(discountThirdParty(labelOwners(found, (fileId) => facts.get(fileId)?.subject ?? null, names), isThirdParty), ANSWER_POOL);
   }
 
   /** Which engine writes answers: the language model's name, or extractive (quotes from the documents). */
