@@ -40,7 +40,10 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
         ...(postgres
           ? [
               { extends: true as const, test: { name: 'postgres', include: Object.keys(IN_PROCESS_ONLY), env: { QFILL_TEST_BACKEND: 'postgres' } } },
-              { extends: true as const, test: { name: 'serve', include: SERVE_SUITES, env: { QFILL_TEST_BACKEND: 'postgres', QFILL_TEST_SERVE: 'processes' } } },
+              {
+                extends: true as const,
+                test: { name: 'serve', include: SERVE_SUITES, env: { QFILL_TEST_BACKEND: 'postgres', QFILL_TEST_SERVE: 'processes' } },
+              },
             ]
           : []),
       ],

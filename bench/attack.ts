@@ -50,7 +50,11 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(dataDir: string, extraArgs: string[] = [], env: Record<string, string> = { QFILL_READ_TIMEOUT_SECONDS: String(READ_TIMEOUT_S) }): Promise<Server> {
+export async function startServer(
+  dataDir: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = { QFILL_READ_TIMEOUT_SECONDS: String(READ_TIMEOUT_S) },
+): Promise<Server> {
   const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', '--data', dataDir, ...extraArgs], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -151,14 +155,18 @@ function hugeDocx(bytes: number): Uint8Array {
   const entry = new ZipDeflate('word/document.xml', { level: 9 });
   zip.add(entry);
   const paragraph = strToU8('<w:p><w:r><w:t>Customer data is encrypted at rest with AES-256.</w:t></w:r></w:p>'.repeat(16_384));
-  entry.push(strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'));
+  entry.push(
+    strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>',
+    ),
+  );
   for (let written = 0; written < bytes; written += paragraph.byteLength) entry.push(paragraph);
   entry.push(strToU8('</w:body></w:document>'), true);
   zip.end();
   const total = out.reduce((n, c) => n + c.byteLength, 0);
   const bytesOut = new Uint8Array(total);
   let at = 0;
-  for (const c of out) (bytesOut.set(c, at), (at += c.byteLength));
+  for (const c of out) bytesOut.set(c, at), (at += c.byteLength);
   return bytesOut;
 }
 
@@ -219,7 +227,9 @@ const VECTORS: Vector[] = [
   {
     name: 'xlsx, 50,000 unclosed `<dataValidation>` (questionnaire)',
     run: questionnaire('validations.xlsx', () =>
-      splicedWorkbook('sheet1.xml', (xml) => xml.replace('</sheetData>', `</sheetData><dataValidations count="1">${'<dataValidation type="list" sqref="C2">'.repeat(50_000)}</dataValidations>`)),
+      splicedWorkbook('sheet1.xml', (xml) =>
+        xml.replace('</sheetData>', `</sheetData><dataValidations count="1">${'<dataValidation type="list" sqref="C2">'.repeat(50_000)}</dataValidations>`),
+      ),
     ),
   },
   {
@@ -228,7 +238,9 @@ const VECTORS: Vector[] = [
   },
   {
     name: 'xlsx, 20,000 `<col min="1" max="16384"/>` (questionnaire)',
-    run: questionnaire('columns.xlsx', () => splicedWorkbook('sheet1.xml', (xml) => xml.replace('<sheetData', `<cols>${'<col min="1" max="16384" width="9"/>'.repeat(20_000)}</cols><sheetData`))),
+    run: questionnaire('columns.xlsx', () =>
+      splicedWorkbook('sheet1.xml', (xml) => xml.replace('<sheetData', `<cols>${'<col min="1" max="16384" width="9"/>'.repeat(20_000)}</cols><sheetData`)),
+    ),
   },
   { name: '.md: `# a` + 4,000 spaces + `b` (repository)', run: repository('heading.md', () => spacedHeadingMarkdown(4000)) },
   { name: 'PDF, 40,000 nested `q`/`Q` (repository)', run: repository('nested.pdf', () => nestedGraphicsPdf(40_000)) },

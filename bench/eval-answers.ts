@@ -88,9 +88,7 @@ async function answerKey(file: string): Promise<{ key: KeyedQuestion[]; blanked:
   const detected = await detectQuestionnaire(bytes, file);
   const key = detected.questions.map((question) => ({
     question,
-    answers: Object.fromEntries(
-      question.answer_slots.filter((s) => s.value && s.value.trim() !== '').map((s) => [s.role, s.value!.trim()]),
-    ),
+    answers: Object.fromEntries(question.answer_slots.filter((s) => s.value && s.value.trim() !== '').map((s) => [s.role, s.value!.trim()])),
   }));
   const cells = detected.questions.flatMap((q) =>
     q.answer_slots.filter((s) => s.value && !s.is_blocked).map((s) => ({ tab: q.tab_name, address: s.coordinate })),
@@ -125,7 +123,12 @@ async function uploadAll(api: ApiClient, paths: string[]): Promise<void> {
   }
 }
 
-async function fill(api: ApiClient, name: string, bytes: Uint8Array, fields: { prefer_recent?: boolean } = {}): Promise<{ answers: QuestionWithAnswers[]; ms: number }> {
+async function fill(
+  api: ApiClient,
+  name: string,
+  bytes: Uint8Array,
+  fields: { prefer_recent?: boolean } = {},
+): Promise<{ answers: QuestionWithAnswers[]; ms: number }> {
   const started = performance.now();
   const upload = await api.uploadQuestionnaires([{ name, data: bytes }], fields);
   const id = upload.questionnaire_ids[0];
@@ -182,13 +185,30 @@ function compare(key: KeyedQuestion[], answers: QuestionWithAnswers[]): { score:
   const byCoordinate = new Map(answers.map((a) => [`${a.tab_name}!${a.answer_slots?.[0]?.coordinate ?? ''}`, a]));
   const byText = new Map(answers.map((a) => [`${a.tab_name}|${a.original_question_text}`, a]));
   const score: Score = {
-    questions: 0, answered: 0, listKey: 0, listAnswered: 0, listAgree: 0, flagged: 0, high: 0, unsupported: 0, byMethod: {},
-    freeKey: 0, freeAnswered: 0, freeAgree: 0, freeHighWrong: 0, commentKey: 0, commentFilled: 0, commentOnTopic: 0, commentCosine: 0,
+    questions: 0,
+    answered: 0,
+    listKey: 0,
+    listAnswered: 0,
+    listAgree: 0,
+    flagged: 0,
+    high: 0,
+    unsupported: 0,
+    byMethod: {},
+    freeKey: 0,
+    freeAnswered: 0,
+    freeAgree: 0,
+    freeHighWrong: 0,
+    commentKey: 0,
+    commentFilled: 0,
+    commentOnTopic: 0,
+    commentCosine: 0,
   };
   const pairs: Pair[] = [];
   for (const k of key) {
     if (Object.keys(k.answers).length === 0) continue;
-    const a = byCoordinate.get(`${k.question.tab_name}!${k.question.answer_slots[0]?.coordinate ?? ''}`) ?? byText.get(`${k.question.tab_name}|${k.question.original_question_text}`);
+    const a =
+      byCoordinate.get(`${k.question.tab_name}!${k.question.answer_slots[0]?.coordinate ?? ''}`) ??
+      byText.get(`${k.question.tab_name}|${k.question.original_question_text}`);
     pairs.push({ k, a });
     score.questions++;
     const answer = a?.answers[0];
@@ -248,7 +268,9 @@ function scoreRow(label: string, s: Score, ms: number) {
     flagged: s.flagged,
     'high trust': s.high,
     'no evidence': s.unsupported,
-    methods: Object.entries(s.byMethod).map(([m, n]) => `${m}:${n}`).join(' '),
+    methods: Object.entries(s.byMethod)
+      .map(([m, n]) => `${m}:${n}`)
+      .join(' '),
     'fill s': (ms / 1000).toFixed(1),
   };
 }
@@ -276,7 +298,14 @@ function printPairs(title: string, pairs: Pair[], filter: (p: Pair) => boolean):
     const answer = a?.answers[0];
     const evaluation = answer?.evaluation as { score?: number; trust?: string; reason?: string } | undefined;
     console.log(`  [${k.question.original_id ?? '-'}] ${clip(k.question.original_question_text, 140)}`);
-    console.log(`    vendor: ${clip(Object.entries(k.answers).map(([r, v]) => `${r}=${v}`).join(' | '), 200)}`);
+    console.log(
+      `    vendor: ${clip(
+        Object.entries(k.answers)
+          .map(([r, v]) => `${r}=${v}`)
+          .join(' | '),
+        200,
+      )}`,
+    );
     console.log(`    ours:   ${clip((answer?.slot_responses ?? []).map((r) => `${r.slot_key}=${r.content}`).join(' | '), 200)}`);
     console.log(`    ${evaluation?.score} ${evaluation?.trust}${a?.flagged_for_review ? ' flagged' : ''}: ${clip(evaluation?.reason, 180)}`);
   }
@@ -305,39 +334,143 @@ interface Sample {
  * re-judge (and replace the fingerprints) when answering changes.
  */
 const PERSON_VERDICTS: Record<string, { fingerprint: string; supports: boolean; note: string }> = {
-  'hecvat-full-2.11-portfolium-completed.xlsx|QUAL-04': { fingerprint: 'd531ad8788', supports: true, note: "Instructure's own BC/DR document: it maintains a Business Continuity Plan" },
-  'hecvat-full-2.11-portfolium-completed.xlsx|DOCU-05': { fingerprint: '38deaf82f7', supports: true, note: '"FISMA-Moderate operation level" (stated for Canvas LMS, not Portfolium)' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|APPL-05': { fingerprint: 'd68ad4991a', supports: true, note: 'data validation checks; input errors returned to the user to re-enter' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-03': { fingerprint: 'd3669c3ca7', supports: true, note: 'confidential data must be encrypted in transit and at rest' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|DBAS-02': { fingerprint: '1367d44fd3', supports: true, note: '"These products encrypt data at rest at the database layer"' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|FIDP-05': { fingerprint: 'c325b8f79a', supports: true, note: "intrusion detection with AWS Security Hub (true of Instructure's Canvas; Portfolium's vendor said No)" },
-  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-05': { fingerprint: 'f22313a396', supports: true, note: 'transmission of confidential information encrypted with TLS' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-10': { fingerprint: '7635dadfb5', supports: true, note: 'annual third-party penetration testing and a bug bounty' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|QUAL-04': {
+    fingerprint: 'd531ad8788',
+    supports: true,
+    note: "Instructure's own BC/DR document: it maintains a Business Continuity Plan",
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DOCU-05': {
+    fingerprint: '38deaf82f7',
+    supports: true,
+    note: '"FISMA-Moderate operation level" (stated for Canvas LMS, not Portfolium)',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|APPL-05': {
+    fingerprint: 'd68ad4991a',
+    supports: true,
+    note: 'data validation checks; input errors returned to the user to re-enter',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-03': {
+    fingerprint: 'd3669c3ca7',
+    supports: true,
+    note: 'confidential data must be encrypted in transit and at rest',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DBAS-02': {
+    fingerprint: '1367d44fd3',
+    supports: true,
+    note: '"These products encrypt data at rest at the database layer"',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|FIDP-05': {
+    fingerprint: 'c325b8f79a',
+    supports: true,
+    note: "intrusion detection with AWS Security Hub (true of Instructure's Canvas; Portfolium's vendor said No)",
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-05': {
+    fingerprint: 'f22313a396',
+    supports: true,
+    note: 'transmission of confidential information encrypted with TLS',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-10': {
+    fingerprint: '7635dadfb5',
+    supports: true,
+    note: 'annual third-party penetration testing and a bug bounty',
+  },
   'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-10': { fingerprint: 'dbf25f65c6', supports: true, note: 'a detailed, operational incident response plan' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|SYST-02': { fingerprint: 'fec851d636', supports: true, note: 'weak: "Change and configuration management", machine images; the quoted first sentence is noise' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|HIPA-08': { fingerprint: 'a4eec152c9', supports: true, note: 'weak: risks to data, people, systems and operations are mitigated in layers' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|SYST-02': {
+    fingerprint: 'fec851d636',
+    supports: true,
+    note: 'weak: "Change and configuration management", machine images; the quoted first sentence is noise',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|HIPA-08': {
+    fingerprint: 'a4eec152c9',
+    supports: true,
+    note: 'weak: risks to data, people, systems and operations are mitigated in layers',
+  },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-04': { fingerprint: '54c5a78aa3', supports: true, note: 'ISO 27001, NIST CSF, CIS Controls' },
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-04': { fingerprint: '54c5a78aa3', supports: true, note: 'ISO 27001, NIST CSF, CIS Controls' },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|ITAC-07': { fingerprint: '4998c07ef6', supports: false, note: 'secure SDLC, nothing about accessibility' },
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|ITAC-07': { fingerprint: '4998c07ef6', supports: false, note: 'secure SDLC, nothing about accessibility' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAA-01': { fingerprint: 'ee001df7c2', supports: true, note: '"tie in their existing single sign-on solution"' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAA-01': { fingerprint: 'ee001df7c2', supports: true, note: '"tie in their existing single sign-on solution"' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-01': { fingerprint: 'dbf25f65c6', supports: true, note: 'a detailed, operational incident response plan' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLIH-01': { fingerprint: 'dbf25f65c6', supports: true, note: 'a detailed, operational incident response plan' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-11': { fingerprint: 'e93c79e75d', supports: true, note: 're-judged by the team (same top passage, the comment quotes one sentence of it): ticketing and code review document changes through development and deployment' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|ITAC-08': { fingerprint: '62980081c6', supports: true, note: 'standard keyboard navigation supported (stated for Canvas Credentials; "all functions" not stated)' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDA-05': { fingerprint: '641b855141', supports: true, note: 'customers can extract full or partial data via the API' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLPP-03': { fingerprint: '695396816f', supports: false, note: 'top passage is about incident notifications and privacy notices; the policy is in the second source' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|COMP-06': { fingerprint: '809b7caf8e', supports: true, note: 'a CISO-led security programme covering governance and risk management' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|COMP-03': { fingerprint: 'acf254ee79', supports: false, note: 'backups and an analytics product, not K-12 customers' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-18': { fingerprint: '9340ebc424', supports: true, note: 'security awareness training upon hire and annually for employees' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|VULN-07': { fingerprint: '6c14446732', supports: true, note: 'results of annual third-party penetration tests are made available to customers' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAA-01': {
+    fingerprint: 'ee001df7c2',
+    supports: true,
+    note: '"tie in their existing single sign-on solution"',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAA-01': {
+    fingerprint: 'ee001df7c2',
+    supports: true,
+    note: '"tie in their existing single sign-on solution"',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-01': {
+    fingerprint: 'dbf25f65c6',
+    supports: true,
+    note: 'a detailed, operational incident response plan',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLIH-01': {
+    fingerprint: 'dbf25f65c6',
+    supports: true,
+    note: 'a detailed, operational incident response plan',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-11': {
+    fingerprint: 'e93c79e75d',
+    supports: true,
+    note: 're-judged by the team (same top passage, the comment quotes one sentence of it): ticketing and code review document changes through development and deployment',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|ITAC-08': {
+    fingerprint: '62980081c6',
+    supports: true,
+    note: 'standard keyboard navigation supported (stated for Canvas Credentials; "all functions" not stated)',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDA-05': {
+    fingerprint: '641b855141',
+    supports: true,
+    note: 'customers can extract full or partial data via the API',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLPP-03': {
+    fingerprint: '695396816f',
+    supports: false,
+    note: 'top passage is about incident notifications and privacy notices; the policy is in the second source',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|COMP-06': {
+    fingerprint: '809b7caf8e',
+    supports: true,
+    note: 'a CISO-led security programme covering governance and risk management',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|COMP-03': {
+    fingerprint: 'acf254ee79',
+    supports: false,
+    note: 'backups and an analytics product, not K-12 customers',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-18': {
+    fingerprint: '9340ebc424',
+    supports: true,
+    note: 'security awareness training upon hire and annually for employees',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|VULN-07': {
+    fingerprint: '6c14446732',
+    supports: true,
+    note: 'results of annual third-party penetration tests are made available to customers',
+  },
   'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-09': { fingerprint: 'ca9f3b0eab', supports: true, note: 'code review based on OWASP secure coding' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-09': { fingerprint: '7aef9d4bb4', supports: true, note: 'weak: an SDLC with Agile and integrated QA; "documented" not said' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-01': { fingerprint: 'fa397be23e', supports: true, note: 'SSAE 18 audit, SOC 2 Type II report (stated for Canvas Studio)' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|ITAC-02': { fingerprint: '1433b3aee6', supports: true, note: 'WCAG AA conformance testing of new interfaces (Canvas Credentials)' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-09': {
+    fingerprint: '7aef9d4bb4',
+    supports: true,
+    note: 'weak: an SDLC with Agile and integrated QA; "documented" not said',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-01': {
+    fingerprint: 'fa397be23e',
+    supports: true,
+    note: 'SSAE 18 audit, SOC 2 Type II report (stated for Canvas Studio)',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|ITAC-02': {
+    fingerprint: '1433b3aee6',
+    supports: true,
+    note: 'WCAG AA conformance testing of new interfaces (Canvas Credentials)',
+  },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-05': { fingerprint: 'bd31ce101a', supports: true, note: 'a WAF for all Canvas instances' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLNT-03': { fingerprint: '90fb398f68', supports: true, note: 'GuardDuty and Security Hub intrusion detection' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLNT-03': {
+    fingerprint: '90fb398f68',
+    supports: true,
+    note: 'GuardDuty and Security Hub intrusion detection',
+  },
 };
 
 function sampleKey(s: Sample): string {
@@ -387,7 +520,9 @@ function printSupportSample(samples: Sample[]): { person: string; proxy: string 
         `${verdict ? (verdict.supports ? 'supports' : 'does NOT support') + (verdict.note ? ` (${verdict.note})` : '') : 'not judged'} [fingerprint ${print}]`,
     );
   }
-  const person = judged ? `${supported}/${judged} (${pct(supported, judged)})${judged < chosen.length ? `, ${chosen.length - judged} not judged` : ''}` : `not judged (${chosen.length} printed)`;
+  const person = judged
+    ? `${supported}/${judged} (${pct(supported, judged)})${judged < chosen.length ? `, ${chosen.length - judged} not judged` : ''}`
+    : `not judged (${chosen.length} printed)`;
   const proxy = `${onTopic}/${chosen.length} (${pct(onTopic, chosen.length)})`;
   console.log(`\n  top evidence supports the answer, by a person: ${person}; on the vendor's topic (cos >= ${ON_TOPIC_COSINE}, proxy): ${proxy}`);
   return { person, proxy };
@@ -488,7 +623,10 @@ function conflictsOf(answers: QuestionWithAnswers[]): Conflicts {
  * The baseline: copy the first past answer (in upload order) with the same question id,
  * whatever its template, into the Yes/No cell, even when that answer cell was empty and only a comment exists.
  */
-function firstByIdBaseline(target: KeyedQuestion[], library: KeyedQuestion[][]): { answered: number; agree: number; key: number; answeredKeys: Set<KeyedQuestion> } {
+function firstByIdBaseline(
+  target: KeyedQuestion[],
+  library: KeyedQuestion[][],
+): { answered: number; agree: number; key: number; answeredKeys: Set<KeyedQuestion> } {
   const answeredKeys = new Set<KeyedQuestion>();
   let answered = 0;
   let agree = 0;
@@ -521,7 +659,10 @@ function answerableFromLibrary(target: KeyedQuestion[], library: KeyedQuestion[]
     for (const w of a) if (b.has(w)) shared++;
     return shared / Math.max(1, a.size + b.size - shared);
   };
-  const answered = library.flat().filter((e) => YES_NO.test(e.answers.answer ?? '')).map((e) => words(e.question.original_question_text));
+  const answered = library
+    .flat()
+    .filter((e) => YES_NO.test(e.answers.answer ?? ''))
+    .map((e) => words(e.question.original_question_text));
   const out = new Set<KeyedQuestion>();
   for (const k of target) {
     if (!YES_NO.test(k.answers.answer ?? '')) continue;
@@ -566,10 +707,16 @@ function addScore(into: Score, s: Score): void {
   }
 }
 
-async function leaveOneOut(
-  client: (org: string) => Promise<ApiClient>,
-): Promise<{ rows: LeaveOneOutRow[]; ours: Score; recent: Score; baseline: { answered: number; agree: number; key: number }; answerable: { baseline: Coverage; ours: Coverage; recent: Coverage } }> {
-  const completed = readdirSync(questionnairesDir).filter((f) => /completed\.xlsx$/.test(f)).sort();
+async function leaveOneOut(client: (org: string) => Promise<ApiClient>): Promise<{
+  rows: LeaveOneOutRow[];
+  ours: Score;
+  recent: Score;
+  baseline: { answered: number; agree: number; key: number };
+  answerable: { baseline: Coverage; ours: Coverage; recent: Coverage };
+}> {
+  const completed = readdirSync(questionnairesDir)
+    .filter((f) => /completed\.xlsx$/.test(f))
+    .sort();
   const keys = new Map<string, { key: KeyedQuestion[]; blanked: Uint8Array }>();
   for (const file of completed) keys.set(file, await answerKey(file));
   const rows: LeaveOneOutRow[] = [];
@@ -581,17 +728,29 @@ async function leaveOneOut(
     into.key += c.key;
     into.answered += c.answered;
   };
-  const describe = (c: Conflicts) => Object.entries(c.decided).map(([rule, n]) => `${rule}: ${n}`).join(', ') || '-';
+  const describe = (c: Conflicts) =>
+    Object.entries(c.decided)
+      .map(([rule, n]) => `${rule}: ${n}`)
+      .join(', ') || '-';
   for (const [i, target] of completed.entries()) {
     const others = completed.filter((f) => f !== target);
     const api = await client(`eval-loo-${i}`);
-    await uploadAll(api, others.map((f) => join(questionnairesDir, f)));
+    await uploadAll(
+      api,
+      others.map((f) => join(questionnairesDir, f)),
+    );
     const repo = await waitForRepository(api, others.length);
     if (repo.failed.length) console.log(`  failed: ${repo.failed.join('; ')}`);
     const { key, blanked } = keys.get(target)!;
     const label = target.replace(/-completed\.xlsx$/, '');
-    const b = firstByIdBaseline(key, others.map((f) => keys.get(f)!.key));
-    const canAnswer = answerableFromLibrary(key, others.map((f) => keys.get(f)!.key));
+    const b = firstByIdBaseline(
+      key,
+      others.map((f) => keys.get(f)!.key),
+    );
+    const canAnswer = answerableFromLibrary(
+      key,
+      others.map((f) => keys.get(f)!.key),
+    );
     const baselineCoverage = answerableCoverage(canAnswer, (k) => b.answeredKeys.has(k));
     addCoverage(answerable.baseline, baselineCoverage);
     baseline.answered += b.answered;
@@ -645,7 +804,9 @@ function listAnswerOf(p: Pair): string {
 // ---- The library as an analyst keeps it: replayed before and after settling -------------------------
 
 async function printLibraryReplay(client: (org: string) => Promise<ApiClient>): Promise<Awaited<ReturnType<typeof libraryReplayEval>>> {
-  console.log('\n== 1c. The library kept: all completed questionnaires in one library, replayed leave-one-out, then every conflict settled once (most recent wins) and replayed again');
+  console.log(
+    '\n== 1c. The library kept: all completed questionnaires in one library, replayed leave-one-out, then every conflict settled once (most recent wins) and replayed again',
+  );
   const result = await libraryReplayEval(await client('eval-replay'), questionnairesDir, uploadAll, waitForRepository);
   console.log(`  conflicts settled: ${result.settled}`);
   console.table(result.rows);
@@ -771,9 +932,21 @@ async function main(): Promise<void> {
     const loo = await leaveOneOut(client);
     console.table(loo.rows);
     const ofAnswerable = (c: Coverage) => `${pct(c.answered, c.key)} (${c.answered}/${c.key})`;
-    const looRow = (run: string, s: Score, c: Coverage) => ({ run, 'Yes/No in key': s.listKey, coverage: pct(s.listAnswered, s.listKey), 'coverage of answerable': ofAnswerable(c), agreement: `${pct(s.listAgree, s.listAnswered)} (${s.listAgree}/${s.listAnswered})` });
+    const looRow = (run: string, s: Score, c: Coverage) => ({
+      run,
+      'Yes/No in key': s.listKey,
+      coverage: pct(s.listAnswered, s.listKey),
+      'coverage of answerable': ofAnswerable(c),
+      agreement: `${pct(s.listAgree, s.listAnswered)} (${s.listAgree}/${s.listAnswered})`,
+    });
     console.table([
-      { run: 'all four: first past answer by id (baseline)', 'Yes/No in key': loo.baseline.key, coverage: pct(loo.baseline.answered, loo.baseline.key), 'coverage of answerable': ofAnswerable(loo.answerable.baseline), agreement: `${pct(loo.baseline.agree, loo.baseline.answered)} (${loo.baseline.agree}/${loo.baseline.answered})` },
+      {
+        run: 'all four: first past answer by id (baseline)',
+        'Yes/No in key': loo.baseline.key,
+        coverage: pct(loo.baseline.answered, loo.baseline.key),
+        'coverage of answerable': ofAnswerable(loo.answerable.baseline),
+        agreement: `${pct(loo.baseline.agree, loo.baseline.answered)} (${loo.baseline.agree}/${loo.baseline.answered})`,
+      },
       looRow('all four: conflict-aware library', loo.ours, loo.answerable.ours),
       looRow('all four: conflict-aware library, prefer_recent', loo.recent, loo.answerable.recent),
     ]);
@@ -802,7 +975,9 @@ async function main(): Promise<void> {
     const textRows = [];
     const docScores: Score[] = [];
     const samples: Sample[] = [];
-    const completed = readdirSync(questionnairesDir).filter((f) => /completed\.xlsx$/.test(f)).sort();
+    const completed = readdirSync(questionnairesDir)
+      .filter((f) => /completed\.xlsx$/.test(f))
+      .sort();
     for (const file of completed) {
       const { key, blanked } = await answerKey(file);
       const result = await fill(docs, `blank-${file}`, blanked);
@@ -827,7 +1002,7 @@ async function main(): Promise<void> {
     console.log(`  repository: ${allRepo.ready} ready, ${allRepo.failed.length} failed ${allRepo.failed.join('; ')}`);
     const questions = studio.key.map((k) => k.question.original_question_text).filter((q) => q.length > 15);
     const latency = [await timeAsk(docs, questions, `whole fixtures KB (${allRepo.ready} files)`)];
-    console.log('  building the synthetic 10,000-passage knowledge base from the fixtures\' vocabulary…');
+    console.log("  building the synthetic 10,000-passage knowledge base from the fixtures' vocabulary…");
     const vocabulary: string[] = [];
     for (const file of [...instructure, ...policies]) {
       vocabulary.push(...documentWords(await extractDocument(new Uint8Array(readFileSync(file)), file.split('/').pop()!)));
@@ -837,7 +1012,15 @@ async function main(): Promise<void> {
       const synthetic = await buildSyntheticKb(vocabulary, 10_000, syntheticDb?.url ?? null);
       try {
         const row = await chatOverHttp(synthetic, questions);
-        latency.push({ endpoint: 'POST /chat/ask/', kb: `synthetic (${synthetic.passages} passages)`, asks: row.n, 'with sources': '-', 'p50 ms': String(row.p50_ms), 'p95 ms': String(row.p95_ms), budget: 'p95 < 50 ms' });
+        latency.push({
+          endpoint: 'POST /chat/ask/',
+          kb: `synthetic (${synthetic.passages} passages)`,
+          asks: row.n,
+          'with sources': '-',
+          'p50 ms': String(row.p50_ms),
+          'p95 ms': String(row.p95_ms),
+          budget: 'p95 < 50 ms',
+        });
       } finally {
         await synthetic.remove();
       }
@@ -876,9 +1059,13 @@ async function main(): Promise<void> {
         value: `${replayed.flagsOnSettled} flags; agreement ${pct(replayed.before.overall?.agreed ?? 0, replayed.before.overall?.answered ?? 0)} -> ${pct(replayed.after.overall?.agreed ?? 0, replayed.after.overall?.answered ?? 0)}`,
         ok: replayed.flagsOnSettled === 0 && (replayed.after.overall?.agreement ?? 0) >= (replayed.before.overall?.agreement ?? 0) ? 'yes' : 'NO',
       },
-      { check: 'CAIQ: Yes/No resting only on third-party evidence = 0', value: String(caiq.row['of those with a Yes/No (target 0)']), ok: caiq.row['of those with a Yes/No (target 0)'] === 0 ? 'yes' : 'NO' },
+      {
+        check: 'CAIQ: Yes/No resting only on third-party evidence = 0',
+        value: String(caiq.row['of those with a Yes/No (target 0)']),
+        ok: caiq.row['of those with a Yes/No (target 0)'] === 0 ? 'yes' : 'NO',
+      },
       { check: 'CAIQ upload → complete < 5 s', value: `${caiq.row['upload → complete s']} s`, ok: Number(caiq.row['upload → complete s']) < 5 ? 'yes' : 'NO' },
-      { check: 'top evidence on the vendor\'s topic (sample, automatic proxy)', value: support.proxy, ok: '' },
+      { check: "top evidence on the vendor's topic (sample, automatic proxy)", value: support.proxy, ok: '' },
     ]);
   } finally {
     await built.close();
@@ -954,10 +1141,14 @@ async function documentsOnlyMain(): Promise<void> {
     const uploadStarted = performance.now();
     await uploadAll(api, instructure);
     const repo = await waitForRepository(api, instructure.length);
-    console.log(`  repository: ${repo.ready} ready, ${repo.failed.length} failed ${repo.failed.join('; ')} (${((performance.now() - uploadStarted) / 1000).toFixed(1)} s)`);
+    console.log(
+      `  repository: ${repo.ready} ready, ${repo.failed.length} failed ${repo.failed.join('; ')} (${((performance.now() - uploadStarted) / 1000).toFixed(1)} s)`,
+    );
     await printTemplateFiles(api);
 
-    const completed = readdirSync(questionnairesDir).filter((f) => /completed\.xlsx$/.test(f)).sort();
+    const completed = readdirSync(questionnairesDir)
+      .filter((f) => /completed\.xlsx$/.test(f))
+      .sort();
     const scores: DocScore[] = [];
     const rows: DocRow[] = [];
     const sample: { file: string; pair: Pair }[] = [];
@@ -967,7 +1158,16 @@ async function documentsOnlyMain(): Promise<void> {
       const keyed = file === CAIQ ? await caiqKey() : await answerKey(file);
       const result = await fill(api, `blank-${file}`, keyed.blanked);
       const pairs = file === CAIQ ? caiqPairs(keyed.key, result.answers) : compare(keyed.key, result.answers).pairs;
-      const score: DocScore = { run: file.replace(/(-completed)?\.xlsx$/, ''), yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: result.ms };
+      const score: DocScore = {
+        run: file.replace(/(-completed)?\.xlsx$/, ''),
+        yesNo: 0,
+        written: 0,
+        writtenAgree: 0,
+        draft: 0,
+        draftAgree: 0,
+        textOnly: 0,
+        ms: result.ms,
+      };
       const yesNoPairs: Pair[] = [];
       for (const p of pairs) {
         const real = p.k.answers.answer ?? '';
@@ -1008,15 +1208,49 @@ async function documentsOnlyMain(): Promise<void> {
       }
       scores.push(score);
       const step = Math.max(1, Math.floor(yesNoPairs.length / (TOPIC_SAMPLE / 5)));
-      sample.push(...yesNoPairs.filter((_, i) => i % step === Math.floor(step / 2)).slice(0, TOPIC_SAMPLE / 5).map((pair) => ({ file, pair })));
-      second.push(...yesNoPairs.filter((_, i) => i % step === Math.floor(step / 4)).slice(0, TOPIC_SAMPLE / 5).map((pair) => ({ file, pair })));
+      sample.push(
+        ...yesNoPairs
+          .filter((_, i) => i % step === Math.floor(step / 2))
+          .slice(0, TOPIC_SAMPLE / 5)
+          .map((pair) => ({ file, pair })),
+      );
+      second.push(
+        ...yesNoPairs
+          .filter((_, i) => i % step === Math.floor(step / 4))
+          .slice(0, TOPIC_SAMPLE / 5)
+          .map((pair) => ({ file, pair })),
+      );
     }
     const header: (keyof DocRow)[] = ['file', 'id', 'section', 'question', 'vendor', 'ours', 'kind', 'trust', 'score', 'method', 'agree', 'top', 'reason'];
     writeFileSync(csvPath, [header.join(','), ...rows.map((r) => header.map((h) => csvCell(r[h])).join(','))].join('\n'));
 
-    const total = scores.reduce((t, s) => ({ ...t, yesNo: t.yesNo + s.yesNo, written: t.written + s.written, writtenAgree: t.writtenAgree + s.writtenAgree, draft: t.draft + s.draft, draftAgree: t.draftAgree + s.draftAgree, textOnly: t.textOnly + s.textOnly, ms: t.ms + s.ms }), { run: 'all with a key', yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: 0 } as DocScore);
+    const total = scores.reduce(
+      (t, s) => ({
+        ...t,
+        yesNo: t.yesNo + s.yesNo,
+        written: t.written + s.written,
+        writtenAgree: t.writtenAgree + s.writtenAgree,
+        draft: t.draft + s.draft,
+        draftAgree: t.draftAgree + s.draftAgree,
+        textOnly: t.textOnly + s.textOnly,
+        ms: t.ms + s.ms,
+      }),
+      { run: 'all with a key', yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: 0 } as DocScore,
+    );
     const keyedScores = scores.filter((s) => s.run !== CAIQ.replace(/\.xlsx$/, ''));
-    const sum = keyedScores.reduce((t, s) => ({ ...t, yesNo: t.yesNo + s.yesNo, written: t.written + s.written, writtenAgree: t.writtenAgree + s.writtenAgree, draft: t.draft + s.draft, draftAgree: t.draftAgree + s.draftAgree, textOnly: t.textOnly + s.textOnly, ms: t.ms + s.ms }), { ...total, yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: 0 });
+    const sum = keyedScores.reduce(
+      (t, s) => ({
+        ...t,
+        yesNo: t.yesNo + s.yesNo,
+        written: t.written + s.written,
+        writtenAgree: t.writtenAgree + s.writtenAgree,
+        draft: t.draft + s.draft,
+        draftAgree: t.draftAgree + s.draftAgree,
+        textOnly: t.textOnly + s.textOnly,
+        ms: t.ms + s.ms,
+      }),
+      { ...total, yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: 0 },
+    );
     const caiq = CAIQ.replace(/\.xlsx$/, '');
     console.log('\n  Yes/No questions: list values written (medium/high trust) and drafts (low trust), agreement with the vendor');
     console.table(
@@ -1024,7 +1258,10 @@ async function documentsOnlyMain(): Promise<void> {
         run: s.run,
         'Yes/No questions': s.yesNo,
         'list value (written+draft)': `${s.written + s.draft} (${pct(s.written + s.draft, s.yesNo)})`,
-        agreement: s.run === caiq ? '(blank: no key)' : `${pct(s.writtenAgree + s.draftAgree, s.written + s.draft)} (${s.writtenAgree + s.draftAgree}/${s.written + s.draft})`,
+        agreement:
+          s.run === caiq
+            ? '(blank: no key)'
+            : `${pct(s.writtenAgree + s.draftAgree, s.written + s.draft)} (${s.writtenAgree + s.draftAgree}/${s.written + s.draft})`,
         written: `${s.written} (${pct(s.written, s.yesNo)})`,
         'written agree': s.run === caiq ? '-' : `${pct(s.writtenAgree, s.written)} (${s.writtenAgree}/${s.written})`,
         drafts: `${s.draft} (${pct(s.draft, s.yesNo)})`,
@@ -1059,7 +1296,9 @@ async function printTemplateFiles(api: ApiClient): Promise<void> {
   const files = [];
   for await (const f of api.iterateRepositoryFiles({ page_size: 200 })) files.push(f);
   const labelled = files.filter((f) => /template/i.test(String((f as { template?: unknown }).template ?? '')));
-  console.log(`  placeholder passages found: ${labelled.length ? labelled.map((f) => `${f.original_filename}: ${(f as { template?: string }).template}`).join('; ') : 'none labelled in the repository'}`);
+  console.log(
+    `  placeholder passages found: ${labelled.length ? labelled.map((f) => `${f.original_filename}: ${(f as { template?: string }).template}`).join('; ') : 'none labelled in the repository'}`,
+  );
 }
 
 /**
@@ -1072,72 +1311,283 @@ async function printTemplateFiles(api: ApiClient): Promise<void> {
  * cyber insurance line of BC/DR p.6 (HLIH-03) and the Logging Policy line (K-12 HLAP-04).
  */
 const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: boolean; note: string }> = {
-  'hecvat-full-2.11-portfolium-completed.xlsx|COMP-03': { fingerprint: '5df079c165', onTopic: true, note: 'ESG report: Higher Education institutions among more than 8,000 customers; guest lectures for higher education clients' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|AAAI-15': { fingerprint: '9f777ddea0', onTopic: false, note: 're-judged (third party discounted before the pool is cut): AWS S3 access logs (third party), AWS network monitoring, LearnPlatform’s AWS certifications; the Logging Policy line and the web application logs passage still rank lower' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-12': { fingerprint: 'da39a3ee5e', onTopic: false, note: 'no evidence shown; nothing on rights through an acquisition or bankruptcy in the documents' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-16': { fingerprint: '7af5dafacc', onTopic: true, note: 're-judged (third party discounted before the pool is cut): weak: the data centers’ power systems are fully redundant with UPS (Credentials and LMS architecture), after the badging overview; testing not stated' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-07': { fingerprint: '61d27d4cf6', onTopic: true, note: 'products integrate with CAS and SAML identity providers (Security Overview, application security)' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-19': { fingerprint: '640fdd9f1e', onTopic: false, note: 're-judged (third party discounted before the pool is cut): a list of policies, LearnPlatform’s data pipeline, the data classification policy; the quarterly access review (SOC 3 p.13) still ranks lower' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-02': { fingerprint: '026a0ecc77', onTopic: false, note: 'certifications list; nothing on the CAIQ in the documents' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|ITAC-02': { fingerprint: 'ad2506d72b', onTopic: true, note: 're-judged (third party discounted before the pool is cut): WCAG conformance testing of new and changed interfaces (Credentials), regular WCAG testing (Studio)' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|COMP-03': {
+    fingerprint: '5df079c165',
+    onTopic: true,
+    note: 'ESG report: Higher Education institutions among more than 8,000 customers; guest lectures for higher education clients',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|AAAI-15': {
+    fingerprint: '9f777ddea0',
+    onTopic: false,
+    note: 're-judged (third party discounted before the pool is cut): AWS S3 access logs (third party), AWS network monitoring, LearnPlatform’s AWS certifications; the Logging Policy line and the web application logs passage still rank lower',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-12': {
+    fingerprint: 'da39a3ee5e',
+    onTopic: false,
+    note: 'no evidence shown; nothing on rights through an acquisition or bankruptcy in the documents',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-16': {
+    fingerprint: '7af5dafacc',
+    onTopic: true,
+    note: 're-judged (third party discounted before the pool is cut): weak: the data centers’ power systems are fully redundant with UPS (Credentials and LMS architecture), after the badging overview; testing not stated',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-07': {
+    fingerprint: '61d27d4cf6',
+    onTopic: true,
+    note: 'products integrate with CAS and SAML identity providers (Security Overview, application security)',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-19': {
+    fingerprint: '640fdd9f1e',
+    onTopic: false,
+    note: 're-judged (third party discounted before the pool is cut): a list of policies, LearnPlatform’s data pipeline, the data classification policy; the quarterly access review (SOC 3 p.13) still ranks lower',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-02': {
+    fingerprint: '026a0ecc77',
+    onTopic: false,
+    note: 'certifications list; nothing on the CAIQ in the documents',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|ITAC-02': {
+    fingerprint: 'ad2506d72b',
+    onTopic: true,
+    note: 're-judged (third party discounted before the pool is cut): WCAG conformance testing of new and changed interfaces (Credentials), regular WCAG testing (Studio)',
+  },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-05': { fingerprint: '156ec271fb', onTopic: true, note: 'a WAF for all Canvas instances' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLSY-02': { fingerprint: 'be5cb3cf03', onTopic: false, note: 'incident and privacy-notice notifications; nothing on notice of changes to the environment in the documents' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLDC-02': { fingerprint: '97a2767941', onTopic: true, note: 'data kept in locations in the customer’s region' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-04': { fingerprint: 'f493feeaf5', onTopic: true, note: 'the Security team runs the incident response policy and tests the plan (SOC 3 incident management)' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-02': { fingerprint: '026a0ecc77', onTopic: false, note: 'certifications list; nothing on the CAIQ in the documents' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|ITAC-01': { fingerprint: 'b2da2338d0', onTopic: true, note: 'regular testing by a third party for WCAG conformance' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAP-04': { fingerprint: '87dfe79aa9', onTopic: true, note: 'data validation checks; input errors returned to the user (data management section)' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLSY-01': { fingerprint: '7237efaa6b', onTopic: false, note: 'team descriptions (configuration management named among SRE activities); the endpoint and change and configuration management sections rank lower' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDC-01': { fingerprint: 'fbe726e608', onTopic: true, note: 'Instructure hosts on AWS and relies on its data centers’ physical security' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLIH-03': { fingerprint: 'f4ce1d5681', onTopic: true, note: 're-judged: the BC/DR page 6 passage states cyber insurance coverage ("Cyber Insurance - …")' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|DOCU-06': { fingerprint: '1711616a5e', onTopic: false, note: 'Mastery Connect integrations; nothing on the SDPC statement in the documents' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAP-04': { fingerprint: '0405da59ec', onTopic: true, note: 're-judged (third party discounted before the pool is cut): weak: the SOC 3 p.11 list of policies holds the Logging Policy line (types of events logged, where, for how long), second' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLBC-02': { fingerprint: 'e3d5fb85cf', onTopic: true, note: 'customers notified by their Customer Success Manager in a service disruption (BC/DR p.6), customer notification procedures (p.4)' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLDA-05': { fingerprint: 'd319b8c686', onTopic: true, note: 'Asset Management Policy: media containing customer data managed to decommissioning; data destruction requirements' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLFI-02': { fingerprint: '1306515323', onTopic: true, note: 'Network Security Policy on firewall configuration (SOC 3 p.12)' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLSY-02': { fingerprint: '460e487190', onTopic: false, note: 'the SaaS architecture overview; the one line on hardening (Security Overview p.7) ranks lower' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLSY-02': {
+    fingerprint: 'be5cb3cf03',
+    onTopic: false,
+    note: 'incident and privacy-notice notifications; nothing on notice of changes to the environment in the documents',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLDC-02': {
+    fingerprint: '97a2767941',
+    onTopic: true,
+    note: 'data kept in locations in the customer’s region',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-04': {
+    fingerprint: 'f493feeaf5',
+    onTopic: true,
+    note: 'the Security team runs the incident response policy and tests the plan (SOC 3 incident management)',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-02': {
+    fingerprint: '026a0ecc77',
+    onTopic: false,
+    note: 'certifications list; nothing on the CAIQ in the documents',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|ITAC-01': {
+    fingerprint: 'b2da2338d0',
+    onTopic: true,
+    note: 'regular testing by a third party for WCAG conformance',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAP-04': {
+    fingerprint: '87dfe79aa9',
+    onTopic: true,
+    note: 'data validation checks; input errors returned to the user (data management section)',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLSY-01': {
+    fingerprint: '7237efaa6b',
+    onTopic: false,
+    note: 'team descriptions (configuration management named among SRE activities); the endpoint and change and configuration management sections rank lower',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDC-01': {
+    fingerprint: 'fbe726e608',
+    onTopic: true,
+    note: 'Instructure hosts on AWS and relies on its data centers’ physical security',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLIH-03': {
+    fingerprint: 'f4ce1d5681',
+    onTopic: true,
+    note: 're-judged: the BC/DR page 6 passage states cyber insurance coverage ("Cyber Insurance - …")',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|DOCU-06': {
+    fingerprint: '1711616a5e',
+    onTopic: false,
+    note: 'Mastery Connect integrations; nothing on the SDPC statement in the documents',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAP-04': {
+    fingerprint: '0405da59ec',
+    onTopic: true,
+    note: 're-judged (third party discounted before the pool is cut): weak: the SOC 3 p.11 list of policies holds the Logging Policy line (types of events logged, where, for how long), second',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLBC-02': {
+    fingerprint: 'e3d5fb85cf',
+    onTopic: true,
+    note: 'customers notified by their Customer Success Manager in a service disruption (BC/DR p.6), customer notification procedures (p.4)',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLDA-05': {
+    fingerprint: 'd319b8c686',
+    onTopic: true,
+    note: 'Asset Management Policy: media containing customer data managed to decommissioning; data destruction requirements',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLFI-02': {
+    fingerprint: '1306515323',
+    onTopic: true,
+    note: 'Network Security Policy on firewall configuration (SOC 3 p.12)',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLSY-02': {
+    fingerprint: '460e487190',
+    onTopic: false,
+    note: 'the SaaS architecture overview; the one line on hardening (Security Overview p.7) ranks lower',
+  },
   'caiq-v4.0.3-blank.xlsx|BCR-02.1': { fingerprint: '764b69610b', onTopic: true, note: 'weak: the approach to business continuity and resilience' },
-  'caiq-v4.0.3-blank.xlsx|CEK-15.1': { fingerprint: 'e6f99611cb', onTopic: false, note: 're-judged (third party discounted before the pool is cut): nothing on key states in the documents' },
-  'caiq-v4.0.3-blank.xlsx|DSP-10.1': { fingerprint: '0e6336b61d', onTopic: true, note: 're-judged (third party discounted before the pool is cut): weak: contracts with vendors handling personal information, data encrypted in transit' },
-  'caiq-v4.0.3-blank.xlsx|IAM-02.2': { fingerprint: '5ce939c308', onTopic: true, note: 're-judged (third party discounted before the pool is cut): weak: the SOC 3 p.12 passage (second) ends on the password requirements (reuse, lockout, weak-password list) after a list of policies' },
+  'caiq-v4.0.3-blank.xlsx|CEK-15.1': {
+    fingerprint: 'e6f99611cb',
+    onTopic: false,
+    note: 're-judged (third party discounted before the pool is cut): nothing on key states in the documents',
+  },
+  'caiq-v4.0.3-blank.xlsx|DSP-10.1': {
+    fingerprint: '0e6336b61d',
+    onTopic: true,
+    note: 're-judged (third party discounted before the pool is cut): weak: contracts with vendors handling personal information, data encrypted in transit',
+  },
+  'caiq-v4.0.3-blank.xlsx|IAM-02.2': {
+    fingerprint: '5ce939c308',
+    onTopic: true,
+    note: 're-judged (third party discounted before the pool is cut): weak: the SOC 3 p.12 passage (second) ends on the password requirements (reuse, lockout, weak-password list) after a list of policies',
+  },
   'caiq-v4.0.3-blank.xlsx|LOG-03.1': { fingerprint: 'c9a6fa793b', onTopic: true, note: 'security events are logged and monitored (SOC 3 controls list)' },
   'caiq-v4.0.3-blank.xlsx|TVM-02.1': { fingerprint: 'c76f4ec8cb', onTopic: true, note: 'SOC 3 p.18 controls: anti-virus or anti-malware solutions installed' },
   // The second sample.
-  'hecvat-full-2.11-portfolium-completed.xlsx|QUAL-07': { fingerprint: '12729aa2f3', onTopic: false, note: 'vendor risk programme and a GRI index; nothing says what the company is' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|AAAI-08': { fingerprint: 'c5c8885ff8', onTopic: true, note: 'user passwords one-way encrypted with salt and SHA512' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-04': { fingerprint: '40edbb5842', onTopic: true, note: 'the data security section on the Data Classification, Handling and Encryption Policy; keys stored encrypted' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-04': { fingerprint: 'c3e690c279', onTopic: false, note: 're-judged (third party discounted before the pool is cut): AWS CloudFormation (third party) and PCI scope; the physical security section ranks lower' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|FIDP-09': { fingerprint: '64d2ceacba', onTopic: false, note: 'infrastructure overviews; nothing on persistent-threat monitoring' },
-  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-12': { fingerprint: 'b8995f3d87', onTopic: true, note: 're-judged (third party discounted before the pool is cut): weak: committed to the data classification policy, terms of service and privacy policy' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|COMP-05': { fingerprint: 'd89739b181', onTopic: false, note: 'FERPA and COPPA compliance; nothing on PHI or HIPAA' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-12': { fingerprint: '1a3251db1e', onTopic: false, note: 'architecture and security overviews; no VPAT or ACR' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-02': { fingerprint: '85cd145256', onTopic: true, note: 'least privilege and role-based access control (Security Overview ransomware practices)' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAA-08': { fingerprint: '3e096f9f1b', onTopic: true, note: 'multi-factor authentication in front of VPNs, bastions and applications' },
+  'hecvat-full-2.11-portfolium-completed.xlsx|QUAL-07': {
+    fingerprint: '12729aa2f3',
+    onTopic: false,
+    note: 'vendor risk programme and a GRI index; nothing says what the company is',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|AAAI-08': {
+    fingerprint: 'c5c8885ff8',
+    onTopic: true,
+    note: 'user passwords one-way encrypted with salt and SHA512',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DATA-04': {
+    fingerprint: '40edbb5842',
+    onTopic: true,
+    note: 'the data security section on the Data Classification, Handling and Encryption Policy; keys stored encrypted',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-04': {
+    fingerprint: 'c3e690c279',
+    onTopic: false,
+    note: 're-judged (third party discounted before the pool is cut): AWS CloudFormation (third party) and PCI scope; the physical security section ranks lower',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|FIDP-09': {
+    fingerprint: '64d2ceacba',
+    onTopic: false,
+    note: 'infrastructure overviews; nothing on persistent-threat monitoring',
+  },
+  'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-12': {
+    fingerprint: 'b8995f3d87',
+    onTopic: true,
+    note: 're-judged (third party discounted before the pool is cut): weak: committed to the data classification policy, terms of service and privacy policy',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|COMP-05': {
+    fingerprint: 'd89739b181',
+    onTopic: false,
+    note: 'FERPA and COPPA compliance; nothing on PHI or HIPAA',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|DOCU-12': {
+    fingerprint: '1a3251db1e',
+    onTopic: false,
+    note: 'architecture and security overviews; no VPAT or ACR',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-02': {
+    fingerprint: '85cd145256',
+    onTopic: true,
+    note: 'least privilege and role-based access control (Security Overview ransomware practices)',
+  },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAA-08': {
+    fingerprint: '3e096f9f1b',
+    onTopic: true,
+    note: 'multi-factor authentication in front of VPNs, bastions and applications',
+  },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLDA-06': { fingerprint: 'eb53974072', onTopic: false, note: 'only AWS’s data commitments (a third party)' },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-01': { fingerprint: 'e3620b208b', onTopic: true, note: 'incident response plans among the key processes; the notification plan' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|COMP-05': { fingerprint: 'd89739b181', onTopic: false, note: 'FERPA and COPPA compliance; nothing on PHI or HIPAA' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-11': { fingerprint: 'ff0f346e16', onTopic: true, note: 're-judged (third party discounted before the pool is cut): the code change process (ticketing, code review), the QA process' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAP-01': { fingerprint: '267480f01a', onTopic: true, note: 'weak: role-based access control in the security practices' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAA-07': { fingerprint: 'd6ff7daec5', onTopic: false, note: 'network monitoring and AWS CloudTrail; not the organisation’s audit logs' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDA-05': { fingerprint: 'd24f1cfbb2', onTopic: true, note: 'Studio backup and restore section (customers can extract data)' },
-  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLNT-05': { fingerprint: '4a2575c929', onTopic: true, note: 're-judged (third party discounted before the pool is cut): weak: Mastery Connect integration with the LMS over LTI' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|DOCU-03': { fingerprint: '066b1c1d2a', onTopic: false, note: 'certifications list (CSA STAR only as AWS’s) and TX-RAMP' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAP-01': { fingerprint: '3f1cf1799b', onTopic: true, note: 'weak: role-based access control in the security practices' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-01': {
+    fingerprint: 'e3620b208b',
+    onTopic: true,
+    note: 'incident response plans among the key processes; the notification plan',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|COMP-05': {
+    fingerprint: 'd89739b181',
+    onTopic: false,
+    note: 'FERPA and COPPA compliance; nothing on PHI or HIPAA',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|DOCU-11': {
+    fingerprint: 'ff0f346e16',
+    onTopic: true,
+    note: 're-judged (third party discounted before the pool is cut): the code change process (ticketing, code review), the QA process',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAP-01': {
+    fingerprint: '267480f01a',
+    onTopic: true,
+    note: 'weak: role-based access control in the security practices',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLAA-07': {
+    fingerprint: 'd6ff7daec5',
+    onTopic: false,
+    note: 'network monitoring and AWS CloudTrail; not the organisation’s audit logs',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDA-05': {
+    fingerprint: 'd24f1cfbb2',
+    onTopic: true,
+    note: 'Studio backup and restore section (customers can extract data)',
+  },
+  'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLNT-05': {
+    fingerprint: '4a2575c929',
+    onTopic: true,
+    note: 're-judged (third party discounted before the pool is cut): weak: Mastery Connect integration with the LMS over LTI',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|DOCU-03': {
+    fingerprint: '066b1c1d2a',
+    onTopic: false,
+    note: 'certifications list (CSA STAR only as AWS’s) and TX-RAMP',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAP-01': {
+    fingerprint: '3f1cf1799b',
+    onTopic: true,
+    note: 'weak: role-based access control in the security practices',
+  },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAA-03': { fingerprint: '31b2a81782', onTopic: true, note: 'LDAP authentication of internal personnel' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLDA-02': { fingerprint: '7bda8e85bc', onTopic: true, note: 'data security section: encryption policy; private keys for HTTPS' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLDR-02': { fingerprint: 'b1b4e3fe83', onTopic: true, note: 'data replicated to a separate location within the customer’s region (BC/DR p.5)' },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLPP-03': { fingerprint: 'e7423e3028', onTopic: true, note: 'incident response policy and plan, prioritising incidents' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLDA-02': {
+    fingerprint: '7bda8e85bc',
+    onTopic: true,
+    note: 'data security section: encryption policy; private keys for HTTPS',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLDR-02': {
+    fingerprint: 'b1b4e3fe83',
+    onTopic: true,
+    note: 'data replicated to a separate location within the customer’s region (BC/DR p.5)',
+  },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLPP-03': {
+    fingerprint: 'e7423e3028',
+    onTopic: true,
+    note: 'incident response policy and plan, prioritising incidents',
+  },
   'caiq-v4.0.3-blank.xlsx|AIS-02.1': { fingerprint: 'bebc44e1a8', onTopic: false, note: 'AWS email service and lists of policies' },
-  'caiq-v4.0.3-blank.xlsx|CEK-05.1': { fingerprint: '48b80c0980', onTopic: true, note: 're-judged (third party discounted before the pool is cut): weak: the standard code change process (SOC 3 p.15, third; not specific to cryptography)' },
-  'caiq-v4.0.3-blank.xlsx|DSP-02.1': { fingerprint: 'da39a3ee5e', onTopic: false, note: 'no evidence shown (the data destruction and decommissioning lines exist but rank lower)' },
-  'caiq-v4.0.3-blank.xlsx|HRS-08.1': { fingerprint: '04aec1ed5d', onTopic: false, note: 're-judged (third party discounted before the pool is cut): incident notifications, board criteria, AWS third-party reviews' },
-  'caiq-v4.0.3-blank.xlsx|IVS-03.4': { fingerprint: '93457e200d', onTopic: false, note: 're-judged (third party discounted before the pool is cut): product security lists (VPCs, security groups) without a review of network configurations' },
+  'caiq-v4.0.3-blank.xlsx|CEK-05.1': {
+    fingerprint: '48b80c0980',
+    onTopic: true,
+    note: 're-judged (third party discounted before the pool is cut): weak: the standard code change process (SOC 3 p.15, third; not specific to cryptography)',
+  },
+  'caiq-v4.0.3-blank.xlsx|DSP-02.1': {
+    fingerprint: 'da39a3ee5e',
+    onTopic: false,
+    note: 'no evidence shown (the data destruction and decommissioning lines exist but rank lower)',
+  },
+  'caiq-v4.0.3-blank.xlsx|HRS-08.1': {
+    fingerprint: '04aec1ed5d',
+    onTopic: false,
+    note: 're-judged (third party discounted before the pool is cut): incident notifications, board criteria, AWS third-party reviews',
+  },
+  'caiq-v4.0.3-blank.xlsx|IVS-03.4': {
+    fingerprint: '93457e200d',
+    onTopic: false,
+    note: 're-judged (third party discounted before the pool is cut): product security lists (VPCs, security groups) without a review of network configurations',
+  },
   'caiq-v4.0.3-blank.xlsx|STA-06.1': { fingerprint: '05325995fd', onTopic: false, note: 'incident response team' },
 };
 
 function topThreeFingerprint(a: QuestionWithAnswers | undefined): string {
   const evidence = (a?.answers[0]?.source_evidence ?? []).slice(0, 3);
-  return createHash('sha1').update(evidence.map((e) => `${e.filename}|${e.page_number}|${e.content}`).join('\n')).digest('hex').slice(0, 10);
+  return createHash('sha1')
+    .update(evidence.map((e) => `${e.filename}|${e.page_number}|${e.content}`).join('\n'))
+    .digest('hex')
+    .slice(0, 10);
 }
 
 function printTopicSample(sample: { file: string; pair: Pair }[], title: string): void {
@@ -1157,13 +1607,21 @@ function printTopicSample(sample: { file: string; pair: Pair }[], title: string)
     const evaluation = answer?.evaluation as { trust?: string; reason?: string } | undefined;
     console.log(`\n  ${i + 1}. ${id} [${k.question.section_path.join(' > ')}]: ${clip(k.question.original_question_text, 240)}`);
     console.log(`     vendor: ${clip([k.answers.answer, k.answers.comment].filter(Boolean).join(' | '), 200) || '(blank questionnaire)'}`);
-    console.log(`     ours:   ${clip((answer?.slot_responses ?? []).map((r) => `${r.slot_key}=${r.content}`).join(' | '), 240) || '-'} (${evaluation?.trust ?? '-'}: ${clip(evaluation?.reason, 160)})`);
+    console.log(
+      `     ours:   ${clip((answer?.slot_responses ?? []).map((r) => `${r.slot_key}=${r.content}`).join(' | '), 240) || '-'} (${evaluation?.trust ?? '-'}: ${clip(evaluation?.reason, 160)})`,
+    );
     for (const [j, e] of (answer?.source_evidence ?? []).slice(0, 3).entries()) {
-      console.log(`     ${j + 1}) ${e.filename} p.${e.page_number}${e.third_party ? ` (third party: ${e.third_party})` : ''} [${clip(e.context_header, 60)}]: ${clip(e.content, 300)}`);
+      console.log(
+        `     ${j + 1}) ${e.filename} p.${e.page_number}${e.third_party ? ` (third party: ${e.third_party})` : ''} [${clip(e.context_header, 60)}]: ${clip(e.content, 300)}`,
+      );
     }
-    console.log(`     team: ${verdict ? `${verdict.onTopic ? 'on topic' : 'NOT on topic'}${verdict.note ? ` (${verdict.note})` : ''}` : 'not judged'} [fingerprint ${print}]`);
+    console.log(
+      `     team: ${verdict ? `${verdict.onTopic ? 'on topic' : 'NOT on topic'}${verdict.note ? ` (${verdict.note})` : ''}` : 'not judged'} [fingerprint ${print}]`,
+    );
   }
-  console.log(`\n  ${title}: top-3 on topic, judged by the team: ${judged ? `${onTopic}/${judged} (${pct(onTopic, judged)})` : 'not judged'}${judged < sample.length ? `, ${sample.length - judged} not judged` : ''}`);
+  console.log(
+    `\n  ${title}: top-3 on topic, judged by the team: ${judged ? `${onTopic}/${judged} (${pct(onTopic, judged)})` : 'not judged'}${judged < sample.length ? `, ${sample.length - judged} not judged` : ''}`,
+  );
 }
 
 main().catch((error: Error) => {

@@ -23,7 +23,9 @@ if (!existsSync(fixturesDir)) {
   console.error(`Fixtures not found at ${fixturesDir}. They live beside the project in ../shared/fixtures (set FIXTURES_DIR to override).`);
   process.exit(1);
 }
-const workbooks = readdirSync(fixturesDir).filter((f) => /\.(xlsx|csv)$/i.test(f)).sort();
+const workbooks = readdirSync(fixturesDir)
+  .filter((f) => /\.(xlsx|csv)$/i.test(f))
+  .sort();
 if (workbooks.length === 0) {
   console.error(`No workbooks in ${fixturesDir}.`);
   process.exit(1);
@@ -70,7 +72,7 @@ for (const file of workbooks) {
     `${heapMb.toFixed(0)} MB`,
   ]);
   if (!meetsTargets(key, c)) shortfall = true;
-  const few = <T,>(list: T[], show: (t: T) => string) => list.slice(0, 8).map(show).join(', ') + (list.length > 8 ? `, ... (${list.length})` : '');
+  const few = <T>(list: T[], show: (t: T) => string) => list.slice(0, 8).map(show).join(', ') + (list.length > 8 ? `, ... (${list.length})` : '');
   if (c.missed.length) details.push(`${file}: missed ${few(c.missed, (m) => `${m.tab}!${m.row}${m.id ? ` (${m.id})` : ''}`)}`);
   if (c.wrongQuestionCells.length) details.push(`${file}: wrong question cell ${few(c.wrongQuestionCells, (w) => w)}`);
   if (c.falsePositives.length) details.push(`${file}: false ${few(c.falsePositives, (f) => `${f.tab}!${f.row}`)}`);
@@ -79,7 +81,21 @@ for (const file of workbooks) {
   for (const [role, s] of Object.entries(c.roles)) if (s.wrong.length) details.push(`${file}: ${role} ${s.wrong.join('; ')}`);
 }
 
-const header = ['workbook', 'expected', 'found at the right cell', 'answer cells right', 'false', 'missed', 'ids right', 'all slots right', 'extra slots', 'slot coordinates right (per role)', 'time', 'size', 'heap'];
+const header = [
+  'workbook',
+  'expected',
+  'found at the right cell',
+  'answer cells right',
+  'false',
+  'missed',
+  'ids right',
+  'all slots right',
+  'extra slots',
+  'slot coordinates right (per role)',
+  'time',
+  'size',
+  'heap',
+];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join(' | ');
 console.log(line(header));

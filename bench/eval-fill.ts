@@ -50,7 +50,9 @@ async function evaluate(target: (typeof FIXTURES)[number], dir: string): Promise
     const fillSeconds = ((performance.now() - started) / 1000).toFixed(1);
     if (run.code !== 0) return { workbook: target.file, written: 0, skipped: '', damage: `fill failed: ${run.stderr.trim()}`, yesNo: '', fillSeconds };
     const report = JSON.parse(readFileSync(reportPath, 'utf8')) as FillReportJson;
-    const written = report.tabs.flatMap((t) => t.cells.filter((c) => c.status === 'written').map((c) => ({ tab: t.tab, address: c.address!, value: c.value! })));
+    const written = report.tabs.flatMap((t) =>
+      t.cells.filter((c) => c.status === 'written').map((c) => ({ tab: t.tab, address: c.address!, value: c.value! })),
+    );
 
     // Damage: parts other than written sheets + workbook.xml, anything outside sheetData, cells not written, styles, formulas.
     const filled = new Uint8Array(readFileSync(out));
@@ -113,7 +115,7 @@ async function syntheticWorkbook(targetBytes: number): Promise<Uint8Array> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('Questions');
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const word = () => Math.floor(rand() * 1e9).toString(36);
   for (let r = 1; r <= 220_000; r++) {
     ws.addRow([`Q-${r}`, Array.from({ length: 12 }, word).join(' '), null, null, Array.from({ length: 6 }, word).join(' ')]);
@@ -144,11 +146,15 @@ async function main() {
     const rowsOf = Array.from({ length: 300 }, (_, i) => i + 3);
     const bigAddrs = rowsOf.flatMap((r) => [`C${r}`, `D${r}`]).filter((a) => !XlsxPackage.open(big).readCells(largest.f.answerTab, [a]).get(a)!.hasFormula);
     const t1 = timeWrite(big, largest.f.answerTab, bigAddrs);
-    console.log(`| ${largest.f.file} | ${(big.length / 1e6).toFixed(1)} MB | ${bigAddrs.length} | ${t1.open.toFixed(0)} | ${t1.read.toFixed(0)} | ${t1.write.toFixed(0)} | ${t1.total.toFixed(0)} |`);
+    console.log(
+      `| ${largest.f.file} | ${(big.length / 1e6).toFixed(1)} MB | ${bigAddrs.length} | ${t1.open.toFixed(0)} | ${t1.read.toFixed(0)} | ${t1.write.toFixed(0)} | ${t1.total.toFixed(0)} |`,
+    );
     const synthetic = await syntheticWorkbook(5e6);
     const synthAddrs = Array.from({ length: 2000 }, (_, i) => [`C${i * 110 + 2}`, `D${i * 110 + 2}`]).flat();
     const t2 = timeWrite(synthetic, 'Questions', synthAddrs);
-    console.log(`| synthetic (220,000 rows) | ${(synthetic.length / 1e6).toFixed(1)} MB | ${synthAddrs.length} | ${t2.open.toFixed(0)} | ${t2.read.toFixed(0)} | ${t2.write.toFixed(0)} | ${t2.total.toFixed(0)} |`);
+    console.log(
+      `| synthetic (220,000 rows) | ${(synthetic.length / 1e6).toFixed(1)} MB | ${synthAddrs.length} | ${t2.open.toFixed(0)} | ${t2.read.toFixed(0)} | ${t2.write.toFixed(0)} | ${t2.total.toFixed(0)} |`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -68,7 +68,9 @@ export async function libraryReplayEval(
   upload: (api: ApiClient, paths: string[]) => Promise<void>,
   waitForRepository: (api: ApiClient, expected: number) => Promise<{ failed: string[] }>,
 ): Promise<ReplayEvalResult> {
-  const completed = readdirSync(questionnairesDir).filter((f) => /completed\.xlsx$/.test(f)).sort();
+  const completed = readdirSync(questionnairesDir)
+    .filter((f) => /completed\.xlsx$/.test(f))
+    .sort();
   // One at a time, in name order: "most recent" is then the last name, whatever the upload batching does.
   for (const file of completed) await upload(api, [join(questionnairesDir, file)]);
   const repo = await waitForRepository(api, completed.length);
@@ -94,6 +96,9 @@ export async function libraryReplayEval(
     if (settledQ) rows.push(row('after settling (most recent wins)', settledQ, forReview(after, q.file_id), flagsOn(after, q.file_id)));
   }
   if (before.overall) rows.push(row('conflicts as today', { ...before.overall, file_name: 'all' }, forReview(before, null), flagsOn(before, null)));
-  if (after.overall) rows.push(row(`after settling ${settled} conflicts (most recent wins)`, { ...after.overall, file_name: 'all' }, forReview(after, null), flagsOn(after, null)));
+  if (after.overall)
+    rows.push(
+      row(`after settling ${settled} conflicts (most recent wins)`, { ...after.overall, file_name: 'all' }, forReview(after, null), flagsOn(after, null)),
+    );
   return { rows, before, after, settled, flagsOnSettled: flagsOn(after, null) };
 }

@@ -50,16 +50,77 @@ const PER_FILE = 500;
 const FILES_PER_TEMPLATE = 4;
 const REPS = 30;
 
-const VERBS = ['enforce', 'document', 'review', 'encrypt', 'monitor', 'test', 'audit', 'restrict', 'log', 'approve', 'rotate', 'back up', 'retain', 'train staff on', 'scan'];
-const OBJECTS = [
-  'administrator access', 'customer data at rest', 'data in transit', 'privileged accounts', 'vendor contracts', 'incident response plans', 'business continuity plans',
-  'change requests', 'source code repositories', 'encryption keys', 'firewall rules', 'user access rights', 'audit logs', 'backups', 'mobile devices', 'remote access',
-  'third-party integrations', 'password policies', 'vulnerability findings', 'security awareness', 'data retention schedules', 'penetration test results',
-  'disaster recovery procedures', 'network segmentation', 'API credentials', 'production databases', 'physical access', 'software licences', 'cloud workloads', 'email gateways',
-  'endpoint protection', 'identity providers', 'data classification', 'service accounts', 'configuration baselines', 'patch deployments', 'secure development practices',
-  'subprocessor lists', 'privacy notices', 'data subject requests',
+const VERBS = [
+  'enforce',
+  'document',
+  'review',
+  'encrypt',
+  'monitor',
+  'test',
+  'audit',
+  'restrict',
+  'log',
+  'approve',
+  'rotate',
+  'back up',
+  'retain',
+  'train staff on',
+  'scan',
 ];
-const QUALIFIERS = ['at least annually', 'quarterly', 'for every release', 'with multi-factor authentication', 'using AES-256', 'by an independent party', 'within 24 hours', 'under a documented policy', 'for all environments', 'before go-live'];
+const OBJECTS = [
+  'administrator access',
+  'customer data at rest',
+  'data in transit',
+  'privileged accounts',
+  'vendor contracts',
+  'incident response plans',
+  'business continuity plans',
+  'change requests',
+  'source code repositories',
+  'encryption keys',
+  'firewall rules',
+  'user access rights',
+  'audit logs',
+  'backups',
+  'mobile devices',
+  'remote access',
+  'third-party integrations',
+  'password policies',
+  'vulnerability findings',
+  'security awareness',
+  'data retention schedules',
+  'penetration test results',
+  'disaster recovery procedures',
+  'network segmentation',
+  'API credentials',
+  'production databases',
+  'physical access',
+  'software licences',
+  'cloud workloads',
+  'email gateways',
+  'endpoint protection',
+  'identity providers',
+  'data classification',
+  'service accounts',
+  'configuration baselines',
+  'patch deployments',
+  'secure development practices',
+  'subprocessor lists',
+  'privacy notices',
+  'data subject requests',
+];
+const QUALIFIERS = [
+  'at least annually',
+  'quarterly',
+  'for every release',
+  'with multi-factor authentication',
+  'using AES-256',
+  'by an independent party',
+  'within 24 hours',
+  'under a documented policy',
+  'for all environments',
+  'before go-live',
+];
 
 function question(template: number, i: number): string {
   const n = template * PER_FILE + i;
@@ -70,7 +131,17 @@ function fileEntries(template: number, copy: number): QaEntry[] {
   return Array.from({ length: PER_FILE }, (_, i) => {
     // One questionnaire of four disagrees on 5% of its template's questions.
     const answer = copy === 1 && i % 20 === 0 ? 'No' : 'Yes';
-    const pair = { question: question(template, i), answer, slots: [{ slot_key: 'answer', content: answer }, { slot_key: 'comment', content: `Stated in policy ${template}.${i}.` }], original_id: `T${template}-${i}`, tab_name: `Template ${template}`, location: `Template ${template}!C${i + 2}` };
+    const pair = {
+      question: question(template, i),
+      answer,
+      slots: [
+        { slot_key: 'answer', content: answer },
+        { slot_key: 'comment', content: `Stated in policy ${template}.${i}.` },
+      ],
+      original_id: `T${template}-${i}`,
+      tab_name: `Template ${template}`,
+      location: `Template ${template}!C${i + 2}`,
+    };
     return { ...qaEntry(pair), embedding: null };
   });
 }
@@ -94,8 +165,10 @@ async function build(storage: Storage, entries: number, log: (line: string) => v
   for (const [i, row] of rows.entries()) {
     const by = { updated_by: 'bench', updated_at: new Date().toISOString() };
     const event = { by_name: 'bench', detail: null, version: null, version_question: null, version_slots: null };
-    if (i % 3 === 0) await storage.store.library.change(org.id, row, { approved_by: 'bench', approved_at: by.updated_at, ...by }, { action: 'approved', ...event });
-    else if (i % 7 === 0) await storage.store.library.change(org.id, row, { status: 'retired', retired_reason: 'bench', ...by }, { action: 'retired', ...event });
+    if (i % 3 === 0)
+      await storage.store.library.change(org.id, row, { approved_by: 'bench', approved_at: by.updated_at, ...by }, { action: 'approved', ...event });
+    else if (i % 7 === 0)
+      await storage.store.library.change(org.id, row, { status: 'retired', retired_reason: 'bench', ...by }, { action: 'retired', ...event });
   }
   return org.id;
 }
@@ -118,7 +191,10 @@ async function runOne(storage: Storage, entries: number, log: (line: string) => 
   const deps: LibraryDeps = { store: storage.store, knowledge: kb as unknown as Knowledge };
   const page = { limit: 50, offset: 0 };
   const lastPage = { limit: 50, offset: Math.max(0, entries - 500) };
-  const searches = Array.from({ length: REPS + 1 }, (_, i) => `${VERBS[i % VERBS.length]} ${OBJECTS[(i * 7) % OBJECTS.length]} ${QUALIFIERS[i % QUALIFIERS.length]}`);
+  const searches = Array.from(
+    { length: REPS + 1 },
+    (_, i) => `${VERBS[i % VERBS.length]} ${OBJECTS[(i * 7) % OBJECTS.length]} ${QUALIFIERS[i % QUALIFIERS.length]}`,
+  );
   // The cursor a client following `next` would hold at the deep page.
   const deepCursor = (await browse(deps, orgId, {}, { limit: 50, offset: lastPage.offset - 50 })).next ?? undefined;
   const runs = [

@@ -83,7 +83,10 @@ export async function admin(url: string, sql: string): Promise<void> {
 }
 
 function serveProcess(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--no-static', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
@@ -118,13 +121,22 @@ async function throughput(bases: string[], key: string, questions: string[], ms:
   return { rate: (times.length * 1000) / elapsed, p50: percentile(times, 50), p95: percentile(times, 95), n: times.length };
 }
 
-async function runBackend(backend: 'sqlite' | 'postgres', target: StorageOptions, size: EndToEndSize, log: (line: string) => void): Promise<{ rows: PostgresRow[]; key: string; questions: string[] }> {
+async function runBackend(
+  backend: 'sqlite' | 'postgres',
+  target: StorageOptions,
+  size: EndToEndSize,
+  log: (line: string) => void,
+): Promise<{ rows: PostgresRow[]; key: string; questions: string[] }> {
   const built = await buildApp({ ...target, staticDir: null, logger: false });
   try {
     const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
     const key = await createKey(target, { org: 'bench', user: 'bench', role: 'admin' });
     log(`${backend}: fixtures run starting (${load()})`);
-    const { ingest, caiq, asks } = await fixturesEndToEnd(new ApiClient({ baseUrl: base, apiKey: key }), (line) => log(`${backend}: ${line} (${load()})`), size);
+    const { ingest, caiq, asks } = await fixturesEndToEnd(
+      new ApiClient({ baseUrl: base, apiKey: key }),
+      (line) => log(`${backend}: ${line} (${load()})`),
+      size,
+    );
     log(`${backend}: fixtures run done (${load()})`);
     const t = asks.times;
     return {
@@ -133,7 +145,14 @@ async function runBackend(backend: 'sqlite' | 'postgres', target: StorageOptions
       rows: [
         { backend, measure: 'ingest the fixtures knowledge base to ready', n: ingest.files, p50_ms: '-', p95_ms: '-', total: `${ingest.ms} ms` },
         { backend, measure: 'CAIQ upload → complete (extractive)', n: caiq.questions, p50_ms: '-', p95_ms: '-', total: `${caiq.ms} ms` },
-        { backend, measure: 'POST /chat/ask/, fixtures KB, one client', n: t.length, p50_ms: round(percentile(t, 50)), p95_ms: round(percentile(t, 95)), total: `${Math.round(t.reduce((a, b) => a + b, 0))} ms` },
+        {
+          backend,
+          measure: 'POST /chat/ask/, fixtures KB, one client',
+          n: t.length,
+          p50_ms: round(percentile(t, 50)),
+          p95_ms: round(percentile(t, 95)),
+          total: `${Math.round(t.reduce((a, b) => a + b, 0))} ms`,
+        },
       ],
     };
   } finally {
@@ -142,7 +161,9 @@ async function runBackend(backend: 'sqlite' | 'postgres', target: StorageOptions
 }
 
 function load(): string {
-  return `load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`;
+  return `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`;
 }
 
 /**
@@ -174,9 +195,17 @@ async function existingSynthetic(url: string): Promise<SyntheticKb | null> {
 }
 
 /** `POST /chat/ask/` on a synthetic knowledge base of `passages` (SQLite, or in the database `databaseUrl`), one client. */
-async function syntheticRow(backend: 'sqlite' | 'postgres', vocabulary: string[], passages: number, questions: string[], databaseUrl: string | null, log: (line: string) => void): Promise<PostgresRow> {
+async function syntheticRow(
+  backend: 'sqlite' | 'postgres',
+  vocabulary: string[],
+  passages: number,
+  questions: string[],
+  databaseUrl: string | null,
+  log: (line: string) => void,
+): Promise<PostgresRow> {
   let synthetic = databaseUrl ? await existingSynthetic(databaseUrl) : null;
-  if (synthetic) log(`${backend}: reusing the synthetic ${synthetic.passages.toLocaleString('en')}-passage knowledge base in ${new URL(databaseUrl!).pathname}`);
+  if (synthetic)
+    log(`${backend}: reusing the synthetic ${synthetic.passages.toLocaleString('en')}-passage knowledge base in ${new URL(databaseUrl!).pathname}`);
   else {
     log(`${backend}: building a synthetic ${passages.toLocaleString('en')}-passage knowledge base (${load()})…`);
     const started = performance.now();
@@ -187,7 +216,14 @@ async function syntheticRow(backend: 'sqlite' | 'postgres', vocabulary: string[]
     log(`${backend}: asking (${load()})…`);
     const row = await chatOverHttp(synthetic, questions);
     log(`${backend}: asked, p50 ${row.p50_ms} ms, p95 ${row.p95_ms} ms (${load()})`);
-    return { backend, measure: `POST /chat/ask/, synthetic KB (${synthetic.passages.toLocaleString('en')} passages), one client`, n: row.n, p50_ms: row.p50_ms ?? '-', p95_ms: row.p95_ms ?? '-', total: `${Math.round(row.total_ms)} ms` };
+    return {
+      backend,
+      measure: `POST /chat/ask/, synthetic KB (${synthetic.passages.toLocaleString('en')} passages), one client`,
+      n: row.n,
+      p50_ms: row.p50_ms ?? '-',
+      p95_ms: row.p95_ms ?? '-',
+      total: `${Math.round(row.total_ms)} ms`,
+    };
   } finally {
     await synthetic.remove();
   }
@@ -253,18 +289,39 @@ export async function runPostgresBench(log: (line: string) => void = () => {}, s
     children.push(one.child);
     let r = await throughput([one.url], sqlite.key, sqlite.questions, size.throughputMs);
     log(`sqlite: ${r.rate.toFixed(0)} asks/s (${load()})`);
-    rows.push({ backend: 'sqlite', measure: `POST /chat/ask/ throughput, ${CLIENTS} clients, 1 process`, n: r.n, p50_ms: round(r.p50), p95_ms: round(r.p95), total: `${r.rate.toFixed(0)} asks/s` });
+    rows.push({
+      backend: 'sqlite',
+      measure: `POST /chat/ask/ throughput, ${CLIENTS} clients, 1 process`,
+      n: r.n,
+      p50_ms: round(r.p50),
+      p95_ms: round(r.p95),
+      total: `${r.rate.toFixed(0)} asks/s`,
+    });
     one.child.kill('SIGTERM');
 
     for (const count of size.processes) {
       log(`postgres: throughput, ${count} process(es)…`);
       const procs = await Promise.all(
-        Array.from({ length: count }, () => serveProcess(['--data', mkdtempSync(path.join(tmpdir(), 'qfill-bench-local-')), '--files', shared, '--database', dbUrl.toString()])),
+        Array.from({ length: count }, () =>
+          serveProcess(['--data', mkdtempSync(path.join(tmpdir(), 'qfill-bench-local-')), '--files', shared, '--database', dbUrl.toString()]),
+        ),
       );
       children.push(...procs.map((p) => p.child));
-      r = await throughput(procs.map((p) => p.url), postgres.key, postgres.questions, size.throughputMs);
+      r = await throughput(
+        procs.map((p) => p.url),
+        postgres.key,
+        postgres.questions,
+        size.throughputMs,
+      );
       log(`postgres: ${r.rate.toFixed(0)} asks/s with ${count} (${load()})`);
-      rows.push({ backend: 'postgres', measure: `POST /chat/ask/ throughput, ${CLIENTS} clients, ${count} process${count > 1 ? 'es' : ''}`, n: r.n, p50_ms: round(r.p50), p95_ms: round(r.p95), total: `${r.rate.toFixed(0)} asks/s` });
+      rows.push({
+        backend: 'postgres',
+        measure: `POST /chat/ask/ throughput, ${CLIENTS} clients, ${count} process${count > 1 ? 'es' : ''}`,
+        n: r.n,
+        p50_ms: round(r.p50),
+        p95_ms: round(r.p95),
+        total: `${r.rate.toFixed(0)} asks/s`,
+      });
       for (const p of procs) p.child.kill('SIGTERM');
       await new Promise((res) => setTimeout(res, 500));
     }

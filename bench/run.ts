@@ -34,7 +34,6 @@ interface Section {
   quick?: () => Promise<object[]>;
 }
 
-
 const RETRIEVAL_COLUMNS: [keyof RetrievalRow | 'verdict', string][] = [
   ['name', 'measure'],
   ['n', 'n'],
@@ -51,7 +50,12 @@ async function bundleRows(): Promise<object[]> {
   buildIfStale();
   if (!existsSync(file)) throw new Error('dist/bundle-sizes.json is missing after the build');
   const rows = JSON.parse(readFileSync(file, 'utf8')) as { name: string; raw: number; gz: number }[];
-  return rows.map((r) => ({ name: r.name, raw: `${(r.raw / 1024).toFixed(1)} KB`, gz: `${(r.gz / 1024).toFixed(1)} KB`, budget: r.name === 'taskpane' ? '< 60 KB gzipped' : '' }));
+  return rows.map((r) => ({
+    name: r.name,
+    raw: `${(r.raw / 1024).toFixed(1)} KB`,
+    gz: `${(r.gz / 1024).toFixed(1)} KB`,
+    budget: r.name === 'taskpane' ? '< 60 KB gzipped' : '',
+  }));
 }
 
 const SECTIONS: Section[] = [
@@ -72,7 +76,11 @@ const SECTIONS: Section[] = [
     run: () => runLlmBench((line) => console.error(line)),
     columns: LLM_COLUMNS as [string, string][],
   },
-  { title: 'Under attack (hostile uploads, a qfill serve process)', run: () => runAttackBench((line) => console.error(line)), columns: ATTACK_COLUMNS as [string, string][] },
+  {
+    title: 'Under attack (hostile uploads, a qfill serve process)',
+    run: () => runAttackBench((line) => console.error(line)),
+    columns: ATTACK_COLUMNS as [string, string][],
+  },
   {
     title: 'SQLite and PostgreSQL (real HTTP, qfill serve processes on one database)',
     run: () => runPostgresBench((line) => console.error(line)),
@@ -85,7 +93,16 @@ const SECTIONS: Section[] = [
     columns: LIBRARY_COLUMNS as [string, string][],
     quick: () => runLibraryBench(2_000, (line) => console.error(line)),
   },
-  { title: 'Bundles (production build)', run: bundleRows, columns: [['name', 'bundle'], ['raw', 'minified'], ['gz', 'gzipped'], ['budget', 'budget']] },
+  {
+    title: 'Bundles (production build)',
+    run: bundleRows,
+    columns: [
+      ['name', 'bundle'],
+      ['raw', 'minified'],
+      ['gz', 'gzipped'],
+      ['budget', 'budget'],
+    ],
+  },
   {
     title: 'Ingest while asking (a qfill serve process ingests 100 MB of text while a client chats)',
     run: () => runIngestBench(100, (line) => console.error(line)),
@@ -113,15 +130,28 @@ async function main(): Promise<void> {
       return;
     }
     console.log('\n### A knowledge base at scale (synthetic passages, in process, extractive)\n');
-    console.log(markdownTable(runScaleBench(undefined, (line) => console.error(line)), SCALE_COLUMNS as [string, string][]));
+    console.log(
+      markdownTable(
+        runScaleBench(undefined, (line) => console.error(line)),
+        SCALE_COLUMNS as [string, string][],
+      ),
+    );
     return;
   }
   // Opt-in: minutes of writing and searching 100,000 embeddings (and a million with --vectors 1000000).
   const vectorsAt = args.indexOf('--vectors');
   if (vectorsAt >= 0) {
-    const sizes = args.slice(vectorsAt + 1).filter((a) => /^\d+$/.test(a)).map(Number);
+    const sizes = args
+      .slice(vectorsAt + 1)
+      .filter((a) => /^\d+$/.test(a))
+      .map(Number);
     console.log('\n### Nearest vectors at scale (SQLite, exact scan against vector lists)\n');
-    console.log(markdownTable(runVectorsBench(sizes.length ? sizes : undefined, (line) => console.error(line)), VECTORS_COLUMNS as [string, string][]));
+    console.log(
+      markdownTable(
+        runVectorsBench(sizes.length ? sizes : undefined, (line) => console.error(line)),
+        VECTORS_COLUMNS as [string, string][],
+      ),
+    );
     return;
   }
   // Flags (and the value after --synthetic-database) are options of a section, not part of a title.

@@ -204,7 +204,13 @@ export function apiScaleArgs(args: string[]): { database: string; sizes: number[
   const database = args[at + 1];
   if (!database || database.startsWith('--')) throw new Error('--database needs a PostgreSQL server URL (a database is created on it) or "sqlite"');
   const from = args.indexOf('--passages');
-  const sizes = from < 0 ? [1_000_000] : args.slice(from + 1).filter((a) => /^\d+$/.test(a)).map(Number);
+  const sizes =
+    from < 0
+      ? [1_000_000]
+      : args
+          .slice(from + 1)
+          .filter((a) => /^\d+$/.test(a))
+          .map(Number);
   return { database, sizes };
 }
 

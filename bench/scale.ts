@@ -98,7 +98,12 @@ function threadCpuSeconds(): number | null {
 /** Bytes this process has written so far: handed to write calls, and sent to the disk (Linux: /proc/self/io), or null elsewhere. */
 function bytesWritten(): { handed: number; toDisk: number } | null {
   try {
-    const io = Object.fromEntries(readFileSync('/proc/self/io', 'utf8').trim().split('\n').map((line) => line.split(': ') as [string, string]));
+    const io = Object.fromEntries(
+      readFileSync('/proc/self/io', 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(': ') as [string, string]),
+    );
     return { handed: Number(io.wchar), toDisk: Number(io.write_bytes) };
   } catch {
     return null;
@@ -135,7 +140,7 @@ async function measureOne(passages: number, options: OneOptions): Promise<ScaleR
       const main = mainCpu === null ? null : threadCpuSeconds()! - mainCpu;
       const all = processCpuSeconds() - processCpu;
       const written = bytesWritten();
-      const kb = (bytes: number) => `${((bytes / passages) / 1024).toFixed(1)} KB`;
+      const kb = (bytes: number) => `${(bytes / passages / 1024).toFixed(1)} KB`;
       console.error(
         `built in ${Math.round(t.total_ms)} ms, ${Math.round(t.indexing_ms)} ms of it writing (indexDocument); ` +
           `CPU ${all.toFixed(1)} s (${Math.round((all * 1e6) / passages)} µs/passage), main thread ` +
@@ -186,7 +191,8 @@ export function runScaleBench(sizes = SCALE_SIZES, log: (line: string) => void =
     log(`building ${size.toLocaleString('en')} passages ...`);
     const child = spawnSync(tsx, [self, '--one', String(size)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
     const last = child.stdout.trim().split('\n').pop() ?? '';
-    if (child.status !== 0 || !last.startsWith('{')) throw new Error(`scale run at ${size} passages failed (exit ${child.status}): ${child.stdout.slice(-500)}`);
+    if (child.status !== 0 || !last.startsWith('{'))
+      throw new Error(`scale run at ${size} passages failed (exit ${child.status}): ${child.stdout.slice(-500)}`);
     const row = JSON.parse(last) as ScaleRow;
     log(JSON.stringify(row));
     return row;
@@ -216,6 +222,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       });
   } else {
     const sizes = args.length ? args.map(Number) : SCALE_SIZES;
-    console.log(markdownTable(runScaleBench(sizes, (line) => console.error(line)), SCALE_COLUMNS));
+    console.log(
+      markdownTable(
+        runScaleBench(sizes, (line) => console.error(line)),
+        SCALE_COLUMNS,
+      ),
+    );
   }
 }

@@ -89,7 +89,14 @@ function vectorAt(i: number, seed = 1): Float32Array {
 
 /** The `p`th percentile (nearest rank) of the samples in ms, to a hundredth. */
 function percentileMs(samples: number[], p: number): number {
-  return Math.round(percentile([...samples].sort((a, b) => a - b), p) * 100) / 100;
+  return (
+    Math.round(
+      percentile(
+        [...samples].sort((a, b) => a - b),
+        p,
+      ) * 100,
+    ) / 100
+  );
 }
 
 /** Vectors `from` .. `to` - 1 written as passages of organisation 1, in files of PER_FILE. */
@@ -98,9 +105,22 @@ async function writeVectors(index: SqliteKnowledgeIndex, from: number, to: numbe
     const file = 1 + start / PER_FILE;
     const entries: PassageEntry[] = [];
     for (let i = start; i < Math.min(to, start + PER_FILE); i++) {
-      entries.push({ page_number: 1, section_path: ['V'], context_header: 'V', content: `Passage ${i}.`, stems: 'passag', index_header: 'v', index_body: `passage ${i}`, embedding: vectorAt(i) });
+      entries.push({
+        page_number: 1,
+        section_path: ['V'],
+        context_header: 'V',
+        content: `Passage ${i}.`,
+        stems: 'passag',
+        index_header: 'v',
+        index_body: `passage ${i}`,
+        embedding: vectorAt(i),
+      });
     }
-    await index.replaceFile({ org_id: 1, file_id: file, filename: `v${file}.txt`, offering_ids: [], scope_includes_company: true, use_as_source: true }, entries, []);
+    await index.replaceFile(
+      { org_id: 1, file_id: file, filename: `v${file}.txt`, offering_ids: [], scope_includes_company: true, use_as_source: true },
+      entries,
+      [],
+    );
   }
 }
 
@@ -130,8 +150,21 @@ async function measureOne(count: number): Promise<VectorsRow> {
     // no query of these can return).
     const index = new SqliteKnowledgeIndex(db);
     const built = performance.now();
-    const odd = { page_number: 1, section_path: ['V'], context_header: 'V', content: 'Odd.', stems: 'odd', index_header: 'v', index_body: 'odd', embedding: Float32Array.from([1, 0, 0]) };
-    await index.replaceFile({ org_id: 1, file_id: 999_999, filename: 'odd.txt', offering_ids: [], scope_includes_company: true, use_as_source: true }, [odd], []);
+    const odd = {
+      page_number: 1,
+      section_path: ['V'],
+      context_header: 'V',
+      content: 'Odd.',
+      stems: 'odd',
+      index_header: 'v',
+      index_body: 'odd',
+      embedding: Float32Array.from([1, 0, 0]),
+    };
+    await index.replaceFile(
+      { org_id: 1, file_id: 999_999, filename: 'odd.txt', offering_ids: [], scope_includes_company: true, use_as_source: true },
+      [odd],
+      [],
+    );
     const error = await index.vectorListsSettled();
     if (error) throw new Error(`building the lists failed: ${error}`);
     const listsS = (performance.now() - built) / 1000;
@@ -193,6 +226,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       });
   } else {
     const sizes = args.length ? args.map(Number) : [100_000];
-    console.log(markdownTable(runVectorsBench(sizes, (line) => console.error(line)), VECTORS_COLUMNS));
+    console.log(
+      markdownTable(
+        runVectorsBench(sizes, (line) => console.error(line)),
+        VECTORS_COLUMNS,
+      ),
+    );
   }
 }

@@ -44,7 +44,14 @@ function nameOf(node: ts.Node): string {
 /** The comments above the declaration or statement the function belongs to. */
 function commentsAbove(node: ts.Node, source: ts.SourceFile): string {
   let holder: ts.Node = node;
-  while (holder.parent && !ts.isSourceFile(holder.parent) && !ts.isBlock(holder.parent) && !ts.isClassLike(holder.parent) && !ts.isObjectLiteralExpression(holder.parent)) holder = holder.parent;
+  while (
+    holder.parent &&
+    !ts.isSourceFile(holder.parent) &&
+    !ts.isBlock(holder.parent) &&
+    !ts.isClassLike(holder.parent) &&
+    !ts.isObjectLiteralExpression(holder.parent)
+  )
+    holder = holder.parent;
   const text = source.getFullText();
   return (ts.getLeadingCommentRanges(text, holder.getFullStart()) ?? []).map((r) => text.slice(r.pos, r.end)).join('\n');
 }
@@ -54,7 +61,13 @@ export { sourceFiles };
 export function longFunctions(files: readonly string[], limit: number, root = process.cwd()): LongFunction[] {
   const out: LongFunction[] = [];
   for (const file of files) {
-    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(file, 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+      file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+    );
     const visit = (node: ts.Node) => {
       if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
         const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
@@ -81,7 +94,10 @@ function main(argv: readonly string[]): void {
     else if (argv[i] === '--exclude') exclude.push(argv[++i]!.replace(/\/$/, ''));
     else dirs.push(argv[i]!.replace(/\/$/, ''));
   }
-  const found = longFunctions((dirs.length ? dirs : ['src']).flatMap((d) => sourceFiles(d, exclude)), limit);
+  const found = longFunctions(
+    (dirs.length ? dirs : ['src']).flatMap((d) => sourceFiles(d, exclude)),
+    limit,
+  );
   for (const f of found) console.log(`${String(f.lines).padStart(5)}  ${f.file}:${f.line}  ${f.name}${f.reasoned ? '  (reason given above it)' : ''}`);
   console.log(`${found.length} function${found.length === 1 ? '' : 's'} over ${limit} lines`);
 }

@@ -23,7 +23,8 @@ const chunk = (type, data) => {
 };
 
 function distToSegment(px, py, ax, ay, bx, by) {
-  const dx = bx - ax, dy = by - ay;
+  const dx = bx - ax,
+    dy = by - ay;
   const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)));
   return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
 }
@@ -34,16 +35,29 @@ function icon(size) {
   for (let y = 0; y < size; y++) {
     const row = [0];
     for (let x = 0; x < size; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < ss; sy++)
         for (let sx = 0; sx < ss; sx++) {
-          const u = (x + (sx + 0.5) / ss) / size, v = (y + (sy + 0.5) / ss) / size;
-          const rad = 0.18, inset = 0.04;
+          const u = (x + (sx + 0.5) / ss) / size,
+            v = (y + (sy + 0.5) / ss) / size;
+          const rad = 0.18,
+            inset = 0.04;
           const cx = Math.min(Math.max(u, inset + rad), 1 - inset - rad);
           const cy = Math.min(Math.max(v, inset + rad), 1 - inset - rad);
           if (Math.hypot(u - cx, v - cy) > rad) continue;
           const check = Math.min(distToSegment(u, v, 0.26, 0.52, 0.43, 0.69), distToSegment(u, v, 0.43, 0.69, 0.76, 0.33));
-          if (check < 0.075) { r += 255; g += 255; b += 255; } else { r += 0x21; g += 0x73; b += 0x46; }
+          if (check < 0.075) {
+            r += 255;
+            g += 255;
+            b += 255;
+          } else {
+            r += 0x21;
+            g += 0x73;
+            b += 0x46;
+          }
           a += 255;
         }
       const n = ss * ss;
@@ -54,7 +68,11 @@ function icon(size) {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8; ihdr[9] = 6; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
+  ihdr[8] = 8;
+  ihdr[9] = 6;
+  ihdr[10] = 0;
+  ihdr[11] = 0;
+  ihdr[12] = 0;
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),

@@ -92,4 +92,3 @@ main().catch((error) => {
   console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
-

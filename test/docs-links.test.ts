@@ -53,7 +53,12 @@ export function brokenLinks(file: string, markdown: string, root = ROOT): string
   return problems;
 }
 
-const DOCUMENTS = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 describe('links between the README and docs/', () => {
   it('the README and the four documents it points to are all there', () => {

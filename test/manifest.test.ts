@@ -32,7 +32,23 @@ describe('manifest.xml', () => {
   });
 
   it('has the elements Office requires, in the schema order', () => {
-    const order = ['Id', 'Version', 'ProviderName', 'DefaultLocale', 'DisplayName', 'Description', 'IconUrl', 'HighResolutionIconUrl', 'SupportUrl', 'AppDomains', 'Hosts', 'Requirements', 'DefaultSettings', 'Permissions', 'VersionOverrides'];
+    const order = [
+      'Id',
+      'Version',
+      'ProviderName',
+      'DefaultLocale',
+      'DisplayName',
+      'Description',
+      'IconUrl',
+      'HighResolutionIconUrl',
+      'SupportUrl',
+      'AppDomains',
+      'Hosts',
+      'Requirements',
+      'DefaultSettings',
+      'Permissions',
+      'VersionOverrides',
+    ];
     const present = Object.keys(app).filter((k) => !k.startsWith('@'));
     expect(present).toEqual(order);
     expect(app['@type']).toBe('TaskPaneApp');
@@ -84,7 +100,7 @@ describe('manifest.xml', () => {
     }
   });
 
-  it('loads office.js from Microsoft\'s CDN in the task pane page', () => {
+  it("loads office.js from Microsoft's CDN in the task pane page", () => {
     const html = readFileSync(path.join(DIST_DIR, 'taskpane.html'), 'utf8');
     expect(html).toContain('https://appsforoffice.microsoft.com/lib/1/hosted/office.js');
   });

@@ -78,7 +78,6 @@ const RepositoryPage = paginated(RepositoryFile);
 const QuestionnaireList = z.array(Questionnaire);
 const AnswersList = z.array(QuestionWithAnswers);
 
-
 export class ApiClient {
   /** Normalised, ends with '/api/v2/'. */
   readonly baseUrl: string;
@@ -102,11 +101,7 @@ export class ApiClient {
     if (scheme !== 'x-api-key' && scheme !== 'authorization') {
       throw invalidArgument(`Unknown authScheme ${JSON.stringify(scheme)}; use 'x-api-key' or 'authorization'.`);
     }
-    const authHeaders: Record<string, string> = !apiKey
-      ? {}
-      : scheme === 'authorization'
-        ? { Authorization: `Api-Key ${apiKey}` }
-        : { 'X-API-Key': apiKey };
+    const authHeaders: Record<string, string> = !apiKey ? {} : scheme === 'authorization' ? { Authorization: `Api-Key ${apiKey}` } : { 'X-API-Key': apiKey };
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') throw invalidArgument('No fetch function is available; pass options.fetch.');
     const timeout = options.timeoutMs;
@@ -226,7 +221,12 @@ export class ApiClient {
   }
 
   iterateRepositoryFiles(q: RepositoryListQuery = {}, opts: RequestOptions = {}): AsyncIterable<RepositoryFile> {
-    return this.pages(EP.listRepository, () => withQuery(this.url(EP.listRepository), checkInput(RepositoryListQuery, q, 'repository list query')), RepositoryPage, opts);
+    return this.pages(
+      EP.listRepository,
+      () => withQuery(this.url(EP.listRepository), checkInput(RepositoryListQuery, q, 'repository list query')),
+      RepositoryPage,
+      opts,
+    );
   }
 
   uploadRepositoryFiles(files: UploadFile[], fields: RepositoryUploadFields = {}, opts: RequestOptions = {}): Promise<RepositoryUploadResult> {
@@ -265,8 +265,13 @@ export class ApiClient {
   setOrganisationNames(names: string[], opts: RequestOptions = {}): Promise<OrganisationNames> {
     return this.run(() =>
       this.call({
-        method: 'PUT', endpoint: EP.setOrganisationNames, url: this.url(EP.setOrganisationNames), schema: OrganisationNames,
-        signal: opts.signal, body: JSON.stringify({ names }), contentType: 'application/json',
+        method: 'PUT',
+        endpoint: EP.setOrganisationNames,
+        url: this.url(EP.setOrganisationNames),
+        schema: OrganisationNames,
+        signal: opts.signal,
+        body: JSON.stringify({ names }),
+        contentType: 'application/json',
       }),
     );
   }
@@ -310,8 +315,13 @@ export class ApiClient {
 
   private postJson<S extends z.ZodMiniType>(endpoint: Route, id: string | undefined, body: unknown, schema: S, opts: RequestOptions) {
     return this.call({
-      method: 'POST', endpoint, url: this.url(endpoint, id), schema, signal: opts.signal,
-      body: JSON.stringify(body), contentType: 'application/json',
+      method: 'POST',
+      endpoint,
+      url: this.url(endpoint, id),
+      schema,
+      signal: opts.signal,
+      body: JSON.stringify(body),
+      contentType: 'application/json',
     });
   }
 

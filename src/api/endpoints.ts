@@ -51,7 +51,11 @@ export const ENDPOINT_SCHEMAS = {
   listSessions: { summary: 'List chat sessions', query: S.SessionListQuery, response: S.paginated(S.ChatSession) },
   createSession: { summary: 'Start a chat session', body: S.CreateSessionRequest, response: S.ChatSession },
   getSession: { summary: 'A chat session with its messages', response: S.ChatSession },
-  sendMessage: { summary: 'Send a message in a session; answers the session with its messages, the answer last', body: S.SendMessageRequest, response: S.ChatSession },
+  sendMessage: {
+    summary: 'Send a message in a session; answers the session with its messages, the answer last',
+    body: S.SendMessageRequest,
+    response: S.ChatSession,
+  },
   listQuestionnaires: { summary: 'List questionnaires', query: S.QuestionnaireListQuery, response: z.array(S.Questionnaire) },
   uploadQuestionnaires: {
     summary: 'Upload questionnaires (.xlsx, .xlsm, .csv); their questions are found at once, answers generated in the background',
@@ -75,11 +79,26 @@ export const ENDPOINT_SCHEMAS = {
   currentKey: { summary: 'Whose key this is: its organisation, its user and whether it is read-only', response: S.KeyIdentity, extension: 'keys.current' },
   listOfferings: { summary: "The organisation's offerings", response: S.OfferingList, extension: 'offerings.list' },
   getOrganisationNames: { summary: "The names that make a document the organisation's own", response: S.OrganisationNames, extension: 'organisation.names' },
-  setOrganisationNames: { summary: "Set the organisation's own names", body: OrganisationNamesUpdate, response: S.OrganisationNames, extension: 'organisation.names' },
+  setOrganisationNames: {
+    summary: "Set the organisation's own names",
+    body: OrganisationNamesUpdate,
+    response: S.OrganisationNames,
+    extension: 'organisation.names',
+  },
   listLibrary: { summary: 'Browse and search the answer library', query: L.LibraryListQuery, response: L.LibraryPage, extension: LIB },
   addLibraryEntry: { summary: 'Add an entry to the answer library by hand', body: L.NewLibraryEntry, response: L.LibraryEntryDetail, extension: LIB },
-  libraryConflicts: { summary: 'Entries answering the same question differently, grouped', query: L.LibraryConflictQuery, response: L.LibraryConflictPage, extension: LIB },
-  settleLibraryConflict: { summary: 'Make one entry canonical for its question; the others are retired', body: L.LibrarySettle, response: L.LibraryConflict, extension: LIB },
+  libraryConflicts: {
+    summary: 'Entries answering the same question differently, grouped',
+    query: L.LibraryConflictQuery,
+    response: L.LibraryConflictPage,
+    extension: LIB,
+  },
+  settleLibraryConflict: {
+    summary: 'Make one entry canonical for its question; the others are retired',
+    body: L.LibrarySettle,
+    response: L.LibraryConflict,
+    extension: LIB,
+  },
   undoLibrarySettle: { summary: "Undo the settlement of an entry's question", body: L.LibrarySettle, response: L.LibraryConflict, extension: LIB },
   exportLibrary: {
     summary: 'The answer library as an .xlsx workbook (one row an entry)',
@@ -91,7 +110,12 @@ export const ENDPOINT_SCHEMAS = {
   setLibrarySettings: { summary: "Set the organisation's review age", body: L.LibrarySettingsInput, response: L.LibrarySettings, extension: LIB },
   getLibraryEntry: { summary: 'One library entry with its versions and history', response: L.LibraryEntryDetail, extension: LIB },
   editLibraryEntry: { summary: "Edit an entry's slots: a new version, the old kept", body: L.LibraryEdit, response: L.LibraryEntryDetail, extension: LIB },
-  approveLibraryEntry: { summary: 'Approve an entry (high trust until its review is due)', body: L.LibraryNoBody, response: L.LibraryEntryDetail, extension: LIB },
+  approveLibraryEntry: {
+    summary: 'Approve an entry (high trust until its review is due)',
+    body: L.LibraryNoBody,
+    response: L.LibraryEntryDetail,
+    extension: LIB,
+  },
   retireLibraryEntry: { summary: 'Retire an entry: kept, never used', body: L.LibraryRetire, response: L.LibraryEntryDetail, extension: LIB },
   restoreLibraryEntry: { summary: 'Restore a retired entry', body: L.LibraryNoBody, response: L.LibraryEntryDetail, extension: LIB },
   setLibrarySectionReview: {
@@ -100,8 +124,18 @@ export const ENDPOINT_SCHEMAS = {
     response: L.LibrarySectionReviewResult,
     extension: LIB,
   },
-  setLibraryEntryReview: { summary: "Set an entry's owner and its own review interval", body: L.LibraryReviewInput, response: L.LibraryEntryDetail, extension: LIB },
-  startLibraryReplay: { summary: 'Replay past questionnaires against the answer library (leave-one-out), in the background', body: R.ReplayStart, response: R.ReplayRun, extension: REPLAY },
+  setLibraryEntryReview: {
+    summary: "Set an entry's owner and its own review interval",
+    body: L.LibraryReviewInput,
+    response: L.LibraryEntryDetail,
+    extension: LIB,
+  },
+  startLibraryReplay: {
+    summary: 'Replay past questionnaires against the answer library (leave-one-out), in the background',
+    body: R.ReplayStart,
+    response: R.ReplayRun,
+    extension: REPLAY,
+  },
   listLibraryReplays: { summary: 'Kept replay runs, newest first (the trend)', query: R.ReplayListQuery, response: R.ReplayRunPage, extension: REPLAY },
   getLibraryReplay: { summary: 'One replay run: per questionnaire, overall, wrong answers, gaps by section', response: R.ReplayRun, extension: REPLAY },
 } as const satisfies { [N in RouteName]: EndpointSchemas };

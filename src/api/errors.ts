@@ -68,8 +68,7 @@ export function httpErrorMessage(p: {
   const said = p.serverMessage ? ` The service said: ${quote(p.serverMessage)}.` : '';
   const on = `${p.endpoint} at ${p.baseUrl}`;
   if (p.redirected) {
-    return `The service answered ${on} with a redirect${p.serverMessage ? ` (${p.serverMessage})` : ''}. ` +
-      'Set the base URL to the address it redirects to.';
+    return `The service answered ${on} with a redirect${p.serverMessage ? ` (${p.serverMessage})` : ''}. ` + 'Set the base URL to the address it redirects to.';
   }
   switch (p.status) {
     case 400:
@@ -82,11 +81,15 @@ export function httpErrorMessage(p: {
             'rights for repository uploads, and that the licence is active.'
         : `Access denied (${p.status}, ${on}): no API key is set.${said} Enter an API key in the settings.`;
     case 404:
-      return `Not found (404, ${on}): the item does not exist or this API key cannot see it.${said} ` +
-        `Check the id, and that the base URL points at a v2 service.`;
+      return (
+        `Not found (404, ${on}): the item does not exist or this API key cannot see it.${said} ` + `Check the id, and that the base URL points at a v2 service.`
+      );
     case 429:
-      return `The request was refused (429, ${on}): quota exceeded; ` +
-        (p.retryAfterSeconds !== null ? `retry after ${p.retryAfterSeconds} s.` : 'retry later.') + said;
+      return (
+        `The request was refused (429, ${on}): quota exceeded; ` +
+        (p.retryAfterSeconds !== null ? `retry after ${p.retryAfterSeconds} s.` : 'retry later.') +
+        said
+      );
     default:
       if (p.status >= 500) {
         return `The service failed (${p.status}, ${on}).${said} Try again later; if it keeps failing, check the service's logs.`;

@@ -115,9 +115,7 @@ async function attemptOnce<S extends z.ZodMiniType>(t: Transport, call: Call<S>)
     // Browsers give no code ("Failed to fetch"), so only a Node code can tell a cut-off upload apart.
     const mayHaveArrived = call.method !== 'GET' && (phase === 'read' || (code !== null && !REASONS[code]?.[2]));
     const reason = networkReason(cause, code, !mayHaveArrived);
-    const note = mayHaveArrived
-      ? ' The request may have reached the service, so it was not repeated; check its result before sending it again.'
-      : '';
+    const note = mayHaveArrived ? ' The request may have reached the service, so it was not repeated; check its result before sending it again.' : '';
     const message =
       phase === 'read'
         ? `The connection to the service at ${t.baseUrl} broke while reading the answer to ${call.endpoint}: ${reason}${note}`
@@ -181,8 +179,7 @@ function interpret<S extends z.ZodMiniType>(t: Transport, call: Call<S>, respons
       redirected,
     });
     const error = new ApiError({ ...base, kind: 'http', status: response.status, serverMessage, retryAfterSeconds, message });
-    const repeat: Repeat =
-      response.status === 429 ? 'any' : RETRYABLE_STATUS_FOR_GET.has(response.status) ? 'get' : 'none';
+    const repeat: Repeat = response.status === 429 ? 'any' : RETRYABLE_STATUS_FOR_GET.has(response.status) ? 'get' : 'none';
     return { ok: false, error, repeat };
   }
 

@@ -112,7 +112,9 @@ export class LibraryClient {
 
   /** The same owner and interval for every live entry of one sheet of a file; how many changed, of how many. */
   setSectionReview(change: SectionReviewChange, opts: LibraryRequestOptions = {}): Promise<{ updated: number; entries: number }> {
-    return run(() => this.send(EP.sectionReview, undefined, checkInput(LibrarySectionReviewInput, change, 'section review change'), LibrarySectionReviewResult, opts));
+    return run(() =>
+      this.send(EP.sectionReview, undefined, checkInput(LibrarySectionReviewInput, change, 'section review change'), LibrarySectionReviewResult, opts),
+    );
   }
 
   /** Groups of live entries that answer the same question differently (and settled groups). */
@@ -146,7 +148,17 @@ export class LibraryClient {
 
   /** The library as .xlsx bytes. */
   export(opts: LibraryRequestOptions = {}): Promise<Uint8Array> {
-    return run(() => this.t.call({ method: 'GET', endpoint: EP.export, url: this.exportUrl(), schema: LibraryPage, signal: opts.signal, binary: true }) as unknown as Promise<Uint8Array>);
+    return run(
+      () =>
+        this.t.call({
+          method: 'GET',
+          endpoint: EP.export,
+          url: this.exportUrl(),
+          schema: LibraryPage,
+          signal: opts.signal,
+          binary: true,
+        }) as unknown as Promise<Uint8Array>,
+    );
   }
 
   settings(opts: LibraryRequestOptions = {}): Promise<Settings> {
@@ -163,11 +175,20 @@ export class LibraryClient {
 
   private send<S extends z.ZodMiniType>(endpoint: Route, id: string | undefined, body: unknown, schema: S, opts: LibraryRequestOptions) {
     const method = endpoint.startsWith('PUT ') ? 'PUT' : 'POST';
-    return this.t.call({ method, endpoint, url: this.t.url(endpoint, id), schema, signal: opts.signal, body: JSON.stringify(body), contentType: 'application/json' });
+    return this.t.call({
+      method,
+      endpoint,
+      url: this.t.url(endpoint, id),
+      schema,
+      signal: opts.signal,
+      body: JSON.stringify(body),
+      contentType: 'application/json',
+    });
   }
 }
 
-const settleBody = (entryId: number, offeringId: number | undefined) => (offeringId === undefined ? { entry_id: entryId } : { entry_id: entryId, offering_id: offeringId });
+const settleBody = (entryId: number, offeringId: number | undefined) =>
+  offeringId === undefined ? { entry_id: entryId } : { entry_id: entryId, offering_id: offeringId };
 
 /** Argument errors become rejections, as in the client. */
 function run<T>(fn: () => Promise<T>): Promise<T> {

@@ -13,7 +13,12 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
 
 function queryParameters(schema: z.ZodMiniType): object[] {
   const described = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(described.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: described.required?.includes(name) ?? false, schema: s }));
+  return Object.entries(described.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: described.required?.includes(name) ?? false,
+    schema: s,
+  }));
 }
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: jsonSchema(ErrorBody, 'output') } } });
@@ -29,7 +34,11 @@ function operation(e: Endpoint): object {
       required: true,
       content: {
         'multipart/form-data': {
-          schema: { type: 'object', properties: { files: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } }, ...fields.properties }, required: ['files'] },
+          schema: {
+            type: 'object',
+            properties: { files: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } }, ...fields.properties },
+            required: ['files'],
+          },
         },
       },
     };

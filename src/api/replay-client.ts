@@ -6,7 +6,15 @@
 import { checkInput, digitsId, withQuery } from './encode';
 import type { ExtensionTransport } from './library-client';
 import { ROUTES } from './paths';
-import { ReplayListQuery, ReplayRun, ReplayRunPage, ReplayStart, type ReplayListQuery as ListQuery, type ReplayRun as Run, type ReplayStart as Start } from './replay';
+import {
+  ReplayListQuery,
+  ReplayRun,
+  ReplayRunPage,
+  ReplayStart,
+  type ReplayListQuery as ListQuery,
+  type ReplayRun as Run,
+  type ReplayStart as Start,
+} from './replay';
 import type { Paginated } from './schemas';
 import type { ReplayRunSummary } from './replay';
 
@@ -23,7 +31,15 @@ export class ReplayClient {
   start(input: Start = {}, opts: ReplayRequestOptions = {}): Promise<Run> {
     return run(() => {
       const body = JSON.stringify(checkInput(ReplayStart, input, 'replay request'));
-      return this.t.call({ method: 'POST', endpoint: EP.start, url: this.t.url(EP.start), schema: ReplayRun, signal: opts.signal, body, contentType: 'application/json' });
+      return this.t.call({
+        method: 'POST',
+        endpoint: EP.start,
+        url: this.t.url(EP.start),
+        schema: ReplayRun,
+        signal: opts.signal,
+        body,
+        contentType: 'application/json',
+      });
     });
   }
 
@@ -36,7 +52,9 @@ export class ReplayClient {
   }
 
   get(id: number | string, opts: ReplayRequestOptions = {}): Promise<Run> {
-    return run(() => this.t.call({ method: 'GET', endpoint: EP.get, url: this.t.url(EP.get, digitsId(id, 'replay run')), schema: ReplayRun, signal: opts.signal }));
+    return run(() =>
+      this.t.call({ method: 'GET', endpoint: EP.get, url: this.t.url(EP.get, digitsId(id, 'replay run')), schema: ReplayRun, signal: opts.signal }),
+    );
   }
 
   /** Reads the run until it is done or failed (every `intervalMs`), or the signal aborts. */
@@ -46,10 +64,14 @@ export class ReplayClient {
       if (current.status === 'done' || current.status === 'failed') return current;
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, opts.intervalMs ?? 500);
-        opts.signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(opts.signal!.reason ?? new Error('aborted'));
-        }, { once: true });
+        opts.signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            reject(opts.signal!.reason ?? new Error('aborted'));
+          },
+          { once: true },
+        );
       });
     }
   }

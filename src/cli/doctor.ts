@@ -60,7 +60,11 @@ export async function doctor(env: Env = process.env): Promise<DoctorResult> {
 
 function describeEndpoint(endpoint: ChatEndpoint): string {
   const kind = isAzure(endpoint) ? 'Azure OpenAI deployment' : 'OpenAI-compatible endpoint';
-  const version = endpoint.apiVersion ? `, api-version ${endpoint.apiVersion}` : isAzure(endpoint) ? ', no api-version (set QFILL_LLM_API_VERSION: Azure requires it)' : '';
+  const version = endpoint.apiVersion
+    ? `, api-version ${endpoint.apiVersion}`
+    : isAzure(endpoint)
+      ? ', no api-version (set QFILL_LLM_API_VERSION: Azure requires it)'
+      : '';
   const key = endpoint.apiKey ? (isAzure(endpoint) ? 'key sent as api-key' : 'key sent as a bearer token') : 'no key';
   return `${kind} ${endpoint.baseUrl} (model ${endpoint.model}, ${key}${version}; concurrency ${endpoint.concurrency}, timeout ${endpoint.timeoutMs / 1000} s${endpoint.tokenBudget ? `, budget ${endpoint.tokenBudget} tokens per questionnaire` : ''})`;
 }
@@ -79,11 +83,15 @@ async function checkChat(endpoint: ChatEndpoint, lines: string[]): Promise<boole
   }
   const ms = Math.round(performance.now() - started);
   lines.push(`  reachable, key accepted; model served: ${reply.model}${reply.model !== endpoint.model ? ` (asked for ${endpoint.model})` : ''}`);
-  lines.push(`  latency: ${ms} ms for a one-line question${reply.tokens ? `, ${reply.tokens} tokens reported` : ', no token usage reported (QFILL_LLM_TOKEN_BUDGET cannot be enforced)'}`);
+  lines.push(
+    `  latency: ${ms} ms for a one-line question${reply.tokens ? `, ${reply.tokens} tokens reported` : ', no token usage reported (QFILL_LLM_TOKEN_BUDGET cannot be enforced)'}`,
+  );
   if (client.structuredOutput) {
     lines.push('  structured output: supported (response_format json_schema); dropdown values are constrained by the server.');
   } else {
-    lines.push('  structured output: NOT supported (the server refused response_format json_schema); the service falls back to JSON-only prompts and checks every value itself.');
+    lines.push(
+      '  structured output: NOT supported (the server refused response_format json_schema); the service falls back to JSON-only prompts and checks every value itself.',
+    );
   }
   try {
     const parsed = parseReply(reply.content);
@@ -94,7 +102,9 @@ async function checkChat(endpoint: ChatEndpoint, lines: string[]): Promise<boole
         : `  reply: valid JSON but the value ${JSON.stringify(parsed.answer)} is outside the allowed list; the service would flag such answers.`,
     );
   } catch {
-    lines.push(`  reply: not JSON (${JSON.stringify(reply.content.slice(0, 80))}); the service would send one repair request per answer and fall back to extractive answers when that fails.`);
+    lines.push(
+      `  reply: not JSON (${JSON.stringify(reply.content.slice(0, 80))}); the service would send one repair request per answer and fall back to extractive answers when that fails.`,
+    );
   }
   return true;
 }

@@ -76,11 +76,17 @@ function highlightStyles(pkg: XlsxPackage, writes: readonly CellWrite[], gaps: A
       gaps.push({ kind: 'colour', why: 'protected', tab, count: list.length });
       continue;
     }
-    const cells = pkg.readCells(tab, list.map(({ w }) => w.address));
+    const cells = pkg.readCells(
+      tab,
+      list.map(({ w }) => w.address),
+    );
     for (const { w, i } of list) {
       const base = cells.get(w.address)?.style ?? 0;
       const now = formats[base] ?? formats[0];
-      styles.set(i, editor.styleFor(base, { fill: TRUST_FILLS[w.trust!], numberFormat: now?.numberFormat ?? 'General', quotePrefix: now?.quotePrefix ?? false }));
+      styles.set(
+        i,
+        editor.styleFor(base, { fill: TRUST_FILLS[w.trust!], numberFormat: now?.numberFormat ?? 'General', quotePrefix: now?.quotePrefix ?? false }),
+      );
     }
   }
   return { stylesPath, styles, stylesXml: editor.changed ? editor.text() : null };

@@ -149,7 +149,7 @@ export function buildFillReport(plan: WritePlan, questions: readonly QuestionWit
 
 /** What the Excel add-in would add and the CLI did not: said, never silently left out. */
 export const VALUES_ONLY =
-  'Values only: the written cells are not highlighted and get no source notes (--highlight and --source-notes add them; the report lists each answer\'s sources).';
+  "Values only: the written cells are not highlighted and get no source notes (--highlight and --source-notes add them; the report lists each answer's sources).";
 
 /** What the fill added beside the values, and what it could not add. */
 function annotationLines(report: FillReportJson): string[] {
@@ -167,12 +167,17 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function summaryLines(plan: WritePlan, report: FillReportJson): string[] {
   const lines = [summarise(plan)];
   for (const t of report.tabs) {
-    const reasons = Object.entries(t.by_reason).map(([r, n]) => `${r} ${n}`).join(', ');
+    const reasons = Object.entries(t.by_reason)
+      .map(([r, n]) => `${r} ${n}`)
+      .join(', ');
     lines.push(`  ${t.tab}: ${plural(t.written, 'cell')} written, ${t.skipped} skipped${reasons ? ` (${reasons})` : ''}`);
   }
   const lowTrust = plan.writes.filter((w) => w.trust === 'low');
   if (lowTrust.length) {
-    const sample = lowTrust.slice(0, 5).map((w) => `${w.tab}!${w.address}`).join(', ');
+    const sample = lowTrust
+      .slice(0, 5)
+      .map((w) => `${w.tab}!${w.address}`)
+      .join(', ');
     lines.push(`${plural(lowTrust.length, 'answer')} with low trust, worth a review: ${sample}${lowTrust.length > 5 ? ', ...' : ''}`);
   }
   for (const n of report.notes) lines.push(`  note: ${n.tab}!${n.address} ${n.note}`);

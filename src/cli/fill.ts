@@ -224,7 +224,8 @@ async function fill(argv: string[], io: FillIo): Promise<void> {
   if (outcome?.kind === 'failed') {
     const e = outcome.error;
     if (e instanceof FillFailure) throw e;
-    if (e instanceof SessionError && e.code === 'no-questionnaire') throw new FillFailure(`The service accepted ${name} but created no questionnaire from it.`, 1);
+    if (e instanceof SessionError && e.code === 'no-questionnaire')
+      throw new FillFailure(`The service accepted ${name} but created no questionnaire from it.`, 1);
     if (outcome.step !== 'write' && timeout?.aborted) {
       throw new FillFailure(`The answers were not ready within ${args.timeoutSeconds} s; nothing was written. Try again with a longer --timeout.`, 1);
     }

@@ -117,7 +117,12 @@ function figuresRow(name: string, f: ReplayFigures): string[] {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 const clip = (text: string, n = 160) => {
@@ -132,16 +137,26 @@ export function replayLines(run: ReplayRun, opts: { limit: number; all: boolean 
   if (run.questionnaires.length === 0) {
     lines.push('', 'No completed questionnaire in the library to replay: upload past questionnaires with their answers to the library first.');
   } else {
-    lines.push('', ...table([
-      ['Questionnaire', 'Questions', 'Answered', 'Agreement', 'Coverage', 'Conflicts'],
-      ...run.questionnaires.map((q) => figuresRow(q.file_name, q)),
-      ...(run.overall ? [figuresRow('Overall', run.overall)] : []),
-    ]));
+    lines.push(
+      '',
+      ...table([
+        ['Questionnaire', 'Questions', 'Answered', 'Agreement', 'Coverage', 'Conflicts'],
+        ...run.questionnaires.map((q) => figuresRow(q.file_name, q)),
+        ...(run.overall ? [figuresRow('Overall', run.overall)] : []),
+      ]),
+    );
   }
   const conflicts = run.overall?.conflicts ?? 0;
-  if (conflicts > 0) lines.push('', `Past answers disagreed on ${conflicts} question${conflicts === 1 ? '' : 's'}: settle each once in the library (Answers, or POST /answers/library/conflicts/settle/).`);
+  if (conflicts > 0)
+    lines.push(
+      '',
+      `Past answers disagreed on ${conflicts} question${conflicts === 1 ? '' : 's'}: settle each once in the library (Answers, or POST /answers/library/conflicts/settle/).`,
+    );
   const shown = opts.all ? run.wrong : run.wrong.slice(0, opts.limit);
-  lines.push('', `Answered otherwise: ${run.wrong_count}${shown.length < run.wrong_count ? ` (the first ${shown.length} shown${opts.all ? '' : '; --all for all'})` : ''}`);
+  lines.push(
+    '',
+    `Answered otherwise: ${run.wrong_count}${shown.length < run.wrong_count ? ` (the first ${shown.length} shown${opts.all ? '' : '; --all for all'})` : ''}`,
+  );
   for (const w of shown) {
     lines.push(`  ${w.file_name}${w.original_id ? ` ${w.original_id}` : ''}: ${clip(w.question)}`);
     lines.push(`    questionnaire: ${clip(w.expected)}`, `    library:       ${clip(w.got)}`);

@@ -34,7 +34,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
       const certs = await ensureDevCertificates();
       https = { key: certs.key, cert: certs.cert };
       // We cannot install the CA without administrator rights; say how once, then a reminder.
-      err(certs.generated ? trustInstructions(certs.caPath) : `HTTPS with the development CA ${certs.caPath} (trust it once: npx office-addin-dev-certs install)`);
+      err(
+        certs.generated ? trustInstructions(certs.caPath) : `HTTPS with the development CA ${certs.caPath} (trust it once: npx office-addin-dev-certs install)`,
+      );
     } catch (error) {
       err(`qfill: could not prepare HTTPS certificates (${error instanceof Error ? error.message : String(error)}); use --http for plain HTTP`);
       return 1;

@@ -21,22 +21,18 @@ export function createTrustingFetch(extraCa: Buffer | string): typeof fetch {
     if (url.protocol !== 'https:') return fetch(request);
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
     return new Promise<Response>((resolve, reject) => {
-      const req = https.request(
-        url,
-        { method: request.method, headers: Object.fromEntries(request.headers), ca, signal: request.signal },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', (e) => reject(new TypeError('fetch failed', { cause: e })));
-          res.on('end', () => {
-            const headers = new Headers();
-            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-            const status = res.statusCode ?? 0;
-            const noBody = status === 204 || status === 304 || request.method === 'HEAD';
-            resolve(new Response(noBody ? null : new Uint8Array(Buffer.concat(chunks)), { status, statusText: res.statusMessage, headers }));
-          });
-        },
-      );
+      const req = https.request(url, { method: request.method, headers: Object.fromEntries(request.headers), ca, signal: request.signal }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', (e) => reject(new TypeError('fetch failed', { cause: e })));
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+          const status = res.statusCode ?? 0;
+          const noBody = status === 204 || status === 304 || request.method === 'HEAD';
+          resolve(new Response(noBody ? null : new Uint8Array(Buffer.concat(chunks)), { status, statusText: res.statusMessage, headers }));
+        });
+      });
       // Same shape as undici's failures, so the client's error handling (refused, reset) applies unchanged.
       req.on('error', (e) => reject(e.name === 'AbortError' ? e : new TypeError('fetch failed', { cause: e })));
       req.end(body);

@@ -132,15 +132,22 @@ function queueWrites(kept: Kept, read: WorkbookRead, key: string, annotate: Anno
     snapshot.cellCount += list.length;
 
     for (const b of blocks) {
-      const block = { ...b, cells: b.cells.map((row) => row.map((c) => ({ address: c.address, input: cellTextForValues(c.k.write.value, c.k.write.forceText) }))) };
+      const block = {
+        ...b,
+        cells: b.cells.map((row) => row.map((c) => ({ address: c.address, input: cellTextForValues(c.k.write.value, c.k.write.forceText) }))),
+      };
       queued.valueOps.push(valuesOp({ tab, block }, onWritten));
     }
     if (highlight) for (const { key: colour, block } of blocksByKey(coloured)) queued.fillOps.push({ op: fillOp(tab, block, colour), tab });
     if (notes.wanted) {
       // A cell that already has a note or comment keeps it.
-      const wanted = list.map(({ write }) => ({ write, text: sourceNoteText(write) })).filter((n) => n.text !== null && !read.annotated.has(`${tab}!${n.write.address}`));
+      const wanted = list
+        .map(({ write }) => ({ write, text: sourceNoteText(write) }))
+        .filter((n) => n.text !== null && !read.annotated.has(`${tab}!${n.write.address}`));
       if (isProtected) gaps.push({ kind: 'note', why: 'protected', tab, count: wanted.length });
-      else for (const { write, text } of wanted) queued.noteOps.push({ op: addAnnotationOp(tab, write.address, text!, notes.kind!), tab, address: write.address, kind: notes.kind! });
+      else
+        for (const { write, text } of wanted)
+          queued.noteOps.push({ op: addAnnotationOp(tab, write.address, text!, notes.kind!), tab, address: write.address, kind: notes.kind! });
     }
   }
   snapshot.annotations = queued.noteOps.map(({ tab, address, kind }) => ({ tab, address, kind }));
@@ -150,7 +157,10 @@ function queueWrites(kept: Kept, read: WorkbookRead, key: string, annotate: Anno
 /** Colours and notes Excel refused, counted per sheet. */
 function refusedAnnotations(queued: Queued, added: ReadonlySet<BatchOp>): AnnotationGap[] {
   const gaps: AnnotationGap[] = [];
-  for (const [kind, list] of [['colour', queued.fillOps], ['note', queued.noteOps]] as const) {
+  for (const [kind, list] of [
+    ['colour', queued.fillOps],
+    ['note', queued.noteOps],
+  ] as const) {
     const refused = new Map<string, number>();
     for (const x of list) if (!added.has(x.op)) refused.set(x.tab, (refused.get(x.tab) ?? 0) + x.op.cells.length);
     for (const [tab, count] of refused) gaps.push({ kind, why: 'refused', tab, count });

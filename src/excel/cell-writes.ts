@@ -65,7 +65,12 @@ export async function writeCells(env: AdapterEnv, cells: readonly { ref: CellRef
     }
     const byTab = new Map<string, string[]>();
     for (const r of resolved) byTab.set(r.tab, [...(byTab.get(r.tab) ?? []), r.address]);
-    const read = await readCells(context, [...byTab].map(([tab, addresses]) => ({ tab, addresses })), {}, { support: f, budgetBytes: env.budget, onSync });
+    const read = await readCells(
+      context,
+      [...byTab].map(([tab, addresses]) => ({ tab, addresses })),
+      {},
+      { support: f, budgetBytes: env.budget, onSync },
+    );
     const { store } = env;
     const snapshot = store.load(key);
     const fresh: { tab: string; address: string; before: CellRead }[] = [];
@@ -75,8 +80,12 @@ export async function writeCells(env: AdapterEnv, cells: readonly { ref: CellRef
       if (!before) return { written: false, reason: `${where} could not be read.` };
       // A cell the fill (or an earlier correction) wrote is ours to replace.
       const inSnapshot = snapshot !== null && snapshotHolds(snapshot, r.tab, r.row, r.column);
-      const refusal = cellRefusal(cellState(read, r.tab, r.address), { sheetProtected: read.protectedSheets.has(r.tab), overwrite: writeOptions.overwrite || inSnapshot });
-      if (refusal === 'occupied') return { written: false, reason: `${where} already holds a value that the fill did not write; choose to replace it if you mean to.` };
+      const refusal = cellRefusal(cellState(read, r.tab, r.address), {
+        sheetProtected: read.protectedSheets.has(r.tab),
+        overwrite: writeOptions.overwrite || inSnapshot,
+      });
+      if (refusal === 'occupied')
+        return { written: false, reason: `${where} already holds a value that the fill did not write; choose to replace it if you mean to.` };
       if (refusal) return { written: false, reason: refusalDetail(refusal, where) };
       if (!inSnapshot) fresh.push({ tab: r.tab, address: r.address, before });
     }

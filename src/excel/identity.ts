@@ -66,7 +66,11 @@ export function createDocumentIdentity(): DocumentIdentity {
     const id = newWorkbookId();
     settings.set(WORKBOOK_ID_SETTING, id);
     await new Promise<void>((resolve, reject) =>
-      save((r) => (r.status === Office.AsyncResultStatus.Failed ? reject(new Error(`Excel could not save the workbook's id: ${r.error?.message ?? 'unknown error'}`)) : resolve())),
+      save((r) =>
+        r.status === Office.AsyncResultStatus.Failed
+          ? reject(new Error(`Excel could not save the workbook's id: ${r.error?.message ?? 'unknown error'}`))
+          : resolve(),
+      ),
     );
     return id;
   }

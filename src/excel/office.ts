@@ -36,8 +36,7 @@ function versionLessOrEqual(a: string, b: string): boolean {
  */
 export function detectSupport(cap?: string): Record<ApiFeature, boolean> {
   const requirements = typeof Office !== 'undefined' ? Office.context?.requirements : undefined;
-  const supported = (version: string) =>
-    !!requirements?.isSetSupported('ExcelApi', version) && (cap === undefined || versionLessOrEqual(version, cap));
+  const supported = (version: string) => !!requirements?.isSetSupported('ExcelApi', version) && (cap === undefined || versionLessOrEqual(version, cap));
   const out = {} as Record<ApiFeature, boolean>;
   for (const [feature, version] of Object.entries(API_SETS) as [ApiFeature, string][]) out[feature] = supported(version);
   return out;

@@ -48,7 +48,7 @@ export function valuesOp(unit: ValuesUnit, onWritten?: (cells: number) => void):
       range.values = grid as Excel.Range['values'];
       range.untrack();
     },
-    split: () => halves(unit.block)?.map((block) => valuesOp({ tab: unit.tab, block }, onWritten)) as [BatchOp, BatchOp] | undefined ?? null,
+    split: () => (halves(unit.block)?.map((block) => valuesOp({ tab: unit.tab, block }, onWritten)) as [BatchOp, BatchOp] | undefined) ?? null,
     after: () => onWritten?.(unit.block.rowCount * unit.block.columnCount),
   };
 }

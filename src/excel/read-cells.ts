@@ -101,7 +101,7 @@ function blockReadOp(
       );
     };
   });
-  op.split = () => halves(block)?.map((half) => blockReadOp(sheet, tab, half, cells, wants, support)) as [BatchOp, BatchOp] | undefined ?? null;
+  op.split = () => (halves(block)?.map((half) => blockReadOp(sheet, tab, half, cells, wants, support)) as [BatchOp, BatchOp] | undefined) ?? null;
   return op;
 }
 
@@ -206,7 +206,12 @@ export async function readCells(
         return () => {
           const address = pending.location.address;
           const bang = address.lastIndexOf('!');
-          const sheetName = pending.tab ?? address.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+          const sheetName =
+            pending.tab ??
+            address
+              .slice(0, bang)
+              .replace(/^'(.*)'$/, '$1')
+              .replace(/''/g, "'");
           const cell = parseA1(address.slice(bang + 1));
           if (cell) out.annotated.add(`${sheetName}!${toA1(cell.row, cell.column)}`);
         };

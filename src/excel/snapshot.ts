@@ -58,7 +58,12 @@ export function snapshotHolds(snapshot: UndoSnapshot, tab: string, row: number, 
  * (cellTextForValues): safe first. Text led by a tab or carriage return (formula-like only to CSV
  * consumers) goes back through the `@` format, exactly as it was.
  */
-function restorePlan(formula: string | number | boolean, valueType: string, numberFormat: string, canFormat: boolean): { input: string | number | boolean } | { viaTextFormat: string } {
+function restorePlan(
+  formula: string | number | boolean,
+  valueType: string,
+  numberFormat: string,
+  canFormat: boolean,
+): { input: string | number | boolean } | { viaTextFormat: string } {
   if (valueType === 'Empty') return { input: '' };
   if (typeof formula !== 'string' || valueType !== 'String') return { input: formula };
   if (numberFormat === '@') return { input: cellTextForValues(formula, false, true) };
@@ -131,14 +136,22 @@ export async function restoreSnapshot(
         }
         cells.push(row);
       }
-      valueOps.push(valuesOp({ tab: t.tab, block: { address: b.address, top: r.top, left: r.left, rowCount: r.rowCount, columnCount: r.columnCount, cells } }, (n) => void (restored += n)));
+      valueOps.push(
+        valuesOp(
+          { tab: t.tab, block: { address: b.address, top: r.top, left: r.left, rowCount: r.rowCount, columnCount: r.columnCount, cells } },
+          (n) => void (restored += n),
+        ),
+      );
     }
     for (const { key: colour, block } of blocksByKey(fills)) fillOps.push(fillOp(t.tab, block, colour));
   }
   const noteOps = snapshot.annotations
     .filter((a) => read.annotated.has(`${a.tab}!${a.address}`) && !keep.has(`${a.tab}!${a.address}`))
     .map((a) => deleteAnnotationOp(a.tab, a.address, a.kind));
-  const result = await runBatched(context, [...formatOps, ...valueOps, ...textOps, ...fillOps, ...noteOps], { budgetBytes: env.budgetBytes, onSync: env.onSync });
+  const result = await runBatched(context, [...formatOps, ...valueOps, ...textOps, ...fillOps, ...noteOps], {
+    budgetBytes: env.budgetBytes,
+    onSync: env.onSync,
+  });
   const failed = [...result.failed, ...missing.map((t) => ({ tab: t.tab, address: '', reason: `The sheet "${t.tab}" no longer exists.` }))];
   return { restored: Math.max(0, restored - kept), failed };
 }

@@ -53,9 +53,13 @@ export function createExcelWorkbook(options: ExcelWorkbookOptions): WorkbookAdap
 
   return {
     readFile: (onProgress?: (p: ReadProgress) => void) => readOpenWorkbook({ ...options.readFile, onProgress }),
-    plan: (questions: QuestionWithAnswers[], planOptions: PlanOptions): Promise<WritePlan> => planFromOneRead(env, questions, (planner) => planner(planOptions)),
+    plan: (questions: QuestionWithAnswers[], planOptions: PlanOptions): Promise<WritePlan> =>
+      planFromOneRead(env, questions, (planner) => planner(planOptions)),
     planOverwrite: (questions: QuestionWithAnswers[], planOptions: Omit<PlanOptions, 'overwrite'>): Promise<OverwritePlans> =>
-      planFromOneRead(env, questions, (planner) => ({ keep: planner({ ...planOptions, overwrite: false }), all: planner({ ...planOptions, overwrite: true }) })),
+      planFromOneRead(env, questions, (planner) => ({
+        keep: planner({ ...planOptions, overwrite: false }),
+        all: planner({ ...planOptions, overwrite: true }),
+      })),
     apply: (plan, annotate) => applyPlan(env, plan, annotate),
     canUndo: async () => env.store.load(await env.documentKey()) !== null,
     undo: (undoOptions) => undo(env, undoOptions),

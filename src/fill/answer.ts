@@ -21,10 +21,7 @@ export interface ChoosableAnswer {
  * then the most recently updated, then the highest id. The array's order counts for nothing: the
  * interface does not define it.
  */
-export function pickAnswer<A extends ChoosableAnswer>(question: {
-  selected_answer_id?: number | null;
-  answers?: readonly A[] | null;
-}): A | null {
+export function pickAnswer<A extends ChoosableAnswer>(question: { selected_answer_id?: number | null; answers?: readonly A[] | null }): A | null {
   const answers = question.answers ?? [];
   if (answers.length === 0) return null;
   if (question.selected_answer_id != null) {
@@ -82,10 +79,7 @@ function coordinateKey(text: string): string {
 }
 
 /** The slot response meant for a slot: its `slot_key` names the slot's role, else its header, else its coordinate. */
-export function slotResponseFor<R extends { slot_key: string; content: string }>(
-  responses: readonly R[] | null | undefined,
-  slot: AnswerSlot,
-): R | null {
+export function slotResponseFor<R extends { slot_key: string; content: string }>(responses: readonly R[] | null | undefined, slot: AnswerSlot): R | null {
   const list = responses ?? [];
   const role = slotKey(slot.role);
   const byRole = list.find((r) => slotKey(r.slot_key) === role);

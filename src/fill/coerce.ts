@@ -8,7 +8,10 @@ const SYNONYMS: Record<string, string[]> = {
 
 /** Lowercase, no punctuation, no whitespace: `N/A.` -> `na`, `Not applicable` -> `notapplicable`. */
 function squash(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '');
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** Lowercase with punctuation at the ends removed and inner whitespace collapsed. */

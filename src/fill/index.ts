@@ -1,5 +1,17 @@
 export * from './types';
-export { parseA1, parseA1Range, parseCellRef, toA1, toA1Range, columnToLetters, lettersToColumn, normaliseAddress, quoteSheetName, MAX_COLUMN, MAX_ROW } from '../xlsx/a1';
+export {
+  parseA1,
+  parseA1Range,
+  parseCellRef,
+  toA1,
+  toA1Range,
+  columnToLetters,
+  lettersToColumn,
+  normaliseAddress,
+  quoteSheetName,
+  MAX_COLUMN,
+  MAX_ROW,
+} from '../xlsx/a1';
 export type { Cell, CellCoordinate, CellRef, Range, Rect } from '../xlsx/a1';
 export { resolveTab } from './tabs';
 export { coerceToAllowed, matchAllowed } from './coerce';

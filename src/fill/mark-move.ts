@@ -30,7 +30,12 @@ export function markCells(group: readonly AnswerSlot[], tab: string): CellRef[] 
  * `text` clears the answer. Whether a cell may be changed (formula, lock, a value the fill did not
  * write) is the writer's rule, checked for all the cells before any is written.
  */
-export function markMove(group: readonly AnswerSlot[], cells: readonly CellRef[], current: readonly (string | null)[], text: string): MarkMove | { problem: string } {
+export function markMove(
+  group: readonly AnswerSlot[],
+  cells: readonly CellRef[],
+  current: readonly (string | null)[],
+  text: string,
+): MarkMove | { problem: string } {
   const choices = group.map(choiceOf);
   const wanted = text.trim();
   const chosen = wanted === '' ? null : coerceToAllowed(wanted, choices);

@@ -60,7 +60,11 @@ export function foldMirrors(questions: readonly QuestionWithAnswers[]): FoldedQu
     if (!source) continue;
     // A mirror of a mirror is answered where the last one reads; a loop of formulas ends nowhere.
     const seen = new Set<number>([q.id]);
-    for (let next = byCell.get(key(source.tab, source.address)); next && sources.has(next.id) && !seen.has(next.id); next = byCell.get(key(source.tab, source.address))) {
+    for (
+      let next = byCell.get(key(source.tab, source.address));
+      next && sources.has(next.id) && !seen.has(next.id);
+      next = byCell.get(key(source.tab, source.address))
+    ) {
       seen.add(next.id);
       source = sources.get(next.id)!;
     }

@@ -50,12 +50,17 @@ export function planMarkGroup(group: readonly MarkTarget[], ctx: MarkContext): M
     skipped: group.map((t) => ({ tab: t.tab, address: t.address, slotRole: t.slot.role, reason, detail: detail(t) })),
   });
   const broken = group.find((t) => t.problem !== null);
-  if (broken) return skipAll(broken.problem!.reason, (t) => t.problem?.detail ?? `${where(t)} is one choice of an answer that cannot be written: ${broken.problem!.detail}`);
+  if (broken)
+    return skipAll(
+      broken.problem!.reason,
+      (t) => t.problem?.detail ?? `${where(t)} is one choice of an answer that cannot be written: ${broken.problem!.detail}`,
+    );
 
   const first = group[0]!.slot;
   const raw = ctx.answer ? slotValue(ctx.answer, first, first === ctx.primary) : null;
   const value = raw?.trim() ?? '';
-  if (value === '') return skipAll('no_value', () => (ctx.answer ? `The answer has nothing for "${first.header || first.role}".` : 'The question has no answer.'));
+  if (value === '')
+    return skipAll('no_value', () => (ctx.answer ? `The answer has nothing for "${first.header || first.role}".` : 'The question has no answer.'));
   const choices = group.map((t) => choiceOf(t.slot));
   const chosen = coerceToAllowed(value, choices);
   if (chosen === null) return skipAll('not_allowed', () => `"${short(value)}" is not one of ${choices.join(', ')}; left for review.`);
@@ -93,7 +98,14 @@ export function planMarkGroup(group: readonly MarkTarget[], ctx: MarkContext): M
   group.forEach((t, i) => {
     if (i === chosenIndex) writes.push({ ...ctx.writeFor(t.slot, t.tab, t.address!, mark), mark: 'set' });
     else if (toClear.includes(t)) writes.push({ ...ctx.writeFor(t.slot, t.tab, t.address!, ''), mark: 'clear', trust: null, score: null, sources: [] });
-    else skipped.push({ tab: t.tab, address: t.address, slotRole: t.slot.role, reason: 'no_value', detail: `${where(t)} stays unmarked: the answer is "${chosen}".` });
+    else
+      skipped.push({
+        tab: t.tab,
+        address: t.address,
+        slotRole: t.slot.role,
+        reason: 'no_value',
+        detail: `${where(t)} stays unmarked: the answer is "${chosen}".`,
+      });
   });
   return { writes, skipped };
 }
@@ -182,7 +194,16 @@ export function planFillWithMarks(questions: readonly QuestionWithAnswers[], vie
         else if (options.writeDrafts) writes.push({ ...write, draft: true });
         else {
           const why = `a ${evaluation ? `${evaluation.trust}-trust` : 'unrated'} answer`;
-          skipped.push({ tab: write.tab, address: write.address, questionId: question.id, originalId: question.original_id ?? null, slotRole: write.slotRole, reason: 'draft', detail: `${write.tab}!${write.address}: ${why} is a draft, left for review.`, value: write.value });
+          skipped.push({
+            tab: write.tab,
+            address: write.address,
+            questionId: question.id,
+            originalId: question.original_id ?? null,
+            slotRole: write.slotRole,
+            reason: 'draft',
+            detail: `${write.tab}!${write.address}: ${why} is a draft, left for review.`,
+            value: write.value,
+          });
         }
       }
     }

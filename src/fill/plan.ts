@@ -148,7 +148,16 @@ export function planFill(
       const tab = target.tab ?? target.tabName;
       noteTab(tab);
       const skip = (reason: SkipReason, detail: string, extra: Partial<Pick<SkippedSlot, 'address' | 'current'>> = {}) => {
-        skipped.push({ tab, address: target.address, questionId: question.id, originalId: question.original_id ?? null, slotRole: slot.role, reason, detail, ...extra });
+        skipped.push({
+          tab,
+          address: target.address,
+          questionId: question.id,
+          originalId: question.original_id ?? null,
+          slotRole: slot.role,
+          reason,
+          detail,
+          ...extra,
+        });
       };
       const where = `${tab}!${target.address ?? slot.coordinate}`;
 

@@ -96,10 +96,7 @@ export function createOffering(target: StorageTarget, opts: { org: string; name:
 }
 
 /** Id of a user (created when missing), e.g. to name reviewers. */
-export function ensureUser(
-  target: StorageTarget,
-  opts: { org: string; user: string; firstName?: string; lastName?: string; email?: string },
-): Promise<number> {
+export function ensureUser(target: StorageTarget, opts: { org: string; user: string; firstName?: string; lastName?: string; email?: string }): Promise<number> {
   return withStore(target, async (store) => {
     const org = await store.orgs.upsert(opts.org, {});
     return (
@@ -134,10 +131,7 @@ export async function reindexMigrated(opts: { fromData: string; target: StorageO
         const { rows } = await target.store.files.list(org.id, { purpose: 'repository', status: 'ready', limit: 100, offset });
         for (const file of rows) {
           const doc = await extractDocument(target.blobs.source(file.stored_name), file.original_filename);
-          await kb.indexDocument(
-            knowledgeFileMeta(file),
-            doc,
-          );
+          await kb.indexDocument(knowledgeFileMeta(file), doc);
           const facts = await source.knowledgeIndex.fileFacts(file.org_id, file.id, []);
           if (facts?.subject) await target.knowledgeIndex.setFileSubject(file.org_id, file.id, facts.subject);
           indexed++;

@@ -110,7 +110,12 @@ function collectRoutes(app: FastifyInstance): BuiltApp['routes'] {
 }
 
 /** The background worker: ingestion and answer generation, under a lease shared with other processes. */
-function createWorker(ctx: ServiceContext, storage: Awaited<ReturnType<typeof openStorage>>, opts: BuildAppOptions, log: (message: string, error?: unknown) => void): JobWorker {
+function createWorker(
+  ctx: ServiceContext,
+  storage: Awaited<ReturnType<typeof openStorage>>,
+  opts: BuildAppOptions,
+  log: (message: string, error?: unknown) => void,
+): JobWorker {
   const { store } = storage;
   return new JobWorker(
     store.jobs,

@@ -42,9 +42,18 @@ export class ServiceMetrics {
       registers,
     });
     this.passages = new Counter({ name: 'qfill_passages_indexed_total', help: 'Passages written to the knowledge index', registers });
-    this.filesIndexed = new Counter({ name: 'qfill_files_processed_total', help: 'Uploaded files processed, by outcome (ready, failed)', labelNames: ['outcome'], registers });
+    this.filesIndexed = new Counter({
+      name: 'qfill_files_processed_total',
+      help: 'Uploaded files processed, by outcome (ready, failed)',
+      labelNames: ['outcome'],
+      registers,
+    });
     this.answers = new Counter({ name: 'qfill_answers_total', help: 'Answers generated, by method and trust', labelNames: ['method', 'trust'], registers });
-    this.modelRequests = new Counter({ name: 'qfill_model_requests_total', help: 'Requests sent to the language model (retries and repairs included)', registers });
+    this.modelRequests = new Counter({
+      name: 'qfill_model_requests_total',
+      help: 'Requests sent to the language model (retries and repairs included)',
+      registers,
+    });
     this.modelTokens = new Counter({ name: 'qfill_model_tokens_total', help: 'Tokens the language model reported using', registers });
     new Gauge({
       name: 'qfill_uploads_receiving',

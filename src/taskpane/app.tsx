@@ -92,15 +92,7 @@ export function App(props: AppProps) {
           {...(props.stallMs !== undefined ? { stallMs: props.stallMs } : {})}
         />,
       )}
-      {panel(
-        'chat',
-        'Chat',
-        later ? (
-          <later.ChatPane {...connection} workbook={props.workbook} questions={questions} active={tab === 'chat'} />
-        ) : (
-          <Loading />
-        ),
-      )}
+      {panel('chat', 'Chat', later ? <later.ChatPane {...connection} workbook={props.workbook} questions={questions} active={tab === 'chat'} /> : <Loading />)}
       {panel(
         'library',
         'Library',

@@ -23,8 +23,10 @@ const isReadRequest = (endpoint: string) => /^GET\b/.test(endpoint) || /^POST \/
 /** The meaning of a refusal (401/403), from the service's words and which request it refused. */
 function refusalHint(e: ApiError): string {
   const said = e.serverMessage ?? '';
-  if (/read[- ]?only/i.test(said)) return 'This key is read-only: it can ask questions in Chat but cannot upload. Save a key that is not read-only in Settings to fill or upload.';
-  if (/manager|role|permission|right/i.test(said)) return 'This key lacks the rights for this (repository uploads may need the repository-manager or admin role).';
+  if (/read[- ]?only/i.test(said))
+    return 'This key is read-only: it can ask questions in Chat but cannot upload. Save a key that is not read-only in Settings to fill or upload.';
+  if (/manager|role|permission|right/i.test(said))
+    return 'This key lacks the rights for this (repository uploads may need the repository-manager or admin role).';
   if (/licen[cs]e/i.test(said)) return "The organisation's licence is inactive: ask your administrator to renew it.";
   if (!said && !e.endpoint) return 'Check the API key in Settings.';
   // A refused read (list, ask) cannot be about write rights: the key itself or the licence is the problem.

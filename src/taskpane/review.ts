@@ -84,7 +84,7 @@ export function findQuestionAt(questions: readonly QuestionWithAnswers[], ref: C
   const exact = questions.find((q) => slotCells(q).some(same)) ?? questions.find((q) => same(questionCell(q)));
   if (exact) return exact;
   const row = rowOf(topLeft);
-  return row === null ? null : questions.find((q) => normTab(q.tab_name) === tab && questionRows(q).has(row)) ?? null;
+  return row === null ? null : (questions.find((q) => normTab(q.tab_name) === tab && questionRows(q).has(row)) ?? null);
 }
 
 export interface ReviewFilter {

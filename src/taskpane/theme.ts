@@ -84,7 +84,9 @@ export function readTheme(win: ThemeWindow): Theme {
  * has it (feature-detected), and the system's colour scheme. Returns a function that stops listening.
  */
 export function watchTheme(
-  win: ThemeWindow & { Office?: { EventType?: { OfficeThemeChanged?: unknown }; context?: { document?: { addHandlerAsync?: unknown; removeHandlerAsync?: unknown } } } },
+  win: ThemeWindow & {
+    Office?: { EventType?: { OfficeThemeChanged?: unknown }; context?: { document?: { addHandlerAsync?: unknown; removeHandlerAsync?: unknown } } };
+  },
   onChange: () => void,
 ): () => void {
   const stops: (() => void)[] = [];

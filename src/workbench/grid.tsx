@@ -76,7 +76,11 @@ export function Grid(props: { host: ExcelHost }) {
 
   const body = [];
   for (let r = 1; r <= rows; r++) {
-    const cells = [<th scope="row" class="wb-rowhead">{r}</th>];
+    const cells = [
+      <th scope="row" class="wb-rowhead">
+        {r}
+      </th>,
+    ];
     for (let c = 1; c <= columns; c++) {
       const merge = mergeAt(sheet, r, c);
       if (merge && (merge.top !== r || merge.left !== c)) continue;

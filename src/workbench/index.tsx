@@ -189,7 +189,9 @@ function Workbench() {
   useEffect(() => {
     void loadSavedWorkbook()
       .catch(() => null)
-      .then((saved) => (saved ? load(saved.original, saved.fileName, saved) : buildDemoQuestionnaire().then((bytes) => load(bytes, 'demo-questionnaire.xlsx'))));
+      .then((saved) =>
+        saved ? load(saved.original, saved.fileName, saved) : buildDemoQuestionnaire().then((bytes) => load(bytes, 'demo-questionnaire.xlsx')),
+      );
   }, []);
 
   const onFile = async (event: Event) => {
@@ -211,12 +213,7 @@ function Workbench() {
         <button type="button" class="wb-button" onClick={() => void buildDemoQuestionnaire().then((b) => load(b, 'demo-questionnaire.xlsx'))}>
           Demo questionnaire
         </button>
-        <button
-          type="button"
-          class="wb-button"
-          disabled={!open}
-          onClick={() => open && void saveCopy(open.host)}
-        >
+        <button type="button" class="wb-button" disabled={!open} onClick={() => open && void saveCopy(open.host)}>
           Download .xlsx
         </button>
         <label class="wb-theme">
@@ -229,7 +226,9 @@ function Workbench() {
             ))}
           </select>
         </label>
-        <span class="wb-status" data-testid="workbook-name">{status}</span>
+        <span class="wb-status" data-testid="workbook-name">
+          {status}
+        </span>
         {kept ? (
           <span class="wb-kept" data-testid="kept" data-state={kept}>
             {KEPT_TEXT[kept]}
@@ -243,7 +242,9 @@ function Workbench() {
         </p>
       ) : null}
       <main class="wb-main">
-        <section class="wb-workbook" aria-label="Workbook">{open ? <Grid host={open.host} /> : null}</section>
+        <section class="wb-workbook" aria-label="Workbook">
+          {open ? <Grid host={open.host} /> : null}
+        </section>
         <aside class="wb-pane" aria-label="Task pane">
           {open ? <App key={open.generation} {...open.props} theme={theme} /> : null}
         </aside>

@@ -163,7 +163,17 @@ export function quoteSheetName(name: string): string {
  */
 export function parseCellRef(coordinate: string, tab: string): CellRef | null {
   const bang = coordinate.lastIndexOf('!');
-  const sheet = bang >= 0 ? coordinate.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'") : tab;
-  const address = coordinate.slice(bang + 1).replace(/\$/g, '').trim().toUpperCase();
+  const sheet =
+    bang >= 0
+      ? coordinate
+          .slice(0, bang)
+          .replace(/^'(.*)'$/, '$1')
+          .replace(/''/g, "'")
+      : tab;
+  const address = coordinate
+    .slice(bang + 1)
+    .replace(/\$/g, '')
+    .trim()
+    .toUpperCase();
   return /^[A-Z]{1,3}[1-9][0-9]*$/.test(address) ? { tab: sheet, address } : null;
 }

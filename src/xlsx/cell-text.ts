@@ -31,9 +31,7 @@ export function cellText(value: string): CellText {
     truncated = true;
   }
   const xml = escapeText(
-    shown
-      .replace(XSTRING_LITERAL_RE, '_x005F_$1')
-      .replace(NOT_XML_RE, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`),
+    shown.replace(XSTRING_LITERAL_RE, '_x005F_$1').replace(NOT_XML_RE, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`),
   );
   return { xml, shown, truncated };
 }

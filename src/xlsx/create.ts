@@ -119,17 +119,28 @@ function sheetXml(sheet: NewSheet, styles: Styles, selected: boolean): string {
   }
   const data = [...rows.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([r, cells]) => `<row r="${r}">${cells.sort((a, b) => a.col - b.col).map((c) => c.xml).join('')}</row>`)
+    .map(
+      ([r, cells]) =>
+        `<row r="${r}">${cells
+          .sort((a, b) => a.col - b.col)
+          .map((c) => c.xml)
+          .join('')}</row>`,
+    )
     .join('');
   const frozen = sheet.frozenRows
     ? `<pane ySplit="${sheet.frozenRows}" topLeftCell="A${sheet.frozenRows + 1}" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A${sheet.frozenRows + 1}" sqref="A${sheet.frozenRows + 1}"/>`
     : '';
   const widths = Object.entries(sheet.widths ?? {}).sort((a, b) => Number(a[0]) - Number(b[0]));
   const cols = widths.length ? `<cols>${widths.map(([c, w]) => `<col min="${c}" max="${c}" width="${w}" customWidth="1"/>`).join('')}</cols>` : '';
-  const merges = sheet.merges?.length ? `<mergeCells count="${sheet.merges.length}">${sheet.merges.map((m) => `<mergeCell ref="${m}"/>`).join('')}</mergeCells>` : '';
+  const merges = sheet.merges?.length
+    ? `<mergeCells count="${sheet.merges.length}">${sheet.merges.map((m) => `<mergeCell ref="${m}"/>`).join('')}</mergeCells>`
+    : '';
   const lists = sheet.lists?.length
     ? `<dataValidations count="${sheet.lists.length}">${sheet.lists
-        .map((l) => `<dataValidation type="list" allowBlank="1" showInputMessage="1" showErrorMessage="1" sqref="${l.sqref}"><formula1>${escapeText(l.source)}</formula1></dataValidation>`)
+        .map(
+          (l) =>
+            `<dataValidation type="list" allowBlank="1" showInputMessage="1" showErrorMessage="1" sqref="${l.sqref}"><formula1>${escapeText(l.source)}</formula1></dataValidation>`,
+        )
         .join('')}</dataValidations>`
     : '';
   return (
@@ -152,7 +163,9 @@ export function createWorkbook(book: NewWorkbook): Uint8Array {
   const files: Record<string, Uint8Array> = {};
   const text = (name: string, xml: string) => void (files[name] = utf8Encoder.encode(xml));
   book.sheets.forEach((sheet, i) => text(`xl/worksheets/sheet${i + 1}.xml`, sheetXml(sheet, styles, i === active)));
-  const sheetTypes = book.sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`);
+  const sheetTypes = book.sheets.map(
+    (_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+  );
   const ordered: Record<string, Uint8Array> = {};
   text(
     '[Content_Types].xml',
@@ -162,11 +175,16 @@ export function createWorkbook(book: NewWorkbook): Uint8Array {
       '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
       `${sheetTypes.join('')}</Types>`,
   );
-  text('_rels/.rels', `${XML_HEAD}<Relationships xmlns="${PKG_REL}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`);
+  text(
+    '_rels/.rels',
+    `${XML_HEAD}<Relationships xmlns="${PKG_REL}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+  );
   text(
     'xl/workbook.xml',
     `${XML_HEAD}<workbook xmlns="${MAIN}" xmlns:r="${REL}"><bookViews><workbookView activeTab="${active}"/></bookViews><sheets>` +
-      book.sheets.map((s, i) => `<sheet name="${escapeAttribute(s.name)}" sheetId="${i + 1}"${s.hidden ? ' state="hidden"' : ''} r:id="rId${i + 1}"/>`).join('') +
+      book.sheets
+        .map((s, i) => `<sheet name="${escapeAttribute(s.name)}" sheetId="${i + 1}"${s.hidden ? ' state="hidden"' : ''} r:id="rId${i + 1}"/>`)
+        .join('') +
       '</sheets><calcPr calcId="191029"/></workbook>',
   );
   text(

@@ -3,7 +3,17 @@
  * lossless rewriter, and the workbook and sheet parts. The writer (`qfill fill`) and the
  * questionnaire detector both read packages through it.
  */
-export { XlsxPackage, type ReadCell, type XlsxWrite, type WriteResult, type ApplyOptions, type SheetInfo, type SheetPart, type CellStyle, type DefinedName } from './package';
+export {
+  XlsxPackage,
+  type ReadCell,
+  type XlsxWrite,
+  type WriteResult,
+  type ApplyOptions,
+  type SheetInfo,
+  type SheetPart,
+  type CellStyle,
+  type DefinedName,
+} from './package';
 export { XlsxError, isXlsxError, type XlsxErrorCode } from './errors';
 export { sniffSpreadsheet, type SpreadsheetKind } from './sniff';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip';

@@ -163,7 +163,10 @@ function applyToComments(xml: string | null, notes: readonly NoteWrite[]): { xml
       part.comments.set(n.address, commentElement(prefix, n.address, authorId(n.author), n.text));
     }
   }
-  const list = [...part.comments.keys()].sort(byPosition).map((a) => part.comments.get(a)!).join('');
+  const list = [...part.comments.keys()]
+    .sort(byPosition)
+    .map((a) => part.comments.get(a)!)
+    .join('');
   const authorsXml = `<${prefix}authors>${authors.map((a) => `<${prefix}author>${a}</${prefix}author>`).join('')}</${prefix}authors>`;
   const listXml = `<${prefix}commentList>${list}</${prefix}commentList>`;
   if (!xml) return { xml: `${XML_HEAD}<comments xmlns="${NS_MAIN}">${authorsXml}${listXml}</comments>`, removed, cells: new Set(part.comments.keys()) };
@@ -238,7 +241,7 @@ function applyToVml(vml: string | null, block: () => number, removed: readonly s
   let next = Math.max(idBlock * 1024, ...[...out.matchAll(/_x0000_s(\d+)/g)].map((m) => Number(m[1]))) + 1;
   const added = missing.map((a) => vmlShape(next++, a)).join('');
   const close = out.lastIndexOf('</xml>');
-  if (close < 0) throw new XlsxError('corrupt', 'A sheet\'s VML drawing has no closing </xml>.');
+  if (close < 0) throw new XlsxError('corrupt', "A sheet's VML drawing has no closing </xml>.");
   return out.slice(0, close) + added + out.slice(close);
 }
 

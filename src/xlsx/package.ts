@@ -113,9 +113,7 @@ export class XlsxPackage {
     this.zip = zip;
     this.label = label;
     this.workbookPath = this.findWorkbookPart();
-    this.workbookRels = this.entryExists(relsPathFor(this.workbookPath))
-      ? parseRelationships(this.text(relsPathFor(this.workbookPath)))
-      : [];
+    this.workbookRels = this.entryExists(relsPathFor(this.workbookPath)) ? parseRelationships(this.text(relsPathFor(this.workbookPath))) : [];
     this.sheets = parseSheets(this.text(this.workbookPath), this.workbookPath, this.workbookRels);
     if (!this.sheets.some((s) => s.kind === 'worksheet' && s.path && this.entryExists(s.path))) {
       throw new XlsxError('not_workbook', `${label} is an Excel package without any worksheet.`);
@@ -335,7 +333,12 @@ export class XlsxPackage {
       if (!ref) throw new XlsxError('bad_write', `Cannot write "${w.address}" on ${w.tab}: not a cell address.`);
       const sheet = this.sheetPart(w.tab);
       const group = bySheet.get(sheet.info.path) ?? { sheet, cells: [] as SheetCellWrite[] };
-      group.cells.push({ ref, value: w.value, ...(w.formula !== undefined ? { formula: w.formula } : {}), ...(w.style !== undefined ? { style: w.style } : {}) });
+      group.cells.push({
+        ref,
+        value: w.value,
+        ...(w.formula !== undefined ? { formula: w.formula } : {}),
+        ...(w.style !== undefined ? { style: w.style } : {}),
+      });
       bySheet.set(sheet.info.path, group);
     }
     const replacements = new Map<string, Uint8Array>();

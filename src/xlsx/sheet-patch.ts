@@ -119,7 +119,8 @@ export function patchSheet(
       for (const n of newRows) edits.push({ start: n.at, end: n.at, text: n.text });
       // Rows without `r` are numbered by position: pin their numbers before inserting rows among them.
       for (const row of layout.rows) {
-        if (!row.hasR && !(row.selfClosing && byRow.has(row.r))) edits.push({ start: row.start + `<${prefix}row`.length, end: row.start + `<${prefix}row`.length, text: ` r="${row.r}"` });
+        if (!row.hasR && !(row.selfClosing && byRow.has(row.r)))
+          edits.push({ start: row.start + `<${prefix}row`.length, end: row.start + `<${prefix}row`.length, text: ` r="${row.r}"` });
       }
     }
   }

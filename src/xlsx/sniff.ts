@@ -51,8 +51,7 @@ export function sniffSpreadsheet(bytes: Uint8Array, label: string, options: Snif
     }
     throw new XlsxError(
       'legacy_xls',
-      `${label} is a legacy Excel 97-2003 file (.xls), not an .xlsx: open it in Excel or LibreOffice and ` +
-        'save it as an Excel Workbook (.xlsx).',
+      `${label} is a legacy Excel 97-2003 file (.xls), not an .xlsx: open it in Excel or LibreOffice and ` + 'save it as an Excel Workbook (.xlsx).',
     );
   }
   if (csvAllowed && /\.(csv|tsv)$/i.test(options.csvName!)) return 'csv';

@@ -18,10 +18,34 @@ export const GENERAL = 'General';
 
 /** Excel's built-in number formats by id (en-US). */
 const BUILTIN_FORMATS: Record<number, string> = {
-  0: GENERAL, 1: '0', 2: '0.00', 3: '#,##0', 4: '#,##0.00', 9: '0%', 10: '0.00%', 11: '0.00E+00', 12: '# ?/?', 13: '# ??/??',
-  14: 'm/d/yyyy', 15: 'd-mmm-yy', 16: 'd-mmm', 17: 'mmm-yy', 18: 'h:mm AM/PM', 19: 'h:mm:ss AM/PM', 20: 'h:mm', 21: 'h:mm:ss',
-  22: 'm/d/yyyy h:mm', 37: '#,##0 ;(#,##0)', 38: '#,##0 ;[Red](#,##0)', 39: '#,##0.00;(#,##0.00)', 40: '#,##0.00;[Red](#,##0.00)',
-  45: 'mm:ss', 46: '[h]:mm:ss', 47: 'mmss.0', 48: '##0.0E+0', 49: '@',
+  0: GENERAL,
+  1: '0',
+  2: '0.00',
+  3: '#,##0',
+  4: '#,##0.00',
+  9: '0%',
+  10: '0.00%',
+  11: '0.00E+00',
+  12: '# ?/?',
+  13: '# ??/??',
+  14: 'm/d/yyyy',
+  15: 'd-mmm-yy',
+  16: 'd-mmm',
+  17: 'mmm-yy',
+  18: 'h:mm AM/PM',
+  19: 'h:mm:ss AM/PM',
+  20: 'h:mm',
+  21: 'h:mm:ss',
+  22: 'm/d/yyyy h:mm',
+  37: '#,##0 ;(#,##0)',
+  38: '#,##0 ;[Red](#,##0)',
+  39: '#,##0.00;(#,##0.00)',
+  40: '#,##0.00;[Red](#,##0.00)',
+  45: 'mm:ss',
+  46: '[h]:mm:ss',
+  47: 'mmss.0',
+  48: '##0.0E+0',
+  49: '@',
 };
 
 /** Office 2013+ default theme colours by theme index. */
@@ -43,11 +67,18 @@ export function withTint(hex: string, tint: number): string {
   if (d !== 0) h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
   l = tint < 0 ? l * (1 + tint) : l * (1 - tint) + tint;
   const c = (1 - Math.abs(2 * l - 1)) * s;
-  const x = c * (1 - Math.abs(((h % 6) + 6) % 6 % 2 - 1));
+  const x = c * (1 - Math.abs(((((h % 6) + 6) % 6) % 2) - 1));
   const m = l - c / 2;
   const hh = ((h % 6) + 6) % 6;
   const [r1, g1, b1] = hh < 1 ? [c, x, 0] : hh < 2 ? [x, c, 0] : hh < 3 ? [0, c, x] : hh < 4 ? [0, x, c] : hh < 5 ? [x, 0, c] : [c, 0, x];
-  return `#${[r1, g1, b1].map((v) => Math.round(Math.min(1, Math.max(0, v + m)) * 255).toString(16).padStart(2, '0').toUpperCase()).join('')}`;
+  return `#${[r1, g1, b1]
+    .map((v) =>
+      Math.round(Math.min(1, Math.max(0, v + m)) * 255)
+        .toString(16)
+        .padStart(2, '0')
+        .toUpperCase(),
+    )
+    .join('')}`;
 }
 
 function colourOf(attrs: Map<string, string> | undefined): string | null {
@@ -66,7 +97,8 @@ const isTrue = (v: string | undefined) => v === '1' || v === 'true';
 
 function numberFormats(stylesXml: string): Map<number, string> {
   const formats = new Map(Object.entries(BUILTIN_FORMATS).map(([id, code]) => [Number(id), code]));
-  for (const f of elements(firstElement(stylesXml, 'numFmts')?.inner ?? '', 'numFmt')) formats.set(Number(f.attrs.get('numFmtId')), f.attrs.get('formatCode') ?? '');
+  for (const f of elements(firstElement(stylesXml, 'numFmts')?.inner ?? '', 'numFmt'))
+    formats.set(Number(f.attrs.get('numFmtId')), f.attrs.get('formatCode') ?? '');
   return formats;
 }
 
@@ -148,9 +180,12 @@ export class StyleEditor {
     if (known !== undefined) return known;
     const xfs = elements(firstElement(this.xml, 'cellXfs')?.inner ?? '', 'xf');
     const source = xfs[base] ?? xfs[0];
-    let tag = source ? `<${this.prefix}xf${[...source.attrs].map(([k, v]) => ` ${k}="${escapeAttribute(v)}"`).join('')}>` : `<${this.prefix}xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0">`;
+    let tag = source
+      ? `<${this.prefix}xf${[...source.attrs].map(([k, v]) => ` ${k}="${escapeAttribute(v)}"`).join('')}>`
+      : `<${this.prefix}xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0">`;
     if (!now || now.fill !== want.fill) tag = withAttribute(withAttribute(tag, 'fillId', String(this.fillId(want.fill))), 'applyFill', '1');
-    if (!now || now.numberFormat !== want.numberFormat) tag = withAttribute(withAttribute(tag, 'numFmtId', String(this.numberFormatId(want.numberFormat))), 'applyNumberFormat', '1');
+    if (!now || now.numberFormat !== want.numberFormat)
+      tag = withAttribute(withAttribute(tag, 'numFmtId', String(this.numberFormatId(want.numberFormat))), 'applyNumberFormat', '1');
     tag = withAttribute(tag, 'quotePrefix', want.quotePrefix ? '1' : '0');
     const { xml, index } = appendTo(this.xml, this.prefix, 'cellXfs', 'xf', `${tag}${source?.inner ?? ''}</${this.prefix}xf>`, null);
     this.xml = xml;

@@ -177,12 +177,11 @@ function scan(xml: string, localName: string, prefix: string | undefined, style:
     const nameEnd = nameEndAt(xml, i + 1, localName, prefix);
     const after = nameEnd < 0 ? -1 : xml.charCodeAt(nameEnd);
     const spaced = nameEnd >= 0 && isSpace(xml, nameEnd);
-    if (nameEnd < 0 || !(spaced || after === 47 /* / */ || after === 62 /* > */)) {
+    if (nameEnd < 0 || !((spaced || after === 47 /* / */ || after === 62) /* > */)) {
       i++;
       continue;
     }
-    const gt =
-      style === 'text' && !spaced ? (after === 62 ? nameEnd : emptyForm && xml.charCodeAt(nameEnd + 1) === 62 ? nameEnd + 1 : -2) : nextGt(nameEnd);
+    const gt = style === 'text' && !spaced ? (after === 62 ? nameEnd : emptyForm && xml.charCodeAt(nameEnd + 1) === 62 ? nameEnd + 1 : -2) : nextGt(nameEnd);
     if (gt === -1) break; // no `>` anywhere after: nothing further can match
     if (gt === -2) {
       i++;

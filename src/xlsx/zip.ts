@@ -82,8 +82,7 @@ export function isZip(bytes: Uint8Array): boolean {
 
 const damaged = (label: string, what: string) =>
   new XlsxError('corrupt', `${label} is damaged: not a readable zip archive (${what}). Re-save it from Excel as .xlsx.`);
-const bomb = (label: string, why: string) =>
-  new XlsxError('zip_bomb', `${label} was refused as a possible zip bomb: ${why}.`);
+const bomb = (label: string, why: string) => new XlsxError('zip_bomb', `${label} was refused as a possible zip bomb: ${why}.`);
 
 function findEndOfCentralDirectory(b: Uint8Array): number {
   const min = Math.max(0, b.length - 22 - 0xffff);
@@ -279,7 +278,16 @@ export function crc32(data: Uint8Array): number {
       crcTables.push(t);
     }
   }
-  const [t0, t1, t2, t3, t4, t5, t6, t7] = crcTables as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+  const [t0, t1, t2, t3, t4, t5, t6, t7] = crcTables as [
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+  ];
   let c = 0xffffffff;
   let i = 0;
   const end8 = data.length - (data.length % 8);
@@ -341,7 +349,12 @@ interface ZipOutput {
  * The archive with some entries' contents replaced and new entries appended after the existing
  * ones (`additions`, e.g. a comments part for notes); every other entry is copied byte for byte.
  */
-export function rewriteZip(z: ZipArchive, replacements: ReadonlyMap<string, Uint8Array>, level?: number, additions: ReadonlyMap<string, Uint8Array> = new Map()): Uint8Array {
+export function rewriteZip(
+  z: ZipArchive,
+  replacements: ReadonlyMap<string, Uint8Array>,
+  level?: number,
+  additions: ReadonlyMap<string, Uint8Array> = new Map(),
+): Uint8Array {
   checkRewrite(z, replacements, additions);
   const w: ZipOutput = { out: new ByteWriter(), central: new ByteWriter() };
   for (const e of z.entries) {

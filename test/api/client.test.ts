@@ -163,7 +163,14 @@ describe('multipart uploads', () => {
         { name: 'CAIQ v4.xlsx', data: xlsx },
         { name: 'extra.csv', data: blob },
       ],
-      { client: 'ACME Corp', document_type: 'security_questionnaire', visibility: 'team', team_id: 3, reviewer_ids: [4, 5], advanced_options: { language: 'en', nested: { a: 1 } } },
+      {
+        client: 'ACME Corp',
+        document_type: 'security_questionnaire',
+        visibility: 'team',
+        team_id: 3,
+        reviewer_ids: [4, 5],
+        advanced_options: { language: 'en', nested: { a: 1 } },
+      },
     );
     expect(res).toEqual({ file_ids: [11, 12], questionnaire_ids: [21, 22] });
     const rec = server.last();
@@ -180,9 +187,13 @@ describe('multipart uploads', () => {
     expect(form.get('team_id')).toBe('3');
     expect(form.getAll('reviewer_ids')).toEqual(['4', '5']);
     expect(JSON.parse(form.get('advanced_options') as string)).toEqual({ language: 'en', nested: { a: 1 } });
-    expect([...form.keys()].filter((k) => k !== 'files' && k !== 'reviewer_ids').sort()).toEqual(
-      ['advanced_options', 'client', 'document_type', 'team_id', 'visibility'],
-    );
+    expect([...form.keys()].filter((k) => k !== 'files' && k !== 'reviewer_ids').sort()).toEqual([
+      'advanced_options',
+      'client',
+      'document_type',
+      'team_id',
+      'visibility',
+    ]);
   });
 
   it('repository: repeated tags and offerings, booleans as true/false, analysis_type', async () => {

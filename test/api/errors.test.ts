@@ -134,7 +134,14 @@ describe('path ids are validated before any request', () => {
 
   it('repository file, answers, structure, progress and polling ids too', async () => {
     const c = client();
-    for (const p of [c.getRepositoryFile('x'), c.getAnswers(-1), c.getStructure('1.0'), c.getAnswerProgress('a'), c.pollAnswerProgress('b'), c.sendMessage(0, { message: 'm' })]) {
+    for (const p of [
+      c.getRepositoryFile('x'),
+      c.getAnswers(-1),
+      c.getStructure('1.0'),
+      c.getAnswerProgress('a'),
+      c.pollAnswerProgress('b'),
+      c.sendMessage(0, { message: 'm' }),
+    ]) {
       expect((await failure(p)).kind).toBe('invalid_argument');
     }
     expect(server.requests).toHaveLength(0);

@@ -30,7 +30,10 @@ export class TestServer {
   private waiters: Array<{ count: number; resolve: () => void }> = [];
   fallback: Reply = { status: 500, json: { error: 'no scripted reply' } };
 
-  private constructor(private readonly server: http.Server, readonly origin: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly origin: string,
+  ) {}
 
   static async start(port = 0): Promise<TestServer> {
     const server = http.createServer();

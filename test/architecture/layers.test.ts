@@ -79,9 +79,7 @@ describe('layers', () => {
 
   it('fails on an import against the arrows, a Node built-in in a browser layer, a UI package in the service, and a cycle', () => {
     const edge = (from: string, to: string, external = false): ImportEdge => ({ from, to, external, typeOnly: false });
-    expect(violations([edge('fill/plan.ts', 'excel/types.ts')])).toEqual([
-      'fill/plan.ts imports excel/types.ts: src/fill may import only api, xlsx',
-    ]);
+    expect(violations([edge('fill/plan.ts', 'excel/types.ts')])).toEqual(['fill/plan.ts imports excel/types.ts: src/fill may import only api, xlsx']);
     expect(violations([edge('xlsx/package.ts', 'fill/types.ts')])).toHaveLength(1);
     expect(violations([edge('service/app.ts', 'taskpane/app.tsx')])).toHaveLength(1);
     expect(violations([edge('api/client.ts', 'node:fs', true)])).toHaveLength(1);
@@ -89,7 +87,9 @@ describe('layers', () => {
     expect(violations([edge('workbench/index.tsx', 'exceljs', true)])).toEqual(['workbench/index.tsx imports exceljs: no layer of src/ may']);
     expect(violations([edge('newlayer/x.ts', 'api/schemas.ts')])).toHaveLength(1);
     expect(violations([{ ...edge('excel/types.ts', 'fill/types.ts'), typeOnly: true }])).toEqual([]);
-    expect(cycles([edge('a/x.ts', 'a/y.ts'), edge('a/y.ts', 'a/z.ts'), edge('a/z.ts', 'a/x.ts'), edge('a/z.ts', 'a/w.ts')])).toEqual([['a/x.ts', 'a/y.ts', 'a/z.ts']]);
+    expect(cycles([edge('a/x.ts', 'a/y.ts'), edge('a/y.ts', 'a/z.ts'), edge('a/z.ts', 'a/x.ts'), edge('a/z.ts', 'a/w.ts')])).toEqual([
+      ['a/x.ts', 'a/y.ts', 'a/z.ts'],
+    ]);
     expect(cycles([edge('a/x.ts', 'a/y.ts'), { ...edge('a/y.ts', 'a/x.ts'), typeOnly: true }])).toEqual([]);
   });
 });

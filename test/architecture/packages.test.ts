@@ -40,6 +40,10 @@ describe('package.json', () => {
 
   it('has no runtime dependency that src/ and bin/ never import (benches and tests use dev dependencies)', () => {
     const used = runtimeImports();
-    expect(Object.keys(pkg.dependencies).filter((name) => !used.has(name)).sort()).toEqual([]);
+    expect(
+      Object.keys(pkg.dependencies)
+        .filter((name) => !used.has(name))
+        .sort(),
+    ).toEqual([]);
   });
 });

@@ -72,7 +72,15 @@ export function synchronousMethods(fileName: string, source: string): string[] {
 let program: ts.Program | null = null;
 function typesFrom(door: string, forbidden: (declaredIn: string) => boolean): string[] {
   // One program for both files looked at (building it is most of this suite's time).
-  program ??= ts.createProgram([join(STORAGE, 'sqlite', 'open.ts'), join(STORAGE, 'sqlite', 'database.ts')], { strict: true, noEmit: true, skipLibCheck: true, moduleResolution: ts.ModuleResolutionKind.Bundler, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, types: ['node'] });
+  program ??= ts.createProgram([join(STORAGE, 'sqlite', 'open.ts'), join(STORAGE, 'sqlite', 'database.ts')], {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    module: ts.ModuleKind.ESNext,
+    target: ts.ScriptTarget.ES2022,
+    types: ['node'],
+  });
   const checker = program.getTypeChecker();
   const sourceFile = program.getSourceFile(door)!;
   const seen = new Set<ts.Type>();
@@ -81,10 +89,13 @@ function typesFrom(door: string, forbidden: (declaredIn: string) => boolean): st
     if (seen.has(type) || depth > 4) return;
     seen.add(type);
     // Named types only (an export's own anonymous function or object type is declared where it is).
-    const named = [type.getSymbol(), type.aliasSymbol].filter((s) => s && s.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Enum));
+    const named = [type.getSymbol(), type.aliasSymbol].filter(
+      (s) => s && s.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Enum),
+    );
     for (const symbol of named) {
       for (const d of symbol?.getDeclarations() ?? []) {
-        if (forbidden(d.getSourceFile().fileName)) out.add(`${path}: ${checker.typeToString(type)} (${d.getSourceFile().fileName.replace(/.*node_modules\//, '')})`);
+        if (forbidden(d.getSourceFile().fileName))
+          out.add(`${path}: ${checker.typeToString(type)} (${d.getSourceFile().fileName.replace(/.*node_modules\//, '')})`);
       }
     }
     if (type.isUnionOrIntersection()) type.types.forEach((t) => walk(t, depth, path));

@@ -18,7 +18,7 @@ describe('the PostgreSQL bench', () => {
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
-      await client.query("CREATE TABLE kb_counts (org_id integer, kind text, rows bigint)");
+      await client.query('CREATE TABLE kb_counts (org_id integer, kind text, rows bigint)');
       expect(await passagesIn(db.url)).toBe(0);
       await client.query("INSERT INTO kb_counts VALUES (1, 'passages', 1200), (2, 'passages', 34), (1, 'terms', 99)");
     } finally {

@@ -34,7 +34,11 @@ describe('qfill config', () => {
       QFILL_API_KEY: 'qf_abcdef',
     });
     expect(r.status, r.stderr).toBe(0);
-    const line = (name: string) => r.stdout.split('\n').find((l) => l.startsWith(`${name} `))?.replace(/\s+/g, ' ');
+    const line = (name: string) =>
+      r.stdout
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.replace(/\s+/g, ' ');
     expect(line('QFILL_LLM_BASE_URL')).toBe('QFILL_LLM_BASE_URL https://api.openai.com/v1 environment');
     expect(line('QFILL_LLM_API_KEY')).toBe('QFILL_LLM_API_KEY ******** environment');
     expect(line('QFILL_API_KEY')).toBe('QFILL_API_KEY ******** environment');

@@ -56,8 +56,7 @@ async function excelJs(bytes: Uint8Array): Promise<ExcelJS.Workbook> {
   return wb;
 }
 
-const noteText = (note: ExcelJS.Comment | string | undefined) =>
-  typeof note === 'string' ? note : (note?.texts ?? []).map((t) => t.text).join('');
+const noteText = (note: ExcelJS.Comment | string | undefined) => (typeof note === 'string' ? note : (note?.texts ?? []).map((t) => t.text).join(''));
 
 let dir: string;
 beforeAll(() => {
@@ -90,7 +89,12 @@ describe('colours and notes written into a copy of a real questionnaire', () => 
 
     // Our reader: the colours, the notes, the values, and every other part byte for byte.
     const after = XlsxPackage.open(filled);
-    expect([`C${r1}`, `D${r1}`, `C${r2}`, `C${r3}`].map((a) => fillOf(after, K12_TAB, a))).toEqual([TRUST_FILLS.high, TRUST_FILLS.high, TRUST_FILLS.medium, TRUST_FILLS.low]);
+    expect([`C${r1}`, `D${r1}`, `C${r2}`, `C${r3}`].map((a) => fillOf(after, K12_TAB, a))).toEqual([
+      TRUST_FILLS.high,
+      TRUST_FILLS.high,
+      TRUST_FILLS.medium,
+      TRUST_FILLS.low,
+    ]);
     expect(fillOf(after, K12_TAB, neighbour)).toBe(before.neighbour);
     expect(fillOf(after, K12_TAB, `D${r3}`)).toBe(fillOf(pkg, K12_TAB, `D${r3}`));
     const notes = new Map(notesOf(after, K12_TAB).map((n) => [n.address, n]));
@@ -193,7 +197,13 @@ describe('qfill fill --highlight --source-notes', () => {
     expect(written.length).toBeGreaterThan(10);
     const withTrust = written.filter((c) => c.trust);
     const withSources = written.filter((c) => c.sources.length > 0);
-    expect([report.highlighted, report.source_notes, report.coloured_cells, report.source_note_cells, report.annotation_gaps]).toEqual([true, true, withTrust.length, withSources.length, []]);
+    expect([report.highlighted, report.source_notes, report.coloured_cells, report.source_note_cells, report.annotation_gaps]).toEqual([
+      true,
+      true,
+      withTrust.length,
+      withSources.length,
+      [],
+    ]);
     expect(run.stdout).toContain(`${withTrust.length} answers coloured by trust; ${withSources.length} source notes added.`);
     expect(run.stdout).not.toContain('Values only');
 

@@ -61,7 +61,10 @@ describe('qfill fill --prefer-recent', () => {
   });
 
   it('refuses a value for the flag', async () => {
-    const run = await runFillCaptured([join(dir, 'x.xlsx'), '--out', join(dir, 'y.xlsx'), '--prefer-recent=yes'], { QFILL_BASE_URL: service.base, QFILL_API_KEY: service.key });
+    const run = await runFillCaptured([join(dir, 'x.xlsx'), '--out', join(dir, 'y.xlsx'), '--prefer-recent=yes'], {
+      QFILL_BASE_URL: service.base,
+      QFILL_API_KEY: service.key,
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--prefer-recent takes no value');
   });

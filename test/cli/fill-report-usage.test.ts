@@ -9,11 +9,24 @@ const ctx = { input: 'in.xlsx', output: 'out.xlsx', service: 'http://127.0.0.1:3
 
 describe('fill report: what the language model cost', () => {
   it('sums requests and tokens over the answers (the first of each batch carries its batch) and names the model', () => {
-    const usage = (requests: number, tokens: number) => ({ score: 80, trust: 'high', reason: 'r', method: 'llm', model: 'gpt-4o-mini', llm_usage: { requests, tokens, questions: 2 } });
+    const usage = (requests: number, tokens: number) => ({
+      score: 80,
+      trust: 'high',
+      reason: 'r',
+      method: 'llm',
+      model: 'gpt-4o-mini',
+      llm_usage: { requests, tokens, questions: 2 },
+    });
     const questions = [
       question({ answer_slots: [slot('C3')], answers: [{ id: 1, text: 'Yes', evaluation: usage(2, 1500) }] }),
       question({ answer_slots: [slot('C4')], answers: [{ id: 2, text: 'No', evaluation: { score: 80, trust: 'high', reason: 'r', model: 'gpt-4o-mini' } }] }),
-      question({ answer_slots: [slot('C5')], answers: [{ id: 3, text: 'Yes', evaluation: usage(1, 700) }, { id: 4, text: 'older', evaluation: usage(1, 650) }] }),
+      question({
+        answer_slots: [slot('C5')],
+        answers: [
+          { id: 3, text: 'Yes', evaluation: usage(1, 700) },
+          { id: 4, text: 'older', evaluation: usage(1, 650) },
+        ],
+      }),
     ];
     const plan = planFill(questions, view(['Sheet1']));
     expect(plan.report.model).toEqual({ models: ['gpt-4o-mini'], requests: 4, tokens: 2850 });
@@ -23,7 +36,9 @@ describe('fill report: what the language model cost', () => {
   });
 
   it('says nothing about a model when no answer came from one', () => {
-    const questions = [question({ answer_slots: [slot('C3')], answers: [{ id: 1, text: 'Yes', evaluation: { score: 80, trust: 'high', reason: 'r', method: 'extractive' } }] })];
+    const questions = [
+      question({ answer_slots: [slot('C3')], answers: [{ id: 1, text: 'Yes', evaluation: { score: 80, trust: 'high', reason: 'r', method: 'extractive' } }] }),
+    ];
     const plan = planFill(questions, view(['Sheet1']));
     const report = buildFillReport(plan, questions, ctx);
     expect(report.model_usage).toBeNull();
@@ -44,7 +59,13 @@ describe('fill report: values only', () => {
   it('with them, says what was added and what could not be', () => {
     const questions = [question({ answer_slots: [slot('C3')], answers: [{ id: 1, text: 'Yes', evaluation: { score: 80, trust: 'high', reason: 'r' } }] })];
     const plan = planFill(questions, view(['Sheet1']));
-    const annotations = { highlight: true, sourceNotes: true, coloured: 0, noted: 0, gaps: [{ kind: 'colour' as const, why: 'protected' as const, tab: 'Sheet1', count: 1 }] };
+    const annotations = {
+      highlight: true,
+      sourceNotes: true,
+      coloured: 0,
+      noted: 0,
+      gaps: [{ kind: 'colour' as const, why: 'protected' as const, tab: 'Sheet1', count: 1 }],
+    };
     const report = buildFillReport(plan, questions, { ...ctx, annotations });
     expect(report).toMatchObject({ highlighted: true, source_notes: true, coloured_cells: 0, source_note_cells: 0 });
     expect(report.annotation_gaps).toEqual(['1 answer on "Sheet1" has no trust colour: the sheet is protected.']);

@@ -11,8 +11,16 @@ import { protectedMultiTabWorkbook, smallWorkbook } from '../xlsx/helpers';
 describe('parseFillArgs', () => {
   it('takes --base and --key from the environment unless given', () => {
     const env = { QFILL_BASE_URL: 'http://env', QFILL_API_KEY: 'k-env' };
-    expect(parseFillArgs(['q.xlsx', '--out', 'o.xlsx'], env)).toMatchObject({ input: 'q.xlsx', out: 'o.xlsx', baseUrl: 'http://env', apiKey: 'k-env', overwrite: false });
-    expect(parseFillArgs(['q.xlsx', '--out=o.xlsx', '--base=http://flag', '--key', 'k', '--overwrite', '--report', 'r.json', '--timeout', '30'], env)).toMatchObject({
+    expect(parseFillArgs(['q.xlsx', '--out', 'o.xlsx'], env)).toMatchObject({
+      input: 'q.xlsx',
+      out: 'o.xlsx',
+      baseUrl: 'http://env',
+      apiKey: 'k-env',
+      overwrite: false,
+    });
+    expect(
+      parseFillArgs(['q.xlsx', '--out=o.xlsx', '--base=http://flag', '--key', 'k', '--overwrite', '--report', 'r.json', '--timeout', '30'], env),
+    ).toMatchObject({
       baseUrl: 'http://flag',
       apiKey: 'k',
       overwrite: true,
@@ -76,7 +84,13 @@ describe('progress display', () => {
   });
 });
 
-const q = (id: number, tab: string, coordinate: string, text = 'Yes', extra: Partial<QuestionWithAnswers['answer_slots'] extends (infer S)[] | undefined ? S : never> = {}) =>
+const q = (
+  id: number,
+  tab: string,
+  coordinate: string,
+  text = 'Yes',
+  extra: Partial<QuestionWithAnswers['answer_slots'] extends (infer S)[] | undefined ? S : never> = {},
+) =>
   ({
     id,
     original_id: `Q-${id}`,

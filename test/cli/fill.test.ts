@@ -44,8 +44,7 @@ async function fillFile(input: string, extra: string[] = []) {
   return { run, out, report: existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as FillReportJson) : null };
 }
 
-const writtenCells = (report: FillReportJson) =>
-  report.tabs.flatMap((t) => t.cells.filter((c) => c.status === 'written').map((c) => ({ tab: t.tab, ...c })));
+const writtenCells = (report: FillReportJson) => report.tabs.flatMap((t) => t.cells.filter((c) => c.status === 'written').map((c) => ({ tab: t.tab, ...c })));
 
 describe.each(FIXTURES)('qfill fill $file', (fx) => {
   it('writes only answer cells, keeps everything else byte-identical, and LibreOffice shows the answers', async () => {
@@ -102,7 +101,10 @@ describe.each(FIXTURES)('qfill fill $file', (fx) => {
     const csv = libreOfficeCsv(filled, fx.answerTab);
     for (const w of answerTabWrites.slice(0, 25)) {
       const row = Number(/\d+$/.exec(w.address!)![0]);
-      const col = w.address!.replace(/\d+$/, '').split('').reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+      const col = w
+        .address!.replace(/\d+$/, '')
+        .split('')
+        .reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
       expect(csv[row - 1]?.[col - 1], `${w.tab}!${w.address}`).toBe(shown(w.value));
     }
   });
@@ -218,7 +220,7 @@ describe('qfill fill refuses bad input with exit code 2 and writes nothing', () 
     expect(existsSync(out)).toBe(false);
   });
 
-  it('a workbook the service finds no questionnaire in: exit 2 with the service\'s reason', async () => {
+  it("a workbook the service finds no questionnaire in: exit 2 with the service's reason", async () => {
     const input = join(dir, 'no-questions.xlsx');
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('Notes').getCell('A1').value = 'Nothing to answer here';

@@ -25,8 +25,24 @@ async function workbook(rows: [string, string, string][]): Promise<Uint8Array> {
 
 beforeAll(async () => {
   service = await startLocalService();
-  await addToLibrary(service, [{ name: 'alpha.xlsx', data: await workbook([['PT-01', 'Do you perform annual penetration tests of the platform?', 'No'], ['EN-01', 'Do you encrypt customer data at rest with AES-256?', 'Yes']]) }]);
-  await addToLibrary(service, [{ name: 'beta.xlsx', data: await workbook([['PT-01', 'Do you perform annual penetration tests of the platform?', 'Yes'], ['EN-01', 'Do you encrypt customer data at rest with AES-256?', 'Yes']]) }]);
+  await addToLibrary(service, [
+    {
+      name: 'alpha.xlsx',
+      data: await workbook([
+        ['PT-01', 'Do you perform annual penetration tests of the platform?', 'No'],
+        ['EN-01', 'Do you encrypt customer data at rest with AES-256?', 'Yes'],
+      ]),
+    },
+  ]);
+  await addToLibrary(service, [
+    {
+      name: 'beta.xlsx',
+      data: await workbook([
+        ['PT-01', 'Do you perform annual penetration tests of the platform?', 'Yes'],
+        ['EN-01', 'Do you encrypt customer data at rest with AES-256?', 'Yes'],
+      ]),
+    },
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -79,7 +95,9 @@ describe('qfill replay', () => {
     const member = await createKey(service.dataDir, { org: 'acme', user: 'mia', role: 'member' });
     const forbidden = await qfill(['--base', service.base, '--key', member]);
     expect(forbidden.code).toBe(1);
-    expect(forbidden.stderr).toMatch(/^qfill replay: Only an admin or repository manager can start a replay of the answer library\. \(403, POST \/answers\/library\/replay\/\)/);
+    expect(forbidden.stderr).toMatch(
+      /^qfill replay: Only an admin or repository manager can start a replay of the answer library\. \(403, POST \/answers\/library\/replay\/\)/,
+    );
 
     const unknown = await qfill(['--base', service.base, '--key', service.key, '--run', '999999']);
     expect(unknown.code).toBe(1);

@@ -91,7 +91,10 @@ describe('qfill fill against a spec-only service', () => {
     });
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as FillReportJson;
     const drafts = report.tabs.flatMap((t) => t.cells).filter((c) => c.reason === 'draft');
-    expect(drafts.map((d) => [d.address, d.value])).toEqual([['C3', 'No'], ['D3', 'Not offered today.']]);
+    expect(drafts.map((d) => [d.address, d.value])).toEqual([
+      ['C3', 'No'],
+      ['D3', 'Not offered today.'],
+    ]);
     // Sources by rank, whatever their order in the response.
     expect(report.tabs[0]!.cells.find((c) => c.address === 'C2')!.sources.map((s) => s.filename)).toEqual(['encryption-standard.pdf', 'key-management.pdf']);
 

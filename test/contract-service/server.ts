@@ -60,7 +60,15 @@ export function contractQuestions(): Json[] {
       needs_filling: true,
       review_lane: 'fast',
       answers: [
-        { id: 71, text: 'No', status: 'draft', created_at: OLD, updated_at: OLD, slot_responses: [{ slot_key: 'Vendor Response', content: 'No' }], source_evidence: [] },
+        {
+          id: 71,
+          text: 'No',
+          status: 'draft',
+          created_at: OLD,
+          updated_at: OLD,
+          slot_responses: [{ slot_key: 'Vendor Response', content: 'No' }],
+          source_evidence: [],
+        },
         {
           id: 72,
           text: 'Yes',
@@ -94,7 +102,10 @@ export function contractQuestions(): Json[] {
           created_at: NEW,
           updated_at: NEW,
           evaluation: { confidence: 0.35 },
-          slot_responses: [{ slot_key: 'C3', content: 'No' }, { slot_key: 'D3', content: 'Not offered today.' }],
+          slot_responses: [
+            { slot_key: 'C3', content: 'No' },
+            { slot_key: 'D3', content: 'Not offered today.' },
+          ],
           source_evidence: [evidence(4, 1, 'roadmap.pdf', 9, 'BYOK is planned.')],
         },
       ],
@@ -148,7 +159,10 @@ export class ContractService {
   private progressCalls = 0;
   private nextId = 1000;
 
-  private constructor(private readonly server: http.Server, readonly origin: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly origin: string,
+  ) {}
 
   static async start(): Promise<ContractService> {
     const server = http.createServer();
@@ -282,7 +296,13 @@ export class ContractService {
         return send(200, this.session(s, true));
       }
       const search = url.searchParams.get('search')?.toLowerCase() ?? '';
-      return send(200, this.page(this.sessions.filter((s) => s.title.toLowerCase().includes(search)).map((s) => this.session(s, false)), url));
+      return send(
+        200,
+        this.page(
+          this.sessions.filter((s) => s.title.toLowerCase().includes(search)).map((s) => this.session(s, false)),
+          url,
+        ),
+      );
     }
     if ((hit = m(/^\/api\/v2\/chat\/sessions\/(\d+)\/(messages\/)?$/))) {
       const s = this.sessions.find((x) => x.id === Number(hit![1]));
@@ -300,7 +320,16 @@ export class ContractService {
           is_edited: false,
           metadata: { model: 'their-own' },
           sources: [
-            { id: 1, type: 'chunk', relevance_score: 0.82, content: 'Customer data is encrypted at rest using AES-256.', source_file: 'encryption-standard.pdf', page_number: 2, context_header: 'Encryption', source_url: '' },
+            {
+              id: 1,
+              type: 'chunk',
+              relevance_score: 0.82,
+              content: 'Customer data is encrypted at rest using AES-256.',
+              source_file: 'encryption-standard.pdf',
+              page_number: 2,
+              context_header: 'Encryption',
+              source_url: '',
+            },
           ],
         });
         if (s.title === 'New Chat') s.title = message.slice(0, 200);
@@ -324,17 +353,43 @@ export class ContractService {
       const n = this.questions.length;
       if (hit[2] === 'answer-progress/') {
         const received = Math.min(n, this.progressCalls++ * 2);
-        return send(200, { status: received < n ? 'generating' : 'complete', answers_expected: n, answers_received: received, percent: Math.round((received / n) * 100), eta_seconds: 1 });
+        return send(200, {
+          status: received < n ? 'generating' : 'complete',
+          answers_expected: n,
+          answers_received: received,
+          percent: Math.round((received / n) * 100),
+          eta_seconds: 1,
+        });
       }
       const tab = url.searchParams.get('tab');
       const questions = this.questions.filter((q) => !tab || q.tab_name === tab);
       if (hit[2] === 'answers/') return send(200, questions);
       return send(200, {
         tabs: [{ tab_name: CONTRACT_TAB, question_count: n, needs_filling_count: n }],
-        groups: [{ tab_name: CONTRACT_TAB, question_count: n, needs_filling_count: n, answer_slots: [listSlot(2), detailSlot(2)], display_order: 1, filter_counts: { approved: 2 } }],
+        groups: [
+          {
+            tab_name: CONTRACT_TAB,
+            question_count: n,
+            needs_filling_count: n,
+            answer_slots: [listSlot(2), detailSlot(2)],
+            display_order: 1,
+            filter_counts: { approved: 2 },
+          },
+        ],
         total_question_count: n,
         total_needs_filling_count: n,
-        quick_filter_counts: { trustLow: 0, trustMedium: 0, trustHigh: 1, approved: 2, notApproved: 2, scoreLow: 0, scoreMedium: 0, scoreHigh: 1, needsReview: 1, lowCoverage: 0 },
+        quick_filter_counts: {
+          trustLow: 0,
+          trustMedium: 0,
+          trustHigh: 1,
+          approved: 2,
+          notApproved: 2,
+          scoreLow: 0,
+          scoreMedium: 0,
+          scoreHigh: 1,
+          needsReview: 1,
+          lowCoverage: 0,
+        },
         avg_score: 88,
         generated_by: 'contract',
       });

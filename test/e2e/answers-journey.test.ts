@@ -53,7 +53,11 @@ async function shot(name: string): Promise<void> {
 const pane = () => page.locator('.qf-root');
 const cell = (tab: string, address: string) =>
   page.evaluate(
-    ([t, a]) => String((window as unknown as { qfillWorkbench: { host: { getCell(t: string, a: string): { value: unknown } } } }).qfillWorkbench.host.getCell(t!, a!).value ?? ''),
+    ([t, a]) =>
+      String(
+        (window as unknown as { qfillWorkbench: { host: { getCell(t: string, a: string): { value: unknown } } } }).qfillWorkbench.host.getCell(t!, a!).value ??
+          '',
+      ),
     [tab, address],
   );
 
@@ -107,7 +111,9 @@ describe('an analyst keeps the answer library, and the next fill follows it', ()
     await group.waitFor({ timeout: 30_000 });
     // Every control of the view has a name a screen reader can say.
     const snapshot = await pane().ariaSnapshot();
-    const unnamed = snapshot.split('\n').filter((line) => /^\s*- (button|textbox|searchbox|checkbox|combobox|listbox|option|group)(\s*\[[^\]]*\])*:?\s*$/.test(line));
+    const unnamed = snapshot
+      .split('\n')
+      .filter((line) => /^\s*- (button|textbox|searchbox|checkbox|combobox|listbox|option|group)(\s*\[[^\]]*\])*:?\s*$/.test(line));
     expect(unnamed, snapshot).toEqual([]);
     await shot('1-conflict');
     await group.locator('.qf-card', { hasText: 'hecvat-2024.xlsx' }).getByRole('button', { name: 'Use this answer' }).click();

@@ -60,7 +60,9 @@ describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () =
     await page.getByLabel('Choose files to upload').setInputFiles(DOCUMENTS);
     await page.getByRole('button', { name: /^Upload/ }).click();
     const list = page.getByLabel('Library files');
-    await expect.poll(async () => (await list.innerText()).match(/\bReady\b/g)?.length ?? 0, { timeout: 240_000, interval: 1000 }).toBeGreaterThanOrEqual(DOCUMENTS.length);
+    await expect
+      .poll(async () => (await list.innerText()).match(/\bReady\b/g)?.length ?? 0, { timeout: 240_000, interval: 1000 })
+      .toBeGreaterThanOrEqual(DOCUMENTS.length);
     await shot('2-library');
   }, 300_000);
 
@@ -79,7 +81,10 @@ describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () =
     // Not a dead end: the review's next step is on screen and enabled.
     expect(await page.getByRole('button', { name: 'Next needing review (Alt+N)' }).isEnabled()).toBe(true);
     expect(await page.locator('[role="alert"]').count()).toBe(0);
-    await page.getByRole('tablist', { name: 'Sheets' }).getByRole('tab', { name: /CAIQv4\.0\.3/ }).click();
+    await page
+      .getByRole('tablist', { name: 'Sheets' })
+      .getByRole('tab', { name: /CAIQv4\.0\.3/ })
+      .click();
     await shot('3-fill'); // the report and the review's headline, beside the filled sheet
     // The answers in their cells: the first question of the list takes the sheet there.
     await page.getByLabel('Questions', { exact: true }).getByRole('button').first().click();
@@ -170,7 +175,11 @@ describe('a first-time analyst, from the key to a reviewed and saved CAIQ', () =
     await expect.poll(() => page.getByRole('region', { name: 'Fill report' }).innerText(), { timeout: 240_000, interval: 1000 }).toMatch(/Wrote \d+ cells?/);
     const { tab, address, value } = correction!;
     const now = await page.evaluate(
-      ([t, a]) => String((window as unknown as { qfillWorkbench: { host: { getCell(t: string, a: string): { value: unknown } } } }).qfillWorkbench.host.getCell(t!, a!).value ?? ''),
+      ([t, a]) =>
+        String(
+          (window as unknown as { qfillWorkbench: { host: { getCell(t: string, a: string): { value: unknown } } } }).qfillWorkbench.host.getCell(t!, a!)
+            .value ?? '',
+        ),
       [tab, address],
     );
     expect(now).toBe(value);

@@ -22,7 +22,10 @@ type HostView = {
 };
 
 async function cellValue(address: string): Promise<unknown> {
-  return page.evaluate(([a, tab]) => (window as unknown as { qfillWorkbench: { host: HostView } }).qfillWorkbench.host.getCell(tab, a).value, [address, DEMO_TAB] as const);
+  return page.evaluate(([a, tab]) => (window as unknown as { qfillWorkbench: { host: HostView } }).qfillWorkbench.host.getCell(tab, a).value, [
+    address,
+    DEMO_TAB,
+  ] as const);
 }
 
 async function notes(): Promise<Record<string, string>> {

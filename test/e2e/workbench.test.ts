@@ -78,14 +78,32 @@ describe('the task pane in the workbench, against the local service', () => {
   it('explains a refused key (403) in words', async () => {
     await saveKey('qf_not-a-real-key');
     await page.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => page.locator('[role="alert"], [role="status"]').allInnerTexts().then((t) => t.join(' ')), { timeout: 20_000 }).toMatch(/key|licen[cs]e/i);
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('[role="alert"], [role="status"]')
+            .allInnerTexts()
+            .then((t) => t.join(' ')),
+        { timeout: 20_000 },
+      )
+      .toMatch(/key|licen[cs]e/i);
     await shot('settings-403');
   });
 
   it('connects with a valid key', async () => {
     await saveKey(key);
     await page.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => page.locator('[role="status"], [role="alert"]').allInnerTexts().then((t) => t.join(' ')), { timeout: 20_000 }).toMatch(/connected|works|ok/i);
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('[role="status"], [role="alert"]')
+            .allInnerTexts()
+            .then((t) => t.join(' ')),
+        { timeout: 20_000 },
+      )
+      .toMatch(/connected|works|ok/i);
     await shot('settings');
   });
 
@@ -103,7 +121,11 @@ describe('the task pane in the workbench, against the local service', () => {
   it('fills the demo questionnaire, leaves typed answers and formulas alone, and undoes exactly', async () => {
     await page.getByTestId('open-file').waitFor({ state: 'attached' });
     const before = await snapshot();
-    const formulaCells = before.sheets.flatMap((s) => Object.entries(s.cells).filter(([, c]) => c.formula).map(([a, c]) => ({ sheet: s.name, a, formula: c.formula })));
+    const formulaCells = before.sheets.flatMap((s) =>
+      Object.entries(s.cells)
+        .filter(([, c]) => c.formula)
+        .map(([a, c]) => ({ sheet: s.name, a, formula: c.formula })),
+    );
     expect(formulaCells.length).toBeGreaterThan(0);
 
     await fillWorkbook();
@@ -146,14 +168,17 @@ describe('the task pane in the workbench, against the local service', () => {
     expect(ws.getCell(`C${typed}`).value).toBe(DEMO_PREFILLED.answer);
     expect(formulaCells.filter((f) => f.sheet === DEMO_TAB).every((f) => (ws.getCell(f.a).formula ?? '') === f.formula!.replace(/^=/, ''))).toBe(true);
     // Written by src/xlsx in the browser: the opened file with only the answer cells (and their colours) changed.
-    const opened = new Uint8Array(await page.evaluate(() => Array.from((window as unknown as { qfillWorkbench: { host: { fileBytes: Uint8Array } } }).qfillWorkbench.host.fileBytes)));
+    const opened = new Uint8Array(
+      await page.evaluate(() => Array.from((window as unknown as { qfillWorkbench: { host: { fileBytes: Uint8Array } } }).qfillWorkbench.host.fileBytes)),
+    );
     const diff = comparePackages(opened, new Uint8Array(readFileSync(saved)));
     // The fill's source notes come as the sheet's notes: its comments part, VML drawing and relationships.
-    for (const part of diff.addedParts) expect(part).toMatch(/^xl\/comments\d+\.xml$|^xl\/drawings\/vmlDrawing\d+\.vml$|^xl\/worksheets\/_rels\/sheet2\.xml\.rels$/);
+    for (const part of diff.addedParts)
+      expect(part).toMatch(/^xl\/comments\d+\.xml$|^xl\/drawings\/vmlDrawing\d+\.vml$|^xl\/worksheets\/_rels\/sheet2\.xml\.rels$/);
     expect(diff.removedParts).toEqual([]);
-    expect(diff.changedParts.filter((p) => !['xl/workbook.xml', 'xl/styles.xml', '[Content_Types].xml', 'xl/worksheets/_rels/sheet2.xml.rels'].includes(p))).toEqual([
-      'xl/worksheets/sheet2.xml',
-    ]);
+    expect(
+      diff.changedParts.filter((p) => !['xl/workbook.xml', 'xl/styles.xml', '[Content_Types].xml', 'xl/worksheets/_rels/sheet2.xml.rels'].includes(p)),
+    ).toEqual(['xl/worksheets/sheet2.xml']);
     expect(diff.sheetsChangedOutsideData.filter((p) => p !== 'xl/worksheets/sheet2.xml')).toEqual([]);
     expect(new Set(diff.cellChanges.map((c) => c.address.replace(/\d+/, '')))).toEqual(new Set(['C', 'D']));
 

@@ -63,7 +63,10 @@ describe('apply: batching', () => {
   it('splits a single huge block by rows to stay under the budget', async () => {
     const host = setupHost(['T1']);
     const wb = createExcelWorkbook({ storage: memoryStorage(), payloadBudgetBytes: 50_000 });
-    const plan = await wb.plan(manyQuestions(2000, ['T1'], (i) => `Long answer ${i} ${'y'.repeat(80)}`), {});
+    const plan = await wb.plan(
+      manyQuestions(2000, ['T1'], (i) => `Long answer ${i} ${'y'.repeat(80)}`),
+      {},
+    );
     host.resetStats();
     const result = await wb.apply(plan, {});
     expect(result.written).toBe(2000);

@@ -27,7 +27,13 @@ export function reinstall(host: ExcelHost): void {
 
 let id = 1;
 /** A question whose one `answer` slot is `tab!address`. */
-export function q(tab: string, address: string, text: string, extra: Partial<QuestionWithAnswers> = {}, slotExtra: Record<string, unknown> = {}): QuestionWithAnswers {
+export function q(
+  tab: string,
+  address: string,
+  text: string,
+  extra: Partial<QuestionWithAnswers> = {},
+  slotExtra: Record<string, unknown> = {},
+): QuestionWithAnswers {
   const n = id++;
   return {
     id: n,
@@ -41,7 +47,18 @@ export function q(tab: string, address: string, text: string, extra: Partial<Que
         text,
         evaluation: { score: 80, trust: 'high', reason: 'test' },
         source_evidence: [
-          { id: 1, type: 'passage', content: 'x', filename: 'policy.pdf', file_id: 1, page_number: 3, tab_name: tab, relevance_score: 0.9, rank: 1, created_at: '' },
+          {
+            id: 1,
+            type: 'passage',
+            content: 'x',
+            filename: 'policy.pdf',
+            file_id: 1,
+            page_number: 3,
+            tab_name: tab,
+            relevance_score: 0.9,
+            rank: 1,
+            created_at: '',
+          },
         ],
       },
     ],

@@ -44,7 +44,9 @@ describe('plans from one read', () => {
     expect(calls).toEqual({ plan: 0, planOverwrite: 1, readValues: 0 });
     expect(host.stats.syncs).toBe(oneRead);
     // Whole, as it is in the cell: from the plan's data, not from its (shortened) sentence.
-    expect(session.state.replacements).toEqual([{ tab: 'T1', address: 'C2', questionId: questions[0]!.id, originalId: questions[0]!.original_id, current: vendor, next: 'Answer number 0' }]);
+    expect(session.state.replacements).toEqual([
+      { tab: 'T1', address: 'C2', questionId: questions[0]!.id, originalId: questions[0]!.original_id, current: vendor, next: 'Answer number 0' },
+    ]);
 
     await session.confirmOverwrite('replace');
     expect(session.state.outcome).toEqual({ kind: 'written' });

@@ -72,7 +72,10 @@ describe('undo fill', () => {
     expect(host.getCell('S', 'C2').value).toBe('Filled 2');
 
     expect(await wb.undo()).toMatchObject({ restored: 2 });
-    for (const [address, text] of [['C2', '\t=SUM(A1:A9)'], ['C3', '\r+1 from a CSV']] as const) {
+    for (const [address, text] of [
+      ['C2', '\t=SUM(A1:A9)'],
+      ['C3', '\r+1 from a CSV'],
+    ] as const) {
       const cell = host.getCell('S', address);
       expect(cell).toMatchObject({ value: text, formula: null, quotePrefix: false, numberFormat: 'General' });
     }

@@ -7,7 +7,11 @@ describe('groupIntoBlocks', () => {
   it('joins a column run and side-by-side runs with the same rows into one rectangle', () => {
     const blocks = groupIntoBlocks(cells('C3', 'C4', 'C5', 'D3', 'D4', 'D5'));
     expect(blocks.map((b) => b.address)).toEqual(['C3:D5']);
-    expect(blocks[0]!.cells.map((row) => row.map((c) => c.address))).toEqual([['C3', 'D3'], ['C4', 'D4'], ['C5', 'D5']]);
+    expect(blocks[0]!.cells.map((row) => row.map((c) => c.address))).toEqual([
+      ['C3', 'D3'],
+      ['C4', 'D4'],
+      ['C5', 'D5'],
+    ]);
   });
 
   it('never covers a cell that was not asked for', () => {

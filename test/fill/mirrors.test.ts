@@ -9,7 +9,11 @@ const mirrorSlot = (coordinate: string, source: string) => slot(coordinate, { is
 describe('foldMirrors: one review item per question', () => {
   const original = question({ id: 1, tab_name: 'START HERE', answer_slots: [slot('C19'), { ...slot('D19'), role: 'comment', header: 'Notes' }] });
   const own = question({ id: 2, tab_name: 'Organization', answer_slots: [slot('C4')] });
-  const mirror = question({ id: 3, tab_name: 'Organization', answer_slots: [mirrorSlot('C2', "'START HERE'!C19"), { ...mirrorSlot('D2', "'START HERE'!D19"), role: 'comment' }] });
+  const mirror = question({
+    id: 3,
+    tab_name: 'Organization',
+    answer_slots: [mirrorSlot('C2', "'START HERE'!C19"), { ...mirrorSlot('D2', "'START HERE'!D19"), role: 'comment' }],
+  });
   const second = question({ id: 4, tab_name: 'Data Privacy', answer_slots: [mirrorSlot('C7', "'START HERE'!$C$19")] });
 
   it('folds every mirror into the question answered where it reads, and says where', () => {

@@ -28,7 +28,13 @@ const markSlot = (role: string, choice: string, coordinate: string): AnswerSlot 
 });
 const marks = [markSlot('answer', 'Yes', 'F5'), markSlot('answer_no', 'No', 'G5'), markSlot('answer_not_applicable', 'Not Applicable', 'H5')];
 const notes: AnswerSlot = { role: 'comment', header: 'Notes', coordinate: 'I5', type: 'text' };
-const ask = (text: string) => question({ id: 1, tab_name: 'CAIQ', answer_slots: [...marks, notes], answers: [{ text, slot_responses: [{ slot_key: 'comment', content: 'Per policy P-7' }] }] });
+const ask = (text: string) =>
+  question({
+    id: 1,
+    tab_name: 'CAIQ',
+    answer_slots: [...marks, notes],
+    answers: [{ text, slot_responses: [{ slot_key: 'comment', content: 'Per policy P-7' }] }],
+  });
 const written = (plan: WritePlan) => plan.writes.map((w) => [w.address, w.value, w.mark ?? null]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
 
 describe('planning a marked answer', () => {

@@ -18,12 +18,29 @@ function expectReportAddsUp(plan: WritePlan, slotCount: number) {
 }
 
 describe('planFill: choosing the answer and slot values', () => {
-  it('uses the selected answer, else pickAnswer\'s rule (here: the highest id)', () => {
-    const q1 = question({ selected_answer_id: 2, answer_slots: [answerSlot('C3')], answers: [{ id: 1, text: 'first' }, { id: 2, text: 'second' }] });
-    const q2 = question({ answer_slots: [answerSlot('C4')], answers: [{ id: 3, text: 'first' }, { id: 4, text: 'second' }] });
+  it("uses the selected answer, else pickAnswer's rule (here: the highest id)", () => {
+    const q1 = question({
+      selected_answer_id: 2,
+      answer_slots: [answerSlot('C3')],
+      answers: [
+        { id: 1, text: 'first' },
+        { id: 2, text: 'second' },
+      ],
+    });
+    const q2 = question({
+      answer_slots: [answerSlot('C4')],
+      answers: [
+        { id: 3, text: 'first' },
+        { id: 4, text: 'second' },
+      ],
+    });
     const q3 = question({ selected_answer_id: 99, answer_slots: [answerSlot('C5')], answers: [{ id: 5, text: 'fallback' }] });
     const plan = planFill([q1, q2, q3], view(['Sheet1']));
-    expect(plan.writes.map((w) => [w.address, w.value])).toEqual([['C3', 'second'], ['C4', 'second'], ['C5', 'fallback']]);
+    expect(plan.writes.map((w) => [w.address, w.value])).toEqual([
+      ['C3', 'second'],
+      ['C4', 'second'],
+      ['C5', 'fallback'],
+    ]);
   });
 
   it('maps slot responses by role, then header, ignoring case and spaces; the answer text goes to the primary slot', () => {
@@ -46,14 +63,21 @@ describe('planFill: choosing the answer and slot values', () => {
       ],
     });
     const plan = planFill([q], view(['Sheet1']));
-    expect(plan.writes.map((w) => [w.address, w.value])).toEqual([['C10', 'Yes'], ['D10', 'Encrypted with AES-256.'], ['E10', 'See SOC 2.']]);
+    expect(plan.writes.map((w) => [w.address, w.value])).toEqual([
+      ['C10', 'Yes'],
+      ['D10', 'Encrypted with AES-256.'],
+      ['E10', 'See SOC 2.'],
+    ]);
     expect(plan.skipped).toMatchObject([{ address: 'F10', reason: 'no_value', slotRole: 'owner' }]);
     expectReportAddsUp(plan, 4);
   });
 
   it('uses the first slot as primary when no slot has role answer, and a slot response over the text', () => {
     const q = question({
-      answer_slots: [{ role: 'response', header: 'Response', coordinate: 'B2' }, { role: 'comment', header: 'Comment', coordinate: 'C2' }],
+      answer_slots: [
+        { role: 'response', header: 'Response', coordinate: 'B2' },
+        { role: 'comment', header: 'Comment', coordinate: 'C2' },
+      ],
       answers: [{ id: 1, text: 'The text' }],
     });
     expect(planFill([q], view(['Sheet1'])).writes.map((w) => w.address)).toEqual(['B2']);
@@ -66,15 +90,42 @@ describe('planFill: choosing the answer and slot values', () => {
 
   it('carries trust, score and the top three sources (by rank, one per page)', () => {
     const ev = (rank: number, filename: string, page: number) => ({
-      id: rank, type: 'passage', content: 'x', filename, file_id: 1, page_number: page, tab_name: '', relevance_score: 1 / rank, rank, created_at: '',
+      id: rank,
+      type: 'passage',
+      content: 'x',
+      filename,
+      file_id: 1,
+      page_number: page,
+      tab_name: '',
+      relevance_score: 1 / rank,
+      rank,
+      created_at: '',
     });
     const q = question({
       answer_slots: [answerSlot('C3')],
-      answers: [{ id: 1, text: 'Yes', evaluation: { score: 62, trust: 'medium', reason: 'some' }, source_evidence: [ev(3, 'b.pdf', 2), ev(1, 'a.pdf', 1), ev(2, 'a.pdf', 1), ev(4, 'c.pdf', 9), ev(5, 'd.pdf', 1)] }],
+      answers: [
+        {
+          id: 1,
+          text: 'Yes',
+          evaluation: { score: 62, trust: 'medium', reason: 'some' },
+          source_evidence: [ev(3, 'b.pdf', 2), ev(1, 'a.pdf', 1), ev(2, 'a.pdf', 1), ev(4, 'c.pdf', 9), ev(5, 'd.pdf', 1)],
+        },
+      ],
     });
     const [w] = planFill([q], view(['Sheet1'])).writes;
-    expect(w).toMatchObject({ trust: 'medium', score: 62, sources: [{ filename: 'a.pdf', page_number: 1 }, { filename: 'b.pdf', page_number: 2 }, { filename: 'c.pdf', page_number: 9 }] });
-    const [plain] = planFill([question({ answer_slots: [answerSlot('C4')], answers: [{ text: 'x', evaluation: 'opaque', status: 'approved' }] })], view(['Sheet1'])).writes;
+    expect(w).toMatchObject({
+      trust: 'medium',
+      score: 62,
+      sources: [
+        { filename: 'a.pdf', page_number: 1 },
+        { filename: 'b.pdf', page_number: 2 },
+        { filename: 'c.pdf', page_number: 9 },
+      ],
+    });
+    const [plain] = planFill(
+      [question({ answer_slots: [answerSlot('C4')], answers: [{ text: 'x', evaluation: 'opaque', status: 'approved' }] })],
+      view(['Sheet1']),
+    ).writes;
     expect(plain).toMatchObject({ trust: null, score: null, sources: [] });
   });
 });
@@ -107,9 +158,23 @@ describe('planFill: every skip reason', () => {
     const plan = planFill(questions, view(['Sheet1', 'Locked'], cells, ['Locked']));
     const reasons = Object.fromEntries(plan.skipped.map((s) => [s.questionId, s.reason]));
     expect(reasons).toEqual({
-      1: 'blocked', 2: 'occupied', 3: 'formula', 4: 'missing_tab', 5: 'no_value', 6: 'not_allowed', 7: 'protected', 8: 'bad_coordinate', 10: 'duplicate', 11: 'no_slot', 13: 'no_value', 14: 'draft',
+      1: 'blocked',
+      2: 'occupied',
+      3: 'formula',
+      4: 'missing_tab',
+      5: 'no_value',
+      6: 'not_allowed',
+      7: 'protected',
+      8: 'bad_coordinate',
+      10: 'duplicate',
+      11: 'no_slot',
+      13: 'no_value',
+      14: 'draft',
     });
-    expect(plan.writes.map((w) => [w.tab, w.address, w.value])).toEqual([['Sheet1', 'C8', 'first'], ['Locked', 'C4', 'unlocked cell']]);
+    expect(plan.writes.map((w) => [w.tab, w.address, w.value])).toEqual([
+      ['Sheet1', 'C8', 'first'],
+      ['Locked', 'C4', 'unlocked cell'],
+    ]);
     const covered = new Set([...plan.skipped.map((s) => s.reason)]);
     for (const reason of SKIP_REASONS) expect(covered.has(reason), reason).toBe(true);
     for (const s of plan.skipped) expect(s.detail.length).toBeGreaterThan(10);
@@ -118,9 +183,12 @@ describe('planFill: every skip reason', () => {
     expectReportAddsUp(plan, 14);
   });
 
-  it('carries an occupied cell\'s current value as data, whole, while the detail shortens it', () => {
+  it("carries an occupied cell's current value as data, whole, while the detail shortens it", () => {
     const long = `"Quoted" ${'x'.repeat(100)}`;
-    const plan = planFill([question({ answer_slots: [answerSlot('C4')], answers: [{ text: 'new' }] })], view(['Sheet1'], { 'Sheet1!C4': { value: long, hasFormula: false } }));
+    const plan = planFill(
+      [question({ answer_slots: [answerSlot('C4')], answers: [{ text: 'new' }] })],
+      view(['Sheet1'], { 'Sheet1!C4': { value: long, hasFormula: false } }),
+    );
     const skip = plan.skipped[0]!;
     expect(skip).toMatchObject({ reason: 'occupied', current: long });
     expect(skip.detail.length).toBeLessThan(long.length);
@@ -211,7 +279,12 @@ describe('planFill: only what an analyst could defend is written by default', ()
     expect(plan.writes.map((w) => w.address)).toEqual(['C2', 'D2', 'D5', 'C8']);
     const drafts = plan.skipped.filter((s) => s.reason === 'draft');
     expect(drafts.map((d) => [d.address, d.value])).toEqual([
-      ['C3', 'No'], ['D3', 'We do not.'], ['D4', 'Depends.'], ['D6', 'Free text, weak.'], ['C7', 'Yes'], ['D7', 'Unrated.'],
+      ['C3', 'No'],
+      ['D3', 'We do not.'],
+      ['D4', 'Depends.'],
+      ['D6', 'Free text, weak.'],
+      ['C7', 'Yes'],
+      ['D7', 'Unrated.'],
     ]);
     expect(drafts.find((d) => d.address === 'D4')!.detail).toMatch(/free text without a list answer written beside it is a draft/);
     expect(drafts.find((d) => d.address === 'C3')!.detail).toMatch(/a low-trust answer is a draft/);

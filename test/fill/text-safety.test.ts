@@ -31,7 +31,22 @@ describe('needsTextProtection', () => {
     '1,000',
     '(5)',
   ];
-  const kept = ['Yes', 'No', 'NA', 'We encrypt data at rest.', '42', '3.5', '0', '12345678901', 'ISO 27001', 'SOC 2 Type II', 'A-1', '', 'Email: a@b.c', '1 - 2 years'];
+  const kept = [
+    'Yes',
+    'No',
+    'NA',
+    'We encrypt data at rest.',
+    '42',
+    '3.5',
+    '0',
+    '12345678901',
+    'ISO 27001',
+    'SOC 2 Type II',
+    'A-1',
+    '',
+    'Email: a@b.c',
+    '1 - 2 years',
+  ];
   it.each(forced)('%j is forced to text', (v) => expect(needsTextProtection(v)).toBe(true));
   it.each(kept)('%j is written as is', (v) => expect(needsTextProtection(v)).toBe(false));
 });

@@ -66,11 +66,7 @@ describe('read-only keys', () => {
     expect((await ro.post('/api/v2/chat/ask/', { question: 'again', session_id: session.body.id })).status).toBe(200);
     for (const path of READS.slice(0, 3)) expect((await ro.get(path)).status).toBe(200);
     expectError(await ro.post('/api/v2/repository/files/', files(['a.txt', 'x'])), 403, /read-only/);
-    expectError(
-      await ro.post('/api/v2/filler/questionnaires/', files(['q.xlsx', await questionnaireXlsx([SECURITY_SHEET])])),
-      403,
-      /read-only/,
-    );
+    expectError(await ro.post('/api/v2/filler/questionnaires/', files(['q.xlsx', await questionnaireXlsx([SECURITY_SHEET])])), 403, /read-only/);
     expect((await ro.get('/api/v2/repository/files/')).body.count).toBe(0);
   });
 });

@@ -15,7 +15,8 @@ function suites(dir: string): string[] {
 }
 
 /** What opens storage in a suite: the harness's services and knowledge bases, the app, the storage modules. */
-const OPENS_STORAGE = /\b(startService|startWithTwoOrgs|testStorage|tempKb|buildApp|openStorage|createTestDatabase|createKey)\b|storage\/(sqlite|postgres)\/|better-sqlite3/;
+const OPENS_STORAGE =
+  /\b(startService|startWithTwoOrgs|testStorage|tempKb|buildApp|openStorage|createTestDatabase|createKey)\b|storage\/(sqlite|postgres)\/|better-sqlite3/;
 
 describe('the service suites on PostgreSQL', () => {
   const all = suites(join(ROOT, 'test', 'service')).filter((s) => s !== 'test/service/backends.test.ts');

@@ -19,14 +19,13 @@ export const OWN_BACKEND: Record<string, string> = {
   'test/service/storage/postgres/knowledge-index.test.ts': "PostgreSQL by design: the index's own postings, their migration and one statement per search",
   'test/service/storage/ranking-backends.test.ts': 'compares SQLite and PostgreSQL: both by design',
   'test/service/storage/sqlite/knowledge-schema.test.ts': "SQLite by design: the FTS5 index's own schema migrations",
-  'test/service/storage/sqlite/database.test.ts': "SQLite by design: the page size of the database file",
+  'test/service/storage/sqlite/database.test.ts': 'SQLite by design: the page size of the database file',
   'test/service/storage/sqlite/checkpointer.test.ts': "SQLite by design: the thread that checkpoints SQLite's write-ahead log",
   'test/service/storage/sqlite/knowledge/turns.test.ts': "SQLite by design: its write transactions taking turns on the event loop (PostgreSQL's run off it)",
   'test/service/storage/vector-search.test.ts': 'runs every case on both backends itself',
   'test/service/two-processes.test.ts': "SQLite's single-holder worker lease on one data folder (PostgreSQL's per-job lease: postgres-processes)",
   'test/service/worker.test.ts': "the worker loop over a stubbed queue and SQLite's worker lease (PostgreSQL has none)",
 };
-
 
 /**
  * The suites run on PostgreSQL against two `qfill serve --database` processes on one database (vitest's
@@ -70,6 +69,7 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'test/service/knowledge/answer/identity.test.ts': 'the knowledge base over the index, no HTTP',
   'test/service/knowledge/answer/ownership.test.ts': 'the knowledge base over the index, no HTTP',
   'test/service/knowledge/llm.test.ts': 'the knowledge base over the index with a stub model, no HTTP',
-  'test/service/llm/generation.test.ts': "builds the app with a stub model's QFILL_LLM_* settings in its process environment (its restart case spawns qfill serve on a SQLite data folder)",
+  'test/service/llm/generation.test.ts':
+    "builds the app with a stub model's QFILL_LLM_* settings in its process environment (its restart case spawns qfill serve on a SQLite data folder)",
   'test/service/knowledge/retrieval.test.ts': 'the knowledge base over the index, no HTTP',
 };

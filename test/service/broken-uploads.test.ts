@@ -60,18 +60,31 @@ describe.each(['sqlite', 'postgres'] as const)('uploads broken off, on %s', (bac
     expect(result.broken, `only ${result.broken} broken uploads within the time bound`).toBeGreaterThanOrEqual(BROKEN / 2);
     for (const kind of BREAK_KINDS) expect(result.byKind[kind], kind).toBeGreaterThan(0);
     // Ordinary requests are answered, never dropped; an upload may be told to wait its turn (429), never lost.
-    expect(result.ordinary.filter((a) => a !== '200' && a !== '429'), result.ordinary.join(', ')).toEqual([]);
+    expect(
+      result.ordinary.filter((a) => a !== '200' && a !== '429'),
+      result.ordinary.join(', '),
+    ).toEqual([]);
     expect(result.ordinary.filter((a) => a === '200').length).toBeGreaterThan(result.ordinary.length / 2);
 
     // Every broken request's waiting file is removed once the request has ended.
-    await waitFor('no partial upload left', async () => readdirSync(s.incomingDir), (names) => names.length === 0, 15_000);
+    await waitFor(
+      'no partial upload left',
+      async () => readdirSync(s.incomingDir),
+      (names) => names.length === 0,
+      15_000,
+    );
 
     // Every slot was given back: as many uploads as a key may send at once are all received together (each
     // has its waiting file), none told to wait.
     const { perKey } = DEFAULT_UPLOAD_LIMITS;
     const held = await holdUploads(s.serve.url, s.key, perKey);
     expect(held.refused).toEqual(Array(perKey).fill(false));
-    await waitFor('every held upload being received', async () => readdirSync(s.incomingDir), (names) => names.length === perKey, 10_000);
+    await waitFor(
+      'every held upload being received',
+      async () => readdirSync(s.incomingDir),
+      (names) => names.length === perKey,
+      10_000,
+    );
     expect(await held.finish()).toEqual(Array(perKey).fill(200));
     expect(s.serve.child.exitCode).toBeNull();
   });

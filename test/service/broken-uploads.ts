@@ -42,7 +42,13 @@ export function rawUpload(url: string, key: string, path: string, fileBytes: num
     `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
       `Content-Length: ${body.byteLength}\r\n\r\n`,
   );
-  return { head, body, boundaryOffsets: [0, preamble.byteLength + content.byteLength + 2], fileStart: preamble.byteLength, fileEnd: preamble.byteLength + content.byteLength };
+  return {
+    head,
+    body,
+    boundaryOffsets: [0, preamble.byteLength + content.byteLength + 2],
+    fileStart: preamble.byteLength,
+    fileEnd: preamble.byteLength + content.byteLength,
+  };
 }
 
 function open(url: string): Promise<Socket> {
@@ -170,11 +176,11 @@ export async function soakBrokenUploads(opts: SoakOptions): Promise<SoakResult> 
 async function ordinaryUpload(url: string, key: string, n: number): Promise<string> {
   const form = new FormData();
   form.append('files', new Blob([`${ORDINARY_TEXT}\n\nNote ${n}.`], { type: 'text/plain' }), `note-${n}.txt`);
-  return answered(fetch(`${url}/api/v2/repository/files/`, { method: 'POST', headers: { "x-api-key": key }, body: form }));
+  return answered(fetch(`${url}/api/v2/repository/files/`, { method: 'POST', headers: { 'x-api-key': key }, body: form }));
 }
 
 function ordinaryRead(url: string, key: string): Promise<string> {
-  return answered(fetch(`${url}/api/v2/repository/files/?page_size=5`, { headers: { "x-api-key": key } }));
+  return answered(fetch(`${url}/api/v2/repository/files/?page_size=5`, { headers: { 'x-api-key': key } }));
 }
 
 async function answered(response: Promise<Response>): Promise<string> {
@@ -183,7 +189,7 @@ async function answered(response: Promise<Response>): Promise<string> {
     await res.arrayBuffer();
     return String(res.status);
   } catch (error) {
-    return `network error: ${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)}`;
+    return `network error: ${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)}`;
   }
 }
 

@@ -26,7 +26,12 @@ export async function queryDatabase<T = Record<string, unknown>>(where: Database
     await client.connect();
     try {
       let n = 0;
-      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), args)).rows as T[];
+      return (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          args,
+        )
+      ).rows as T[];
     } finally {
       await client.end();
     }

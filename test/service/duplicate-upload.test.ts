@@ -17,11 +17,19 @@ describe('uploading content already in the library', () => {
     const original = first.body.file_ids[0];
     expect((await waitForFile(api, original)).body.status).toBe('ready');
 
-    const again = await api.post('/api/v2/repository/files/', files(['security (copy).txt', KB_TEXT, 'text/plain'], ['other.txt', 'Backups are encrypted and tested monthly.', 'text/plain']));
+    const again = await api.post(
+      '/api/v2/repository/files/',
+      files(['security (copy).txt', KB_TEXT, 'text/plain'], ['other.txt', 'Backups are encrypted and tested monthly.', 'text/plain']),
+    );
     expect(again.status).toBe(200);
     const copy = again.body.file_ids[0];
     expect(again.body.duplicates).toEqual([
-      { file_id: copy, filename: 'security (copy).txt', duplicate_of: original, note: `duplicate of file ${original}: same content as "security.txt"; no evidence added` },
+      {
+        file_id: copy,
+        filename: 'security (copy).txt',
+        duplicate_of: original,
+        note: `duplicate of file ${original}: same content as "security.txt"; no evidence added`,
+      },
     ]);
     const record = (await waitForFile(api, copy)).body;
     expect(record).toMatchObject({ status: 'ready', processing_stage: 'duplicate', duplicate_of: original, passage_count: 0, qa_count: 0 });

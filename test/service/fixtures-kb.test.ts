@@ -83,7 +83,9 @@ describe('chat earns its trust on the real documents', () => {
 
   it("labels the hosting provider's reports quoted in our architecture document as the provider's", async () => {
     const body = await ask('Do you have SOC 1 Type II reports?');
-    expect(body.answer).toMatch(/^Amazon Web Services', not your organisation's \(Canvas LMS Architecture\.pdf quotes them as the provider's\): .*SOC 1 Type II \(ISAE 3402\)/);
+    expect(body.answer).toMatch(
+      /^Amazon Web Services', not your organisation's \(Canvas LMS Architecture\.pdf quotes them as the provider's\): .*SOC 1 Type II \(ISAE 3402\)/,
+    );
     expect(body.trust).toBe('low');
   });
 
@@ -95,7 +97,7 @@ describe('chat earns its trust on the real documents', () => {
     expect(body.answer).not.toMatch(/\(e\.g\.\s*$|\(e\.g\. The /m);
   });
 
-  it('says which parts of a two-part question it answered, and its trust is the weaker part\'s', async () => {
+  it("says which parts of a two-part question it answered, and its trust is the weaker part's", async () => {
     const body = await ask('Who is your hosting provider? What is your parental leave policy?');
     const lines = body.answer.split('\n');
     expect(lines[0]).toMatch(/^Answered 1 of 2 parts of the question\.$/);

@@ -52,7 +52,9 @@ describe('real questionnaires uploaded through the API', () => {
       );
       const res = await api.get(`/api/v2/filler/questionnaires/${id}/answers/`);
       expect(res.status).toBe(200);
-      const questions = (res.body as unknown[]).map((q) => expectShape(QuestionWithAnswers, q) as QuestionWithAnswers & { row: number; question_coordinate: string });
+      const questions = (res.body as unknown[]).map(
+        (q) => expectShape(QuestionWithAnswers, q) as QuestionWithAnswers & { row: number; question_coordinate: string },
+      );
       const asDetected: DetectedQuestionnaire = {
         questions: questions.map((q) => ({
           original_id: q.original_id ?? null,

@@ -69,9 +69,7 @@ export const SERVE_PROCESSES = process.env.QFILL_TEST_SERVE === 'processes';
  * them, so consecutive requests of a test (upload, then read; ask, then list) go to different instances,
  * and both work the job queue. With QFILL_TEST_SERVE=processes they are `qfill serve` processes.
  */
-export async function startService(
-  opts: { dataDir?: string; startWorkers?: boolean; backend?: 'sqlite' | 'postgres' } = {},
-): Promise<Service> {
+export async function startService(opts: { dataDir?: string; startWorkers?: boolean; backend?: 'sqlite' | 'postgres' } = {}): Promise<Service> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'qfill-test-'));
   let database: TestDatabase | null = null;
   if ((opts.backend ?? TEST_BACKEND) === 'postgres') database = await createTestDatabase();

@@ -215,7 +215,9 @@ describe('upload limits', () => {
     );
     const busy = await call(s.base, s.key, 'POST', '/api/v2/repository/files/', files(['other.txt', KB_TEXT]));
     expect(busy.status).toBe(429);
-    expect(busy.body).toEqual({ error: 'too many uploads in progress: this API key already has 1 upload in progress (at most 1 at once); retry in a few seconds' });
+    expect(busy.body).toEqual({
+      error: 'too many uploads in progress: this API key already has 1 upload in progress (at most 1 at once); retry in a few seconds',
+    });
     expect(busy.headers.get('retry-after')).toBe('5');
     // The chat is not an upload: answered meanwhile.
     expect((await get(s, '/api/v2/chat/sessions/')).status).toBe(200);
@@ -262,7 +264,9 @@ describe('a poison job', () => {
       await s.built.close();
 
       // As if two processes in a row had died (kill -9) while reading this file (its lease long gone).
-      expect(await queryDatabase(storage, "UPDATE jobs SET state = 'running', attempts = 2, lease_until = 0 WHERE kind = 'ingest_file' RETURNING id")).toHaveLength(1);
+      expect(
+        await queryDatabase(storage, "UPDATE jobs SET state = 'running', attempts = 2, lease_until = 0 WHERE kind = 'ingest_file' RETURNING id"),
+      ).toHaveLength(1);
       await queryDatabase(storage, "UPDATE files SET status = 'processing', processing_stage = 'extracting text' WHERE id = ? RETURNING id", [id]);
 
       s = await start(storage);

@@ -21,8 +21,7 @@ export function pdfFromObjects(objects: string[]): Uint8Array {
   return enc(out);
 }
 
-const PAGE = (contents: number) =>
-  `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contents} 0 R >>`;
+const PAGE = (contents: number) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contents} 0 R >>`;
 const FONT = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
 const stream = (content: string) => `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
 

@@ -110,10 +110,15 @@ describe('query strings', () => {
   });
 
   it('treats % and _ in search as literal characters, not LIKE wildcards', async () => {
-    const up = await api.post('/api/v2/repository/files/', files(['100%_done.txt', 'The migration plan is one hundred percent done.'], ['plain.txt', 'Another plain document with enough words.']));
+    const up = await api.post(
+      '/api/v2/repository/files/',
+      files(['100%_done.txt', 'The migration plan is one hundred percent done.'], ['plain.txt', 'Another plain document with enough words.']),
+    );
     expect(up.body.count).toBe(2);
     const names = async (search: string) =>
-      ((await api.get(`/api/v2/repository/files/?search=${encodeURIComponent(search)}`)).body.results as { original_filename: string }[]).map((f) => f.original_filename);
+      ((await api.get(`/api/v2/repository/files/?search=${encodeURIComponent(search)}`)).body.results as { original_filename: string }[]).map(
+        (f) => f.original_filename,
+      );
     expect(await names('%')).toEqual(['100%_done.txt']);
     expect(await names('_')).toEqual(['100%_done.txt']);
     expect(await names('0%_d')).toEqual(['100%_done.txt']);
@@ -165,7 +170,11 @@ describe('file content that contradicts its name', () => {
 
   it('refuses a questionnaire whose content is not a workbook, naming the file', async () => {
     const pdf = simplePdf(['Not a questionnaire']);
-    expectError(await api.post('/api/v2/filler/questionnaires/', files(['questions.xlsx', pdf])), 400, /^files: questions\.xlsx: the content is a PDF document, not an Excel \.xlsx workbook$/);
+    expectError(
+      await api.post('/api/v2/filler/questionnaires/', files(['questions.xlsx', pdf])),
+      400,
+      /^files: questions\.xlsx: the content is a PDF document, not an Excel \.xlsx workbook$/,
+    );
   });
 
   it('refuses a workbook that would expand beyond the unzip limit (a zip bomb), reading only its directory', async () => {
@@ -179,7 +188,11 @@ describe('file content that contradicts its name', () => {
     for (let i = 0; i < bomb.length - 4; i++) if (view.getUint32(i, true) === 0x02014b50) (at = i), (i = bomb.length);
     view.setUint32(at + 24, 0x7fffffff, true);
     expect(zipExpandedSize(bomb)).toBeGreaterThan(MAX_EXPANDED_BYTES);
-    expectError(await api.post('/api/v2/filler/questionnaires/', files(['bomb.xlsx', bomb])), 400, /^files: bomb\.xlsx: the file expands to \d+ MB when unzipped; the limit is 400 MB$/);
+    expectError(
+      await api.post('/api/v2/filler/questionnaires/', files(['bomb.xlsx', bomb])),
+      400,
+      /^files: bomb\.xlsx: the file expands to \d+ MB when unzipped; the limit is 400 MB$/,
+    );
     const repo = await api.post('/api/v2/repository/files/', files(['bomb.xlsx', bomb], ['ok.txt', 'A perfectly ordinary text document about backups.']));
     expect(repo.body.failed).toEqual([expect.stringMatching(/^bomb\.xlsx: the file expands to/)]);
   });
@@ -198,10 +211,16 @@ describe('file names', () => {
     const decomposed = 'Se\u0301curite\u0301 日本語 🚀.txt';
     const res = await api.post(
       '/api/v2/repository/files/',
-      files(['../../etc/passwd.txt', 'The password file is not what this document is about at all.'], [decomposed, 'Sécurité: all laptops use full disk encryption.'], ['line\u0007break.txt', 'A name with a control character in it, nothing more.']),
+      files(
+        ['../../etc/passwd.txt', 'The password file is not what this document is about at all.'],
+        [decomposed, 'Sécurité: all laptops use full disk encryption.'],
+        ['line\u0007break.txt', 'A name with a control character in it, nothing more.'],
+      ),
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const names = await Promise.all((res.body.file_ids as number[]).map(async (id) => (await api.get(`/api/v2/repository/files/${id}/`)).body.original_filename));
+    const names = await Promise.all(
+      (res.body.file_ids as number[]).map(async (id) => (await api.get(`/api/v2/repository/files/${id}/`)).body.original_filename),
+    );
     expect(names).toEqual(['passwd.txt', 'Sécurité 日本語 🚀.txt', 'linebreak.txt']);
     const found = await api.get(`/api/v2/repository/files/?search=${encodeURIComponent('Sécurité')}`);
     expect(found.body.results.map((f: { original_filename: string }) => f.original_filename)).toEqual(['Sécurité 日本語 🚀.txt']);
@@ -236,15 +255,47 @@ describe('multipart and form bodies', () => {
     const res = await api.post('/api/v2/chat/ask/', form);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.session_id).toBeNull();
-    expectError(await api.post('/api/v2/chat/ask/', new URLSearchParams([['question', 'x'], ['offering_ids[0]', '999']])), 400, /^offering_ids: unknown offering 999$/);
-    expectError(await api.post('/api/v2/chat/ask/', new URLSearchParams([['question', 'x'], ['question[]', 'y']])), 400, /^question\[\]: unknown field$/);
+    expectError(
+      await api.post(
+        '/api/v2/chat/ask/',
+        new URLSearchParams([
+          ['question', 'x'],
+          ['offering_ids[0]', '999'],
+        ]),
+      ),
+      400,
+      /^offering_ids: unknown offering 999$/,
+    );
+    expectError(
+      await api.post(
+        '/api/v2/chat/ask/',
+        new URLSearchParams([
+          ['question', 'x'],
+          ['question[]', 'y'],
+        ]),
+      ),
+      400,
+      /^question\[\]: unknown field$/,
+    );
   });
 
   it('accepts form-encoded session creation and messages with typed fields', async () => {
-    const created = await api.post('/api/v2/chat/sessions/', new URLSearchParams([['title', 'Form chat'], ['is_archived', 'true']]));
+    const created = await api.post(
+      '/api/v2/chat/sessions/',
+      new URLSearchParams([
+        ['title', 'Form chat'],
+        ['is_archived', 'true'],
+      ]),
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(created.body).toMatchObject({ title: 'Form chat', is_archived: true });
-    const sent = await api.post(`/api/v2/chat/sessions/${created.body.id}/messages/`, new URLSearchParams([['message', 'Is data encrypted at rest?'], ['file_id', '']]));
+    const sent = await api.post(
+      `/api/v2/chat/sessions/${created.body.id}/messages/`,
+      new URLSearchParams([
+        ['message', 'Is data encrypted at rest?'],
+        ['file_id', ''],
+      ]),
+    );
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     expect(sent.body.message_count).toBe(2);
   });
@@ -257,7 +308,19 @@ describe('fields are never null where the spec does not allow it', () => {
     const listed = (await api.get('/api/v2/chat/sessions/')).body.results.find((s: { id: number }) => s.id === session.body.id);
     expect(listed.last_message).toEqual({});
 
-    const book = await questionnaireXlsx([{ name: 'Plain', sections: [{ questions: [['', 'Is customer data encrypted at rest?'], ['', 'What is the airspeed of an unladen swallow?']] }] }]);
+    const book = await questionnaireXlsx([
+      {
+        name: 'Plain',
+        sections: [
+          {
+            questions: [
+              ['', 'Is customer data encrypted at rest?'],
+              ['', 'What is the airspeed of an unladen swallow?'],
+            ],
+          },
+        ],
+      },
+    ]);
     const up = await api.post('/api/v2/filler/questionnaires/', files(['plain.xlsx', book]));
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const id = up.body.questionnaire_ids[0];

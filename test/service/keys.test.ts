@@ -23,7 +23,11 @@ describe('GET /keys/current/', () => {
     const a = await get(alice, 'keys/current/');
     expect(a.status).toBe(200);
     const mine = expectShape(KeyIdentity, a.body);
-    expect(mine).toEqual({ organization: { id: expect.any(Number), name: 'acme' }, user: { id: expect.any(Number), name: 'alice', role: 'admin' }, read_only: false });
+    expect(mine).toEqual({
+      organization: { id: expect.any(Number), name: 'acme' },
+      user: { id: expect.any(Number), name: 'alice', role: 'admin' },
+      read_only: false,
+    });
 
     const r = expectShape(KeyIdentity, (await get(reader, 'keys/current/')).body);
     expect(r).toMatchObject({ organization: { id: mine.organization.id, name: 'acme' }, user: { name: 'ro', role: 'member' }, read_only: true });

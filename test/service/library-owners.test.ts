@@ -77,7 +77,11 @@ describe('answer library: owners and review cycles', () => {
     const detail = expectShape(LibraryEntryDetail, set.body);
     expect(detail).toMatchObject({ owner: 'bob', review_months: 6, updated_by: 'alice' });
     const event = detail.history.at(-1)!;
-    expect(event).toMatchObject({ action: 'review_changed', by: 'alice', detail: "owner: nobody → bob; review: the organisation's review age → every 6 months" });
+    expect(event).toMatchObject({
+      action: 'review_changed',
+      by: 'alice',
+      detail: "owner: nobody → bob; review: the organisation's review age → every 6 months",
+    });
     expect(Date.parse(event.at)).not.toBeNaN();
 
     // The owner lists what they keep; "mine" is the caller's.
@@ -99,7 +103,11 @@ describe('answer library: owners and review cycles', () => {
     // The manager hands it back to nobody and the organisation's review age.
     const cleared = expectShape(LibraryEntryDetail, (await api(manager, 'PUT', `${entry.id}/review/`, { owner: null, review_months: null })).body);
     expect(cleared).toMatchObject({ owner: null, review_months: null });
-    expect(cleared.history.at(-1)).toMatchObject({ action: 'review_changed', by: 'bob', detail: "owner: bob → nobody; review: every 6 months → the organisation's review age" });
+    expect(cleared.history.at(-1)).toMatchObject({
+      action: 'review_changed',
+      by: 'bob',
+      detail: "owner: bob → nobody; review: every 6 months → the organisation's review age",
+    });
 
     expectError(await api(admin, 'PUT', `${entry.id}/review/`, { owner: 'gus' }), 400, /owner: no user "gus" in this organisation/);
     expectError(await api(admin, 'PUT', `${entry.id}/review/`, { review_months: 0 }), 400, /review_months/);
@@ -119,10 +127,38 @@ describe('answer library: settlement per offering', () => {
 
   it('a conflict settled for offering A leaves offering B open; fills follow each offering', async () => {
     // A second row each, so no two files are the same bytes (a duplicate adds no evidence).
-    await upload('cloud-old.xlsx', [[...Q, 'No'], ['X-1', 'Which region hosts the cloud service?', 'EU']], cloud);
-    await upload('cloud-new.xlsx', [[...Q, 'Yes'], ['X-2', 'Which region hosts the cloud service now?', 'US']], cloud);
-    await upload('edge-a.xlsx', [[...Q, 'Yes'], ['X-3', 'Which devices run the edge product?', 'Routers']], edge);
-    await upload('edge-b.xlsx', [[...Q, 'No'], ['X-4', 'Which devices ran the edge product?', 'Gateways']], edge);
+    await upload(
+      'cloud-old.xlsx',
+      [
+        [...Q, 'No'],
+        ['X-1', 'Which region hosts the cloud service?', 'EU'],
+      ],
+      cloud,
+    );
+    await upload(
+      'cloud-new.xlsx',
+      [
+        [...Q, 'Yes'],
+        ['X-2', 'Which region hosts the cloud service now?', 'US'],
+      ],
+      cloud,
+    );
+    await upload(
+      'edge-a.xlsx',
+      [
+        [...Q, 'Yes'],
+        ['X-3', 'Which devices run the edge product?', 'Routers'],
+      ],
+      edge,
+    );
+    await upload(
+      'edge-b.xlsx',
+      [
+        [...Q, 'No'],
+        ['X-4', 'Which devices ran the edge product?', 'Gateways'],
+      ],
+      edge,
+    );
 
     const forCloud = expectShape(LibraryConflictPage, (await api(member, 'GET', `conflicts/?offering_id=${cloud}`)).body);
     expect(forCloud.count).toBe(1);
@@ -130,7 +166,9 @@ describe('answer library: settlement per offering', () => {
     expect(group.offering_id).toBe(cloud);
     expect(group.entries.map((e) => e.source?.file_name).sort()).toEqual(['cloud-new.xlsx', 'cloud-old.xlsx']);
     const yes = group.entries.find((e) => e.answer === 'Yes')!;
-    const edgeYes = expectShape(LibraryConflictPage, (await api(member, 'GET', `conflicts/?offering_id=${edge}`)).body).results[0]!.entries.find((e) => e.answer === 'Yes')!;
+    const edgeYes = expectShape(LibraryConflictPage, (await api(member, 'GET', `conflicts/?offering_id=${edge}`)).body).results[0]!.entries.find(
+      (e) => e.answer === 'Yes',
+    )!;
 
     expectError(await api(member, 'POST', 'conflicts/settle/', { entry_id: yes.id, offering_id: cloud }), 403);
     expectError(await api(reader, 'POST', 'conflicts/settle/', { entry_id: yes.id, offering_id: cloud }), 403, /read-only/);
@@ -167,8 +205,22 @@ describe('answer library: settlement per offering', () => {
 
   it("pages one offering's disagreements by number and by following next (a cursor) alike", async () => {
     const core = await createOffering(service.storage, { org: 'acme', name: 'Core', type: 'product' });
-    await upload('core-a.xlsx', [['CO-1', 'Is the core product hardened?', 'Yes'], ['CO-2', 'Does the core product log access?', 'Yes']], core);
-    await upload('core-b.xlsx', [['CO-1', 'Is the core product hardened?', 'No'], ['CO-2', 'Does the core product log access?', 'No']], core);
+    await upload(
+      'core-a.xlsx',
+      [
+        ['CO-1', 'Is the core product hardened?', 'Yes'],
+        ['CO-2', 'Does the core product log access?', 'Yes'],
+      ],
+      core,
+    );
+    await upload(
+      'core-b.xlsx',
+      [
+        ['CO-1', 'Is the core product hardened?', 'No'],
+        ['CO-2', 'Does the core product log access?', 'No'],
+      ],
+      core,
+    );
     const byNumber: string[] = [];
     for (const n of [1, 2]) {
       const page = expectShape(LibraryConflictPage, (await api(member, 'GET', `conflicts/?offering_id=${core}&page_size=1&page=${n}`)).body);
@@ -233,8 +285,16 @@ describe('answer library: dates stated within files, and expired documents', () 
     expect(section.status, JSON.stringify(section.body)).toBe(200);
     expect(section.body).toEqual({ updated: 1, entries: 2 });
     const lg2 = page.results.find((e) => e.original_id === 'LG-02')!;
-    expect(expectShape(LibraryEntryDetail, (await api(member, 'GET', `${lg2.id}/`)).body).history.at(-1)).toMatchObject({ action: 'review_changed', by: 'alice', detail: 'owner: nobody → bob' });
-    expect(expectShape(LibraryPage, (await api(manager, 'GET', '?mine=true')).body).results.map((e) => e.original_id).sort()).toEqual(['LG-01', 'LG-02']);
+    expect(expectShape(LibraryEntryDetail, (await api(member, 'GET', `${lg2.id}/`)).body).history.at(-1)).toMatchObject({
+      action: 'review_changed',
+      by: 'alice',
+      detail: 'owner: nobody → bob',
+    });
+    expect(
+      expectShape(LibraryPage, (await api(manager, 'GET', '?mine=true')).body)
+        .results.map((e) => e.original_id)
+        .sort(),
+    ).toEqual(['LG-01', 'LG-02']);
     expectError(await api(admin, 'PUT', 'sections/review/', { file_id: fileId, tab_name: 'Nope', owner: 'bob' }), 404, /no live entry of sheet "Nope"/);
     expectError(await api(admin, 'PUT', 'sections/review/', { file_id: fileId, tab_name: 'Answers', owner: 'gus' }), 400, /owner: no user "gus"/);
     expectError(await api(member, 'PUT', 'sections/review/', { file_id: fileId, tab_name: 'Answers', owner: 'bob' }), 403);
@@ -264,6 +324,8 @@ describe('answer library: dates stated within files, and expired documents', () 
 
     const answer = await fill([['EN-01', 'Do you encrypt customer data at rest?']]);
     expect(answer.evaluation.trust).not.toBe('high');
-    expect(answer.evaluation.reason).toMatch(/it rests on "acme-soc-2022\.txt", expired since 2022-12-31 \(for the period January 1, 2022 to December 31, 2022\)/);
+    expect(answer.evaluation.reason).toMatch(
+      /it rests on "acme-soc-2022\.txt", expired since 2022-12-31 \(for the period January 1, 2022 to December 31, 2022\)/,
+    );
   }, 120_000);
 });

@@ -24,7 +24,11 @@ const library = (key: string, path: string) => call(service.base, key, 'GET', `/
 
 /** A completed questionnaire without ids: section rows (bold) over Question | Answer | Comments. */
 function sectionedSheet(sections: [title: string, rows: [question: string, answer: string][]][]): Uint8Array {
-  const cells: Record<string, NewCell | string> = { A1: { value: 'Question', bold: true }, B1: { value: 'Answer', bold: true }, C1: { value: 'Comments', bold: true } };
+  const cells: Record<string, NewCell | string> = {
+    A1: { value: 'Question', bold: true },
+    B1: { value: 'Answer', bold: true },
+    C1: { value: 'Comments', bold: true },
+  };
   let r = 2;
   for (const [title, rows] of sections) {
     cells[`A${r++}`] = { value: title, bold: true };
@@ -61,7 +65,26 @@ describe('answer library: one question', () => {
     const bc = 'Are business continuity policies established and documented?';
     const cc = 'Are change control policies established and documented?';
     // One workbook answers "reviewed annually" both ways, each under its own section: two questions.
-    await upload(key, 'policies-2024.xlsx', sectionedSheet([['Business Continuity', [[bc, 'Yes'], [REVIEWED, 'Yes']]], ['Change Control', [[cc, 'Yes'], [REVIEWED, 'No']]]]));
+    await upload(
+      key,
+      'policies-2024.xlsx',
+      sectionedSheet([
+        [
+          'Business Continuity',
+          [
+            [bc, 'Yes'],
+            [REVIEWED, 'Yes'],
+          ],
+        ],
+        [
+          'Change Control',
+          [
+            [cc, 'Yes'],
+            [REVIEWED, 'No'],
+          ],
+        ],
+      ]),
+    );
     const entries = await all(key);
     const reviewed = entries.filter((e) => e.question === REVIEWED);
     expect(reviewed).toHaveLength(2);
@@ -70,7 +93,19 @@ describe('answer library: one question', () => {
     expect(expectShape(LibraryConflictPage, (await library(key, 'conflicts/')).body).count).toBe(0);
 
     // Another questionnaire answers the business continuity one differently: that one question conflicts.
-    await upload(key, 'policies-2025.xlsx', sectionedSheet([['Business Continuity', [[bc, 'Yes'], [REVIEWED, 'No']]]]));
+    await upload(
+      key,
+      'policies-2025.xlsx',
+      sectionedSheet([
+        [
+          'Business Continuity',
+          [
+            [bc, 'Yes'],
+            [REVIEWED, 'No'],
+          ],
+        ],
+      ]),
+    );
     const groups = expectShape(LibraryConflictPage, (await library(key, 'conflicts/')).body);
     expect(groups.count).toBe(1);
     const group = groups.results[0]!;
@@ -91,13 +126,19 @@ describe('answer library: pages', () => {
   it('following next (a cursor) reads the same entries in the same order as pages by number, and a cursor not given is a 400', async () => {
     const key = await service.key({ org: 'pages', user: 'pat', role: 'admin' });
     const rows = (n: number, answer: (i: number) => string) =>
-      Array.from({ length: n }, (_, i): [string, string, string, string] => [`C-${i + 1}`, `Is control number ${i + 1} in place?`, answer(i), `Control ${i + 1}.`]);
+      Array.from({ length: n }, (_, i): [string, string, string, string] => [
+        `C-${i + 1}`,
+        `Is control number ${i + 1} in place?`,
+        answer(i),
+        `Control ${i + 1}.`,
+      ]);
     await upload(key, 'controls-a.xlsx', qaSheet(rows(23, () => 'Yes')));
     // Three of its questions answered otherwise by another questionnaire: three conflict groups.
     await upload(key, 'controls-b.xlsx', qaSheet(rows(23, (i) => (i < 3 ? 'No' : 'Yes'))));
 
     const byNumber: number[] = [];
-    for (let page = 1; page <= 5; page++) byNumber.push(...expectShape(LibraryPage, (await library(key, `?page_size=10&page=${page}`)).body).results.map((e) => e.id));
+    for (let page = 1; page <= 5; page++)
+      byNumber.push(...expectShape(LibraryPage, (await library(key, `?page_size=10&page=${page}`)).body).results.map((e) => e.id));
     expect(byNumber).toHaveLength(46);
     expect(new Set(byNumber).size).toBe(46);
 
@@ -137,11 +178,15 @@ describe('answer library: pages', () => {
 describe('answer library: its export uploaded back', () => {
   it('comes back as the same entries with their approvals and settlements; the same file again adds nothing; an edited export supersedes the one before', async () => {
     const source = await service.key({ org: 'exporter', user: 'eve', role: 'admin' });
-    await upload(source, 'vendor.xlsx', qaSheet([
-      ['PT-01', 'Do you perform annual penetration tests?', 'Yes', 'By an outside firm.'],
-      ['EN-01', 'Is customer data encrypted at rest?', 'Yes', 'AES-256.'],
-      ['', 'Describe your incident response process.', 'We follow a documented plan.', 'Tested yearly.'],
-    ]));
+    await upload(
+      source,
+      'vendor.xlsx',
+      qaSheet([
+        ['PT-01', 'Do you perform annual penetration tests?', 'Yes', 'By an outside firm.'],
+        ['EN-01', 'Is customer data encrypted at rest?', 'Yes', 'AES-256.'],
+        ['', 'Describe your incident response process.', 'We follow a documented plan.', 'Tested yearly.'],
+      ]),
+    );
     await upload(source, 'sections.xlsx', sectionedSheet([['Business Continuity', [[REVIEWED, 'Yes']]]]));
     const original = await all(source);
     expect(original).toHaveLength(4);
@@ -199,15 +244,37 @@ describe('answer library: its export uploaded back', () => {
     // Edited offline and uploaded again under its name: the newer upload speaks for it, no conflict, and a fill uses it.
     const source2 = await service.key({ org: 'exporter', user: 'eve2', role: 'admin' });
     const pt = original.find((e) => e.original_id === 'PT-01')!;
-    expect((await call(service.base, source2, 'PUT', `/api/v2/answers/library/${pt.id}/`, { slots: [{ slot_key: 'answer', content: 'No' }, { slot_key: 'comment', content: 'Stopped in 2025.' }] })).status).toBe(200);
+    expect(
+      (
+        await call(service.base, source2, 'PUT', `/api/v2/answers/library/${pt.id}/`, {
+          slots: [
+            { slot_key: 'answer', content: 'No' },
+            { slot_key: 'comment', content: 'Stopped in 2025.' },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     await upload(key, 'answer-library.xlsx', await exported(source2));
     const after = await all(key);
-    expect(after.filter((e) => e.original_id === 'PT-01').map((e) => e.answer).sort()).toEqual(['No', 'Yes']);
+    expect(
+      after
+        .filter((e) => e.original_id === 'PT-01')
+        .map((e) => e.answer)
+        .sort(),
+    ).toEqual(['No', 'Yes']);
     expect(after.some((e) => e.conflict)).toBe(false);
     expect(expectShape(LibraryConflictPage, (await library(key, 'conflicts/')).body).count).toBe(0);
 
     const c = client(service, key);
-    const blank = createWorkbook({ sheets: [{ name: 'Answers', cells: { A1: 'ID', B1: 'Question', C1: 'Answer', D1: 'Comment', A2: 'PT-01', B2: 'Do you perform annual penetration tests?' }, lists: [{ sqref: 'C2', source: '"Yes,No"' }] }] });
+    const blank = createWorkbook({
+      sheets: [
+        {
+          name: 'Answers',
+          cells: { A1: 'ID', B1: 'Question', C1: 'Answer', D1: 'Comment', A2: 'PT-01', B2: 'Do you perform annual penetration tests?' },
+          lists: [{ sqref: 'C2', source: '"Yes,No"' }],
+        },
+      ],
+    });
     const up = await c.post('/api/v2/filler/questionnaires/', files(['to-fill.xlsx', blank]));
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const qid: number = up.body.questionnaire_ids[0];

@@ -56,10 +56,26 @@ const MFA: [string, string] = ['IA-02', 'Is multi-factor authentication enforced
 
 describe('answer library replay', () => {
   it('fills each past questionnaire from the others: agreement, coverage, wrong answers with both sides, gaps by section; runs kept', async () => {
-    await upload('alpha-2024.xlsx', [[...ENCRYPT, 'Yes'], [...SSO, 'Yes'], [...BOUNTY, 'Yes']]);
-    await upload('beta-2025.xlsx', [[...ENCRYPT, 'Yes'], [...SSO, 'No'], [...MFA, 'Yes']]);
+    await upload('alpha-2024.xlsx', [
+      [...ENCRYPT, 'Yes'],
+      [...SSO, 'Yes'],
+      [...BOUNTY, 'Yes'],
+    ]);
+    await upload('beta-2025.xlsx', [
+      [...ENCRYPT, 'Yes'],
+      [...SSO, 'No'],
+      [...MFA, 'Yes'],
+    ]);
     // A recent questionnaire: one question the library answers, one nothing answers.
-    const cells: Record<string, string> = { A1: 'ID', B1: 'Question', C1: 'Answer', A2: ENCRYPT[0], B2: ENCRYPT[1], A3: 'PT-09', B3: 'Do you rotate the keys of your hardware security modules every quarter?' };
+    const cells: Record<string, string> = {
+      A1: 'ID',
+      B1: 'Question',
+      C1: 'Answer',
+      A2: ENCRYPT[0],
+      B2: ENCRYPT[1],
+      A3: 'PT-09',
+      B3: 'Do you rotate the keys of your hardware security modules every quarter?',
+    };
     const blank = createWorkbook({ sheets: [{ name: 'Security', cells, lists: [{ sqref: 'C2:C3', source: '"Yes,No"' }] }] });
     const c = client(service, admin);
     const up = await c.post('/api/v2/filler/questionnaires/', files(['vendor-review.xlsx', blank]));
@@ -89,7 +105,12 @@ describe('answer library replay', () => {
 
     expect(run.gap_count).toBe(1);
     expect(run.gaps).toEqual([
-      { section: 'Security', questions: [expect.objectContaining({ questionnaire: 'vendor-review.xlsx', original_id: 'PT-09', question: expect.stringMatching(/hardware security modules/) })] },
+      {
+        section: 'Security',
+        questions: [
+          expect.objectContaining({ questionnaire: 'vendor-review.xlsx', original_id: 'PT-09', question: expect.stringMatching(/hardware security modules/) }),
+        ],
+      },
     ]);
 
     // Kept: a second run is listed first; members read the trend.
@@ -107,7 +128,7 @@ describe('answer library replay', () => {
     expect(extensions.body.extensions).toContain('answers.replay');
   }, 240_000);
 
-  it('says what is wrong: members and read-only keys may not start a run, unknown and other organisations\' runs are 404, bad bounds 400', async () => {
+  it("says what is wrong: members and read-only keys may not start a run, unknown and other organisations' runs are 404, bad bounds 400", async () => {
     expectError(await api(member, 'POST', '', {}), 403, /admin or repository manager/);
     expectError(await api(reader, 'POST', '', {}), 403, /read-only/);
     expectError(await api(admin, 'POST', '', { max_questionnaires: 0 }), 400, /max_questionnaires/);

@@ -90,7 +90,10 @@ describe('answer library', () => {
     expect(settled.status, JSON.stringify(settled.body)).toBe(200);
     const group = expectShape(LibraryConflict, settled.body);
     expect(group.canonical_id).toBe(beta.id);
-    expect(group.entries.find((e) => e.id === alpha.id)).toMatchObject({ status: 'retired', retired_reason: expect.stringMatching(/^settled: entry \d+ chosen/) });
+    expect(group.entries.find((e) => e.id === alpha.id)).toMatchObject({
+      status: 'retired',
+      retired_reason: expect.stringMatching(/^settled: entry \d+ chosen/),
+    });
     expect(expectShape(LibraryConflictPage, (await api(admin, 'GET', 'conflicts/')).body).count).toBe(0);
     // Retired, kept, visible in its history.
     const history = expectShape(LibraryEntryDetail, (await api(member, 'GET', `${alpha.id}/`)).body);
@@ -117,7 +120,12 @@ describe('answer library', () => {
     const bc = found.results.find((e) => e.original_id === 'BC-01')!;
     expect(bc).toBeDefined();
 
-    const edited = await api(admin, 'PUT', `${bc.id}/`, { slots: [{ slot_key: 'answer', content: 'Yes' }, { slot_key: 'comment', content: 'Tested each March.' }] });
+    const edited = await api(admin, 'PUT', `${bc.id}/`, {
+      slots: [
+        { slot_key: 'answer', content: 'Yes' },
+        { slot_key: 'comment', content: 'Tested each March.' },
+      ],
+    });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     const detail = expectShape(LibraryEntryDetail, edited.body);
     expect(detail).toMatchObject({ version: 2, answer: 'Yes', updated_by: 'alice' });
@@ -128,7 +136,10 @@ describe('answer library', () => {
 
     const added = await api(admin, 'POST', '', {
       question: 'Do you carry cyber liability insurance?',
-      slots: [{ slot_key: 'answer', content: 'Yes' }, { slot_key: 'comment', content: 'A 5M policy renewed yearly.' }],
+      slots: [
+        { slot_key: 'answer', content: 'Yes' },
+        { slot_key: 'comment', content: 'A 5M policy renewed yearly.' },
+      ],
     });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     const hand = expectShape(LibraryEntryDetail, added.body);
@@ -142,7 +153,10 @@ describe('answer library', () => {
     expect(filled.get('BC-01')).toMatchObject({ text: 'Yes', method: 'library' });
     expect(filled.get('IN-01')).toMatchObject({ text: 'Yes', method: 'library' });
 
-    expect((await api(admin, 'POST', `${hand.id}/retire/`, { reason: 'policy lapsed' })).body).toMatchObject({ status: 'retired', retired_reason: 'policy lapsed' });
+    expect((await api(admin, 'POST', `${hand.id}/retire/`, { reason: 'policy lapsed' })).body).toMatchObject({
+      status: 'retired',
+      retired_reason: 'policy lapsed',
+    });
     const refilled = await fill([INS]);
     expect(refilled.get('IN-01')?.method).not.toBe('library');
     expect(expectShape(LibraryPage, (await api(admin, 'GET', '?status=retired')).body).results.map((e) => e.id)).toContain(hand.id);
@@ -227,9 +241,12 @@ describe('answer library', () => {
     const sheet = book.getWorksheet('Answer library')!;
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
     expect(header.slice(0, 5)).toEqual(['Entry ID', 'Question ID', 'Question', 'Answer', 'Comment']);
-    const count = expectShape(LibraryPage, (await api(member, 'GET', '')).body).count + expectShape(LibraryPage, (await api(member, 'GET', '?status=retired')).body).count;
+    const count =
+      expectShape(LibraryPage, (await api(member, 'GET', '')).body).count + expectShape(LibraryPage, (await api(member, 'GET', '?status=retired')).body).count;
     expect(sheet.actualRowCount - 1).toBe(count);
     const rows = (sheet.getSheetValues() as unknown[][]).slice(2).map((r) => r.slice(1));
-    expect(rows.some((r) => r[2] === 'Do you perform annual penetration tests?' && r[3] === 'No' && String(r[header.indexOf('Status')]).startsWith('retired'))).toBe(true);
+    expect(
+      rows.some((r) => r[2] === 'Do you perform annual penetration tests?' && r[3] === 'No' && String(r[header.indexOf('Status')]).startsWith('retired')),
+    ).toBe(true);
   });
 });

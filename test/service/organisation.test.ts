@@ -26,7 +26,10 @@ describe('organisation names', () => {
     const reader = await service.key({ org: 'acme', user: 'ro', role: 'admin', readOnly: true });
     const other = await service.key({ org: 'globex', user: 'gus', role: 'admin' });
     expect(await call(admin, 'GET')).toMatchObject({ status: 200, body: { names: [] } });
-    expect(await call(admin, 'PUT', { names: ['Instructure', ' Canvas ', '', 'Canvas'] })).toMatchObject({ status: 200, body: { names: ['Instructure', 'Canvas'] } });
+    expect(await call(admin, 'PUT', { names: ['Instructure', ' Canvas ', '', 'Canvas'] })).toMatchObject({
+      status: 200,
+      body: { names: ['Instructure', 'Canvas'] },
+    });
     expect(await call(member, 'GET')).toMatchObject({ status: 200, body: { names: ['Instructure', 'Canvas'] } });
     expect(await call(other, 'GET')).toMatchObject({ status: 200, body: { names: [] } });
     expectError(await call(member, 'PUT', { names: ['X'] }), 403, /admin or repository manager/);
@@ -38,16 +41,34 @@ describe('organisation names', () => {
     expectError(await call(reader, 'PUT', { names: 3 }), 403, /read-only/);
     expectError(await call(member, 'PUT', { colour: 'red' }), 403, /admin or repository manager/);
     expectError(await call(admin, 'PUT', { names: ['x'.repeat(201)] }), 400, /longer than 200/);
-    expect(await call(admin, 'PUT', { names: 'Instructure, Canvas, Canvas LMS' })).toMatchObject({ status: 200, body: { names: ['Instructure', 'Canvas', 'Canvas LMS'] } });
+    expect(await call(admin, 'PUT', { names: 'Instructure, Canvas, Canvas LMS' })).toMatchObject({
+      status: 200,
+      body: { names: ['Instructure', 'Canvas', 'Canvas LMS'] },
+    });
   });
 
   it('qfill orgs set --names sets them for a running service', async () => {
     const key = await service.key({ org: 'initech', user: 'peter', role: 'admin' });
-    const r = spawnSync(process.execPath, ['bin/qfill.js', 'orgs', 'set', '--data', service.dataDir, ...(service.storage.databaseUrl ? ['--database', service.storage.databaseUrl] : []), '--org', 'initech', '--names', 'Initech, TPS'], {
-      cwd: join(__dirname, '..', '..'),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        'bin/qfill.js',
+        'orgs',
+        'set',
+        '--data',
+        service.dataDir,
+        ...(service.storage.databaseUrl ? ['--database', service.storage.databaseUrl] : []),
+        '--org',
+        'initech',
+        '--names',
+        'Initech, TPS',
+      ],
+      {
+        cwd: join(__dirname, '..', '..'),
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/own names Initech, TPS/);
     expect(await call(key, 'GET')).toMatchObject({ status: 200, body: { names: ['Initech', 'TPS'] } });

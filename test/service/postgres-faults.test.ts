@@ -60,10 +60,14 @@ class Proxy {
 }
 
 it('exits 1 with one clear line when the database is unreachable at start', async () => {
-  const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--data', dataDir, '--database', 'postgres://postgres@127.0.0.1:1/qfill'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['bin/qfill.js', 'serve', '--http', '--port', '0', '--data', dataDir, '--database', 'postgres://postgres@127.0.0.1:1/qfill'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -100,7 +104,12 @@ it('answers 503 while the database is gone, stores nothing half-way, and recover
   expect(readdirSync(join(dataDir, 'files')).filter((n) => /^[a-f0-9]{32}/.test(n))).toHaveLength(1);
 
   await proxy.up();
-  await waitFor('the service to answer again', () => api.get('/api/v2/repository/files/'), (r) => r.status === 200, 30_000);
+  await waitFor(
+    'the service to answer again',
+    () => api.get('/api/v2/repository/files/'),
+    (r) => r.status === 200,
+    30_000,
+  );
   const again = await api.post('/api/v2/repository/files/', files(['after.txt', KB_TEXT]));
   expect(again.status).toBe(200);
   expect((await waitForFile(api, again.body.file_ids[0])).body.status).toBe('ready');
@@ -128,7 +137,10 @@ it('a database lost to the process generating answers: another process finishes 
     expect((await waitForFile(api, kb.body.file_ids[0])).body.status).toBe('ready');
 
     const COUNT = 600;
-    const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [string, string][];
+    const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [
+      string,
+      string,
+    ][];
     const up = await api.post('/api/v2/filler/questionnaires/', files(['big.xlsx', await questionnaireXlsx([{ name: 'Big', sections: [{ questions }] }])]));
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const id = up.body.questionnaire_ids[0];
@@ -145,12 +157,20 @@ it('a database lost to the process generating answers: another process finishes 
 
     // A's database comes back: it must not add anything to a job that is no longer its own.
     await cut.up();
-    await waitFor('A to reach the database again', async () => (await a.app.inject({ method: 'GET', url: '/api/v2/repository/files/', headers: { 'X-API-Key': key } })).statusCode, (s) => s === 200, 30_000);
+    await waitFor(
+      'A to reach the database again',
+      async () => (await a.app.inject({ method: 'GET', url: '/api/v2/repository/files/', headers: { 'X-API-Key': key } })).statusCode,
+      (s) => s === 200,
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, LEASE));
     const perQuestion = await queryDatabase<{ n: number }>({ databaseUrl: outage.url }, 'SELECT COUNT(*) AS n FROM answers GROUP BY question_id');
     expect(perQuestion).toHaveLength(COUNT);
     expect(perQuestion.filter((r) => r.n !== 1)).toEqual([]);
-    const [job] = await queryDatabase<{ state: string; attempts: number }>({ databaseUrl: outage.url }, "SELECT state, attempts FROM jobs WHERE kind = 'generate_answers'");
+    const [job] = await queryDatabase<{ state: string; attempts: number }>(
+      { databaseUrl: outage.url },
+      "SELECT state, attempts FROM jobs WHERE kind = 'generate_answers'",
+    );
     expect(job).toMatchObject({ state: 'done', attempts: 2 });
   } finally {
     await c?.close();

@@ -65,8 +65,17 @@ it('three processes share one database: any request to any of them, and a killed
   expect(ask.body.answer).toMatch(/AES-256/);
 
   const COUNT = 800;
-  const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [string, string][];
-  const up = await call(a.url, key, 'POST', '/api/v2/filler/questionnaires/', files(['big.xlsx', await questionnaireXlsx([{ name: 'Big', sections: [{ questions }] }])]));
+  const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [
+    string,
+    string,
+  ][];
+  const up = await call(
+    a.url,
+    key,
+    'POST',
+    '/api/v2/filler/questionnaires/',
+    files(['big.xlsx', await questionnaireXlsx([{ name: 'Big', sections: [{ questions }] }])]),
+  );
   expect(up.status, JSON.stringify(up.body)).toBe(200);
   const id = up.body.questionnaire_ids[0];
   await waitFor(
@@ -114,11 +123,24 @@ it('a process killed while answering and started again on its folder resumes its
     const up0 = await call(first.url, key, 'POST', '/api/v2/repository/files/', files(['doc.txt', KB_TEXT]));
     expect(up0.status).toBe(200);
     const COUNT = 800;
-    const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [string, string][];
-    const up = await call(first.url, key, 'POST', '/api/v2/filler/questionnaires/', files(['big.xlsx', await questionnaireXlsx([{ name: 'Big', sections: [{ questions }] }])]));
+    const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [
+      string,
+      string,
+    ][];
+    const up = await call(
+      first.url,
+      key,
+      'POST',
+      '/api/v2/filler/questionnaires/',
+      files(['big.xlsx', await questionnaireXlsx([{ name: 'Big', sections: [{ questions }] }])]),
+    );
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const id = up.body.questionnaire_ids[0];
-    await waitFor('answering to start', () => call(first.url, key, 'GET', `/api/v2/filler/questionnaires/${id}/answer-progress/`), (r) => r.body.answers_received > 0);
+    await waitFor(
+      'answering to start',
+      () => call(first.url, key, 'GET', `/api/v2/filler/questionnaires/${id}/answer-progress/`),
+      (r) => r.body.answers_received > 0,
+    );
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
     const [interrupted] = await query<{ state: string }>(database.url, "SELECT state FROM jobs WHERE kind = 'generate_answers'");

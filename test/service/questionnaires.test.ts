@@ -1,13 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Progress,
-  Questionnaire,
-  QuestionnaireUploadResult,
-  QuestionWithAnswers,
-  SourceEvidence,
-  Structure,
-  readEvaluation,
-} from '../../src/api/schemas';
+import { Progress, Questionnaire, QuestionnaireUploadResult, QuestionWithAnswers, SourceEvidence, Structure, readEvaluation } from '../../src/api/schemas';
 import { addTeamMember, ensureUser } from '../../src/service/admin';
 import {
   client,
@@ -198,7 +190,7 @@ describe('questionnaire upload and generation', () => {
     expect(s.avg_score).toBe(Math.round(evals.reduce((sum, e) => sum + e.score, 0) / evals.length));
   });
 
-  it("hides it from another organization", async () => {
+  it('hides it from another organization', async () => {
     for (const path of ['', 'answer-progress/', 'answers/', 'structure/']) {
       expectError(await other.get(`/api/v2/filler/questionnaires/${id}/${path}`), 404, /questionnaire/);
     }

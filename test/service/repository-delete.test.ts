@@ -43,7 +43,14 @@ describe('GET /extensions/', () => {
   it('names the delete extension, to callers with a key only', async () => {
     const res = await api.get('/api/v2/extensions/');
     expect(res.status).toBe(200);
-    expect(expectShape(ServiceExtensions, res.body).extensions).toEqual([EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames, EXTENSION.keysCurrent, EXTENSION.answersLibrary, EXTENSION.answersReplay]);
+    expect(expectShape(ServiceExtensions, res.body).extensions).toEqual([
+      EXTENSION.repositoryDelete,
+      EXTENSION.offeringsList,
+      EXTENSION.organisationNames,
+      EXTENSION.keysCurrent,
+      EXTENSION.answersLibrary,
+      EXTENSION.answersReplay,
+    ]);
     expectError(await call(service.base, null, 'GET', '/api/v2/extensions/'), 403);
   });
 });
@@ -87,7 +94,10 @@ describe('DELETE /repository/files/{id}/', () => {
   });
 
   it("removes a Q&A file's answer-library entries, so a fill no longer reuses them", async () => {
-    const up = await api.post('/api/v2/repository/files/', files(['answers.csv', 'Question,Answer\nDo you escrow source code with Zephyr Bank?,Yes; escrowed monthly with Zephyr Bank.\n', 'text/csv']));
+    const up = await api.post(
+      '/api/v2/repository/files/',
+      files(['answers.csv', 'Question,Answer\nDo you escrow source code with Zephyr Bank?,Yes; escrowed monthly with Zephyr Bank.\n', 'text/csv']),
+    );
     const id: number = up.body.file_ids[0];
     const ready = await waitForFile(api, id);
     expect(ready.body.qa_count).toBeGreaterThan(0);

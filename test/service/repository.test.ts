@@ -36,7 +36,13 @@ describe('POST /repository/files/', () => {
       ['page.html', '<html><body><h1>Incident response</h1><p>Incidents are reported within 24 hours.</p></body></html>', 'text/html'],
       ['report.pdf', simplePdf(['Page one talks about firewalls.', 'Page two talks about intrusion detection.']), 'application/pdf'],
       ['memo.docx', simpleDocx(['Vendor risk memo', 'Suppliers are assessed annually.']), 'application/octet-stream'],
-      ['answers.xlsx', await qaXlsx([['Do you have a firewall?', 'Yes, at every network edge.'], ['Do you run penetration tests?', 'Yes, twice a year.']])],
+      [
+        'answers.xlsx',
+        await qaXlsx([
+          ['Do you have a firewall?', 'Yes, at every network edge.'],
+          ['Do you run penetration tests?', 'Yes, twice a year.'],
+        ]),
+      ],
       ['answers.csv', 'Question,Answer\nDo you log admin access?,Yes; logs are kept for one year.\n', 'text/csv'],
     );
     form.append('tags', 'security');
@@ -131,15 +137,27 @@ describe('POST /repository/files/', () => {
     const res = await api.post(
       '/api/v2/repository/files/',
       files(
-        ['monitoring.md', '# Monitoring\n\nWe monitor production: [FILL IN: what is actually monitored?]\n\n# Access\n\nAccess to production is reviewed every quarter by the security team.'],
+        [
+          'monitoring.md',
+          '# Monitoring\n\nWe monitor production: [FILL IN: what is actually monitored?]\n\n# Access\n\nAccess to production is reviewed every quarter by the security team.',
+        ],
         ['starter.md', "# Owner\n\nThe owner is [securityOfficerName]. Say 'not yet' if true."],
       ),
     );
     const [partial, only] = res.body.file_ids as number[];
     const p = (await waitForFile(api, partial!)).body;
-    expect(p).toMatchObject({ status: 'ready', processing_stage: 'done', passage_count: 1, template: 'template: 1 placeholder; 1 of 2 passages kept out of answers' });
+    expect(p).toMatchObject({
+      status: 'ready',
+      processing_stage: 'done',
+      passage_count: 1,
+      template: 'template: 1 placeholder; 1 of 2 passages kept out of answers',
+    });
     const o = (await waitForFile(api, only!)).body;
-    expect(o).toMatchObject({ status: 'ready', passage_count: 0, template: 'template only: 1 placeholder, 1 guidance sentence; nothing in it is used for answers' });
+    expect(o).toMatchObject({
+      status: 'ready',
+      passage_count: 0,
+      template: 'template only: 1 placeholder, 1 guidance sentence; nothing in it is used for answers',
+    });
     expectShape(RepositoryFile, o);
   });
 

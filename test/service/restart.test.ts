@@ -49,7 +49,10 @@ it('resumes answer generation after a shutdown and after a crash, without duplic
 
   // Simulate a crash: the job is left `running`, as if the process had died mid-job.
   // (Its lease long expired: on PostgreSQL any process takes it over at once.)
-  const changed = await queryDatabase(service.storage, "UPDATE jobs SET state = 'running', lease_until = 0 WHERE kind = 'generate_answers' AND state = 'queued' RETURNING id");
+  const changed = await queryDatabase(
+    service.storage,
+    "UPDATE jobs SET state = 'running', lease_until = 0 WHERE kind = 'generate_answers' AND state = 'queued' RETURNING id",
+  );
   expect(changed).toHaveLength(1);
 
   await service.restart();
@@ -77,7 +80,11 @@ it('resumes a repository file cut short by a crash: it ends ready, and its progr
 
     // As if the process had died while indexing at 60%.
     await queryDatabase(svc.storage, "UPDATE jobs SET state = 'running', attempts = 1, lease_until = 0 WHERE kind = 'ingest_file' RETURNING id");
-    await queryDatabase(svc.storage, "UPDATE files SET status = 'processing', processing_stage = 'indexing', processing_percent = 60 WHERE id = ? RETURNING id", [id]);
+    await queryDatabase(
+      svc.storage,
+      "UPDATE files SET status = 'processing', processing_stage = 'indexing', processing_percent = 60 WHERE id = ? RETURNING id",
+      [id],
+    );
 
     // Resume by hand, watching every progress update the job writes.
     const storage = await openStorage(svc.storage);

@@ -77,7 +77,10 @@ it('shares one data folder: one runs the jobs, both serve, and the other takes o
   );
 
   const COUNT = 3000;
-  const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [string, string][];
+  const questions = Array.from({ length: COUNT }, (_, i) => [`Q-${i + 1}`, `Question ${i + 1}: is customer data of system ${i + 1} encrypted at rest?`]) as [
+    string,
+    string,
+  ][];
   const book = await questionnaireXlsx([{ name: 'Big', sections: [{ questions }] }]);
   const up = await call(second, key, 'POST', '/api/v2/filler/questionnaires/', files(['big.xlsx', book]));
   expect(up.status, JSON.stringify(up.body)).toBe(200);

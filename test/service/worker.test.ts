@@ -112,7 +112,11 @@ describe('JobWorker', () => {
     };
     const done: number[] = [];
     const logged: string[] = [];
-    const worker = new JobWorker(queue, { work: async (job: Job) => (done.push(job.id), 'done') }, { pollMs: 5, lease, leaseCheckMs: 10, log: (m) => logged.push(m) });
+    const worker = new JobWorker(
+      queue,
+      { work: async (job: Job) => (done.push(job.id), 'done') },
+      { pollMs: 5, lease, leaseCheckMs: 10, log: (m) => logged.push(m) },
+    );
     const left = await queue.enqueue('work', {});
     await queue.claim('work'); // left `running` by the other holder
     const waiting = await queue.enqueue('work', {});

@@ -148,7 +148,13 @@ describe('the production task pane bundle under Office', () => {
 
   it("follows Office's dark theme and its colours, even when the system is light", async () => {
     const page = await productionPane(
-      { bodyBackgroundColor: '#1f1f1f', bodyForegroundColor: '#f0f0f0', controlBackgroundColor: '#333333', controlForegroundColor: '#ffffff', isDarkTheme: true },
+      {
+        bodyBackgroundColor: '#1f1f1f',
+        bodyForegroundColor: '#f0f0f0',
+        controlBackgroundColor: '#333333',
+        controlForegroundColor: '#ffffff',
+        isDarkTheme: true,
+      },
       'light',
     );
     try {
@@ -165,7 +171,10 @@ describe('the production task pane bundle under Office', () => {
       await page.getByTestId('workbook-name').filter({ hasText: 'demo-questionnaire.xlsx' }).waitFor({ timeout: 30_000 });
       await page.getByLabel('Service address (base URL)').fill('typed, not saved');
       const style = (selector: string, prop: string) =>
-        page.locator(selector).first().evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), prop);
+        page
+          .locator(selector)
+          .first()
+          .evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), prop);
       const data = (selector: string, name: string) => page.locator(selector).first().getAttribute(`data-${name}`);
       const look = async () => ({
         pane: `${await data('.qf-root', 'theme')}/${await data('.qf-root', 'office-theme')}`,

@@ -99,14 +99,31 @@ describe('Chat', () => {
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Page 2 of 2');
-    await waitFor(() => expect(fake.requestsTo('GET', /chat\/sessions\/$/).at(-1)!.query.get('page')).toBe('2'));
+    await waitFor(() =>
+      expect(
+        fake
+          .requestsTo('GET', /chat\/sessions\/$/)
+          .at(-1)!
+          .query.get('page'),
+      ).toBe('2'),
+    );
     await screen.findByRole('button', { name: /Conversation 11/ });
 
     fireEvent.input(screen.getByLabelText('Search conversations'), { target: { value: 'encryption' } });
     await screen.findByText('Conversations (1)');
     expect(screen.queryByRole('button', { name: /Conversation 11/ })).toBeNull();
-    expect(fake.requestsTo('GET', /chat\/sessions\/$/).at(-1)!.query.get('search')).toBe('encryption');
-    expect(fake.requestsTo('GET', /chat\/sessions\/$/).at(-1)!.query.get('page')).toBe('1');
+    expect(
+      fake
+        .requestsTo('GET', /chat\/sessions\/$/)
+        .at(-1)!
+        .query.get('search'),
+    ).toBe('encryption');
+    expect(
+      fake
+        .requestsTo('GET', /chat\/sessions\/$/)
+        .at(-1)!
+        .query.get('page'),
+    ).toBe('1');
     fireEvent.click(screen.getByRole('button', { name: /Encryption review/ }));
     await within(log()).findByText('Old answer');
     expect((screen.getByLabelText(/Keep conversation/) as HTMLInputElement).checked).toBe(true);
@@ -211,7 +228,7 @@ describe('Chat', () => {
 });
 
 describe('Chat trust and whose evidence', () => {
-  it('shows trust per answer and labels a third party\'s source', async () => {
+  it("shows trust per answer and labels a third party's source", async () => {
     fake.askTrust = 'low';
     fake.askSources = [
       { filename: 'aws-soc3.pdf', page_number: 2, content: 'AWS Backup encrypts backups.', third_party: 'Amazon Web Services' },
@@ -245,8 +262,24 @@ describe('Chat trust and whose evidence', () => {
     fake.sessions[0]!.messages = [
       { id: 1, sender: 'user', content: 'Are backups encrypted?', created_at: '2025-01-01T00:00:00Z', is_edited: false, metadata: null, sources: [] },
       {
-        id: 2, sender: 'assistant', content: 'Stored answer', created_at: '2025-01-01T00:00:00Z', is_edited: false, metadata: { trust: 'medium' },
-        sources: [{ id: 9, type: 'passage', relevance_score: 0.8, content: 'AWS Backup…', source_file: 'aws-soc3.pdf', page_number: 3, context_header: 'third party: Amazon Web Services · Backups', source_url: '' }],
+        id: 2,
+        sender: 'assistant',
+        content: 'Stored answer',
+        created_at: '2025-01-01T00:00:00Z',
+        is_edited: false,
+        metadata: { trust: 'medium' },
+        sources: [
+          {
+            id: 9,
+            type: 'passage',
+            relevance_score: 0.8,
+            content: 'AWS Backup…',
+            source_file: 'aws-soc3.pdf',
+            page_number: 3,
+            context_header: 'third party: Amazon Web Services · Backups',
+            source_url: '',
+          },
+        ],
       },
     ];
     renderApp({ baseUrl: fake.origin, initialTab: 'chat' });
@@ -265,7 +298,13 @@ describe('whose evidence, wherever sources are listed', () => {
     expect(thirdPartyOf({ context_header: 'Security overview · Encryption' })).toBeNull();
     const { render } = await import('@testing-library/preact');
     const { container } = render(
-      <Sources open sources={[{ filename: 'soc3.pdf', page: 1, excerpt: 'x', thirdParty: 'AWS' }, { filename: 'ours.pdf', page: 0, excerpt: 'y' }]} />,
+      <Sources
+        open
+        sources={[
+          { filename: 'soc3.pdf', page: 1, excerpt: 'x', thirdParty: 'AWS' },
+          { filename: 'ours.pdf', page: 0, excerpt: 'y' },
+        ]}
+      />,
     );
     expect(container.querySelector('summary')!.textContent).toBe('2 sources (1 from a third party)');
     expect(container.querySelectorAll('li')[0]!.textContent).toBe('soc3.pdf, page 1third party: AWSx');

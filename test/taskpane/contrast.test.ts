@@ -48,20 +48,29 @@ describe('contrast of the task pane in every Office theme', () => {
     it(`${choice}: every text colour reads at ${MIN_TEXT_CONTRAST}:1 or better on its background`, () => {
       const palette = paletteFor(choice === 'systemDark' ? 'system' : choice);
       const p = choice === 'systemDark' ? { ...DARK } : palette;
-      const failing = PAIRS.map(([fg, bg]) => ({ pair: `${fg} on ${bg}`, ratio: contrastRatio(p[fg]!, p[bg]!) })).filter((r) => !(r.ratio >= MIN_TEXT_CONTRAST));
+      const failing = PAIRS.map(([fg, bg]) => ({ pair: `${fg} on ${bg}`, ratio: contrastRatio(p[fg]!, p[bg]!) })).filter(
+        (r) => !(r.ratio >= MIN_TEXT_CONTRAST),
+      );
       expect(failing).toEqual([]);
     });
   }
 
   it("Colorful's green tab bar keeps its tab names readable", () => {
     const bar = /data-office-theme="colorful"\] \.qf-tabs \{ background: (#[0-9a-f]{6})/.exec(TASKPANE_CSS)![1]!;
-    const tabColours = [...TASKPANE_CSS.matchAll(/data-office-theme="colorful"\] \.qf-tab(?:\[aria-selected="true"\])? \{ color: (#[0-9a-f]{6})/g)].map((m) => m[1]!);
+    const tabColours = [...TASKPANE_CSS.matchAll(/data-office-theme="colorful"\] \.qf-tab(?:\[aria-selected="true"\])? \{ color: (#[0-9a-f]{6})/g)].map(
+      (m) => m[1]!,
+    );
     expect(tabColours.length).toBe(2);
     for (const c of tabColours) expect(contrastRatio(c, bar)).toBeGreaterThanOrEqual(MIN_TEXT_CONTRAST);
   });
 
   it('derives the placeholder from the control colours: muted, yet 4.5:1 or better', () => {
-    for (const [fg, bg] of [['#ffffff', '#666666'], ['#ffffff', '#363636'], ['#262626', '#ffffff'], ['#000000', '#f3f2f1']] as const) {
+    for (const [fg, bg] of [
+      ['#ffffff', '#666666'],
+      ['#ffffff', '#363636'],
+      ['#262626', '#ffffff'],
+      ['#000000', '#f3f2f1'],
+    ] as const) {
       const placeholder = mutedOn(fg, bg);
       expect(contrastRatio(placeholder, bg)).toBeGreaterThanOrEqual(MIN_TEXT_CONTRAST);
       // Nearer the background than the typed text is: it still looks like a placeholder.

@@ -16,7 +16,12 @@ const question = (id: number, slots: { role: string; allowed?: string[] }[]): Qu
     id,
     original_question_text: `Question ${id}?`,
     tab_name: 'S',
-    answer_slots: slots.map((s, i) => ({ role: s.role, header: s.role, coordinate: `${'CD'[i]}${id}`, ...(s.allowed ? { allowed_values: s.allowed, type: 'list' } : {}) })),
+    answer_slots: slots.map((s, i) => ({
+      role: s.role,
+      header: s.role,
+      coordinate: `${'CD'[i]}${id}`,
+      ...(s.allowed ? { allowed_values: s.allowed, type: 'list' } : {}),
+    })),
     answers: [{ id: id * 10, text: 'Yes', source_evidence: [], evaluation: { score: 20, trust: 'low', reason: 'Weak.' } }],
   }) as unknown as QuestionWithAnswers;
 
@@ -39,7 +44,11 @@ describe('counts', () => {
   });
 
   it('"answered" is a list answer, or a free-text answer where there is no list: not a comment alone, not a draft', () => {
-    const questions = [question(1, [{ role: 'answer', allowed: ['Yes', 'No'] }, { role: 'comment' }]), question(2, [{ role: 'answer' }]), question(3, [{ role: 'answer' }])];
+    const questions = [
+      question(1, [{ role: 'answer', allowed: ['Yes', 'No'] }, { role: 'comment' }]),
+      question(2, [{ role: 'answer' }]),
+      question(3, [{ role: 'answer' }]),
+    ];
     const answered = answeredByWrites(
       [
         { questionId: 1, slotRole: 'comment' },
@@ -52,28 +61,41 @@ describe('counts', () => {
   });
 
   it('a second fill with overwrite off counts the answers already in their cells, not "0 answered"', () => {
-    const questions = [question(1, [{ role: 'answer', allowed: ['Yes', 'No'] }, { role: 'comment' }]), question(2, [{ role: 'answer' }]), question(3, [{ role: 'answer' }]), question(4, [{ role: 'answer' }])];
-    const answered = answeredByWrites(
-      [],
-      questions,
-      [
-        { questionId: 1, slotRole: 'answer', reason: 'occupied', current: 'Yes' },
-        { questionId: 2, slotRole: 'answer', reason: 'occupied', current: 0 },
-        { questionId: 3, slotRole: 'answer', reason: 'no_value' },
-        { questionId: 4, slotRole: 'comment', reason: 'occupied', current: 'A note' },
-      ],
-    );
+    const questions = [
+      question(1, [{ role: 'answer', allowed: ['Yes', 'No'] }, { role: 'comment' }]),
+      question(2, [{ role: 'answer' }]),
+      question(3, [{ role: 'answer' }]),
+      question(4, [{ role: 'answer' }]),
+    ];
+    const answered = answeredByWrites([], questions, [
+      { questionId: 1, slotRole: 'answer', reason: 'occupied', current: 'Yes' },
+      { questionId: 2, slotRole: 'answer', reason: 'occupied', current: 0 },
+      { questionId: 3, slotRole: 'answer', reason: 'no_value' },
+      { questionId: 4, slotRole: 'comment', reason: 'occupied', current: 'A note' },
+    ]);
     expect([...answered]).toEqual([1, 2]);
   });
 
   it('without the last fill\'s writes (a reopened pane), "answered" still means a list answer, or text where there is no list', () => {
     const trusted = (q: QuestionWithAnswers, text: string, slots: { slot_key: string; content: string }[] = []) =>
-      ({ ...q, answers: [{ id: 1, text, slot_responses: slots, source_evidence: [], evaluation: { score: 90, trust: 'high', reason: 'Stated.' } }] }) as QuestionWithAnswers;
+      ({
+        ...q,
+        answers: [{ id: 1, text, slot_responses: slots, source_evidence: [], evaluation: { score: 90, trust: 'high', reason: 'Stated.' } }],
+      }) as QuestionWithAnswers;
     const listed = question(5, [{ role: 'answer', allowed: ['Yes', 'No'] }, { role: 'comment' }]);
     // Only a description for the list: a draft, not an answer.
     expect(reviewState(trusted(listed, '', [{ slot_key: 'comment', content: 'We encrypt with AES-256.' }]), null, undefined)).toBe('draft');
     expect(reviewState(trusted(listed, 'We encrypt everything with AES-256.'), null, undefined)).toBe('draft');
-    expect(reviewState(trusted(listed, 'Yes', [{ slot_key: 'answer', content: 'Yes' }, { slot_key: 'comment', content: 'AES-256.' }]), null, undefined)).toBe('answered');
+    expect(
+      reviewState(
+        trusted(listed, 'Yes', [
+          { slot_key: 'answer', content: 'Yes' },
+          { slot_key: 'comment', content: 'AES-256.' },
+        ]),
+        null,
+        undefined,
+      ),
+    ).toBe('answered');
     expect(reviewState(trusted(question(6, [{ role: 'answer' }]), 'AES-256 at rest.'), null, undefined)).toBe('answered');
   });
 

@@ -66,11 +66,20 @@ export class FakeLibrary {
   settlements = new Map<string, number>();
 
   private group(key: string, offering: number | null = null): LibraryConflict {
-    const entries = this.entries.filter((x) => x.question_key === key && (offering === null || x.offering_ids.length === 0 || x.offering_ids.includes(offering)));
+    const entries = this.entries.filter(
+      (x) => x.question_key === key && (offering === null || x.offering_ids.length === 0 || x.offering_ids.includes(offering)),
+    );
     const settlements = [...this.settlements]
       .filter(([k]) => k.startsWith(`${key}|`))
       .map(([k, entry_id]) => ({ offering_id: Number(k.split('|').at(-1)), entry_id, by: this.who, at: `${TODAY}T10:00:00Z` }));
-    return { question_key: key, question: entries[0]!.question, entries, canonical_id: entries.find((x) => x.status === 'canonical')?.id ?? null, settlements, offering_id: offering };
+    return {
+      question_key: key,
+      question: entries[0]!.question,
+      entries,
+      canonical_id: entries.find((x) => x.status === 'canonical')?.id ?? null,
+      settlements,
+      offering_id: offering,
+    };
   }
 
   route(method: string, p: string, query: URLSearchParams, body: string): Reply | null {
@@ -86,7 +95,12 @@ export class FakeLibrary {
       const b = json() as { question?: string; slots?: LibrarySlot[]; offering_ids?: number[] };
       if (!b.question?.trim()) return [400, { error: 'question must not be empty' }];
       const slots = b.slots ?? [];
-      const e = libraryEntry(++this.nextId, b.question.trim(), slots[0]?.content ?? '', { slots, source: null, as_of: TODAY, offering_ids: b.offering_ids ?? [] });
+      const e = libraryEntry(++this.nextId, b.question.trim(), slots[0]?.content ?? '', {
+        slots,
+        source: null,
+        as_of: TODAY,
+        offering_ids: b.offering_ids ?? [],
+      });
       this.event(e, 'added');
       this.entries.push(e);
       this.refresh();
@@ -98,7 +112,13 @@ export class FakeLibrary {
         return g.length > 1 && (g.some((e) => e.conflict) || g.some((e) => e.status === 'canonical'));
       });
       const offering = query.get('offering_id') ? Number(query.get('offering_id')) : null;
-      return [200, page(keys.map((k) => this.group(k, offering)), query)];
+      return [
+        200,
+        page(
+          keys.map((k) => this.group(k, offering)),
+          query,
+        ),
+      ];
     }
     const settle = p.match(/^\/answers\/library\/conflicts\/(settle|undo)\/$/);
     if (method === 'POST' && settle) {
@@ -115,7 +135,8 @@ export class FakeLibrary {
       for (const e of this.entries.filter((x) => x.question_key === chosen.question_key)) {
         if (settle[1] === 'settle') {
           if (e === chosen) (e.status = 'canonical'), this.event(e, 'settled', 'chosen for this question');
-          else if (e.status !== 'retired') (e.status = 'retired'), (e.retired_reason = `settled: entry ${chosen.id} chosen for this question`), this.event(e, 'retired', e.retired_reason);
+          else if (e.status !== 'retired')
+            (e.status = 'retired'), (e.retired_reason = `settled: entry ${chosen.id} chosen for this question`), this.event(e, 'retired', e.retired_reason);
         } else if (e.status === 'canonical' || e.retired_reason?.startsWith('settled')) {
           e.status = 'active';
           e.retired_reason = null;
@@ -202,5 +223,10 @@ function page<T>(all: T[], q: URLSearchParams) {
   const size = Number(q.get('page_size') ?? 50);
   const n = Number(q.get('page') ?? 1);
   const start = (n - 1) * size;
-  return { count: all.length, next: start + size < all.length ? `page=${n + 1}` : null, previous: n > 1 ? `page=${n - 1}` : null, results: all.slice(start, start + size) };
+  return {
+    count: all.length,
+    next: start + size < all.length ? `page=${n + 1}` : null,
+    previous: n > 1 ? `page=${n - 1}` : null,
+    results: all.slice(start, start + size),
+  };
 }

@@ -37,9 +37,16 @@ export class FakeReplay {
   route(method: string, p: string): Reply | null {
     if (!p.startsWith('/answers/library/replay/')) return null;
     const pending = this.runs.find((r) => r.status === 'queued');
-    if (pending && method === 'GET' && ++this.reads > this.readsUntilDone) Object.assign(pending, { status: 'done', finished_at: '2026-01-30T10:01:00Z', ...this.nextResult });
+    if (pending && method === 'GET' && ++this.reads > this.readsUntilDone)
+      Object.assign(pending, { status: 'done', finished_at: '2026-01-30T10:01:00Z', ...this.nextResult });
     if (method === 'POST' && p === '/answers/library/replay/') {
-      const run = replayRun(Math.max(0, ...this.runs.map((r) => r.id)) + 1, { status: 'queued', overall: null, gap_count: null, finished_at: null, created_at: '2026-01-30T10:00:00Z' });
+      const run = replayRun(Math.max(0, ...this.runs.map((r) => r.id)) + 1, {
+        status: 'queued',
+        overall: null,
+        gap_count: null,
+        finished_at: null,
+        created_at: '2026-01-30T10:00:00Z',
+      });
       this.runs.push(run);
       this.reads = 0;
       return [200, run];

@@ -57,8 +57,7 @@ export function repositoryFile(id: number, name: string, patch: Partial<Reposito
 
 function structureOf(questions: QuestionWithAnswers[]): Structure {
   const tabs = [...new Set(questions.map((q) => q.tab_name))];
-  const trust = (t: string) =>
-    questions.filter((q) => (q.answers[0]?.evaluation as { trust?: string } | undefined)?.trust === t).length;
+  const trust = (t: string) => questions.filter((q) => (q.answers[0]?.evaluation as { trust?: string } | undefined)?.trust === t).length;
   return {
     tabs: tabs.map((t) => ({
       tab_name: t,
@@ -128,7 +127,10 @@ export class FakeService {
   answerText = 'Data is encrypted at rest with AES-256.';
   private nextId = 100;
 
-  private constructor(private readonly server: http.Server, readonly origin: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly origin: string,
+  ) {}
 
   static async start(): Promise<FakeService> {
     const server = http.createServer();
@@ -222,7 +224,8 @@ export class FakeService {
     const m = (re: RegExp) => p.match(re);
     if (r.method === 'GET' && p === '/repository/files/') return [200, this.listFiles(r.query)];
     const has = (name: string) => this.extensions?.includes(name) === true;
-    if (r.method === 'GET' && p === '/extensions/' && this.extensions) return [200, { extensions: this.extensions, ...(this.answering ? { answering: this.answering } : {}) }];
+    if (r.method === 'GET' && p === '/extensions/' && this.extensions)
+      return [200, { extensions: this.extensions, ...(this.answering ? { answering: this.answering } : {}) }];
     if (r.method === 'GET' && p === '/offerings/' && has('offerings.list')) return [200, { results: this.offerings }];
     if (r.method === 'GET' && p === '/keys/current/' && has('keys.current')) {
       const owner = this.keyOwners.get(String(r.headers['x-api-key']));
@@ -250,7 +253,9 @@ export class FakeService {
     if (r.method === 'POST' && p === '/repository/files/') {
       const names = [...r.body.matchAll(/filename="([^"]*)"/g)].map((x) => x[1]!);
       for (const name of names) {
-        this.files.unshift(repositoryFile(++this.nextId, name, { status: 'submitted', status_display: 'Submitted', processing_stage: 'queued', processing_percent: 0 }));
+        this.files.unshift(
+          repositoryFile(++this.nextId, name, { status: 'submitted', status_display: 'Submitted', processing_stage: 'queued', processing_percent: 0 }),
+        );
       }
       return [200, { count: names.length, failed: [] }];
     }
@@ -280,7 +285,15 @@ export class FakeService {
     }
     if (r.method === 'POST' && p === '/chat/sessions/') {
       const body = JSON.parse(r.body || '{}') as { title?: string };
-      const s: ChatSession = { id: ++this.nextId, title: body.title ?? 'New Chat', created_at: NOW, updated_at: NOW, is_archived: false, message_count: 0, messages: [] };
+      const s: ChatSession = {
+        id: ++this.nextId,
+        title: body.title ?? 'New Chat',
+        created_at: NOW,
+        updated_at: NOW,
+        is_archived: false,
+        message_count: 0,
+        messages: [],
+      };
       this.sessions.unshift(s);
       return [200, s];
     }
@@ -305,7 +318,18 @@ export class FakeService {
           created_at: NOW,
           is_edited: false,
           metadata: null,
-          sources: [{ id: 1, type: 'passage', relevance_score: 0.9, content: 'Encryption policy excerpt.', source_file: 'policy.md', page_number: 1, context_header: '', source_url: '' }],
+          sources: [
+            {
+              id: 1,
+              type: 'passage',
+              relevance_score: 0.9,
+              content: 'Encryption policy excerpt.',
+              source_file: 'policy.md',
+              page_number: 1,
+              context_header: '',
+              source_url: '',
+            },
+          ],
         },
       ];
       s.message_count = s.messages.length;
@@ -322,7 +346,10 @@ export class FakeService {
     this.onList?.(this.files);
     let files = [...this.files];
     const search = (q.get('search') ?? '').toLowerCase();
-    if (search) files = files.filter((f) => (f.original_filename ?? '').toLowerCase().includes(search) || (f.tags ?? []).some((t) => t.name.toLowerCase().includes(search)));
+    if (search)
+      files = files.filter(
+        (f) => (f.original_filename ?? '').toLowerCase().includes(search) || (f.tags ?? []).some((t) => t.name.toLowerCase().includes(search)),
+      );
     const status = q.get('status');
     if (status) files = files.filter((f) => f.status === status);
     const type = q.get('document_type');
@@ -350,15 +377,7 @@ export class FakeService {
 
 /** Questions on two tabs, with slots, evaluations and evidence, the shape the service sends. */
 export function sampleQuestions(): QuestionWithAnswers[] {
-  const q = (
-    id: number,
-    tab: string,
-    row: number,
-    text: string,
-    answer: string,
-    trust: 'high' | 'medium' | 'low',
-    score: number,
-  ): QuestionWithAnswers => ({
+  const q = (id: number, tab: string, row: number, text: string, answer: string, trust: 'high' | 'medium' | 'low', score: number): QuestionWithAnswers => ({
     id,
     original_id: `${tab.slice(0, 3).toUpperCase()}-${String(row - 1).padStart(2, '0')}`,
     original_question_text: text,
@@ -380,7 +399,18 @@ export function sampleQuestions(): QuestionWithAnswers[] {
         created_at: NOW,
         updated_at: NOW,
         source_evidence: [
-          { id: id, type: 'passage', content: `Excerpt for question ${id}.`, filename: 'security-overview.pdf', file_id: 3, page_number: id + 1, tab_name: tab, relevance_score: 0.8, rank: 1, created_at: NOW },
+          {
+            id: id,
+            type: 'passage',
+            content: `Excerpt for question ${id}.`,
+            filename: 'security-overview.pdf',
+            file_id: 3,
+            page_number: id + 1,
+            tab_name: tab,
+            relevance_score: 0.8,
+            rank: 1,
+            created_at: NOW,
+          },
         ],
       },
     ],

@@ -18,7 +18,10 @@ beforeEach(() => {
 });
 
 const fillButton = () => screen.getByRole('button', { name: /Fill this workbook|Filling/ });
-const step = (label: RegExp) => within(screen.getByRole('list', { name: 'Fill steps' })).getByText(label).closest('li')!;
+const step = (label: RegExp) =>
+  within(screen.getByRole('list', { name: 'Fill steps' }))
+    .getByText(label)
+    .closest('li')!;
 
 describe('Fill', () => {
   it('reads, uploads, shows generation progress with time left, writes, summarises and undoes', async () => {
@@ -190,7 +193,12 @@ describe('Fill', () => {
     // ...and an answer cell, as a range.
     workbook.userSelects({ tab: 'Security', address: 'C2:D2' });
     await waitFor(() => expect(screen.getByRole('article', { name: 'Selected question' }).textContent).toContain('Is data encrypted at rest?'));
-    expect(within(list).getByText(/Is data encrypted at rest\?/).closest('button')!.getAttribute('aria-current')).toBe('true');
+    expect(
+      within(list)
+        .getByText(/Is data encrypted at rest\?/)
+        .closest('button')!
+        .getAttribute('aria-current'),
+    ).toBe('true');
 
     // Filters.
     fireEvent.change(screen.getByLabelText('Filter by trust'), { target: { value: 'low' } });
@@ -310,16 +318,43 @@ describe('Fill', () => {
     fireEvent.click(fillButton());
     await screen.findByRole('alert');
     // Reads still work with this key (checked), so it is about rights, in the service's words; never "read-only".
-    await waitFor(() => expect(screen.getAllByText(/^Repository-manager permission required\. Uploads are disabled: the service refuses uploads with this key\. Asking questions in Chat works/).length).toBeGreaterThan(0));
+    await waitFor(() =>
+      expect(
+        screen.getAllByText(
+          /^Repository-manager permission required\. Uploads are disabled: the service refuses uploads with this key\. Asking questions in Chat works/,
+        ).length,
+      ).toBeGreaterThan(0),
+    );
     fireEvent.click(screen.getByRole('tab', { name: 'Settings' }));
     expect(screen.queryByText('Read-only key')).toBeNull();
     expect(screen.getByLabelText('API key').getAttribute('aria-describedby')).toBeNull();
   });
 
   it.each([
-    ['400 on upload', 'POST', /\/filler\/questionnaires\/$/, { status: 400, json: { error: 'files: q.xlsx: no questions found' } }, /could not use this workbook as a questionnaire\. The service said: "files: q\.xlsx: no questions found"\. A questionnaire is a sheet with a column of questions/, /Uploading/],
-    ['404 on answers', 'GET', /\/answers\/$/, { status: 404, json: { error: 'questionnaire not found' } }, /^Questionnaire not found\. It does not exist, or this key cannot see it\./, /Generating answers/],
-    ['429 with a long Retry-After', 'POST', /\/filler\/questionnaires\/$/, { status: 429, json: { error: 'quota exceeded' }, headers: { 'Retry-After': '120' } }, /Quota exceeded.*wait 120 s and try again/, /Uploading/],
+    [
+      '400 on upload',
+      'POST',
+      /\/filler\/questionnaires\/$/,
+      { status: 400, json: { error: 'files: q.xlsx: no questions found' } },
+      /could not use this workbook as a questionnaire\. The service said: "files: q\.xlsx: no questions found"\. A questionnaire is a sheet with a column of questions/,
+      /Uploading/,
+    ],
+    [
+      '404 on answers',
+      'GET',
+      /\/answers\/$/,
+      { status: 404, json: { error: 'questionnaire not found' } },
+      /^Questionnaire not found\. It does not exist, or this key cannot see it\./,
+      /Generating answers/,
+    ],
+    [
+      '429 with a long Retry-After',
+      'POST',
+      /\/filler\/questionnaires\/$/,
+      { status: 429, json: { error: 'quota exceeded' }, headers: { 'Retry-After': '120' } },
+      /Quota exceeded.*wait 120 s and try again/,
+      /Uploading/,
+    ],
     ['a dropped connection', 'POST', /\/filler\/questionnaires\/$/, 'reset' as const, /connection|reach/i, /Uploading/],
   ] as const)('shows %s as a sentence and marks the step failed', async (_name, method, path, reply, message, failedStep) => {
     fake.fail(method, path, reply, 5);

@@ -26,7 +26,8 @@ const pdf = (name: string) => new File([new Uint8Array([37, 80, 68, 70, 45, 49])
 function advanceProcessing(list: RepositoryFile[]) {
   for (const f of list) {
     if (f.status === 'processing') Object.assign(f, { status: 'ready', status_display: 'Ready', processing_stage: 'done', processing_percent: 100 });
-    else if (f.status === 'submitted') Object.assign(f, { status: 'processing', status_display: 'Processing', processing_stage: 'indexing', processing_percent: 50 });
+    else if (f.status === 'submitted')
+      Object.assign(f, { status: 'processing', status_display: 'Processing', processing_stage: 'indexing', processing_percent: 50 });
   }
 }
 
@@ -34,7 +35,10 @@ describe('Library', () => {
   it('uploads picked files with tags and offerings, then follows their processing until ready', async () => {
     // A service that lists its offerings: the analyst picks them by name.
     fake.extensions = ['offerings.list'];
-    fake.offerings = [{ id: 7, name: 'Studio', type: 'module' }, { id: 3, name: 'Canvas LMS', type: 'product' }];
+    fake.offerings = [
+      { id: 7, name: 'Studio', type: 'module' },
+      { id: 3, name: 'Canvas LMS', type: 'product' },
+    ];
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     await within(files()).findByText('security-overview.pdf');
     fireEvent.change(screen.getByLabelText('Choose files to upload'), { target: { files: [pdf('bcp.pdf'), pdf('dr-plan.pdf')] } });
@@ -59,7 +63,15 @@ describe('Library', () => {
     const fields = [...upload.body.matchAll(/name="([^"]+)"(?:; filename="([^"]+)")?\r\n(?:Content-Type: [^\r]+\r\n)?\r\n([^\r]*)/g)].map((m) =>
       m[2] ? `file:${m[2]}` : `${m[1]}=${m[3]}`,
     );
-    expect(fields).toEqual(['tags=bcp', 'tags=policy', 'relevant_offerings=3', 'relevant_offerings=7', 'scope_includes_company=false', 'file:bcp.pdf', 'file:dr-plan.pdf']);
+    expect(fields).toEqual([
+      'tags=bcp',
+      'tags=policy',
+      'relevant_offerings=3',
+      'relevant_offerings=7',
+      'scope_includes_company=false',
+      'file:bcp.pdf',
+      'file:dr-plan.pdf',
+    ]);
 
     // Submitted, then processing with a bar that moves, then ready: the list polls by itself.
     const bar = await screen.findByRole('progressbar', { name: /Processing bcp\.pdf/ }, { timeout: 5000 });
@@ -77,13 +89,22 @@ describe('Library', () => {
 
   it('offers the offerings seen in the library by name, so nobody needs to know their ids', async () => {
     fake.files = [
-      repositoryFile(1, 'canvas.pdf', { relevant_offerings: [{ id: 7, name: 'Studio', type: 'module' }, { id: 3, name: 'Canvas LMS', type: 'product' }] }),
+      repositoryFile(1, 'canvas.pdf', {
+        relevant_offerings: [
+          { id: 7, name: 'Studio', type: 'module' },
+          { id: 3, name: 'Canvas LMS', type: 'product' },
+        ],
+      }),
       repositoryFile(2, 'studio.pdf', { relevant_offerings: [{ id: 7, name: 'Studio', type: 'module' }] }),
     ];
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     const group = await screen.findByRole('group', { name: 'Offerings' });
     await waitFor(() =>
-      expect(within(group).getAllByRole('checkbox').map((c) => c.closest('label')!.textContent)).toEqual(['Canvas LMS (product)', 'Studio (module)']),
+      expect(
+        within(group)
+          .getAllByRole('checkbox')
+          .map((c) => c.closest('label')!.textContent),
+      ).toEqual(['Canvas LMS (product)', 'Studio (module)']),
     );
     expect(group.textContent).not.toMatch(/id \d/);
     fireEvent.click(within(group).getByLabelText(/Studio/));
@@ -129,7 +150,9 @@ describe('Library', () => {
   });
 
   it('shows why processing failed', async () => {
-    fake.files.push(repositoryFile(2, 'scan.pdf', { status: 'failed', status_display: 'Failed', error: 'The PDF is encrypted; upload a copy without a password.' }));
+    fake.files.push(
+      repositoryFile(2, 'scan.pdf', { status: 'failed', status_display: 'Failed', error: 'The PDF is encrypted; upload a copy without a password.' }),
+    );
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     const row = (await within(files()).findByText('scan.pdf')).closest('li')!;
     expect(row.textContent).toContain('Processing failed: The PDF is encrypted; upload a copy without a password.');
@@ -137,7 +160,10 @@ describe('Library', () => {
 
   it('searches, filters by status and type, sorts and pages', async () => {
     fake.files = Array.from({ length: 25 }, (_, i) =>
-      repositoryFile(i + 1, `doc-${String(i + 1).padStart(2, '0')}.pdf`, { document_type: i % 5 === 0 ? 'security_certificate' : 'documentation', created_at: `2025-01-${String(i + 1).padStart(2, '0')}T00:00:00Z` }),
+      repositoryFile(i + 1, `doc-${String(i + 1).padStart(2, '0')}.pdf`, {
+        document_type: i % 5 === 0 ? 'security_certificate' : 'documentation',
+        created_at: `2025-01-${String(i + 1).padStart(2, '0')}T00:00:00Z`,
+      }),
     );
     renderApp({ baseUrl: fake.origin, initialTab: 'library' });
     await screen.findByText('25 files');
@@ -146,7 +172,12 @@ describe('Library', () => {
     expect(within(files()).getAllByRole('listitem')[0]!.textContent).toContain('doc-25.pdf'); // newest first
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(within(files()).getAllByRole('listitem')).toHaveLength(5));
-    expect(fake.requestsTo('GET', /repository\/files/).at(-1)!.query.get('page')).toBe('2');
+    expect(
+      fake
+        .requestsTo('GET', /repository\/files/)
+        .at(-1)!
+        .query.get('page'),
+    ).toBe('2');
 
     fireEvent.change(screen.getByLabelText('Sort'), { target: { value: 'original_filename' } });
     await waitFor(() => expect(within(files()).getAllByRole('listitem')[0]!.textContent).toContain('doc-21.pdf'));
@@ -161,7 +192,12 @@ describe('Library', () => {
     fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: '' } });
     fireEvent.input(screen.getByLabelText('Search files'), { target: { value: 'doc-06' } });
     await screen.findByText('1 file');
-    expect(fake.requestsTo('GET', /repository\/files/).at(-1)!.query.get('search')).toBe('doc-06');
+    expect(
+      fake
+        .requestsTo('GET', /repository\/files/)
+        .at(-1)!
+        .query.get('search'),
+    ).toBe('doc-06');
   });
 
   it('a 403 on upload disables uploading with the reason and keeps what was typed', async () => {

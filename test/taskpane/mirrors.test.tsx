@@ -37,7 +37,7 @@ const headlineCounts = () => {
 };
 
 describe('a questionnaire that repeats its questions by formula', () => {
-  it('reviews each question once, where it is answered, and fills the identity question from the organisation\'s names', async () => {
+  it("reviews each question once, where it is answered, and fills the identity question from the organisation's names", async () => {
     const workbook = new MemoryWorkbook(TABS, 'hecvat4-like', hecvat4LikeWorkbook());
     renderApp({ baseUrl: service.base.replace(/\/$/, ''), apiKey: key, workbook });
     fireEvent.click(screen.getByRole('button', { name: 'Fill this workbook' }));

@@ -199,7 +199,16 @@ describe('task pane on the real local service', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Upload 1 file' }));
     };
     const list = () => screen.getByRole('list', { name: 'Files' });
-    const ready = () => waitFor(() => expect(within(list()).getAllByText('vault.txt').every((n) => /Ready/.test(n.closest('li')!.textContent!))).toBe(true), { timeout: 30_000 });
+    const ready = () =>
+      waitFor(
+        () =>
+          expect(
+            within(list())
+              .getAllByText('vault.txt')
+              .every((n) => /Ready/.test(n.closest('li')!.textContent!)),
+          ).toBe(true),
+        { timeout: 30_000 },
+      );
     await upload('Backups are sealed in the zircon vault every night.');
     await screen.findByText('Uploaded 1 file; processing has started.', {}, { timeout: 10_000 });
     await ready();

@@ -43,10 +43,16 @@ describe('correcting an answer from the review', () => {
     fireEvent.click(within(card()).getByRole('button', { name: 'Write to C3' }));
     await within(card()).findByText(/Written to Security!C3\. Undo fill puts back what was there before\./);
     expect(workbook.value('Security', 'C3')).toBe('Yes, with hardware keys for every administrator.');
-    expect(workbook.corrections).toEqual([{ ref: { tab: 'Security', address: 'C3' }, text: 'Yes, with hardware keys for every administrator.', overwrite: false }]);
+    expect(workbook.corrections).toEqual([
+      { ref: { tab: 'Security', address: 'C3' }, text: 'Yes, with hardware keys for every administrator.', overwrite: false },
+    ]);
     // The review shows the corrected answer and marks the question.
     expect(within(card()).getByTestId('answer-text').textContent).toBe('Yes, with hardware keys for every administrator.');
-    expect(within(questionList()).getByText(/Is MFA enforced/).closest('button')!.textContent).toContain('corrected');
+    expect(
+      within(questionList())
+        .getByText(/Is MFA enforced/)
+        .closest('button')!.textContent,
+    ).toContain('corrected');
 
     // Undo fill would lose the correction: it says so, and the analyst chooses to undo everything.
     fireEvent.click(screen.getByRole('button', { name: 'Undo fill' }));
@@ -57,10 +63,14 @@ describe('correcting an answer from the review', () => {
     await screen.findByText('Undone: 2 cells restored.'); // the low-trust answer was a draft, never written
     expect(workbook.value('Security', 'C3')).toBeUndefined(); // empty, as before the fill
     expect(within(card()).getByTestId('answer-text').textContent).toBe('Yes, for all administrative access.');
-    expect(within(questionList()).getByText(/Is MFA enforced/).closest('button')!.textContent).not.toContain('corrected');
+    expect(
+      within(questionList())
+        .getByText(/Is MFA enforced/)
+        .closest('button')!.textContent,
+    ).not.toContain('corrected');
   });
 
-  it("asks before replacing a value the analyst typed, and never writes over a formula", async () => {
+  it('asks before replacing a value the analyst typed, and never writes over a formula', async () => {
     const workbook = new MemoryWorkbook();
     workbook.set('Security', 'C3', 'Typed by the analyst');
     workbook.cells.set(MemoryWorkbook.cellKey('Privacy', 'C2'), { value: 'No', hasFormula: true });
@@ -194,7 +204,12 @@ describe('no dead ends', () => {
 
   it('explains a fill that wrote nothing, and writes again once the analyst allows overwriting', async () => {
     const workbook = new MemoryWorkbook();
-    for (const [tab, cell] of [['Security', 'C2'], ['Security', 'C3'], ['Privacy', 'C2']] as const) workbook.set(tab, cell, 'Already answered');
+    for (const [tab, cell] of [
+      ['Security', 'C2'],
+      ['Security', 'C3'],
+      ['Privacy', 'C2'],
+    ] as const)
+      workbook.set(tab, cell, 'Already answered');
     renderApp({ baseUrl: fake.origin, workbook });
     fireEvent.click(fillButton());
     await screen.findByText(/Wrote 0 cells; skipped 3 cells\./);

@@ -7,9 +7,18 @@ import { ReviewList } from '../../src/taskpane/panes/ReviewList';
 
 afterEach(cleanup);
 
-const answer = (text: string, trust: 'high' | 'low') => [{ id: 1, text, source_evidence: [], evaluation: { score: trust === 'high' ? 90 : 20, trust, reason: 'Test.' } }];
+const answer = (text: string, trust: 'high' | 'low') => [
+  { id: 1, text, source_evidence: [], evaluation: { score: trust === 'high' ? 90 : 20, trust, reason: 'Test.' } },
+];
 const q = (id: number, tab: string, text: string, slots: Record<string, unknown>[], answers = answer('', 'low')) =>
-  ({ id, original_id: `${tab.slice(0, 4).toUpperCase()}-${id}`, original_question_text: text, tab_name: tab, answer_slots: slots, answers }) as unknown as QuestionWithAnswers;
+  ({
+    id,
+    original_id: `${tab.slice(0, 4).toUpperCase()}-${id}`,
+    original_question_text: text,
+    tab_name: tab,
+    answer_slots: slots,
+    answers,
+  }) as unknown as QuestionWithAnswers;
 const slot = (coordinate: string, extra: Record<string, unknown> = {}) => ({ role: 'answer', header: 'Answer', coordinate, is_blocked: false, ...extra });
 
 const QUESTIONS = [
@@ -24,7 +33,11 @@ describe('review of a questionnaire that repeats questions by formula', () => {
   it('lists and counts each question once; a repeat of no question says where it is answered', () => {
     render(<ReviewList questions={QUESTIONS} selectedId={null} onPick={() => {}} written={null} />);
     const list = screen.getByRole('list', { name: 'Questions' });
-    expect(within(list).getAllByRole('button').map((b) => b.textContent!.split(' ')[0])).toEqual(['STAR-1', 'STAR-2', 'ORGA-5']);
+    expect(
+      within(list)
+        .getAllByRole('button')
+        .map((b) => b.textContent!.split(' ')[0]),
+    ).toEqual(['STAR-1', 'STAR-2', 'ORGA-5']);
     expect(screen.getByText(/^\d+ of \d+ questions$/).textContent).toBe('3 of 3 questions');
     // The repeat's own (disagreeing, low-trust) answer is not a question to review: 2 need review, not 4.
     expect(screen.getByLabelText('Where the review stands').textContent).toBe('1 answered · 0 drafts · 2 untouched — 2 need review');

@@ -106,7 +106,7 @@ describe('Settings', () => {
     expect(call[0]!.headers['x-api-key']).toBe(API_KEY);
   });
 
-  it('explains a refused key (403) in the service\'s words, as a key or licence problem, details folded away', async () => {
+  it("explains a refused key (403) in the service's words, as a key or licence problem, details folded away", async () => {
     fake.fail('GET', /repository\/files/, { status: 403, json: { error: 'invalid API key' } });
     renderApp({ baseUrl: fake.origin, apiKey: null });
     fillSettings(fake.origin, 'wrong');
@@ -141,7 +141,8 @@ describe('Settings', () => {
     const closed = await FakeService.start();
     const deadUrl = closed.origin;
     await closed.close();
-    const lost = (url: string) => new ApiError({ kind: 'network', message: `Could not reach the service at ${url}: Failed to fetch`, endpoint: 'GET /repository/files/' });
+    const lost = (url: string) =>
+      new ApiError({ kind: 'network', message: `Could not reach the service at ${url}: Failed to fetch`, endpoint: 'GET /repository/files/' });
     const page = 'https://localhost:3000';
     // Something answers at the live service's origin (a no-cors request gets through): CORS is the evidence-backed reading.
     const live = presentError(await explainConnectionFailure(lost(fake.origin), fake.origin, page));
@@ -205,7 +206,7 @@ describe('Settings messages are true and current', () => {
     fake.clearFailures();
   });
 
-  it('a refused key is not stored: the working one stays saved and in use; the right key then clears every old failure, the Fill tab\'s too', async () => {
+  it("a refused key is not stored: the working one stays saved and in use; the right key then clears every old failure, the Fill tab's too", async () => {
     fake.validKeys = new Set(['right-key']);
     const storage = memoryStorage();
     storage.setItem(STORAGE_KEYS.apiKey, 'old-key');
@@ -246,7 +247,11 @@ describe('Settings messages are true and current', () => {
   });
 
   it("names the key's organisation and user where the service tells (keys.current), and says nothing of it where it cannot", async () => {
-    fake.keyOwners.set('alice-key', { organization: { id: 3, name: 'Acme' }, user: { id: 9, name: 'Alice Smith', role: 'repository_manager' }, read_only: false });
+    fake.keyOwners.set('alice-key', {
+      organization: { id: 3, name: 'Acme' },
+      user: { id: 9, name: 'Alice Smith', role: 'repository_manager' },
+      read_only: false,
+    });
     fake.keyOwners.set('reader-key', { organization: { id: 3, name: 'Acme' }, user: { id: 10, name: 'Rita', role: 'member' }, read_only: true });
     fake.extensions = ['keys.current'];
     try {

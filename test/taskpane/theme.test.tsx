@@ -15,10 +15,34 @@ afterEach(() => {
 // Office.ThemeId as the typings number it.
 const ThemeId = { Black: 0, Colorful: 1, DarkGray: 2, White: 3 };
 const OFFICE: Record<'white' | 'colorful' | 'darkGray' | 'black', OfficeThemeLike> = {
-  white: { bodyBackgroundColor: '#ffffff', bodyForegroundColor: '#262626', controlBackgroundColor: '#ffffff', controlForegroundColor: '#262626', themeId: ThemeId.White },
-  colorful: { bodyBackgroundColor: '#f3f2f1', bodyForegroundColor: '#262626', controlBackgroundColor: '#ffffff', controlForegroundColor: '#262626', themeId: ThemeId.Colorful },
-  darkGray: { bodyBackgroundColor: '#444444', bodyForegroundColor: '#ffffff', controlBackgroundColor: '#666666', controlForegroundColor: '#ffffff', themeId: ThemeId.DarkGray },
-  black: { bodyBackgroundColor: '#262626', bodyForegroundColor: '#ffffff', controlBackgroundColor: '#363636', controlForegroundColor: '#ffffff', themeId: ThemeId.Black },
+  white: {
+    bodyBackgroundColor: '#ffffff',
+    bodyForegroundColor: '#262626',
+    controlBackgroundColor: '#ffffff',
+    controlForegroundColor: '#262626',
+    themeId: ThemeId.White,
+  },
+  colorful: {
+    bodyBackgroundColor: '#f3f2f1',
+    bodyForegroundColor: '#262626',
+    controlBackgroundColor: '#ffffff',
+    controlForegroundColor: '#262626',
+    themeId: ThemeId.Colorful,
+  },
+  darkGray: {
+    bodyBackgroundColor: '#444444',
+    bodyForegroundColor: '#ffffff',
+    controlBackgroundColor: '#666666',
+    controlForegroundColor: '#ffffff',
+    themeId: ThemeId.DarkGray,
+  },
+  black: {
+    bodyBackgroundColor: '#262626',
+    bodyForegroundColor: '#ffffff',
+    controlBackgroundColor: '#363636',
+    controlForegroundColor: '#ffffff',
+    themeId: ThemeId.Black,
+  },
 };
 
 describe('theme', () => {
@@ -57,7 +81,12 @@ describe('theme', () => {
       onReady: (cb: (i: { host: unknown; platform: unknown }) => void) => cb({ host: 'Excel', platform: 'PC' }),
     };
     const win = Object.assign(Object.create(window), { Office: office, document, localStorage, location: window.location, matchMedia: undefined }) as Window;
-    bootTaskpane(win, { createWorkbook: () => new MemoryWorkbook(), createClient: () => { throw new Error('unused'); } });
+    bootTaskpane(win, {
+      createWorkbook: () => new MemoryWorkbook(),
+      createClient: () => {
+        throw new Error('unused');
+      },
+    });
     await waitFor(() => expect(screen.getByRole('tablist')).toBeTruthy());
     const root = () => document.querySelector('.qf-root') as HTMLElement;
     expect(root().dataset.officeTheme).toBe('light');
@@ -86,14 +115,25 @@ describe('theme', () => {
     document.body.append(app);
     let listener: (() => void) | null = null;
     let dark = false;
-    const media = { get matches() { return dark; }, addEventListener: (_: string, l: () => void) => (listener = l), removeEventListener: () => undefined };
+    const media = {
+      get matches() {
+        return dark;
+      },
+      addEventListener: (_: string, l: () => void) => (listener = l),
+      removeEventListener: () => undefined,
+    };
     const office = {
       HostType: { Excel: 'Excel' },
       context: {},
       onReady: (cb: (i: { host: unknown; platform: unknown }) => void) => cb({ host: 'Excel', platform: 'OfficeOnline' }),
     };
     const win = Object.assign(Object.create(window), { Office: office, document, localStorage, location: window.location, matchMedia: () => media }) as Window;
-    bootTaskpane(win, { createWorkbook: () => new MemoryWorkbook(), createClient: () => { throw new Error('unused'); } });
+    bootTaskpane(win, {
+      createWorkbook: () => new MemoryWorkbook(),
+      createClient: () => {
+        throw new Error('unused');
+      },
+    });
     await waitFor(() => expect(screen.getByRole('tablist')).toBeTruthy());
     const root = () => document.querySelector('.qf-root') as HTMLElement;
     expect(root().dataset.theme).toBe('light');

@@ -22,9 +22,26 @@ describe('small parts of the task pane', () => {
   it('estimates time left from the observed rate, and only when it can', () => {
     expect(estimateSecondsLeft([], 10)).toBeNull();
     expect(estimateSecondsLeft([{ at: 0, received: 0 }], 10)).toBeNull();
-    expect(estimateSecondsLeft([{ at: 0, received: 2 }, { at: 4000, received: 2 }], 10)).toBeNull();
+    expect(
+      estimateSecondsLeft(
+        [
+          { at: 0, received: 2 },
+          { at: 4000, received: 2 },
+        ],
+        10,
+      ),
+    ).toBeNull();
     // 4 answers in 2 s: 6 more take 3 s.
-    expect(estimateSecondsLeft([{ at: 1000, received: 0 }, { at: 2000, received: 1 }, { at: 3000, received: 4 }], 10)).toBe(3);
+    expect(
+      estimateSecondsLeft(
+        [
+          { at: 1000, received: 0 },
+          { at: 2000, received: 1 },
+          { at: 3000, received: 4 },
+        ],
+        10,
+      ),
+    ).toBe(3);
     expect(formatDuration(0.2)).toBe('1 s');
     expect(formatDuration(125)).toBe('2 min');
     expect(formatDuration(3 * 3600 + 5 * 60)).toBe('3 h 5 min');
@@ -54,7 +71,13 @@ describe('small parts of the task pane', () => {
     expect(findQuestionAt([sheetQualified], { tab: 'my tab', address: 'D7' })?.id).toBe(1);
     expect(targetCell(sheetQualified)).toEqual({ tab: 'My Tab', address: 'D7' });
     // Blocked slots are not where a click takes the analyst.
-    const blockedFirst = { ...qs[0]!, answer_slots: [{ role: 'a', header: 'A', coordinate: 'C2', is_blocked: true }, { role: 'b', header: 'B', coordinate: 'D2' }] };
+    const blockedFirst = {
+      ...qs[0]!,
+      answer_slots: [
+        { role: 'a', header: 'A', coordinate: 'C2', is_blocked: true },
+        { role: 'b', header: 'B', coordinate: 'D2' },
+      ],
+    };
     expect(targetCell(blockedFirst)).toEqual({ tab: 'Security', address: 'D2' });
     expect(needsReview(qs[2]!)).toBe(true); // low trust
     expect(needsReview(qs[0]!)).toBe(false);
@@ -71,7 +94,13 @@ describe('small parts of the task pane', () => {
     // While the client waits to repeat a call by itself.
     const notice = (error: ApiError, delayMs: number) => explainRetry({ endpoint: 'GET /x/', error, delayMs, nextAttempt: 2 });
     expect(notice(e, 42_000)).toBe("The service's quota is exhausted for now (429): waiting 42 s, then retrying automatically.");
-    const uploads = new ApiError({ kind: 'http', status: 429, message: 'refused', serverMessage: 'too many uploads in progress: this API key already has 4 uploads in progress (at most 4 at once); retry in a few seconds', retryAfterSeconds: 5 });
+    const uploads = new ApiError({
+      kind: 'http',
+      status: 429,
+      message: 'refused',
+      serverMessage: 'too many uploads in progress: this API key already has 4 uploads in progress (at most 4 at once); retry in a few seconds',
+      retryAfterSeconds: 5,
+    });
     expect(notice(uploads, 5000)).toBe(
       'Too many uploads in progress: this API key already has 4 uploads in progress (at most 4 at once); retry in a few seconds. Waiting 5 s, then retrying automatically.',
     );
@@ -92,7 +121,17 @@ describe('small parts of the task pane', () => {
     expect(store.load().apiKey).toBe('k2'); // this session still has it
     expect(createSettingsStore(storage, 'https://local').load().apiKey).toBe(''); // a new session does not
 
-    const broken = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('quota'); }, removeItem: () => { throw new Error('denied'); } };
+    const broken = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('quota');
+      },
+      removeItem: () => {
+        throw new Error('denied');
+      },
+    };
     const fragile = createSettingsStore(broken, 'https://local');
     expect(fragile.save({ baseUrl: 'https://local', apiKey: 'k3', keyPersistence: 'remember' })).toBe(false);
     expect(fragile.load().apiKey).toBe('k3'); // kept in memory instead
@@ -105,7 +144,12 @@ describe('small parts of the task pane', () => {
     expect(base.getItem('tenant-A/qfill.apiKey')).toBe('x');
     expect(partitionedStorage(base, 'tenant-B').getItem('qfill.apiKey')).toBeNull();
     expect(partitionedStorage(base, undefined).getItem('qfill.apiKey')).toBeNull();
-    const blocked = { ...base, setItem: () => { throw new Error('SecurityError'); } } as unknown as Storage;
+    const blocked = {
+      ...base,
+      setItem: () => {
+        throw new Error('SecurityError');
+      },
+    } as unknown as Storage;
     const fallback = partitionedStorage(blocked, 'p');
     fallback.setItem('k', 'v');
     expect(fallback.getItem('k')).toBe('v');

@@ -28,7 +28,17 @@ beforeEach(() => {
 });
 
 const TEMPLATE = questionnaireXlsx([
-  { name: 'Security', sections: [{ questions: [['SEC-01', 'Is data encrypted at rest?'], ['SEC-02', 'Is MFA enforced for administrators?']] }] },
+  {
+    name: 'Security',
+    sections: [
+      {
+        questions: [
+          ['SEC-01', 'Is data encrypted at rest?'],
+          ['SEC-02', 'Is MFA enforced for administrators?'],
+        ],
+      },
+    ],
+  },
   { name: 'Privacy', sections: [{ questions: [['PRI-01', 'Do you sell personal data?']] }] },
 ]);
 const URL = 'https://contoso.example/Shared/hecvat.xlsx';

@@ -79,7 +79,7 @@ describe('the workbench grid, editable', () => {
     expect(host.getCell('Questions', 'A2').value).toBe('Do you encrypt data at rest?');
   });
 
-  it('pastes a block, deletes the selection and undoes the analyst\'s own edits, newest first', () => {
+  it("pastes a block, deletes the selection and undoes the analyst's own edits, newest first", () => {
     const host = setup();
     fireEvent.click(cell('B2'));
     const clipboardData = { getData: (type: string) => (type === 'text/plain' ? 'Yes\tEncrypted with AES-256\r\nNo\t"Two\nlines"\r\n' : '') };
@@ -162,7 +162,10 @@ describe('grid edits and the fill', () => {
 
 describe('clipboard text', () => {
   it('reads rows, tabs, quoted fields with line breaks and doubled quotes', () => {
-    expect(parseClipboard('a\tb\r\nc\td\r\n')).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(parseClipboard('a\tb\r\nc\td\r\n')).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
     expect(parseClipboard('"x\ny"\t"say ""hi"""\n')).toEqual([['x\ny', 'say "hi"']]);
     expect(parseClipboard('one')).toEqual([['one']]);
     expect(parseClipboard('"unclosed\tz')).toEqual([['"unclosed', 'z']]);
@@ -172,11 +175,25 @@ describe('clipboard text', () => {
 describe('workbench colours', () => {
   it('keeps its own text readable, light and dark', () => {
     const lightAt = WORKBENCH_CSS.indexOf('.wb-root {');
-    const light = Object.fromEntries([...WORKBENCH_CSS.slice(lightAt, WORKBENCH_CSS.indexOf('}', lightAt)).matchAll(/--wb-([\w-]+):\s*(#[0-9a-f]{6})/g)].map((m) => [m[1]!, m[2]!]));
+    const light = Object.fromEntries(
+      [...WORKBENCH_CSS.slice(lightAt, WORKBENCH_CSS.indexOf('}', lightAt)).matchAll(/--wb-([\w-]+):\s*(#[0-9a-f]{6})/g)].map((m) => [m[1]!, m[2]!]),
+    );
     const darkAt = WORKBENCH_CSS.indexOf('[data-theme="dark"] {');
-    const dark = { ...light, ...Object.fromEntries([...WORKBENCH_CSS.slice(darkAt, WORKBENCH_CSS.indexOf('}', darkAt)).matchAll(/--wb-([\w-]+):\s*(#[0-9a-f]{6})/g)].map((m) => [m[1]!, m[2]!])) };
+    const dark = {
+      ...light,
+      ...Object.fromEntries(
+        [...WORKBENCH_CSS.slice(darkAt, WORKBENCH_CSS.indexOf('}', darkAt)).matchAll(/--wb-([\w-]+):\s*(#[0-9a-f]{6})/g)].map((m) => [m[1]!, m[2]!]),
+      ),
+    };
     for (const p of [light, dark]) {
-      for (const [fg, bg] of [['fg', 'bg'], ['head-fg', 'head-bg'], ['formula', 'bg'], ['error-fg', 'error-bg'], ['bar-fg', 'bar'], ['fg', 'namebox-bg']]) {
+      for (const [fg, bg] of [
+        ['fg', 'bg'],
+        ['head-fg', 'head-bg'],
+        ['formula', 'bg'],
+        ['error-fg', 'error-bg'],
+        ['bar-fg', 'bar'],
+        ['fg', 'namebox-bg'],
+      ]) {
         expect(contrastRatio(p[fg]!, p[bg]!), `${fg} on ${bg}`).toBeGreaterThanOrEqual(MIN_TEXT_CONTRAST);
       }
     }

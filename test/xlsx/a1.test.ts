@@ -3,7 +3,16 @@ import { columnToLetters, lettersToColumn, normaliseAddress, parseA1, parseA1Ran
 
 describe('A1 helpers', () => {
   it('converts columns both ways at the edges', () => {
-    const table: [number, string][] = [[1, 'A'], [26, 'Z'], [27, 'AA'], [52, 'AZ'], [53, 'BA'], [702, 'ZZ'], [703, 'AAA'], [16384, 'XFD']];
+    const table: [number, string][] = [
+      [1, 'A'],
+      [26, 'Z'],
+      [27, 'AA'],
+      [52, 'AZ'],
+      [53, 'BA'],
+      [702, 'ZZ'],
+      [703, 'AAA'],
+      [16384, 'XFD'],
+    ];
     for (const [n, letters] of table) {
       expect(columnToLetters(n)).toBe(letters);
       expect(lettersToColumn(letters)).toBe(n);

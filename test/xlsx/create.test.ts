@@ -33,7 +33,11 @@ const book = () =>
 describe('createWorkbook', () => {
   it('writes cells, styles, merges, dropdowns, hidden sheets and the active tab that src/xlsx reads back', () => {
     const pkg = XlsxPackage.open(book());
-    expect(pkg.sheets.map((s) => [s.name, s.state])).toEqual([['Intro', 'visible'], ['Q & A <1>', 'visible'], ['Lists', 'hidden']]);
+    expect(pkg.sheets.map((s) => [s.name, s.state])).toEqual([
+      ['Intro', 'visible'],
+      ['Q & A <1>', 'visible'],
+      ['Lists', 'hidden'],
+    ]);
     expect(pkg.sheets[activeSheetIndex(pkg)]!.name).toBe('Q & A <1>');
     const sheet = sheetContents(pkg, 'Q & A <1>');
     const at = (row: number, col: number) => sheet.cells.find((c) => c.row === row && c.column === col)!;

@@ -28,7 +28,7 @@ describe('singleCellReference: the one cell a formula shows', () => {
     expect(singleCellReference('LOG10(100)')).toBeNull();
   });
 
-  it('shifts a shared formula\'s relative parts to its copy', () => {
+  it("shifts a shared formula's relative parts to its copy", () => {
     const first = singleCellReference("'START HERE'!C19")!;
     expect(shiftReference(first, 5, 3, 8, 3)).toMatchObject({ sheet: 'START HERE', row: 22, column: 3 });
     const fixedColumn = singleCellReference("'START HERE'!$C19")!;

@@ -66,7 +66,10 @@ export function blankFixture(fx: FixtureInfo): Uint8Array {
   const bytes = new Uint8Array(readFileSync(fixturePath(fx.file)));
   if (!fx.completed) return bytes;
   const pkg = XlsxPackage.open(bytes, fx.file);
-  return blankCells(bytes, answerCells(pkg, fx).map((address) => ({ tab: fx.answerTab, address })));
+  return blankCells(
+    bytes,
+    answerCells(pkg, fx).map((address) => ({ tab: fx.answerTab, address })),
+  );
 }
 
 /** A small workbook from ExcelJS: a styled answer sheet, a lookup sheet, a formula, merges. */

@@ -12,7 +12,12 @@ const N = 50_000;
 describe('src/xlsx scanning is linear in hostile input', () => {
   it('elements(): 50,000 unclosed <dataValidation> tags, then one closed one', async () => {
     const xml = `<dataValidations>${'<dataValidation type="list" sqref="A1">'.repeat(N)}<x:dataValidation sqref="B2"/></dataValidations>`;
-    const found = await withinBudget<string[]>('src/xlsx/xml.ts', '(m, xml) => m.elements(xml, "dataValidation").map((e) => e.attrs.get("sqref"))', [xml], BUDGET_MS);
+    const found = await withinBudget<string[]>(
+      'src/xlsx/xml.ts',
+      '(m, xml) => m.elements(xml, "dataValidation").map((e) => e.attrs.get("sqref"))',
+      [xml],
+      BUDGET_MS,
+    );
     expect(found).toEqual(['B2']);
   });
 
@@ -39,7 +44,12 @@ describe('src/xlsx scanning is linear in hostile input', () => {
       ['src/xlsx/workbook-parts.ts', 'src/xlsx/sheet-scan.ts'],
       `([p, s], parts, sheet, cols, styles) =>
         [p.parseRelationships(parts).length, p.parseMergeRefs(sheet, '').length, p.isSheetProtected(sheet, ''), s.parseColumns(cols, '').length, p.parseCellStyles(styles).length]`,
-      [many('<Relationship'), many('<mergeCell') + many('<sheetProtection'), `<cols>${many('<col')}</cols>`, `<fonts><font>${many('<b')}</font></fonts><cellXfs><xf fontId="0"/></cellXfs>`],
+      [
+        many('<Relationship'),
+        many('<mergeCell') + many('<sheetProtection'),
+        `<cols>${many('<col')}</cols>`,
+        `<fonts><font>${many('<b')}</font></fonts><cellXfs><xf fontId="0"/></cellXfs>`,
+      ],
       BUDGET_MS,
     );
     expect(results).toEqual([0, 0, false, 0, 1]);

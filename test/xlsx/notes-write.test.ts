@@ -68,7 +68,7 @@ describe('notes written into a package', () => {
     expect(vml).toContain('<x:Row>1</x:Row><x:Column>1</x:Column>');
   });
 
-  it('keeps a sheet\'s existing notes as written, changes one, adds one and removes one', async () => {
+  it("keeps a sheet's existing notes as written, changes one, adds one and removes one", async () => {
     const original = await book(true);
     const pkg = XlsxPackage.open(original);
     const commentsPath = pkg.partNames().find((p) => /comments\d*\.xml$/.test(p))!;
@@ -87,7 +87,11 @@ describe('notes written into a package', () => {
     });
     expect(notesOf(changed.bytes)).toEqual({ A2: 'Changed' });
     expect(await excelJsNotes(changed.bytes)).toEqual({ A2: 'Changed' });
-    const vml = XlsxPackage.open(changed.bytes).partNames().filter((p) => p.endsWith('.vml')).map((p) => XlsxPackage.open(changed.bytes).xmlText(p)).join('');
+    const vml = XlsxPackage.open(changed.bytes)
+      .partNames()
+      .filter((p) => p.endsWith('.vml'))
+      .map((p) => XlsxPackage.open(changed.bytes).xmlText(p))
+      .join('');
     expect(vml.match(/ObjectType="Note"/g)).toHaveLength(1);
   });
 
@@ -108,7 +112,10 @@ describe('notes written into a package', () => {
     expect(notesOf(out.bytes)).toEqual({ A2: 'Kept as written', B2: 'one' });
     expect(notesOf(out.bytes, 'Other')).toEqual({ A1: 'two' });
     const pkg = XlsxPackage.open(out.bytes);
-    const ids = pkg.partNames().filter((p) => p.endsWith('.vml')).flatMap((p) => [...pkg.xmlText(p).matchAll(/id="(_x0000_s\d+)"/g)].map((m) => m[1]));
+    const ids = pkg
+      .partNames()
+      .filter((p) => p.endsWith('.vml'))
+      .flatMap((p) => [...pkg.xmlText(p).matchAll(/id="(_x0000_s\d+)"/g)].map((m) => m[1]));
     expect(new Set(ids).size).toBe(ids.length);
     expect(await excelJsNotes(out.bytes, 'Other')).toEqual({ A1: 'two' });
   });

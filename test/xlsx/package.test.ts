@@ -55,7 +55,11 @@ describe('XlsxPackage.readCells', () => {
     expect(cells.get('C2')!.locked).toBe(false);
     expect(cells.get('B2')!.locked).toBe(true);
     expect(cells.get('Q40')!.locked).toBe(true);
-    expect(XlsxPackage.open(await smallWorkbook()).readCells('Questions', ['B2']).get('B2')!.locked).toBe(false);
+    expect(
+      XlsxPackage.open(await smallWorkbook())
+        .readCells('Questions', ['B2'])
+        .get('B2')!.locked,
+    ).toBe(false);
   });
 
   it('reads inline strings, rich text without phonetic runs, booleans and _xHHHH_ escapes', async () => {
@@ -212,7 +216,13 @@ describe('XlsxPackage.applyWrites', () => {
   it('clears a value and keeps the style when asked to blank a cell', async () => {
     const pkg = XlsxPackage.open(await smallWorkbook());
     const style = pkg.readCells('Questions', ['C3']).get('C3')!.style;
-    const { bytes } = pkg.applyWrites([{ tab: 'Questions', address: 'C3', value: null }, { tab: 'Questions', address: 'Q77', value: null }], { fullCalcOnLoad: false });
+    const { bytes } = pkg.applyWrites(
+      [
+        { tab: 'Questions', address: 'C3', value: null },
+        { tab: 'Questions', address: 'Q77', value: null },
+      ],
+      { fullCalcOnLoad: false },
+    );
     const after = XlsxPackage.open(bytes);
     expect(after.readCells('Questions', ['C3']).get('C3')).toMatchObject({ value: null, style });
     expect(comparePackages(pkg.zip.bytes, bytes).changedParts).toEqual(['xl/worksheets/sheet1.xml']);
@@ -250,11 +260,19 @@ describe('XlsxPackage.applyWrites', () => {
 
     const implicit = patchZip(await smallWorkbook(), {
       'xl/worksheets/sheet2.xml': (x) =>
-        x.replace(/<sheetData>[\s\S]*<\/sheetData>/, '<sheetData><row><c t="inlineStr"><is><t>a1</t></is></c><c t="inlineStr"><is><t>b1</t></is></c></row><row><c><v>2</v></c></row></sheetData>'),
+        x.replace(
+          /<sheetData>[\s\S]*<\/sheetData>/,
+          '<sheetData><row><c t="inlineStr"><is><t>a1</t></is></c><c t="inlineStr"><is><t>b1</t></is></c></row><row><c><v>2</v></c></row></sheetData>',
+        ),
     });
     const p2 = XlsxPackage.open(implicit);
     expect(p2.readCells('Lists', ['B1', 'A2']).get('B1')!.value).toBe('b1');
-    const out2 = XlsxPackage.open(p2.applyWrites([{ tab: 'Lists', address: 'A1', value: 'new a1' }, { tab: 'Lists', address: 'A4', value: 'a4' }]).bytes);
+    const out2 = XlsxPackage.open(
+      p2.applyWrites([
+        { tab: 'Lists', address: 'A1', value: 'new a1' },
+        { tab: 'Lists', address: 'A4', value: 'a4' },
+      ]).bytes,
+    );
     const c = out2.readCells('Lists', ['A1', 'B1', 'A2', 'A4']);
     expect([c.get('A1')!.value, c.get('B1')!.value, c.get('A2')!.value, c.get('A4')!.value]).toEqual(['new a1', 'b1', 2, 'a4']);
   });
@@ -272,15 +290,23 @@ describe('bad input', () => {
   };
 
   it('names each kind of wrong file', async () => {
-    expect(code(() => XlsxPackage.open(new TextEncoder().encode('%PDF-1.7 ...'), 'a.pdf'))).toEqual(['not_zip', 'a.pdf is not an .xlsx file (not a zip archive) (it is a PDF).']);
+    expect(code(() => XlsxPackage.open(new TextEncoder().encode('%PDF-1.7 ...'), 'a.pdf'))).toEqual([
+      'not_zip',
+      'a.pdf is not an .xlsx file (not a zip archive) (it is a PDF).',
+    ]);
     expect(code(() => XlsxPackage.open(new Uint8Array(), 'e.xlsx'))[0]).toBe('not_zip');
     const { zipSync, strToU8 } = await import('fflate');
     const docx = zipSync({
       '[Content_Types].xml': strToU8('<Types/>'),
-      '_rels/.rels': strToU8('<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
+      '_rels/.rels': strToU8(
+        '<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      ),
       'word/document.xml': strToU8('<w:document/>'),
     });
-    expect(code(() => XlsxPackage.open(docx, 'd.xlsx'))).toEqual(['not_workbook', 'd.xlsx is a zip archive but not an Excel workbook (it is a Word document).']);
+    expect(code(() => XlsxPackage.open(docx, 'd.xlsx'))).toEqual([
+      'not_workbook',
+      'd.xlsx is a zip archive but not an Excel workbook (it is a Word document).',
+    ]);
     expect(code(() => XlsxPackage.open(zipSync({ 'hello.txt': strToU8('hi') }), 'z.xlsx'))[0]).toBe('not_workbook');
   });
 
@@ -325,7 +351,10 @@ describe('bad input', () => {
       '"q.txt" is not an .xlsx file (not a zip archive) nor a .csv file. Upload the questionnaire as .xlsx or .csv.',
     ]);
     expect(code(() => XlsxPackage.open(text, 'q.csv'))).toEqual(['not_zip', 'q.csv is not an .xlsx file (not a zip archive).']);
-    expect(code(() => sniffSpreadsheet(new Uint8Array(), 'e.csv', { csvName: 'e.csv' }))).toEqual(['not_zip', 'e.csv is empty (0 bytes), not an .xlsx file or a CSV file.']);
+    expect(code(() => sniffSpreadsheet(new Uint8Array(), 'e.csv', { csvName: 'e.csv' }))).toEqual([
+      'not_zip',
+      'e.csv is empty (0 bytes), not an .xlsx file or a CSV file.',
+    ]);
   });
 
   it('reports a truncated archive as damaged', async () => {

@@ -22,7 +22,8 @@ interface Change {
 }
 
 export async function correct(ctx: SessionContext, q: QuestionWithAnswers, target: CorrectionTarget, text: string, overwrite: boolean): Promise<Written> {
-  const change = target.slot.type === 'mark' ? await markChange(ctx, q, target.slot, text) : { cells: [{ ref: target.cell, text }], slot: target.slot, text: text.trim() };
+  const change =
+    target.slot.type === 'mark' ? await markChange(ctx, q, target.slot, text) : { cells: [{ ref: target.cell, text }], slot: target.slot, text: text.trim() };
   if ('reason' in change) return { written: false, reason: change.reason };
   const result = await writeChange(ctx, change.cells, overwrite);
   if (result.written) await remember(ctx, q, change);

@@ -45,7 +45,12 @@ export async function loadResults(ctx: SessionContext, id: number, ctl: AbortCon
     details && api.getStructure ? api.getStructure(id, opts) : Promise.resolve(null),
     api.getAnswers(id, {}, opts),
     // Only a hint: a service that cannot say more still fills.
-    details && api.getQuestionnaire ? api.getQuestionnaire(id, opts).then((q) => q.warnings ?? [], () => []) : Promise.resolve([]),
+    details && api.getQuestionnaire
+      ? api.getQuestionnaire(id, opts).then(
+          (q) => q.warnings ?? [],
+          () => [],
+        )
+      : Promise.resolve([]),
   ]);
   if (!ctx.run.live(ctl)) return null;
   ctx.serviceQuestions = questions;

@@ -36,7 +36,11 @@ export function correctionTargets(q: QuestionWithAnswers): CorrectionChoice[] {
       if (!first || !last || cells.some((c) => c === null)) continue;
       const choices = group.map(choiceOf);
       const address = group.length > 1 && last.tab === first.tab ? `${first.address}:${last.address}` : first.address;
-      out.push({ slot: { ...slot, header: choices.join(' / ') }, cell: { tab: first.tab, address }, value: coerceToAllowed(says(slot), choices) ?? says(slot) });
+      out.push({
+        slot: { ...slot, header: choices.join(' / ') },
+        cell: { tab: first.tab, address },
+        value: coerceToAllowed(says(slot), choices) ?? says(slot),
+      });
       continue;
     }
     if (slot.is_blocked || isMarkSlot(slot)) continue;

@@ -9,9 +9,7 @@ import { SETTINGS, SETTING_NAMES, type Config, type Scope, type Setting, type Se
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** The one schema of the whole configuration: every declared variable, each optional. */
-export const CONFIG_SCHEMA = z.object(
-  Object.fromEntries(SETTING_NAMES.map((name) => [name, z.optional((SETTINGS[name] as Setting).kind.schema)])),
-);
+export const CONFIG_SCHEMA = z.object(Object.fromEntries(SETTING_NAMES.map((name) => [name, z.optional((SETTINGS[name] as Setting).kind.schema)])));
 
 export interface ConfigProblem {
   name: SettingName;

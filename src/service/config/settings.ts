@@ -213,7 +213,7 @@ export const SETTINGS = {
   QFILL_BENCH_DATABASE_URL: setting({
     kind: postgresUrl,
     defaultText: '`QFILL_TEST_DATABASE_URL`, else `postgres://postgres@127.0.0.1:5432/postgres`',
-    description: "a PostgreSQL server `npm run bench` may create its database on",
+    description: 'a PostgreSQL server `npm run bench` may create its database on',
     secret: 'password',
     scope: 'tests',
   }),
@@ -224,7 +224,10 @@ export type SettingName = keyof typeof SETTINGS;
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
 
 /** A setting's value type, `undefined` included when it has no default. */
-export type ValueOf<N extends SettingName> =
-  (typeof SETTINGS)[N] extends Setting<infer T> & { default: infer D } ? (D extends undefined ? T | undefined : T) : never;
+export type ValueOf<N extends SettingName> = (typeof SETTINGS)[N] extends Setting<infer T> & { default: infer D }
+  ? D extends undefined
+    ? T | undefined
+    : T
+  : never;
 
 export type Config = { readonly [N in SettingName]: ValueOf<N> };

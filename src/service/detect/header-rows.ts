@@ -26,8 +26,7 @@ export function findHeaderRows(view: SheetView, questionCol: number, idCol: numb
     const left = qHeader ? leftSlotHeaders(view, r, Q, idCol) : new Map<number, string>();
     // Reference headers alone (Score, Weight, Guidance) make a report table, not an answer table.
     const namesAnswerSlot =
-      right.some((a) => isSlotHeader(a.text) && headerKind(a.text) !== 'reference') ||
-      [...left.values()].some((t) => headerKind(t) !== 'reference');
+      right.some((a) => isSlotHeader(a.text) && headerKind(a.text) !== 'reference') || [...left.values()].some((t) => headerKind(t) !== 'reference');
     if (!namesAnswerSlot && !(qHeader && right.some((a) => isHeaderLike(a.text)))) continue;
     const columns = new Map<number, string>(left);
     for (const [c, t] of rightHeaders(view, r, Q)) columns.set(c, t);

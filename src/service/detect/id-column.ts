@@ -23,8 +23,7 @@ export function findIdColumn(view: SheetView, questionCol: number, textRows: rea
   }
   // A hidden column of ids (`G-SM-A-1-1` behind the interview, one per question, none on the
   // description rows between them) still names the questions, when no visible column does.
-  const idCol =
-    bestIdColumn(view, questionCol, textRows, headerRow, visible, 0.5) ?? bestIdColumn(view, questionCol, textRows, headerRow, hidden, 0.3);
+  const idCol = bestIdColumn(view, questionCol, textRows, headerRow, visible, 0.5) ?? bestIdColumn(view, questionCol, textRows, headerRow, hidden, 0.3);
   if (idCol === null) return null;
   const shapeCounts = new Map<string, number>();
   for (const r of textRows) {

@@ -55,7 +55,9 @@ function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
         perTab.push({ tab: sheet.name, questions: analysis.questions });
         const withdrawn = analysis.withdrawnRows.length;
         if (withdrawn > 0) {
-          warnings.push(`Sheet "${sheet.name}": ${withdrawn} withdrawn or deleted item${withdrawn > 1 ? 's are' : ' is'} not ${withdrawn > 1 ? 'questions' : 'a question'}.`);
+          warnings.push(
+            `Sheet "${sheet.name}": ${withdrawn} withdrawn or deleted item${withdrawn > 1 ? 's are' : ' is'} not ${withdrawn > 1 ? 'questions' : 'a question'}.`,
+          );
         }
         if (analysis.templateDefault !== null) {
           warnings.push(
@@ -128,7 +130,10 @@ function repeatedQuestions(questions: readonly SheetQuestion[]): string | null {
     const mirror = q.answer_slots.find((s) => s.role === 'answer')?.mirror_of;
     if (typeof mirror !== 'string') continue;
     const bang = mirror.lastIndexOf('!');
-    const tab = mirror.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+    const tab = mirror
+      .slice(0, bang)
+      .replace(/^'(.*)'$/, '$1')
+      .replace(/''/g, "'");
     sources.set(tab, (sources.get(tab) ?? 0) + 1);
   }
   const n = [...sources.values()].reduce((a, b) => a + b, 0);

@@ -46,8 +46,7 @@ export function sectionPaths(events: readonly WalkEvent[]): Map<number, string[]
   events.forEach((e, i) => {
     if (i > firstQuestion && 'heading' in e) looksBelow.add(e.heading.look);
   });
-  const isTitleBlock = (h: Heading, i: number) =>
-    i < firstQuestion && h.depth === null && looksBelow.size > 0 && !looksBelow.has(h.look);
+  const isTitleBlock = (h: Heading, i: number) => i < firstQuestion && h.depth === null && looksBelow.size > 0 && !looksBelow.has(h.look);
 
   const paths = new Map<number, string[]>();
   const stack: Heading[] = [];
@@ -59,7 +58,10 @@ export function sectionPaths(events: readonly WalkEvent[]): Map<number, string[]
         const outside = stack.findIndex((h) => h.outline !== undefined && !id.startsWith(`${h.outline}.`));
         if (outside >= 0) stack.length = outside;
       }
-      paths.set(e.question, stack.map((h) => h.text));
+      paths.set(
+        e.question,
+        stack.map((h) => h.text),
+      );
       afterHeading = false;
       return;
     }

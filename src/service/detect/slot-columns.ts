@@ -33,7 +33,11 @@ export function findSlotColumns(
     });
   }
   // Choice columns are answer columns, whatever their headers' words.
-  for (const g of markGroups) for (const { col } of g.columns) { const sc = columns.get(col); if (sc && sc.kind === 'other') sc.kind = 'answer'; }
+  for (const g of markGroups)
+    for (const { col } of g.columns) {
+      const sc = columns.get(col);
+      if (sc && sc.kind === 'other') sc.kind = 'answer';
+    }
   dropLeadingReferences(columns);
   assignRoles(columns, (c) => textRows.some((r) => view.hasList(r, c)));
   applyMarkGroups(columns, markGroups);
@@ -112,8 +116,14 @@ export function assignRoles(columns: Map<number, SlotColumn>, hasDropdown: (col:
       ordered.find((s) => s.kind !== 'reference'),
     'answer',
   );
-  claim(ordered.find((s) => !s.role && s.kind === 'comment'), 'comment');
-  claim(ordered.find((s) => !s.role && s.kind === 'owner'), 'owner');
+  claim(
+    ordered.find((s) => !s.role && s.kind === 'comment'),
+    'comment',
+  );
+  claim(
+    ordered.find((s) => !s.role && s.kind === 'owner'),
+    'owner',
+  );
   for (const s of ordered) {
     if (s.role) continue;
     let role = slug(s.header);

@@ -72,7 +72,18 @@ export function slotsFor(ctx: SlotContext, r: number, active: HeaderRow | null):
       const { group, choice, choices, mark } = sc.mark;
       // Blocked for writers that only write text (they would put the answer's words in one column);
       // a writer that places marks plans the group (src/fill/plan-marks.ts) and checks the cells itself.
-      slots.push({ role: sc.role, header: sc.header, coordinate: toA1(anchorRow, anchorCol), value, is_blocked: true, type: 'mark', allowed_values: choices, choice, mark, mark_group: group });
+      slots.push({
+        role: sc.role,
+        header: sc.header,
+        coordinate: toA1(anchorRow, anchorCol),
+        value,
+        is_blocked: true,
+        type: 'mark',
+        allowed_values: choices,
+        choice,
+        mark,
+        mark_group: group,
+      });
       continue;
     }
     const dv = view.validations.at(anchorRow, anchorCol);

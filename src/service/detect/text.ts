@@ -4,15 +4,68 @@
  */
 
 const INTERROGATIVES = [
-  'are', 'is', 'was', 'were', 'do', 'does', 'did', 'can', 'could', 'will', 'would', 'has', 'have', 'had',
-  'should', 'shall', 'may', 'might', 'must', 'how', 'what', 'when', 'where', 'which', 'who', 'whom',
-  'whose', 'why', 'if', 'in what', 'to what extent', 'please',
+  'are',
+  'is',
+  'was',
+  'were',
+  'do',
+  'does',
+  'did',
+  'can',
+  'could',
+  'will',
+  'would',
+  'has',
+  'have',
+  'had',
+  'should',
+  'shall',
+  'may',
+  'might',
+  'must',
+  'how',
+  'what',
+  'when',
+  'where',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'why',
+  'if',
+  'in what',
+  'to what extent',
+  'please',
 ];
 const IMPERATIVES = [
-  'describe', 'provide', 'list', 'explain', 'state', 'indicate', 'identify', 'specify', 'summarize',
-  'summarise', 'detail', 'confirm', 'outline', 'select', 'share', 'enter', 'upload', 'give', 'submit',
-  'attach', 'clarify', 'include', 'elaborate', 'demonstrate',
-  'supply', 'tell', 'use this', 'choose',
+  'describe',
+  'provide',
+  'list',
+  'explain',
+  'state',
+  'indicate',
+  'identify',
+  'specify',
+  'summarize',
+  'summarise',
+  'detail',
+  'confirm',
+  'outline',
+  'select',
+  'share',
+  'enter',
+  'upload',
+  'give',
+  'submit',
+  'attach',
+  'clarify',
+  'include',
+  'elaborate',
+  'demonstrate',
+  'supply',
+  'tell',
+  'use this',
+  'choose',
 ];
 const OPENER_RE = new RegExp(`^(?:\\d+[.)]\\s*)?(?:${[...INTERROGATIVES, ...IMPERATIVES].join('|')})\\b`, 'i');
 
@@ -47,7 +100,8 @@ export function isWithdrawn(text: string | null | undefined): boolean {
   );
 }
 
-const CHOICE_RE = /^(?:yes|no|y|n|n\/?a|not\s+applicable|true|false|pass|fail|partial(?:ly)?|(?:fully\s+|partially\s+|not\s+|non-?)?(?:compliant|implemented|met|in\s+place)|planned)$/i;
+const CHOICE_RE =
+  /^(?:yes|no|y|n|n\/?a|not\s+applicable|true|false|pass|fail|partial(?:ly)?|(?:fully\s+|partially\s+|not\s+|non-?)?(?:compliant|implemented|met|in\s+place)|planned)$/i;
 
 /** A column header that is itself one choice of an answer (`Yes`, `Not Applicable`, `Partially compliant`). */
 export function isChoiceHeader(text: string | null | undefined): boolean {
@@ -77,7 +131,8 @@ export function isHeaderLike(text: string | null | undefined): boolean {
   return !/[.!]$/.test(t) || t.length < 40;
 }
 
-export const QUESTION_HEADER_RE = /^(?:(?:the|assessment|control|security|vendor|supplier)\s+)?(?:questions?|question\s+text|questionnaire\s+item|requirements?|query|queries|criteria|controls?\s+questions?|description\s+of\s+requirement|statements?|control\s+(?:description|text|objective|wording))\b/i;
+export const QUESTION_HEADER_RE =
+  /^(?:(?:the|assessment|control|security|vendor|supplier)\s+)?(?:questions?|question\s+text|questionnaire\s+item|requirements?|query|queries|criteria|controls?\s+questions?|description\s+of\s+requirement|statements?|control\s+(?:description|text|objective|wording))\b/i;
 /** A column header that names the question column (`Question`, `Requirement`), not its id (`Question ID`). */
 export function isQuestionHeader(text: string | null | undefined): boolean {
   if (!text) return false;
@@ -89,9 +144,12 @@ export const ID_HEADER_RE = /^(?:(?:question|control|item|req(?:uirement)?)\s*)?
 
 export type HeaderKind = 'answer' | 'comment' | 'owner' | 'reference' | 'other';
 
-const REFERENCE_RE = /\b(guidance|instructions?|help|hints?|tips?|analyst|reviewer|assessor|auditor|evaluator|scor(?:e|ing)|weight|rating|internal\s+use|office\s+use|for\s+\w+\s+use\s+only|reason\s+for|follow-?up|preferred\s+response|mapping|crosswalk|testing\s+procedures?(?:\s*\(s\))?|level\s*\d|since|version)\b/i;
-const ANSWER_RE = /\b(answers?|responses?|repl(?:y|ies)|yes\s*\/\s*no|y\/n|compliance|compliant|status|selection|choice|vendor\s+input|supplier\s+input|your\s+input|verdict|tested|implemented|applicab(?:le|ility)|in\s+place|conformity|disposition|findings?|data\s+collection)\b/i;
-const COMMENT_RE = /\b(additional\s+(?:information|info|details|comments?|notes?)|comments?|notes?|explanations?|explain|justifications?|remarks?|details|descriptions?|elaborat\w*|evidence|supporting|rationale|narrative|clarifications?)\b/i;
+const REFERENCE_RE =
+  /\b(guidance|instructions?|help|hints?|tips?|analyst|reviewer|assessor|auditor|evaluator|scor(?:e|ing)|weight|rating|internal\s+use|office\s+use|for\s+\w+\s+use\s+only|reason\s+for|follow-?up|preferred\s+response|mapping|crosswalk|testing\s+procedures?(?:\s*\(s\))?|level\s*\d|since|version)\b/i;
+const ANSWER_RE =
+  /\b(answers?|responses?|repl(?:y|ies)|yes\s*\/\s*no|y\/n|compliance|compliant|status|selection|choice|vendor\s+input|supplier\s+input|your\s+input|verdict|tested|implemented|applicab(?:le|ility)|in\s+place|conformity|disposition|findings?|data\s+collection)\b/i;
+const COMMENT_RE =
+  /\b(additional\s+(?:information|info|details|comments?|notes?)|comments?|notes?|explanations?|explain|justifications?|remarks?|details|descriptions?|elaborat\w*|evidence|supporting|rationale|narrative|clarifications?)\b/i;
 const OWNER_RE = /\b(owner(?:ship)?|accountable|control\s+owner)\b/i;
 
 /** What kind of slot a header names; `reference` columns are for the reader, not the respondent. */

@@ -51,13 +51,7 @@ function dedupe(values: string[]): string[] {
   return out;
 }
 
-function resolveList(
-  formula: string,
-  grid: SheetGrid,
-  workbook: Workbook | null,
-  sheetIndex: number,
-  depth: number,
-): string[] | null {
+function resolveList(formula: string, grid: SheetGrid, workbook: Workbook | null, sheetIndex: number, depth: number): string[] | null {
   let f = formula.trim().replace(/^=/, '');
   if (f.startsWith('"')) return parseInlineList(f);
   if (depth > 4 || f === '' || /#REF!/i.test(f)) return null;
@@ -76,9 +70,7 @@ function resolveList(
   if (!workbook || !/^[A-Za-z_\\][\w.\\]*$/.test(f)) return null;
   const lower = f.toLowerCase();
   const candidates = workbook.definedNames.filter((d) => d.name.toLowerCase() === lower);
-  const name =
-    candidates.find((d) => d.localSheetId === sheetIndex && !/#REF!/i.test(d.formula)) ??
-    candidates.find((d) => d.localSheetId === null);
+  const name = candidates.find((d) => d.localSheetId === sheetIndex && !/#REF!/i.test(d.formula)) ?? candidates.find((d) => d.localSheetId === null);
   if (!name) return null;
   return resolveList(name.formula, grid, workbook, sheetIndex, depth + 1);
 }

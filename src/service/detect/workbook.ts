@@ -146,8 +146,16 @@ function toGrid(
     const sheet = ref ? sheetName(ref.sheet) : undefined;
     return ref && sheet !== undefined ? { sheet, row: ref.row, column: ref.column } : undefined;
   };
-  for (const [c, style] of spreadColumns(part.columns.filter((col) => col.style), MAX_COLUMNS)) grid.colStyles.set(c, style.style);
-  for (const [c] of spreadColumns(part.columns.filter((col) => col.hidden), MAX_COLUMNS)) grid.hiddenCols.add(c);
+  for (const [c, style] of spreadColumns(
+    part.columns.filter((col) => col.style),
+    MAX_COLUMNS,
+  ))
+    grid.colStyles.set(c, style.style);
+  for (const [c] of spreadColumns(
+    part.columns.filter((col) => col.hidden),
+    MAX_COLUMNS,
+  ))
+    grid.hiddenCols.add(c);
   for (const row of layout.rows) {
     const format = rowFormat(xml, row);
     if (format.hidden) grid.hiddenRows.add(row.r);

@@ -3,11 +3,7 @@ import type { SearchFilters } from '../knowledge/types';
 import type { Principal, Store } from '../storage/types';
 import { badRequest, notFound } from '../http/errors';
 
-export async function groundingFilters(
-  store: Store,
-  p: Principal,
-  input: { file_id?: number | null; offering_ids?: number[] },
-): Promise<SearchFilters> {
+export async function groundingFilters(store: Store, p: Principal, input: { file_id?: number | null; offering_ids?: number[] }): Promise<SearchFilters> {
   const filters: SearchFilters = {};
   if (input.file_id != null) {
     const file = await store.files.get(p.org.id, input.file_id);

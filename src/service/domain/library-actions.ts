@@ -43,7 +43,10 @@ export function requireLibraryEditor(p: Principal): void {
 
 export async function context(deps: LibraryDeps, orgId: number, rows: LibraryRow[], months?: number): Promise<EntryContext> {
   const reviewAgeMonths = months ?? (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
-  const conflicting = await deps.store.library.conflicting(orgId, rows.map((r) => r.qkey));
+  const conflicting = await deps.store.library.conflicting(
+    orgId,
+    rows.map((r) => r.qkey),
+  );
   return { reviewAgeMonths, now: deps.now?.() ?? new Date(), conflicting };
 }
 
@@ -72,7 +75,12 @@ export interface BrowsePage {
 }
 
 /** A page of entries, with the cursor of the page after it (null on the last). */
-export async function browse(deps: LibraryDeps, orgId: number, query: BrowseQuery, page: BrowsePage): Promise<{ count: number; results: LibraryEntry[]; next: string | null }> {
+export async function browse(
+  deps: LibraryDeps,
+  orgId: number,
+  query: BrowseQuery,
+  page: BrowsePage,
+): Promise<{ count: number; results: LibraryEntry[]; next: string | null }> {
   const months = (await deps.store.library.reviewAgeMonths(orgId)) ?? DEFAULT_REVIEW_AGE_MONTHS;
   const now = deps.now?.() ?? new Date();
   const search = query.q?.trim();
@@ -193,7 +201,12 @@ export async function approveEntry(deps: LibraryDeps, p: Principal, id: number):
   const row = await found(deps, p.org.id, id);
   if (row.state?.status === 'retired') throw badRequest(`entry ${id} is retired; restore it before approving it`);
   const at = nowIso();
-  await deps.store.library.change(p.org.id, row, { approved_by: actorName(p), approved_at: at, ...stamp(p) }, { action: 'approved', by_name: actorName(p), detail: null, version: null, version_question: null, version_slots: null, at });
+  await deps.store.library.change(
+    p.org.id,
+    row,
+    { approved_by: actorName(p), approved_at: at, ...stamp(p) },
+    { action: 'approved', by_name: actorName(p), detail: null, version: null, version_question: null, version_slots: null, at },
+  );
   return detail(deps, p.org.id, id);
 }
 
@@ -201,14 +214,24 @@ export async function retireEntry(deps: LibraryDeps, p: Principal, id: number, r
   const row = await found(deps, p.org.id, id);
   if (row.state?.status === 'retired') throw badRequest(`entry ${id} is already retired`);
   const why = reason?.trim() || `retired by ${actorName(p)}`;
-  await deps.store.library.change(p.org.id, row, { status: 'retired', retired_reason: why, ...stamp(p) }, { action: 'retired', by_name: actorName(p), detail: why, version: null, version_question: null, version_slots: null });
+  await deps.store.library.change(
+    p.org.id,
+    row,
+    { status: 'retired', retired_reason: why, ...stamp(p) },
+    { action: 'retired', by_name: actorName(p), detail: why, version: null, version_question: null, version_slots: null },
+  );
   return detail(deps, p.org.id, id);
 }
 
 export async function restoreEntry(deps: LibraryDeps, p: Principal, id: number): Promise<LibraryEntryDetail> {
   const row = await found(deps, p.org.id, id);
   if (row.state?.status !== 'retired') throw badRequest(`entry ${id} is not retired`);
-  await deps.store.library.change(p.org.id, row, { status: 'active', retired_reason: null, ...stamp(p) }, { action: 'restored', by_name: actorName(p), detail: null, version: null, version_question: null, version_slots: null });
+  await deps.store.library.change(
+    p.org.id,
+    row,
+    { status: 'active', retired_reason: null, ...stamp(p) },
+    { action: 'restored', by_name: actorName(p), detail: null, version: null, version_question: null, version_slots: null },
+  );
   return detail(deps, p.org.id, id);
 }
 
@@ -233,7 +256,12 @@ export async function settleOn(deps: LibraryDeps, orgId: number, by: string, cho
     for (const row of group) {
       if (row.id === chosen.id || row.state?.status === 'retired') continue;
       const why = `${SETTLED} entry ${chosen.id} chosen for this question`;
-      await tx.library.change(orgId, row, { status: 'retired', retired_reason: why, updated_by: by, updated_at: at }, { action: 'retired', by_name: by, detail: why, at, ...none });
+      await tx.library.change(
+        orgId,
+        row,
+        { status: 'retired', retired_reason: why, updated_by: by, updated_at: at },
+        { action: 'retired', by_name: by, detail: why, at, ...none },
+      );
     }
     const state: Partial<LibraryState> = { status: 'canonical', retired_reason: null, approved_by: by, approved_at: at, updated_by: by, updated_at: at };
     const detail = `canonical for this question; ${group.length - 1} other entr${group.length === 2 ? 'y' : 'ies'} retired${note ? `; ${note}` : ''}`;
@@ -254,9 +282,19 @@ export async function undoSettle(deps: LibraryDeps, p: Principal, entryId: numbe
     for (const row of group) {
       const status = row.state?.status;
       if (status === 'canonical') {
-        await tx.library.change(orgId, row, { status: 'active', approved_by: null, approved_at: null, updated_by: by, updated_at: at }, { action: 'unsettled', by_name: by, detail: 'no longer canonical', at, ...none });
+        await tx.library.change(
+          orgId,
+          row,
+          { status: 'active', approved_by: null, approved_at: null, updated_by: by, updated_at: at },
+          { action: 'unsettled', by_name: by, detail: 'no longer canonical', at, ...none },
+        );
       } else if (status === 'retired' && row.state?.retired_reason?.startsWith(SETTLED)) {
-        await tx.library.change(orgId, row, { status: 'active', retired_reason: null, updated_by: by, updated_at: at }, { action: 'restored', by_name: by, detail: 'settlement undone', at, ...none });
+        await tx.library.change(
+          orgId,
+          row,
+          { status: 'active', retired_reason: null, updated_by: by, updated_at: at },
+          { action: 'restored', by_name: by, detail: 'settlement undone', at, ...none },
+        );
       }
     }
   });
@@ -297,8 +335,16 @@ export async function conflictGroups(deps: LibraryDeps, orgId: number, qkeys: st
 }
 
 /** A page of conflict groups (question keys in order), with the cursor of the page after it (null on the last). */
-export async function conflicts(deps: LibraryDeps, orgId: number, page: BrowsePage): Promise<{ count: number; results: LibraryConflict[]; next: string | null }> {
-  const { count, keys } = await deps.store.library.conflictKeys(orgId, { limit: page.limit, offset: page.offset, ...(page.cursor ? { after: keyAfter(page.cursor) } : {}) });
+export async function conflicts(
+  deps: LibraryDeps,
+  orgId: number,
+  page: BrowsePage,
+): Promise<{ count: number; results: LibraryConflict[]; next: string | null }> {
+  const { count, keys } = await deps.store.library.conflictKeys(orgId, {
+    limit: page.limit,
+    offset: page.offset,
+    ...(page.cursor ? { after: keyAfter(page.cursor) } : {}),
+  });
   const last = keys.length === page.limit ? keys[keys.length - 1] : undefined;
   return { count, results: await conflictGroups(deps, orgId, keys), next: last !== undefined ? keyCursor(last) : null };
 }

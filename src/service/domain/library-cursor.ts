@@ -9,7 +9,8 @@ const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64url')
 
 function decode(token: string, kind: string): string {
   const text = Buffer.from(token, 'base64url').toString('utf8');
-  if (!text.startsWith(`${kind}:`) || encode(text) !== token) throw badRequest('cursor: not a cursor this list gave; follow the "next" link as given, or ask by page');
+  if (!text.startsWith(`${kind}:`) || encode(text) !== token)
+    throw badRequest('cursor: not a cursor this list gave; follow the "next" link as given, or ask by page');
   return text.slice(kind.length + 1);
 }
 

@@ -23,7 +23,9 @@ export function libraryWorkbook(entries: LibraryEntry[], offeringNames: Map<numb
   entries.forEach((e, i) => {
     const row = i + 2;
     const bySlot = new Map(e.slots.map((s) => [s.slot_key, s.content]));
-    const source = e.source ? `${e.source.file_name}${e.source.tab_name ? ` · ${e.source.tab_name}` : ''}${e.source.location ? ` · ${e.source.location}` : ''}` : 'added by hand';
+    const source = e.source
+      ? `${e.source.file_name}${e.source.tab_name ? ` · ${e.source.tab_name}` : ''}${e.source.location ? ` · ${e.source.location}` : ''}`
+      : 'added by hand';
     const values: (string | number)[] = [
       e.id,
       e.original_id ?? '',

@@ -30,7 +30,11 @@ async function entriesOf(deps: LibraryDeps, file: Pick<FileRecord, 'id' | 'org_i
  * Applies the export's decisions to the entries just learned from `file`; the sentence the file's note
  * shows ("library export: 3 approvals and 1 settlement applied").
  */
-export async function applyLibraryDecisions(deps: LibraryDeps, file: Pick<FileRecord, 'id' | 'org_id' | 'user_id' | 'original_filename'>, decisions: readonly LibraryDecision[]): Promise<string> {
+export async function applyLibraryDecisions(
+  deps: LibraryDeps,
+  file: Pick<FileRecord, 'id' | 'org_id' | 'user_id' | 'original_filename'>,
+  decisions: readonly LibraryDecision[],
+): Promise<string> {
   const user = await deps.store.users.get(file.org_id, file.user_id);
   if (!user || !roleEditsLibrary(user)) {
     return `library export: its ${count(decisions.length, 'approval or settlement', 'approvals and settlements')} not applied (only an admin or repository manager's upload applies them); its entries are unapproved`;

@@ -43,7 +43,12 @@ export async function undoSettleForOffering(deps: LibraryDeps, p: Principal, ent
   const settlement = (await deps.store.library.settlements(orgId, [entry.qkey])).find((s) => s.offering_id === offeringId);
   if (!settlement) throw badRequest(`entry_id: the question of entry ${entryId} is not settled for offering "${name}"`);
   const by = actorName(p);
-  await deps.store.library.unsettleForOffering(orgId, settlement, { action: 'unsettled', by_name: by, detail: `no longer chosen for offering "${name}"`, ...none });
+  await deps.store.library.unsettleForOffering(orgId, settlement, {
+    action: 'unsettled',
+    by_name: by,
+    detail: `no longer chosen for offering "${name}"`,
+    ...none,
+  });
   return conflictGroup(deps, orgId, entry.qkey, offeringId);
 }
 

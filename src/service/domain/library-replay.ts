@@ -12,7 +12,15 @@
  * learned (an entry's later edit is the library's answer now, not the questionnaire's).
  */
 import type { AnswerSlot } from '../../api/schemas';
-import { REPLAY_LIMITS, type ReplayConflict, type ReplayGapSection, type ReplayQuestionnaire, type ReplayRun, type ReplayRunSummary, type ReplayWrong } from '../../api/replay';
+import {
+  REPLAY_LIMITS,
+  type ReplayConflict,
+  type ReplayGapSection,
+  type ReplayQuestionnaire,
+  type ReplayRun,
+  type ReplayRunSummary,
+  type ReplayWrong,
+} from '../../api/replay';
 import { matchAllowed } from '../../fill/coerce';
 import { JOB_KINDS, type Knowledge } from '../context';
 import { forbidden, notFound } from '../http/errors';
@@ -126,7 +134,15 @@ export async function replayLibrary(deps: ReplayDeps, orgId: number, maxQuestion
         figures.conflicts++;
         if (conflicted.length < REPLAY_LIMITS.wrongKept) {
           const { question, original_id, qkey: question_key } = row;
-          conflicted.push({ file_id: file.id, file_name: file.original_filename, question, original_id, question_key, sides: conflict.sides ?? '', rule: conflict.rule ?? null });
+          conflicted.push({
+            file_id: file.id,
+            file_name: file.original_filename,
+            question,
+            original_id,
+            question_key,
+            sides: conflict.sides ?? '',
+            rule: conflict.rule ?? null,
+          });
         }
       }
       const got = result?.text.trim() ?? '';
@@ -136,7 +152,15 @@ export async function replayLibrary(deps: ReplayDeps, orgId: number, maxQuestion
         else {
           wrongCount++;
           if (wrong.length < REPLAY_LIMITS.wrongKept) {
-            wrong.push({ file_id: file.id, file_name: file.original_filename, question: row.question, original_id: row.original_id, expected, got, reason: result!.evaluation.reason });
+            wrong.push({
+              file_id: file.id,
+              file_name: file.original_filename,
+              question: row.question,
+              original_id: row.original_id,
+              expected,
+              got,
+              reason: result!.evaluation.reason,
+            });
           }
         }
       }
@@ -173,7 +197,13 @@ async function findGaps(deps: ReplayDeps, orgId: number, pause: () => Promise<bo
     const filters: SearchFilters = q.offerings.length ? { offering_ids: q.offerings.map((o) => o.id) } : {};
     const questions = await deps.store.questionnaires.questions(q.id, { withAnswers: false, withEvidence: false });
     for (const question of questions.slice(0, REPLAY_LIMITS.questionsPerQuestionnaire)) {
-      const input: QuestionInput = { text: question.text, original_id: question.original_id, answer_slots: question.answer_slots, tab_name: question.tab_name, section_path: question.section_path };
+      const input: QuestionInput = {
+        text: question.text,
+        original_id: question.original_id,
+        answer_slots: question.answer_slots,
+        tab_name: question.tab_name,
+        section_path: question.section_path,
+      };
       const result = await deps.knowledge.libraryAnswer!(orgId, input, filters);
       if (!(await pause())) return null;
       const name = sectionOf(question);
@@ -209,7 +239,14 @@ export function runSummary(run: ReplayRunRecord): ReplayRunSummary {
 
 export function runView(run: ReplayRunRecord, detail: ReplayDetail | null): ReplayRun {
   const d = (detail ?? {}) as Partial<Pick<ReplayRun, 'questionnaires' | 'wrong' | 'wrong_count' | 'conflicted' | 'gaps'>>;
-  return { ...runSummary(run), questionnaires: d.questionnaires ?? [], wrong: d.wrong ?? [], wrong_count: d.wrong_count ?? 0, conflicted: d.conflicted ?? [], gaps: d.gaps ?? [] };
+  return {
+    ...runSummary(run),
+    questionnaires: d.questionnaires ?? [],
+    wrong: d.wrong ?? [],
+    wrong_count: d.wrong_count ?? 0,
+    conflicted: d.conflicted ?? [],
+    gaps: d.gaps ?? [],
+  };
 }
 
 /** Starting a run changes nothing in the library but costs a replay of it: the library's editors start one. */

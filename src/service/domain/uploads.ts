@@ -32,7 +32,10 @@ export const QUESTIONNAIRE_FORMATS: Record<string, FileFormat> = {
  * controls (`invoice\u202Etxt.exe.md` would show as "invoicedm.exe.txt").
  */
 export function baseName(filename: string): string {
-  const parts = filename.normalize('NFC').replace(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').split(/[\\/]/);
+  const parts = filename
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .split(/[\\/]/);
   return (parts[parts.length - 1] ?? '').trim() || 'upload';
 }
 

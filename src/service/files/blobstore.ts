@@ -132,6 +132,9 @@ export class DiskBlobStore implements BlobStore {
 }
 
 function newName(extension: string): string {
-  const safeExt = extension.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 10);
+  const safeExt = extension
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, 10);
   return `${randomBytes(16).toString('hex')}${safeExt ? `.${safeExt}` : ''}`;
 }

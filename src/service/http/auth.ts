@@ -52,11 +52,9 @@ export function enforceQuota(limiter: RateLimiter): onRequestAsyncHookHandler {
     if (!org || org.quota_per_minute === null) return;
     const decision = await limiter.hit(org.id, org.quota_per_minute);
     if (!decision.allowed) {
-      throw new HttpError(
-        429,
-        `quota exceeded: ${org.quota_per_minute} requests per minute for this organization; retry in ${decision.retryAfterSeconds} s`,
-        { 'retry-after': String(decision.retryAfterSeconds) },
-      );
+      throw new HttpError(429, `quota exceeded: ${org.quota_per_minute} requests per minute for this organization; retry in ${decision.retryAfterSeconds} s`, {
+        'retry-after': String(decision.retryAfterSeconds),
+      });
     }
   };
 }

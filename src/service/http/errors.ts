@@ -48,7 +48,10 @@ function translate(error: FastifyError): { status: number; message: string } | n
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 400, message: 'body: request body too large' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 400, message: `body: unsupported content type; send application/json${error.message.includes('multipart') ? '' : ' or the documented form'}` };
+      return {
+        status: 400,
+        message: `body: unsupported content type; send application/json${error.message.includes('multipart') ? '' : ' or the documented form'}`,
+      };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, message: 'body: Content-Length does not match the body' };
     case 'FST_REQ_FILE_TOO_LARGE':
@@ -86,14 +89,14 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (isStorageBusy(error)) {
       // Another process held the database longer than busy_timeout: a retry will do, and our clients
       // already retry 429 after Retry-After.
-      return reply
-        .code(429)
-        .header('retry-after', '1')
-        .send({ error: 'the service is busy (its database is locked by another process); retry in a second' });
+      return reply.code(429).header('retry-after', '1').send({ error: 'the service is busy (its database is locked by another process); retry in a second' });
     }
     if (code === 'QFILL_STORAGE_UNAVAILABLE') {
       // The database is down or restarting: nothing was stored, and the same request will work once it is back.
-      return reply.code(503).header('retry-after', '5').send({ error: `service temporarily unavailable: ${error.message}` });
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send({ error: `service temporarily unavailable: ${error.message}` });
     }
     const translated = translate(error as FastifyError);
     if (translated) return reply.code(translated.status).send({ error: translated.message });

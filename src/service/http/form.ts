@@ -158,4 +158,3 @@ export function formToObject(fields: FormFields, kinds: FormKinds): Record<strin
   }
   return Object.fromEntries(out);
 }
-

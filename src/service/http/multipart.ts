@@ -152,23 +152,26 @@ function watchPace(bytesRead: () => number, limits: UploadLimits, tooSlow: (erro
   const started = Date.now();
   let lastReceived = 0;
   let lastProgress = started;
-  const timer = setInterval(() => {
-    const now = Date.now();
-    const received = bytesRead();
-    if (received > lastReceived) {
-      lastReceived = received;
-      lastProgress = now;
-    }
-    const elapsed = now - started;
-    let reason: string | null = null;
-    if (now - lastProgress >= limits.idleMs) reason = `nothing arrived for ${Math.round((now - lastProgress) / 1000)} s`;
-    else if (elapsed >= limits.rateGraceMs && (received * 1000) / elapsed < limits.minBytesPerSecond) {
-      reason = `${received} bytes arrived in ${Math.round(elapsed / 1000)} s (at least ${limits.minBytesPerSecond} bytes a second are needed)`;
-    }
-    if (!reason) return;
-    clearInterval(timer);
-    tooSlow(new HttpError(400, `body: the upload was closed because ${reason}; send it again on a working connection`, { connection: 'close' }));
-  }, Math.max(50, Math.min(1000, limits.idleMs / 4)));
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      const received = bytesRead();
+      if (received > lastReceived) {
+        lastReceived = received;
+        lastProgress = now;
+      }
+      const elapsed = now - started;
+      let reason: string | null = null;
+      if (now - lastProgress >= limits.idleMs) reason = `nothing arrived for ${Math.round((now - lastProgress) / 1000)} s`;
+      else if (elapsed >= limits.rateGraceMs && (received * 1000) / elapsed < limits.minBytesPerSecond) {
+        reason = `${received} bytes arrived in ${Math.round(elapsed / 1000)} s (at least ${limits.minBytesPerSecond} bytes a second are needed)`;
+      }
+      if (!reason) return;
+      clearInterval(timer);
+      tooSlow(new HttpError(400, `body: the upload was closed because ${reason}; send it again on a working connection`, { connection: 'close' }));
+    },
+    Math.max(50, Math.min(1000, limits.idleMs / 4)),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -41,4 +41,3 @@ export function pageEnvelope<T>(request: FastifyRequest, p: PageRequest, count: 
     results,
   };
 }
-

@@ -1,14 +1,5 @@
 /** Stored records to the v2 response shapes (section 2). The only place that knows both. */
-import type {
-  AskSource,
-  ChatMessage,
-  ChatSession,
-  ChatSource,
-  Questionnaire,
-  QuestionWithAnswers,
-  RepositoryFile,
-  SourceEvidence,
-} from '../../api/schemas';
+import type { AskSource, ChatMessage, ChatSession, ChatSource, Questionnaire, QuestionWithAnswers, RepositoryFile, SourceEvidence } from '../../api/schemas';
 import { permissionsFor, roleFor } from '../domain/access';
 import { evidenceCore } from '../domain/evidence';
 import type { Evidence } from '../knowledge/types';

@@ -105,7 +105,10 @@ async function generateOneByOne(run: Run, ids: number[]): Promise<'done' | 'inte
     try {
       const asked = askedOf(run, question);
       answer = newAnswer(
-        run.consistency.record(asked, run.consistency.repeatOf(asked) ?? (await run.ctx.knowledge.answerQuestion(run.q.org_id, inputOf(run, question), run.filters, run.options))),
+        run.consistency.record(
+          asked,
+          run.consistency.repeatOf(asked) ?? (await run.ctx.knowledge.answerQuestion(run.q.org_id, inputOf(run, question), run.filters, run.options)),
+        ),
       );
     } catch (error) {
       // The database gone is no answer: the attempt fails and the job resumes here once it is back.
@@ -242,8 +245,23 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
       const stored = done.answers[0];
       const evaluation = stored?.evaluation;
       if (!stored || !evaluation) continue;
-      const asked = { text: done.text, original_id: done.original_id, section_path: done.section_path, follows: follows.get(done.id) ?? null, answer_slots: done.answer_slots, where: where(done) };
-      const result = { text: stored.text, slot_responses: stored.slot_responses, score: evaluation.score, evaluation, flagged_for_review: done.flagged_for_review, evidence: [], method: 'none' as const };
+      const asked = {
+        text: done.text,
+        original_id: done.original_id,
+        section_path: done.section_path,
+        follows: follows.get(done.id) ?? null,
+        answer_slots: done.answer_slots,
+        where: where(done),
+      };
+      const result = {
+        text: stored.text,
+        slot_responses: stored.slot_responses,
+        score: evaluation.score,
+        evaluation,
+        flagged_for_review: done.flagged_for_review,
+        evidence: [],
+        method: 'none' as const,
+      };
       consistency.record(asked, result, false);
     }
 
@@ -251,7 +269,11 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
     const k = ctx.knowledge;
     // Every question searched first: which passages match the whole questionnaire is learned from them.
     if (ids.length > 0 && k.searchQuestionnaire) {
-      options.questionnaire = await k.searchQuestionnaire(q.org_id, ordered.map((question) => inputIn(question, follows, domains)), filters);
+      options.questionnaire = await k.searchQuestionnaire(
+        q.org_id,
+        ordered.map((question) => inputIn(question, follows, domains)),
+        filters,
+      );
     }
     const batching = k.batching?.() ?? null;
     const run: Run = { ctx, q, filters, options, consistency, follows, domains, where, jobCtx, log };

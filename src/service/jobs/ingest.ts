@@ -58,7 +58,14 @@ export function ingestFileHandler(ctx: ServiceContext): JobHandler {
     // Bytes already in the library add no second copy of their evidence (it would be counted twice).
     const original = file.purpose === 'repository' ? await sameContentAs(ctx.store, file) : null;
     if (original) {
-      await files.update(fileId, { status: 'ready', processing_stage: duplicateStage(original), processing_percent: 100, error: null, passage_count: 0, qa_count: 0 });
+      await files.update(fileId, {
+        status: 'ready',
+        processing_stage: duplicateStage(original),
+        processing_percent: 100,
+        error: null,
+        passage_count: 0,
+        qa_count: 0,
+      });
       return 'done';
     }
     // Each claim counts an attempt; a file that keeps killing the process must not be retried forever.

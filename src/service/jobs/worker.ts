@@ -194,7 +194,9 @@ export class JobWorker {
       const unsafe = () => {
         if (!lost && now() - renewedAt > safeFor) {
           lost = true;
-          this.options.log?.(`job ${current.id} (${kind}): its lease could not be renewed for ${Math.round(safeFor / 1000)} s; this worker stops it, and it is claimed again when the lease ends`);
+          this.options.log?.(
+            `job ${current.id} (${kind}): its lease could not be renewed for ${Math.round(safeFor / 1000)} s; this worker stops it, and it is claimed again when the lease ends`,
+          );
         }
         return lost;
       };

@@ -40,5 +40,8 @@ export function isGuidanceText(text: string | null | undefined): boolean {
 }
 
 function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?:;])\s+|\s*\n\s*/).map((s) => s.replace(/^[-•*\d.)\s]+/, '').trim()).filter(Boolean);
+  return text
+    .split(/(?<=[.!?:;])\s+|\s*\n\s*/)
+    .map((s) => s.replace(/^[-•*\d.)\s]+/, '').trim())
+    .filter(Boolean);
 }

@@ -22,10 +22,35 @@ import { composeParts, followUpSubject, mentionsAny, partAnswer, questionParts, 
 import { Embedder, type EndpointConfig } from './embeddings';
 import { documentDatesOf, pairsToIndex, passageEntry, qaEntry } from './entries';
 import { splitIntoPassages, type Passage } from './passages';
-import { paraphraseText, PassagePrior, QuestionnaireSearch, QuestionnaireTerms, questionFocus, ranked, retrieve, TermStatistics, type Candidate, type QuestionFocus, type SearchedQuestion } from './retrieval';
+import {
+  paraphraseText,
+  PassagePrior,
+  QuestionnaireSearch,
+  QuestionnaireTerms,
+  questionFocus,
+  ranked,
+  retrieve,
+  TermStatistics,
+  type Candidate,
+  type QuestionFocus,
+  type SearchedQuestion,
+} from './retrieval';
 import { questionInContext, referredSubject } from './question-identity';
 import { isTemplateText, summariseTemplate, templateLabel } from './template-text';
-import type { AnsweringEngine, AnswerOptions, AnswerResult, ChatAnswer, ChatTurn, Evidence, ExtractedDocument, FileMeta, QaPair, QuestionInput, ReadDocument, SearchFilters } from './types';
+import type {
+  AnsweringEngine,
+  AnswerOptions,
+  AnswerResult,
+  ChatAnswer,
+  ChatTurn,
+  Evidence,
+  ExtractedDocument,
+  FileMeta,
+  QaPair,
+  QuestionInput,
+  ReadDocument,
+  SearchFilters,
+} from './types';
 
 export interface KnowledgeOptions {
   llm?: EndpointConfig | null;
@@ -150,7 +175,11 @@ export class KnowledgeBase {
   }
 
   /** The candidates a fill may use after the library's decisions, and those decisions. */
-  private async decided(orgId: number, candidates: Candidate[], offeringIds?: readonly number[]): Promise<{ candidates: Candidate[]; decisions: LibraryDecisions }> {
+  private async decided(
+    orgId: number,
+    candidates: Candidate[],
+    offeringIds?: readonly number[],
+  ): Promise<{ candidates: Candidate[]; decisions: LibraryDecisions }> {
     if (!this.library) return { candidates, decisions: new Map() };
     return decideCandidates(this.library, orgId, candidates, DEFAULT_REVIEW_AGE_MONTHS, new Date(), offeringIds);
   }
@@ -171,8 +200,25 @@ export class KnowledgeBase {
    */
   async prepareAnswer(orgId: number, q: QuestionInput, filters: SearchFilters, options: AnswerOptions = {}): Promise<PreparedAnswer> {
     const prepared = await this.prepare(orgId, q, filters, options);
-    if ('result' in prepared) return { result: withExpiry(prepared.result, await this.expired(orgId, prepared.result.evidence.map((e) => e.file_id))) };
-    return { pending: { ...prepared.pending, expired: await this.expired(orgId, prepared.pending.candidates.map((c) => c.evidence.file_id)) } };
+    if ('result' in prepared)
+      return {
+        result: withExpiry(
+          prepared.result,
+          await this.expired(
+            orgId,
+            prepared.result.evidence.map((e) => e.file_id),
+          ),
+        ),
+      };
+    return {
+      pending: {
+        ...prepared.pending,
+        expired: await this.expired(
+          orgId,
+          prepared.pending.candidates.map((c) => c.evidence.file_id),
+        ),
+      },
+    };
   }
 
   /** Of these files, those past the validity they state. */
@@ -212,7 +258,7 @@ export class KnowledgeBase {
     const usable = await this.ownedEvidence(orgId, [...library, ...passages]);
     const candidates = relevantEvidence(ranked(usable, ANSWER_EVIDENCE));
     if (candidates.length === 0) {
-      return { result: noAnswer('No evidence in the knowledge base shares enough of this question\'s key terms; answer it manually') };
+      return { result: noAnswer("No evidence in the knowledge base shares enough of this question's key terms; answer it manually") };
     }
     const own = candidates.filter((c) => !isThirdParty(c));
     const subject = referredSubject({ ...q, text });
@@ -258,10 +304,14 @@ export class KnowledgeBase {
       await retrieve(this.index, orgId, q.text, filters, { limit: 10, includePassages: false, dense, stats }),
       filters.offering_ids,
     );
-    const facts = await this.fileFacts(orgId, library.map((c) => c.evidence.file_id));
+    const facts = await this.fileFacts(
+      orgId,
+      library.map((c) => c.evidence.file_id),
+    );
     const matches = findLibraryMatches(q, library, (fileId) => facts.get(fileId)!);
     const reused =
-      trustedLibraryAnswer(q, matches, decisions) ?? answerFromLibrary(q, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
+      trustedLibraryAnswer(q, matches, decisions) ??
+      answerFromLibrary(q, matches, { offering_ids: filters.offering_ids, prefer_recent: options.prefer_recent });
     return { library, decisions, reused };
   }
 
@@ -287,7 +337,13 @@ export class KnowledgeBase {
    * statistics). The search carries the question's context: the subject it refers back to, its section
    * titles, the paraphrases of its words.
    */
-  private async searchPassages(orgId: number, text: string, context: { query: string; hint: string }, filters: SearchFilters, asked?: QuestionnaireTerms): Promise<SearchedQuestion> {
+  private async searchPassages(
+    orgId: number,
+    text: string,
+    context: { query: string; hint: string },
+    filters: SearchFilters,
+    asked?: QuestionnaireTerms,
+  ): Promise<SearchedQuestion> {
     const dense = await this.denseRankings(orgId, text);
     const stats = await TermStatistics.load(this.index, orgId, [text, context.query, context.hint, paraphraseText(context.query)]);
     return { dense, stats, passages: await this.passageSearch(orgId, context, filters, dense, stats, asked) };
@@ -298,18 +354,49 @@ export class KnowledgeBase {
    * after: a long, generic question matches a provider's audit report (the AWS SOC 3) on many words,
    * and cut afterwards, such passages crowd the organisation's own one on the subject out of the pool.
    */
-  private async passageSearch(orgId: number, context: { query: string; hint: string }, filters: SearchFilters, dense: SearchedQuestion['dense'], stats: TermStatistics, asked?: QuestionnaireTerms): Promise<Candidate[]> {
-    const found = await retrieve(this.index, orgId, context.query, filters, { limit: Number.POSITIVE_INFINITY, includeQa: false, dense, hint: context.hint, weighByRarity: true, paraphrases: true, asked, stats });
+  private async passageSearch(
+    orgId: number,
+    context: { query: string; hint: string },
+    filters: SearchFilters,
+    dense: SearchedQuestion['dense'],
+    stats: TermStatistics,
+    asked?: QuestionnaireTerms,
+  ): Promise<Candidate[]> {
+    const found = await retrieve(this.index, orgId, context.query, filters, {
+      limit: Number.POSITIVE_INFINITY,
+      includeQa: false,
+      dense,
+      hint: context.hint,
+      weighByRarity: true,
+      paraphrases: true,
+      asked,
+      stats,
+    });
     const names = await this.organisationNames(orgId);
-    const facts = await this.fileFacts(orgId, found.map((c) => c.evidence.file_id));
-    return ranked(discountThirdParty(labelOwners(found, (fileId) => facts.get(fileId)?.subject ?? null, names), isThirdParty), ANSWER_POOL);
+    const facts = await this.fileFacts(
+      orgId,
+      found.map((c) => c.evidence.file_id),
+    );
+    return ranked(
+      discountThirdParty(
+        labelOwners(found, (fileId) => facts.get(fileId)?.subject ?? null, names),
+        isThirdParty,
+      ),
+      ANSWER_POOL,
+    );
   }
 
   /** Which engine writes answers: the language model's name, or extractive (quotes from the documents). */
   answeringEngine(): AnsweringEngine {
     if (!this.llm) return { engine: 'extractive' };
     const endpoint = this.llm.client.endpoint;
-    return { engine: 'llm', model: endpoint.model, structured_output: this.llm.client.structuredOutput, concurrency: endpoint.concurrency, token_budget: endpoint.tokenBudget || null };
+    return {
+      engine: 'llm',
+      model: endpoint.model,
+      structured_output: this.llm.client.structuredOutput,
+      concurrency: endpoint.concurrency,
+      token_budget: endpoint.tokenBudget || null,
+    };
   }
 
   /** How generation may batch and parallelise model requests; null without a model (answers are local). */
@@ -370,14 +457,23 @@ export class KnowledgeBase {
   /** Candidates without boilerplate and matrix rows, third-party ones labelled. */
   private async ownedEvidence(orgId: number, candidates: Candidate[]): Promise<Candidate[]> {
     const names = await this.organisationNames(orgId);
-    const kept = await this.current(orgId, candidates.filter((c) => notAnAnswer(c) === null));
-    const facts = await this.fileFacts(orgId, kept.filter((c) => c.evidence.type === 'passage').map((c) => c.evidence.file_id));
+    const kept = await this.current(
+      orgId,
+      candidates.filter((c) => notAnAnswer(c) === null),
+    );
+    const facts = await this.fileFacts(
+      orgId,
+      kept.filter((c) => c.evidence.type === 'passage').map((c) => c.evidence.file_id),
+    );
     return labelOwners(kept, (fileId) => facts.get(fileId)?.subject ?? null, names);
   }
 
   /** Candidates without past answers that a newer upload of the same questionnaire superseded. */
   private async current(orgId: number, candidates: Candidate[]): Promise<Candidate[]> {
-    const facts = await this.fileFacts(orgId, candidates.filter((c) => c.library).map((c) => c.evidence.file_id));
+    const facts = await this.fileFacts(
+      orgId,
+      candidates.filter((c) => c.library).map((c) => c.evidence.file_id),
+    );
     return withoutSuperseded(candidates, (fileId) => facts.get(fileId) ?? { label: null });
   }
 
@@ -420,7 +516,12 @@ export class KnowledgeBase {
   }
 
   /** Chat evidence for a query, and its focus; a follow-up keeps only the evidence holding its own words. */
-  private async chatEvidence(orgId: number, query: string, required: Set<string> | undefined, filters: SearchFilters): Promise<{ candidates: Candidate[]; focus: QuestionFocus }> {
+  private async chatEvidence(
+    orgId: number,
+    query: string,
+    required: Set<string> | undefined,
+    filters: SearchFilters,
+  ): Promise<{ candidates: Candidate[]; focus: QuestionFocus }> {
     const dense = await this.denseRankings(orgId, query);
     const stats = await TermStatistics.load(this.index, orgId, [query]);
     const focus: QuestionFocus = { ...(await questionFocus(this.index, orgId, query, stats)), required };

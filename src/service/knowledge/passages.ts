@@ -150,7 +150,10 @@ function sentencesFromEnd(cleaned: string, last: string | null, checkClean: bool
       if (checkClean && cleaned.charCodeAt(j + 1) === 32) return UNCLEAN;
       if (!isBoundary(cleaned, j)) continue;
     }
-    const sentence = cleaned.slice(j + 1, end).replace(LEADING_NON_TEXT, '').trim();
+    const sentence = cleaned
+      .slice(j + 1, end)
+      .replace(LEADING_NON_TEXT, '')
+      .trim();
     end = j;
     if (!sentence) continue;
     if (last !== null) return { last };

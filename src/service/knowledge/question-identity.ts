@@ -26,9 +26,15 @@ const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim
  */
 export function refersBack(text: string): boolean {
   const t = normalise(text);
-  if (/\b(?:these|those|such(?! as\b)|said|the above|aforementioned|this (?:policy|plan|program(?:me)?|process|procedure|standard|control))\b/.test(t)) return true;
-  return /^(?:\S+\s+)?(?:are|is|do|does|have|has|were|was|will)\s+(?:the|they|it)\s+(?:policies|procedures|policy|plans?|programs?|programmes?|process(?:es)?|standards?|controls?|measures?|requirements?|reviewed|updated|tested|documented)\b/.test(t) || /^(?:are|is|do|does|have|has)\s+(?:they|it)\b/.test(t) ||
-    /^(?:\S+\s+)?(?:are|is)\s+(?:policies|procedures|policy)(?:\s+and\s+procedures)?\s+(?:reviewed|updated|established|documented|approved|tested)\b/.test(t);
+  if (/\b(?:these|those|such(?! as\b)|said|the above|aforementioned|this (?:policy|plan|program(?:me)?|process|procedure|standard|control))\b/.test(t))
+    return true;
+  return (
+    /^(?:\S+\s+)?(?:are|is|do|does|have|has|were|was|will)\s+(?:the|they|it)\s+(?:policies|procedures|policy|plans?|programs?|programmes?|process(?:es)?|standards?|controls?|measures?|requirements?|reviewed|updated|tested|documented)\b/.test(
+      t,
+    ) ||
+    /^(?:are|is|do|does|have|has)\s+(?:they|it)\b/.test(t) ||
+    /^(?:\S+\s+)?(?:are|is)\s+(?:policies|procedures|policy)(?:\s+and\s+procedures)?\s+(?:reviewed|updated|established|documented|approved|tested)\b/.test(t)
+  );
 }
 
 /** What the question is about beyond its own words: its section and, when it refers back, what it follows. */
@@ -39,7 +45,8 @@ export function questionSubject(q: QuestionInContext): string {
 }
 
 /** How a question asks about its subject, not what the subject is: "established, documented, approved…". */
-const PROCESS_WORDS = /\b(?:are|is|do|does|have|has|the|established|documented|approved|communicated|applied|evaluated|maintained|implemented|reviewed|updated|enforced|defined|at least annually)\b|[?,]/gi;
+const PROCESS_WORDS =
+  /\b(?:are|is|do|does|have|has|the|established|documented|approved|communicated|applied|evaluated|maintained|implemented|reviewed|updated|enforced|defined|at least annually)\b|[?,]/gi;
 
 /**
  * The subject a question leaves to the question it follows ("Are the policies and procedures reviewed…?"
@@ -113,14 +120,21 @@ export function domainSubjects(questions: { original_id?: string | null; text: s
     // management policies and procedures established, documented…?"); a first question on one practice
     // ("Can you enforce password aging?") is no more the domain's subject than the second one.
     if (!opensDomain(opening)) return null;
-    const subject = opening.replace(PROCESS_WORDS, ' ').replace(/\s+/g, ' ').replace(/(?:\s+(?:and|or))+\s*$/i, '').trim();
+    const subject = opening
+      .replace(PROCESS_WORDS, ' ')
+      .replace(/\s+/g, ' ')
+      .replace(/(?:\s+(?:and|or))+\s*$/i, '')
+      .trim();
     return subject || null;
   });
 }
 
 /** A question asking whether a domain's policies exist: "Are … policies (and procedures) established…?". */
 function opensDomain(text: string): boolean {
-  return /\b(?:polic(?:y|ies)|procedures?|programs?|programmes?)\b/i.test(text) && (LIFECYCLE.test(text) || /\b(?:established|documented|in place|exists?)\b/i.test(text));
+  return (
+    /\b(?:polic(?:y|ies)|procedures?|programs?|programmes?)\b/i.test(text) &&
+    (LIFECYCLE.test(text) || /\b(?:established|documented|in place|exists?)\b/i.test(text))
+  );
 }
 
 /** One key per distinct question of a workbook: the same key means the same question, one answer. */

@@ -145,7 +145,18 @@ export async function retrieve(index: KnowledgeIndex, orgId: number, query: stri
   const candidates: Candidate[] = [];
   const stats = options.stats ?? (await TermStatistics.load(index, orgId, [query, options.hint]));
   const rarity = options.weighByRarity ? await rarityWeights(stats, query) : null;
-  const search = { index, orgId, filters, terms, queryStems, hintStems, stats, rarity, asked: options.asked ?? null, alternatives: alternatives?.byStem ?? null };
+  const search = {
+    index,
+    orgId,
+    filters,
+    terms,
+    queryStems,
+    hintStems,
+    stats,
+    rarity,
+    asked: options.asked ?? null,
+    alternatives: alternatives?.byStem ?? null,
+  };
   if (options.includePassages !== false) {
     candidates.push(...(await searchIndex(search, 'passages', options.dense?.passages ?? [], passageCandidate)));
   }
@@ -195,7 +206,10 @@ export async function questionFocus(index: KnowledgeIndex, orgId: number, text: 
   const present: { term: string; docs: number }[] = [];
   const absent = new Set<string>();
   const subject = queryStems.filter((term) => !QUESTION_FORM_STEMS.has(term));
-  const counts = await stats.docs('passages', subject.map((s) => ({ stem: s, word: wordOf.get(s)! })));
+  const counts = await stats.docs(
+    'passages',
+    subject.map((s) => ({ stem: s, word: wordOf.get(s)! })),
+  );
   const docsOf = new Map(subject.map((term, i) => [term, counts[i] ?? 0]));
   for (const term of queryStems) {
     // "How often", "how long", "how many": the form of the answer, not its subject.
@@ -223,11 +237,16 @@ async function rarityWeights(stats: TermStatistics, query: string): Promise<Term
   for (const word of keyTerms(query)) if (!wordOf.has(stem(word))) wordOf.set(stem(word), word);
   const stems = [...wordOf.keys()];
   const total = stats.total('passages');
-  const docs = await stats.docs('passages', stems.map((s) => ({ stem: s, word: wordOf.get(s)! })));
-  const weights = new Map(stems.map((s, i) => {
-    const d = Math.min(total, docs[i] ?? 0);
-    return [s, QUESTION_FORM_STEMS.has(s) ? 0.1 : Math.max(0.1, Math.log(1 + (total - d + 0.5) / (d + 0.5)))];
-  }));
+  const docs = await stats.docs(
+    'passages',
+    stems.map((s) => ({ stem: s, word: wordOf.get(s)! })),
+  );
+  const weights = new Map(
+    stems.map((s, i) => {
+      const d = Math.min(total, docs[i] ?? 0);
+      return [s, QUESTION_FORM_STEMS.has(s) ? 0.1 : Math.max(0.1, Math.log(1 + (total - d + 0.5) / (d + 0.5)))];
+    }),
+  );
   return (term) => weights.get(term) ?? 1;
 }
 
@@ -256,7 +275,11 @@ export class PassagePrior {
     const counts = new Map<number, number>();
     let slots = 0;
     for (const ranking of rankings) {
-      for (const c of ranked(ranking.filter((r) => r.evidence.passage_id !== null), PRIOR_TOP, false)) {
+      for (const c of ranked(
+        ranking.filter((r) => r.evidence.passage_id !== null),
+        PRIOR_TOP,
+        false,
+      )) {
         counts.set(c.evidence.passage_id!, (counts.get(c.evidence.passage_id!) ?? 0) + 1);
         slots++;
       }
@@ -401,7 +424,10 @@ async function searchPlan(terms: string[], stats: TermStatistics, kind: IndexKin
   if (orgRows <= ROW_BUDGET || terms.length <= MIN_TERMS) return plan;
   // Frequencies are counted over every organisation; the org's share of them is what its search scores.
   const orgShare = orgRows / Math.max(orgRows, stats.total(kind));
-  const docs = await stats.docs(kind, terms.map((word) => ({ stem: stem(word), word })));
+  const docs = await stats.docs(
+    kind,
+    terms.map((word) => ({ stem: stem(word), word })),
+  );
   const counted = terms.map((term, i) => ({ term, rows: (docs[i] ?? 0) * orgShare })).sort((a, b) => a.rows - b.rows);
   const kept: string[] = [];
   let rows = 0;
@@ -443,12 +469,7 @@ interface Search {
 }
 
 /** One index's candidates: its BM25 pool plus the rows only dense retrieval found, scored. */
-async function searchIndex<K extends IndexKind>(
-  search: Search,
-  kind: K,
-  denseIds: number[],
-  build: (row: HitOf<K>) => Candidate,
-): Promise<Candidate[]> {
+async function searchIndex<K extends IndexKind>(search: Search, kind: K, denseIds: number[], build: (row: HitOf<K>) => Candidate): Promise<Candidate[]> {
   const scope = scopeOf(search.orgId, search.filters);
   let plan: SearchPlan | undefined = await searchPlan(search.terms, search.stats, kind);
   const rows: HitOf<K>[] = [];
@@ -462,7 +483,16 @@ async function searchIndex<K extends IndexKind>(
   const extra = missingIds(denseIds, rows);
   if (extra.length) rows.push(...kept(await search.index.byIds(kind, scope, extra)));
   const passages = kind === 'passages';
-  return scoreRows(rows, denseIds, search.queryStems, search.hintStems, build, passages ? search.rarity : null, search.alternatives, passages ? search.asked : null);
+  return scoreRows(
+    rows,
+    denseIds,
+    search.queryStems,
+    search.hintStems,
+    build,
+    passages ? search.rarity : null,
+    search.alternatives,
+    passages ? search.asked : null,
+  );
 }
 
 /** Runs a pooled lexical search; when filters discard most of a full pool, searches a larger one. */
@@ -502,7 +532,8 @@ function scoreRows<R extends { id: number; bm: number }>(
     const lr = lexicalRank.get(row.id);
     const dr = denseRank.get(row.id);
     const bmShare = bmBest > 0 ? row.bm / bmBest : 0;
-    const share = (weights: TermWeights) => (alternatives ? paraphrasedCoverage(queryStems, candidate.stems, alternatives, weights) : coverage(queryStems, candidate.stems, weights));
+    const share = (weights: TermWeights) =>
+      alternatives ? paraphrasedCoverage(queryStems, candidate.stems, alternatives, weights) : coverage(queryStems, candidate.stems, weights);
     const relevanceWith = (plain: TermWeights, rare: TermWeights | null) => {
       const cov = rare ? RARITY_PLAIN * share(plain) + (1 - RARITY_PLAIN) * share(rare) : share(plain);
       let relevance = cov * (0.75 + 0.25 * bmShare);

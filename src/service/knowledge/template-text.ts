@@ -11,14 +11,16 @@ const BRACKETED = /\[([^[\]\n]{1,100})\](?![([:])/g;
 /** An angle-bracketed span: `<company name>`, `<insert date>`; HTML tags and addresses are excluded below. */
 const ANGLED = /<([^<>\n]{2,80})>/g;
 /** Words that open an instruction to fill something in. */
-const FILL_WORDS = /^(?:fill(?:[\s-]*in)?|to\s*do|todo|tbd|tba|insert|enter|add|placeholder|replace|your|describe|specify|list|provide|include|name of|e\.?g\.?|example)\b/i;
+const FILL_WORDS =
+  /^(?:fill(?:[\s-]*in)?|to\s*do|todo|tbd|tba|insert|enter|add|placeholder|replace|your|describe|specify|list|provide|include|name of|e\.?g\.?|example)\b/i;
 /** A variable name left in a rendered template: `[provider]`, `[ciSystem]`, `[securityOfficerName]`. */
 const IDENTIFIER = /^[a-z]+(?:[A-Z][a-z0-9]*)+$/;
 /**
  * What a placeholder names: "[Name of Customer]", "[provider]", "[date]". A plain word in brackets that
  * names nothing of the kind is a gloss ("page visits [events]"), not a blank.
  */
-const PLACEHOLDER_NOUNS = /\b(?:name|company|organi[sz]ation|date|title|address|email|phone|url|owner|vendor|provider|product|person|role|team|system|tool|department|location|city|country|version|amount|frequency)s?\b/i;
+const PLACEHOLDER_NOUNS =
+  /\b(?:name|company|organi[sz]ation|date|title|address|email|phone|url|owner|vendor|provider|product|person|role|team|system|tool|department|location|city|country|version|amount|frequency)s?\b/i;
 /** Lower-case bracketed words that are not placeholders: editorial marks. */
 const NOT_PLACEHOLDERS = new Set(['sic', 'sic!', 'emphasis added', 'redacted', 'ibid', 'citation needed', 'email protected']);
 const HTML_TAGS = /^\/?\s*(?:a|b|i|u|p|br|hr|em|strong|span|div|li|ul|ol|td|tr|th|table|img|sup|sub|h[1-6]|code|pre|small|font|center)\b/i;
@@ -74,7 +76,7 @@ function isAnglePlaceholder(inner: string): boolean {
   if (!/[A-Za-z]/.test(inner) || HTML_TAGS.test(inner)) return false;
   if (/^(?:https?:|mailto:|www\.)|@|=|^!--/.test(inner)) return false;
   if (/\[[^\]]+\]/.test(inner)) return true; // <[privacyPolicyURL]>
-  return FILL_WORDS.test(inner) || IDENTIFIER.test(inner) || /^[A-Za-z][A-Za-z ]{2,60}$/.test(inner) && inner.includes(' ');
+  return FILL_WORDS.test(inner) || IDENTIFIER.test(inner) || (/^[A-Za-z][A-Za-z ]{2,60}$/.test(inner) && inner.includes(' '));
 }
 
 /** What a file's passages hold of template text, for the library's label. */
@@ -103,7 +105,10 @@ export function summariseTemplate(passages: string[]): TemplateSummary {
  */
 export function templateLabel(s: TemplateSummary): string | null {
   if (s.templatePassages === 0) return null;
-  const parts = [s.placeholders ? `${s.placeholders} placeholder${s.placeholders === 1 ? '' : 's'}` : '', s.guidance ? `${s.guidance} guidance sentence${s.guidance === 1 ? '' : 's'}` : ''].filter(Boolean);
+  const parts = [
+    s.placeholders ? `${s.placeholders} placeholder${s.placeholders === 1 ? '' : 's'}` : '',
+    s.guidance ? `${s.guidance} guidance sentence${s.guidance === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
   const only = s.templatePassages === s.passages;
   const kept = only ? 'nothing in it is used for answers' : `${s.templatePassages} of ${s.passages} passages kept out of answers`;
   return `${only ? 'template only' : 'template'}: ${parts.join(', ')}; ${kept}`;

@@ -93,8 +93,29 @@ export const STOP_WORDS = new Set(
 
 /** Words that make a sentence deny what it states; an extractive Yes needs none of them. */
 export const NEGATIONS = new Set([
-  'not', 'no', 'never', 'none', 'neither', 'nor', 'cannot', 'without', "don't", "doesn't", "isn't", "aren't",
-  "won't", "can't", 'dont', 'doesnt', 'isnt', 'arent', 'wont', 'cant', 'unable', 'lack', 'lacks',
+  'not',
+  'no',
+  'never',
+  'none',
+  'neither',
+  'nor',
+  'cannot',
+  'without',
+  "don't",
+  "doesn't",
+  "isn't",
+  "aren't",
+  "won't",
+  "can't",
+  'dont',
+  'doesnt',
+  'isnt',
+  'arent',
+  'wont',
+  'cant',
+  'unable',
+  'lack',
+  'lacks',
 ]);
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -120,7 +141,9 @@ function foldCase(text: string): string {
 export function isSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
 /** `\w` of a non-unicode regex: ASCII letters, digits and `_`. */
@@ -448,10 +471,12 @@ function tokenFlags(token: string): number {
  * with (letters and digits up to the first separator) is such a prefix. Null: every token may begin one.
  */
 const PHRASE_PREFIXES = PHRASES.every((phrase) => /^[a-z0-9]+( [a-z0-9]+)*$/.test(phrase))
-  ? new Set(PHRASES.flatMap((phrase) => {
-      const joinedPhrase = phrase.replace(/ /g, '');
-      return Array.from({ length: joinedPhrase.length }, (_, i) => joinedPhrase.slice(0, i + 1));
-    }))
+  ? new Set(
+      PHRASES.flatMap((phrase) => {
+        const joinedPhrase = phrase.replace(/ /g, '');
+        return Array.from({ length: joinedPhrase.length }, (_, i) => joinedPhrase.slice(0, i + 1));
+      }),
+    )
   : null;
 
 /** Each distinct token's stem (null: no key term) and what the scans need to know of it. Bounded like stemCache. */

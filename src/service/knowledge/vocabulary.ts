@@ -14,7 +14,17 @@
  * Numbered standards and algorithms (SOC 2 / SOC2, AES-256, ISO 27001) are joined into single tokens in text.ts.
  */
 export const SYNONYMS: Record<string, string[]> = {
-  mfa: ['multi factor authentication', 'multifactor authentication', 'two factor authentication', '2factor authentication', 'multi factor', 'two factor', '2fa', 'two step verification', 'two step authentication'],
+  mfa: [
+    'multi factor authentication',
+    'multifactor authentication',
+    'two factor authentication',
+    '2factor authentication',
+    'multi factor',
+    'two factor',
+    '2fa',
+    'two step verification',
+    'two step authentication',
+  ],
   sso: ['single sign on', 'single signon'],
   dr: ['disaster recovery'],
   bcp: ['business continuity plan', 'business continuity planning', 'business continuity'],
@@ -54,7 +64,23 @@ export const SYNONYMS: Record<string, string[]> = {
 
 /** Groups of words about one subject (unstemmed; text.ts stems them as it stems everything). */
 export const RELATED: string[][] = [
-  ['algorithm', 'algorithms', 'cipher', 'ciphers', 'aes', 'aes128', 'aes192', 'aes256', 'rsa', 'rsa2048', 'rsa4096', 'encryption', 'encrypted', 'sha256', 'tls'],
+  [
+    'algorithm',
+    'algorithms',
+    'cipher',
+    'ciphers',
+    'aes',
+    'aes128',
+    'aes192',
+    'aes256',
+    'rsa',
+    'rsa2048',
+    'rsa4096',
+    'encryption',
+    'encrypted',
+    'sha256',
+    'tls',
+  ],
   ['mfa', 'sso', 'saml', 'authentication', 'login', 'sign'],
   ['bcp', 'dr', 'rto', 'rpo', 'continuity', 'recovery', 'failover', 'resilience'],
   ['pentest', 'vulnerability', 'scan', 'scanning', 'bounty'],
@@ -71,7 +97,21 @@ export const RELATED: string[][] = [
  */
 export const PARAPHRASES: string[][] = [
   ['retrieve', 'retrieval', 'export', 'exported', 'extract', 'extraction', 'download', 'portability', 'portable'],
-  ['destroy', 'destroyed', 'destruction', 'dispose', 'disposal', 'disposed', 'sanitize', 'sanitization', 'wipe', 'erase', 'erasure', 'decommission', 'decommissioning'],
+  [
+    'destroy',
+    'destroyed',
+    'destruction',
+    'dispose',
+    'disposal',
+    'disposed',
+    'sanitize',
+    'sanitization',
+    'wipe',
+    'erase',
+    'erasure',
+    'decommission',
+    'decommissioning',
+  ],
   ['cryptographic', 'cryptography', 'crypto', 'encryption', 'encrypt', 'encrypted'],
   ['supplier', 'suppliers', 'vendor', 'vendors', 'subprocessor', 'subprocessors', 'subservice'],
   ['malware', 'antimalware', 'virus', 'viruses', 'antivirus', 'av'],

@@ -95,7 +95,9 @@ export function answersById(reply: { answers?: unknown }, ids: string[]): { byId
   const asked = new Set(ids);
   for (const entry of Array.isArray(reply.answers) ? reply.answers : []) {
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) continue;
-    const id = String((entry as { id?: unknown }).id ?? '').trim().toLowerCase();
+    const id = String((entry as { id?: unknown }).id ?? '')
+      .trim()
+      .toLowerCase();
     if (!asked.has(id)) unknown.push(id);
     else if (!byId.has(id)) byId.set(id, entry as Record<string, unknown>);
   }

@@ -91,11 +91,14 @@ export class ChatClient {
   async embed(input: string[]): Promise<number[][]> {
     await this.acquire();
     try {
-      const json = (await this.post('embeddings', { model: this.endpoint.model, input, encoding_format: 'float' })) as { data?: { index?: number; embedding?: unknown }[] };
+      const json = (await this.post('embeddings', { model: this.endpoint.model, input, encoding_format: 'float' })) as {
+        data?: { index?: number; embedding?: unknown }[];
+      };
       const data = Array.isArray(json.data) ? [...json.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) : [];
       if (data.length !== input.length) throw new Error(`embeddings endpoint returned ${data.length} vectors for ${input.length} inputs`);
       return data.map((d) => {
-        if (!Array.isArray(d.embedding) || !d.embedding.every((x) => typeof x === 'number')) throw new Error('embeddings endpoint returned a vector that is not a list of numbers');
+        if (!Array.isArray(d.embedding) || !d.embedding.every((x) => typeof x === 'number'))
+          throw new Error('embeddings endpoint returned a vector that is not a list of numbers');
         return d.embedding as number[];
       });
     } finally {

@@ -43,7 +43,13 @@ export function chatEndpointFrom(
 ): ChatEndpoint {
   if (prefix === 'QFILL_LLM') {
     const c = readConfig(env, ['QFILL_LLM_API_VERSION', 'QFILL_LLM_CONCURRENCY', 'QFILL_LLM_TIMEOUT_SECONDS', 'QFILL_LLM_TOKEN_BUDGET']);
-    return { ...base, apiVersion: c.QFILL_LLM_API_VERSION, concurrency: c.QFILL_LLM_CONCURRENCY, timeoutMs: c.QFILL_LLM_TIMEOUT_SECONDS * 1000, tokenBudget: c.QFILL_LLM_TOKEN_BUDGET };
+    return {
+      ...base,
+      apiVersion: c.QFILL_LLM_API_VERSION,
+      concurrency: c.QFILL_LLM_CONCURRENCY,
+      timeoutMs: c.QFILL_LLM_TIMEOUT_SECONDS * 1000,
+      tokenBudget: c.QFILL_LLM_TOKEN_BUDGET,
+    };
   }
   const c = readConfig(env, [
     'QFILL_EMBEDDINGS_API_VERSION',

@@ -11,9 +11,7 @@ export const GROUNDED_SYSTEM_PROMPT =
   'Never invent facts, certifications or numbers. Cite the ids of the evidence blocks you used. Reply with a single JSON object and nothing else.';
 
 export function evidenceBlocks(passages: { label: string; text: string }[]): string {
-  return passages
-    .map((p, i) => `<evidence id=${i + 1}>\n(${neutralise(p.label)})\n${neutralise(p.text)}\n</evidence>`)
-    .join('\n');
+  return passages.map((p, i) => `<evidence id=${i + 1}>\n(${neutralise(p.label)})\n${neutralise(p.text)}\n</evidence>`).join('\n');
 }
 
 function neutralise(text: string): string {
@@ -21,7 +19,9 @@ function neutralise(text: string): string {
 }
 
 const STOP = new Set(
-  'the a an and or of to in on for by with is are was were be been we our us it its this that as at from not no yes all any have has do does will can may must which who what when where how per each their they them these those such than then also into only'.split(' '),
+  'the a an and or of to in on for by with is are was were be been we our us it its this that as at from not no yes all any have has do does will can may must which who what when where how per each their they them these those such than then also into only'.split(
+    ' ',
+  ),
 );
 
 /** The content words of a claim that cited evidence ought to contain. */
@@ -66,7 +66,8 @@ export function checkCitations(raw: unknown, count: number): CitationCheck {
 }
 
 /** Text in a document that addresses the model rather than the reader: answers citing it are not trusted. */
-const PLANTED = /\b(ignore|disregard|forget)\b[^.]{0,40}\b(previous|prior|above|earlier|all)\b[^.]{0,20}\b(instructions?|prompts?|rules)\b|\bsystem prompt\b|\byou are (now )?(an? )?(ai|assistant|language model|chatbot)\b/i;
+const PLANTED =
+  /\b(ignore|disregard|forget)\b[^.]{0,40}\b(previous|prior|above|earlier|all)\b[^.]{0,20}\b(instructions?|prompts?|rules)\b|\bsystem prompt\b|\byou are (now )?(an? )?(ai|assistant|language model|chatbot)\b/i;
 
 export function looksPlanted(text: string): boolean {
   return PLANTED.test(text);

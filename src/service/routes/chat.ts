@@ -14,7 +14,12 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     const session = body.session_id !== undefined ? await sessionOr404(ctx, p, body.session_id) : null;
     const result = await converse(ctx, p, session, { ...body, question: body.question });
     // `trust` is an extension: how far the quoted source states what was asked.
-    return { answer: result.answer, sources: result.sources.map(askSource), session_id: session ? session.id : null, ...(result.trust ? { trust: result.trust } : {}) };
+    return {
+      answer: result.answer,
+      sources: result.sources.map(askSource),
+      session_id: session ? session.id : null,
+      ...(result.trust ? { trust: result.trust } : {}),
+    };
   });
 
   route(app, 'listSessions', async (request) => {
@@ -23,7 +28,12 @@ export function chatRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     const page = pageRequest(q);
     const search = q.search?.trim() || undefined;
     const { count, rows } = await ctx.store.sessions.list(p.org.id, p.user.id, { search, limit: page.limit, offset: page.offset });
-    return pageEnvelope(request, page, count, rows.map((s) => chatSession(s)));
+    return pageEnvelope(
+      request,
+      page,
+      count,
+      rows.map((s) => chatSession(s)),
+    );
   });
 
   route(app, 'createSession', async (request) => {

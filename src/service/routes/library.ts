@@ -26,7 +26,12 @@ export function libraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     const p = principalOf(request);
     const page = pageRequest(request.query);
     const { mine, owner, cursor, ...query } = request.query;
-    const { count, results, next } = await library.browse(deps, p.org.id, { ...query, owner: await ownerFilter(deps, p, { mine, owner }) }, { ...page, cursor });
+    const { count, results, next } = await library.browse(
+      deps,
+      p.org.id,
+      { ...query, owner: await ownerFilter(deps, p, { mine, owner }) },
+      { ...page, cursor },
+    );
     return pageEnvelope(request, page, count, results, next);
   });
 
@@ -87,9 +92,7 @@ export function libraryRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 
   route(app, 'approveLibraryEntry', editor, async (request) => library.approveEntry(deps, principalOf(request), request.params.id));
 
-  route(app, 'retireLibraryEntry', editor, async (request) =>
-    library.retireEntry(deps, principalOf(request), request.params.id, request.body.reason),
-  );
+  route(app, 'retireLibraryEntry', editor, async (request) => library.retireEntry(deps, principalOf(request), request.params.id, request.body.reason));
 
   route(app, 'setLibrarySectionReview', editor, async (request) => setSectionReview(deps, principalOf(request), request.body));
 

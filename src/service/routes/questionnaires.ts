@@ -20,9 +20,7 @@ async function visibleOr404(ctx: ServiceContext, p: Principal, id: number): Prom
 export function questionnaireRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   route(app, 'listQuestionnaires', async (request) => {
     const p = principalOf(request);
-    return (await ctx.store.questionnaires.list(p.org.id, request.query))
-      .filter((item) => canSeeQuestionnaire(p, item))
-      .map((item) => questionnaire(item, p));
+    return (await ctx.store.questionnaires.list(p.org.id, request.query)).filter((item) => canSeeQuestionnaire(p, item)).map((item) => questionnaire(item, p));
   });
 
   route(app, 'uploadQuestionnaires', { allow: (p) => requireWritable(p, 'upload questionnaires') }, async (request) => {

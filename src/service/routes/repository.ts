@@ -27,8 +27,17 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
       limit: page.limit,
       offset: page.offset,
     });
-    const dates = (await ctx.knowledge.fileDates?.(p.org.id, rows.map((f) => f.id))) ?? new Map();
-    return pageEnvelope(request, page, count, rows.map((f) => repositoryFile(f, dates.get(f.id))));
+    const dates =
+      (await ctx.knowledge.fileDates?.(
+        p.org.id,
+        rows.map((f) => f.id),
+      )) ?? new Map();
+    return pageEnvelope(
+      request,
+      page,
+      count,
+      rows.map((f) => repositoryFile(f, dates.get(f.id))),
+    );
   });
 
   route(app, 'getRepositoryFile', async (request) => {
@@ -44,7 +53,17 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     principalOf(request); // authenticated like every endpoint, so it also tells a working key
     // `answering`: which engine writes generated answers, so the pane can say so (extractive or the model).
     const answering = ctx.knowledge.answeringEngine?.() ?? { engine: 'extractive' };
-    return { extensions: [EXTENSION.repositoryDelete, EXTENSION.offeringsList, EXTENSION.organisationNames, EXTENSION.keysCurrent, EXTENSION.answersLibrary, EXTENSION.answersReplay], answering };
+    return {
+      extensions: [
+        EXTENSION.repositoryDelete,
+        EXTENSION.offeringsList,
+        EXTENSION.organisationNames,
+        EXTENSION.keysCurrent,
+        EXTENSION.answersLibrary,
+        EXTENSION.answersReplay,
+      ],
+      answering,
+    };
   });
 
   route(app, 'listOfferings', async (request) => {
@@ -52,9 +71,7 @@ export function repositoryRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     return { results: await ctx.store.offerings.list(p.org.id) };
   });
 
-  route(app, 'deleteRepositoryFile', { allow: requireRepositoryDelete }, async (request) =>
-    deleteRepositoryFile(ctx, principalOf(request), request.params.id),
-  );
+  route(app, 'deleteRepositoryFile', { allow: requireRepositoryDelete }, async (request) => deleteRepositoryFile(ctx, principalOf(request), request.params.id));
 
   route(app, 'uploadRepository', { allow: requireRepositoryUpload }, async (request) => {
     if (request.uploads.length === 0) throw badRequest('files: no file uploaded; send one or more files in the "files" field');

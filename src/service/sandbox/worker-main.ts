@@ -12,9 +12,7 @@ export interface TaskRequest {
   input: TaskInput;
 }
 
-export type TaskReply =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: { name: string; message: string; stack?: string } };
+export type TaskReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: { name: string; message: string; stack?: string } };
 
 const port = parentPort;
 if (!port) throw new Error('worker-main.ts runs only in a worker thread');

@@ -240,7 +240,12 @@ async function trainFromSample(store: VectorListStore, pause: Pause): Promise<Ve
   const dims = new Map<number, number>();
   for (const v of sample) dims.set(v.length, (dims.get(v.length) ?? 0) + 1);
   const dim = [...dims].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
-  return store.keep(await trainVectorLists(sample.filter((v) => v.length === dim), pause));
+  return store.keep(
+    await trainVectorLists(
+      sample.filter((v) => v.length === dim),
+      pause,
+    ),
+  );
 }
 
 /**

@@ -99,9 +99,7 @@ export async function copySqliteToPostgres(from: Sql, to: Sql, log: (line: strin
     }
     if (columns.includes('id') && table.key.length === 1) {
       // Identity columns continue after the copied ids.
-      await to.run(
-        `SELECT setval(pg_get_serial_sequence('${table.name}', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM ${table.name}), 1))`,
-      );
+      await to.run(`SELECT setval(pg_get_serial_sequence('${table.name}', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM ${table.name}), 1))`);
     }
     counts.push({ table: table.name, source: rows.length, copied });
     log(`${table.name}: ${rows.length} in the data folder, ${copied} copied${rows.length - copied > 0 ? `, ${rows.length - copied} already there` : ''}`);

@@ -215,7 +215,11 @@ export interface SessionRepository {
   create(orgId: number, userId: number, opts: { title?: string; is_archived?: boolean }): Promise<SessionRecord>;
   /** A session of this user in this organisation, or null. */
   get(orgId: number, userId: number, id: number): Promise<SessionRecord | null>;
-  list(orgId: number, userId: number, q: { search?: string; limit: number; offset: number }): Promise<{
+  list(
+    orgId: number,
+    userId: number,
+    q: { search?: string; limit: number; offset: number },
+  ): Promise<{
     count: number;
     rows: SessionRecord[];
   }>;

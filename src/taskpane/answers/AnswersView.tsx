@@ -5,6 +5,7 @@
  * an entry's detail with edit, approve, retire and restore; conflicts side by side to settle once; an
  * answer added by hand. The state lives in the controllers beside it; this renders them.
  */
+import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { LIBRARY_FILTERS, type LibraryFilter } from '../../api/library';
 import { LibraryClient } from '../../api/library-client';
@@ -22,7 +23,7 @@ import { createConflicts } from './conflicts';
 import { EntryBadges } from './EntryBadges';
 import { EntryDetail } from './EntryDetail';
 import { createEntry } from './entry';
-import { createEntryList, ENTRIES_PAGE } from './list';
+import { createEntryList, ENTRIES_PAGE, type EntryListState } from './list';
 import { ReplayCard } from './ReplayCard';
 import { createReplayCard } from './replay';
 import { ReviewAge } from './ReviewAge';
@@ -38,7 +39,10 @@ export interface AnswersViewProps {
   ext: Pick<Extensions, 'replay' | 'keysCurrent'>;
 }
 
-const FILTER_CHOICES: Choice<LibraryFilter | ''>[] = [{ value: '', label: 'All answers' }, ...LIBRARY_FILTERS.map((f) => ({ value: f, label: FILTER_LABELS[f] }))];
+const FILTER_CHOICES: Choice<LibraryFilter | ''>[] = [
+  { value: '', label: 'All answers' },
+  ...LIBRARY_FILTERS.map((f) => ({ value: f, label: FILTER_LABELS[f] })),
+];
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** Files that gave the library answers (completed questionnaires, Q&A sheets): the "by source" choices. */
@@ -61,6 +65,100 @@ const replayRole = (client: AnswersViewProps['client'], announced: boolean) => a
   const k = await client.getCurrentKey();
   return { role: k.user.role, read_only: k.read_only };
 };
+
+type ListState = EntryListState;
+
+function AnswerFilters(props: { list: ReturnType<typeof createEntryList>; state: ListState; offerings: readonly Offering[]; sources: RepositoryFile[] }) {
+  const { list, state: s } = props;
+  const offeringChoices: Choice<string>[] = [{ value: '', label: 'Any offering' }, ...props.offerings.map((o) => ({ value: String(o.id), label: o.name }))];
+  const sourceChoices: Choice<string>[] = [
+    { value: '', label: 'Any source' },
+    ...props.sources.map((f) => ({ value: String(f.id), label: f.original_filename ?? `file ${f.id}` })),
+  ];
+  return (
+    <div role="search" aria-label="Find answers">
+      <SearchBox label="Search answers" placeholder="Search questions and answers" value={s.q} onChange={list.setSearch} />
+      <div class="qf-filters">
+        <Select label="Filter answers" value={s.filter} choices={FILTER_CHOICES} onChange={list.setFilter} />
+        <Select
+          label="Filter by offering"
+          value={s.offeringId ? String(s.offeringId) : ''}
+          choices={offeringChoices}
+          onChange={(v) => list.setOffering(v ? Number(v) : null)}
+        />
+        <Select
+          label="Filter by source"
+          value={s.fileId ? String(s.fileId) : ''}
+          choices={sourceChoices}
+          onChange={(v) => list.setFile(v ? Number(v) : null)}
+        />
+      </div>
+    </div>
+  );
+}
+
+interface AnswerResultsProps {
+  list: ReturnType<typeof createEntryList>;
+  state: ListState;
+  listbox: RefObject<HTMLUListElement | null>;
+  onOpen: (id: number) => void;
+  onKeyDown: (e: KeyboardEvent) => void;
+}
+
+/** The entries found, a keyboard listbox: the cursor is the active descendant. */
+function AnswerResults({ list, state: s, listbox, onOpen, onKeyDown }: AnswerResultsProps) {
+  const cursorId = s.list?.results[s.cursor] ? `qf-answer-${s.list.results[s.cursor]!.id}` : undefined;
+  return (
+    <section aria-label="Answers found">
+      <ErrorMessage error={s.error} />
+      {s.list && (
+        <p class="qf-small qf-muted" role="status">
+          {plural(s.list.count, 'answer')}
+          {s.list.count > 0 ? ' · ↑ ↓ to move, Enter to open' : ''}
+        </p>
+      )}
+      {s.list && s.list.results.length === 0 && (
+        <p class="qf-muted">
+          {s.q || s.filter || s.offeringId || s.fileId
+            ? 'No answers match.'
+            : 'No reusable answers yet: upload a completed questionnaire or a Q&A sheet under Files, or add one by hand.'}
+        </p>
+      )}
+      {s.list && s.list.results.length > 0 && (
+        <ul
+          ref={listbox}
+          class="qf-list"
+          role="listbox"
+          aria-label="Answers"
+          tabIndex={0}
+          aria-activedescendant={cursorId}
+          aria-busy={s.loading}
+          onKeyDown={onKeyDown}
+        >
+          {s.list.results.map((e, i) => (
+            <li
+              key={e.id}
+              id={`qf-answer-${e.id}`}
+              role="option"
+              aria-selected={i === s.cursor}
+              style={i === s.cursor ? { outline: '2px solid var(--qf-accent, currentColor)' } : undefined}
+              onClick={() => (list.setCursor(i), onOpen(e.id))}
+            >
+              <div>
+                <strong>{e.question}</strong> <EntryBadges entry={e} />
+              </div>
+              <div class="qf-answer">{e.answer}</div>
+              <div class="qf-small qf-muted">
+                {sourceText(e)} · as of {e.as_of}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {s.list && <Pager page={s.page} count={s.list.count} pageSize={ENTRIES_PAGE} hasNext={s.list.hasNext} onPage={list.setPage} />}
+    </section>
+  );
+}
 
 export function AnswersView(props: AnswersViewProps) {
   // Built here, not in the client: the library's schemas load with this view, not with the first paint.
@@ -95,9 +193,6 @@ export function AnswersView(props: AnswersViewProps) {
   const opened = useStore(entry).id;
   const sources = useSourceFiles(props.client);
 
-  const offeringChoices: Choice<string>[] = [{ value: '', label: 'Any offering' }, ...props.offerings.map((o) => ({ value: String(o.id), label: o.name }))];
-  const sourceChoices: Choice<string>[] = [{ value: '', label: 'Any source' }, ...sources.map((f) => ({ value: String(f.id), label: f.original_filename ?? `file ${f.id}` }))];
-
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
@@ -121,62 +216,16 @@ export function AnswersView(props: AnswersViewProps) {
 
   if (opened !== null) return <EntryDetail entry={entry} offerings={props.offerings} onClose={entry.close} />;
 
-  const cursorId = s.list?.results[s.cursor] ? `qf-answer-${s.list.results[s.cursor]!.id}` : undefined;
   return (
     <section aria-label="Answer library">
-      <div role="search" aria-label="Find answers">
-        <SearchBox label="Search answers" placeholder="Search questions and answers" value={s.q} onChange={list.setSearch} />
-        <div class="qf-filters">
-          <Select label="Filter answers" value={s.filter} choices={FILTER_CHOICES} onChange={list.setFilter} />
-          <Select label="Filter by offering" value={s.offeringId ? String(s.offeringId) : ''} choices={offeringChoices} onChange={(v) => list.setOffering(v ? Number(v) : null)} />
-          <Select label="Filter by source" value={s.fileId ? String(s.fileId) : ''} choices={sourceChoices} onChange={(v) => list.setFile(v ? Number(v) : null)} />
-        </div>
-      </div>
+      <AnswerFilters list={list} state={s} offerings={props.offerings} sources={sources} />
       <AddEntry add={add} offerings={props.offerings} />
       <ReviewAge reviewAge={reviewAge} />
       {replay && <ReplayCard replay={replay} />}
       {s.filter === 'conflicts' && !s.q.trim() && !s.fileId ? (
         <ConflictGroups conflicts={conflicts} offerings={props.offerings} offeringId={s.offeringId ?? null} />
       ) : (
-        <section aria-label="Answers found">
-          <ErrorMessage error={s.error} />
-          {s.list && (
-            <p class="qf-small qf-muted" role="status">
-              {plural(s.list.count, 'answer')}
-              {s.list.count > 0 ? ' · ↑ ↓ to move, Enter to open' : ''}
-            </p>
-          )}
-          {s.list && s.list.results.length === 0 && (
-            <p class="qf-muted">
-              {s.q || s.filter || s.offeringId || s.fileId
-                ? 'No answers match.'
-                : 'No reusable answers yet: upload a completed questionnaire or a Q&A sheet under Files, or add one by hand.'}
-            </p>
-          )}
-          {s.list && s.list.results.length > 0 && (
-            <ul ref={listbox} class="qf-list" role="listbox" aria-label="Answers" tabIndex={0} aria-activedescendant={cursorId} aria-busy={s.loading} onKeyDown={onKeyDown}>
-              {s.list.results.map((e, i) => (
-                <li
-                  key={e.id}
-                  id={`qf-answer-${e.id}`}
-                  role="option"
-                  aria-selected={i === s.cursor}
-                  style={i === s.cursor ? { outline: '2px solid var(--qf-accent, currentColor)' } : undefined}
-                  onClick={() => (list.setCursor(i), void entry.open(e.id))}
-                >
-                  <div>
-                    <strong>{e.question}</strong> <EntryBadges entry={e} />
-                  </div>
-                  <div class="qf-answer">{e.answer}</div>
-                  <div class="qf-small qf-muted">
-                    {sourceText(e)} · as of {e.as_of}
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
-          {s.list && <Pager page={s.page} count={s.list.count} pageSize={ENTRIES_PAGE} hasNext={s.list.hasNext} onPage={list.setPage} />}
-        </section>
+        <AnswerResults list={list} state={s} listbox={listbox} onOpen={(id) => void entry.open(id)} onKeyDown={onKeyDown} />
       )}
     </section>
   );

@@ -7,8 +7,7 @@ export function EntryBadges(props: { entry: LibraryEntry }) {
   return (
     <span>
       {e.status !== 'active' && <span class={`qf-badge ${e.status === 'canonical' ? 'qf-trust-high' : 'qf-muted'}`}>{statusLabel(e)}</span>}{' '}
-      {e.approved_at && <span class="qf-badge qf-trust-high">Approved</span>}{' '}
-      {e.review_due && <span class="qf-badge qf-trust-medium">Review due</span>}{' '}
+      {e.approved_at && <span class="qf-badge qf-trust-high">Approved</span>} {e.review_due && <span class="qf-badge qf-trust-medium">Review due</span>}{' '}
       {e.conflict && <span class="qf-badge qf-trust-low">Conflict</span>}
     </span>
   );

@@ -23,8 +23,8 @@ function Headline(props: { run: ReplayRun }) {
       <strong>Agreement {percent(o.agreement)}</strong> · <strong>coverage {percent(o.coverage)}</strong>
       <span class="qf-small qf-muted">
         {' '}
-        ({o.answered} of {o.questions} past answers given again, {o.agreed} the same; {r.questionnaires.length} questionnaire{r.questionnaires.length === 1 ? '' : 's'}, {day(r.finished_at ?? r.created_at)} by{' '}
-        {r.started_by})
+        ({o.answered} of {o.questions} past answers given again, {o.agreed} the same; {r.questionnaires.length} questionnaire
+        {r.questionnaires.length === 1 ? '' : 's'}, {day(r.finished_at ?? r.created_at)} by {r.started_by})
       </span>
     </p>
   );
@@ -44,7 +44,9 @@ export function ReplayCard(props: { replay: ReplayCardController }) {
         <Headline run={last} />
       ) : (
         s.runs &&
-        s.runs.length === 0 && <p class="qf-muted">Not measured yet: a run fills each past questionnaire in the library again from the rest of the library and compares.</p>
+        s.runs.length === 0 && (
+          <p class="qf-muted">Not measured yet: a run fills each past questionnaire in the library again from the rest of the library and compares.</p>
+        )
       )}
       {s.pending && (
         <p role="status" class="qf-small">

@@ -24,7 +24,16 @@ export interface ConflictsState {
 }
 
 export function createConflicts(api: LibraryApi, onChanged: () => void = () => {}) {
-  const store = createStore<ConflictsState>({ page: 1, offeringId: null, groups: null, error: null, loading: false, busy: null, actionError: null, note: null });
+  const store = createStore<ConflictsState>({
+    page: 1,
+    offeringId: null,
+    groups: null,
+    error: null,
+    loading: false,
+    busy: null,
+    actionError: null,
+    note: null,
+  });
   let loading: AbortController | null = null;
 
   async function load(): Promise<void> {
@@ -81,13 +90,21 @@ export function createConflicts(api: LibraryApi, onChanged: () => void = () => {
     settle: (group: LibraryConflict, entryId: number) => {
       const offeringId = store.state.offeringId ?? undefined;
       const after = offeringId === undefined ? 'the others are retired' : "for this offering's questionnaires; other offerings are not affected";
-      return act(group, () => api.settle(entryId, { offeringId }), (g) => `Settled "${short(g.question)}": fills use the chosen answer with high trust ${after}.`);
+      return act(
+        group,
+        () => api.settle(entryId, { offeringId }),
+        (g) => `Settled "${short(g.question)}": fills use the chosen answer with high trust ${after}.`,
+      );
     },
     undo: (group: LibraryConflict) => {
       const offeringId = store.state.offeringId ?? undefined;
       const chosen = chosenIn(group) ?? group.entries[0]?.id;
       if (chosen === undefined) return Promise.resolve();
-      return act(group, () => api.undoSettle(chosen, { offeringId }), (g) => `Undone: "${short(g.question)}" is open again.`);
+      return act(
+        group,
+        () => api.undoSettle(chosen, { offeringId }),
+        (g) => `Undone: "${short(g.question)}" is open again.`,
+      );
     },
     dispose(): void {
       loading?.abort();

@@ -68,15 +68,28 @@ export function createEntry(api: LibraryApi, onChanged: (entry: LibraryEntryDeta
       const entryId = id();
       if (!draft || entryId === null) return Promise.resolve(false);
       const slots = draft.map((s) => ({ slot_key: s.slot_key, content: s.content, ...(s.header ? { header: s.header } : {}) }));
-      return act(() => api.edit(entryId, { slots }), (d) => `Saved as version ${d.version}; the earlier version is kept.`);
+      return act(
+        () => api.edit(entryId, { slots }),
+        (d) => `Saved as version ${d.version}; the earlier version is kept.`,
+      );
     },
     approve(): Promise<boolean> {
       const entryId = id();
-      return entryId === null ? Promise.resolve(false) : act(() => api.approve(entryId), (d) => `Approved${d.approved_by ? ` by ${d.approved_by}` : ''}: fills use it with high trust.`);
+      return entryId === null
+        ? Promise.resolve(false)
+        : act(
+            () => api.approve(entryId),
+            (d) => `Approved${d.approved_by ? ` by ${d.approved_by}` : ''}: fills use it with high trust.`,
+          );
     },
     retire(reason?: string): Promise<boolean> {
       const entryId = id();
-      return entryId === null ? Promise.resolve(false) : act(() => api.retire(entryId, reason), () => 'Retired: kept in the library, never used by fills.');
+      return entryId === null
+        ? Promise.resolve(false)
+        : act(
+            () => api.retire(entryId, reason),
+            () => 'Retired: kept in the library, never used by fills.',
+          );
     },
     /** Who owns the entry (a username, '' for nobody) and its own review interval in months (null: the organisation's). */
     /** With `wholeSection`, for every live entry of the entry's sheet in its file. */
@@ -87,7 +100,11 @@ export function createEntry(api: LibraryApi, onChanged: (entry: LibraryEntryDeta
       const change = { owner: owner.trim() || null, review_months: months };
       const said = (d: LibraryEntryDetail) =>
         `${d.owner ? `Owned by ${d.owner}` : 'No owner'}; reviewed ${d.review_months ? `every ${d.review_months} months` : "at the organisation's review age"}`;
-      if (!wholeSection || !source) return act(() => api.setReview(entryId, change), (d) => `${said(d)}.`);
+      if (!wholeSection || !source)
+        return act(
+          () => api.setReview(entryId, change),
+          (d) => `${said(d)}.`,
+        );
       let counted = { updated: 0, entries: 0 };
       return act(
         async () => {
@@ -99,7 +116,12 @@ export function createEntry(api: LibraryApi, onChanged: (entry: LibraryEntryDeta
     },
     restore(): Promise<boolean> {
       const entryId = id();
-      return entryId === null ? Promise.resolve(false) : act(() => api.restore(entryId), () => 'Restored: fills may use it again.');
+      return entryId === null
+        ? Promise.resolve(false)
+        : act(
+            () => api.restore(entryId),
+            () => 'Restored: fills may use it again.',
+          );
     },
 
     dispose(): void {

@@ -39,13 +39,16 @@ export function createSessionList(opts: { searchDelayMs?: number } = {}) {
     const ctl = new AbortController();
     store.update({ loading: true });
     // Wait for typing to pause before searching.
-    const timer = setTimeout(() => {
-      client
-        .listSessions({ page, page_size: SESSIONS_PAGE, ...(search.trim() ? { search: search.trim() } : {}) }, { signal: ctl.signal })
-        .then((r) => void (!ctl.signal.aborted && store.update({ data: { count: r.count, results: r.results, hasNext: r.next !== null }, error: null })))
-        .catch((e) => void (!ctl.signal.aborted && store.update({ error: e })))
-        .finally(() => void (!ctl.signal.aborted && store.update({ loading: false })));
-    }, search ? delay : 0);
+    const timer = setTimeout(
+      () => {
+        client
+          .listSessions({ page, page_size: SESSIONS_PAGE, ...(search.trim() ? { search: search.trim() } : {}) }, { signal: ctl.signal })
+          .then((r) => void (!ctl.signal.aborted && store.update({ data: { count: r.count, results: r.results, hasNext: r.next !== null }, error: null })))
+          .catch((e) => void (!ctl.signal.aborted && store.update({ error: e })))
+          .finally(() => void (!ctl.signal.aborted && store.update({ loading: false })));
+      },
+      search ? delay : 0,
+    );
     current = { ctl, timer };
   }
 

@@ -42,8 +42,8 @@ export function FillSteps(props: { state: FillState }) {
 export function StalledNote(props: { stallMs: number }) {
   return (
     <Note kind="warn">
-      The service has reported no progress for {formatDuration(props.stallMs / 1000)}. It may be busy with other work or stuck: wait, or Stop and
-      pick the fill up later.
+      The service has reported no progress for {formatDuration(props.stallMs / 1000)}. It may be busy with other work or stuck: wait, or Stop and pick the fill
+      up later.
     </Note>
   );
 }

@@ -7,8 +7,8 @@ export function Interrupted(props: { session: FillSession; startedAt: string | n
   return (
     <div class="qf-msg qf-msg-warn" role="group" aria-label="Interrupted fill">
       <p>
-        A fill of this workbook was interrupted{startedAt ? ` (started ${when(startedAt)})` : ''}. Nothing is written until you choose: continue it,
-        or discard it.
+        A fill of this workbook was interrupted{startedAt ? ` (started ${when(startedAt)})` : ''}. Nothing is written until you choose: continue it, or discard
+        it.
       </p>
       <div class="qf-row">
         <button type="button" class="qf-btn qf-btn-primary" onClick={() => void session.continueInterrupted()}>

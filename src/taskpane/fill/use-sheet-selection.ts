@@ -5,11 +5,7 @@ import type { WorkbookAdapter } from '../../excel/types';
 import { findQuestionAt } from '../review';
 
 /** Calls `onQuestion` with the question of each cell the analyst selects; a host without selection events is left alone. */
-export function useSheetSelection(
-  workbook: WorkbookAdapter,
-  questions: readonly QuestionWithAnswers[],
-  onQuestion: (q: QuestionWithAnswers) => void,
-): void {
+export function useSheetSelection(workbook: WorkbookAdapter, questions: readonly QuestionWithAnswers[], onQuestion: (q: QuestionWithAnswers) => void): void {
   const latest = useRef({ questions, onQuestion });
   latest.current = { questions, onQuestion };
   useEffect(() => {

@@ -69,7 +69,10 @@ export function describeUndo(result: UndoResult | null, kept = 0): string {
   const done = `Undone: ${result.restored} cell${result.restored === 1 ? '' : 's'} restored.`;
   const failed = result.failed ?? [];
   if (failed.length === 0) return kept > 0 ? `${done} Your ${plural(kept, 'later edit')} ${kept === 1 ? 'was' : 'were'} kept.` : done;
-  const named = failed.slice(0, 5).map((f) => `${f.tab}${f.address ? `!${f.address}` : ''} (${f.reason})`).join('; ');
+  const named = failed
+    .slice(0, 5)
+    .map((f) => `${f.tab}${f.address ? `!${f.address}` : ''} (${f.reason})`)
+    .join('; ');
   return `${done} ${failed.length} could not be put back: ${named}${failed.length > 5 ? '; …' : ''}. Fix that (e.g. unprotect the sheet) and choose Undo fill again.`;
 }
 

@@ -5,7 +5,15 @@ import { ProgressBar } from '../components/Progress';
 import { busyStatus, plural } from './state';
 import { capitalise, formatLabel, typeLabel } from './labels';
 
-export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confirming: boolean; deleting: boolean; onAsk: () => void; onCancel: () => void; onDelete: () => void }) {
+export function FileRow(props: {
+  file: RepositoryFile;
+  canDelete: boolean;
+  confirming: boolean;
+  deleting: boolean;
+  onAsk: () => void;
+  onCancel: () => void;
+  onDelete: () => void;
+}) {
   const f = props.file;
   const name = f.original_filename ?? f.url ?? `file ${f.id}`;
   const percent = Math.max(0, Math.min(100, f.processing_percent ?? 0));
@@ -50,9 +58,7 @@ export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confi
           text={`${f.processing_stage || (f.status === 'submitted' ? 'queued' : 'processing')}: ${percent}%`}
         />
       )}
-      {f.status === 'failed' && (
-        <div class="qf-msg qf-msg-error qf-small">Processing failed: {f.error || 'the service gave no reason.'}</div>
-      )}
+      {f.status === 'failed' && <div class="qf-msg qf-msg-error qf-small">Processing failed: {f.error || 'the service gave no reason.'}</div>}
       {props.canDelete && !props.confirming && !busyStatus(f) && (
         <button type="button" class="qf-link qf-small" aria-label={`Delete ${name}`} onClick={props.onAsk}>
           Delete
@@ -60,8 +66,7 @@ export function FileRow(props: { file: RepositoryFile; canDelete: boolean; confi
       )}
       {props.confirming && (
         <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label={`Delete ${name}?`}>
-          Delete {name}? Its passages{qa > 0 ? ` and ${plural(qa, 'reusable answer')}` : ''} leave the knowledge base; answers already
-          written stay.
+          Delete {name}? Its passages{qa > 0 ? ` and ${plural(qa, 'reusable answer')}` : ''} leave the knowledge base; answers already written stay.
           <BusyButtons busy={props.deleting} label="Delete" busyLabel="Deleting…" onConfirm={props.onDelete} onCancel={props.onCancel} />
         </div>
       )}

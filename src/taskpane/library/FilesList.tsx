@@ -8,7 +8,11 @@ import { FileRow } from './FileRow';
 import { capitalise, typeLabel } from './labels';
 
 const STATUS_CHOICES = choicesOf('Any status', REPOSITORY_FILE_STATUSES, capitalise);
-const TYPE_CHOICES = choicesOf('Any type', DOCUMENT_TYPES.filter((t) => t !== 'q_a'), typeLabel);
+const TYPE_CHOICES = choicesOf(
+  'Any type',
+  DOCUMENT_TYPES.filter((t) => t !== 'q_a'),
+  typeLabel,
+);
 const ORDERINGS: Choice<Ordering>[] = [
   { value: '-created_at', label: 'Newest first' },
   { value: 'created_at', label: 'Oldest first' },

@@ -24,7 +24,12 @@ export function OrganisationNames(props: { client: TaskpaneApi }) {
     setError(null);
     setSaved(null);
     try {
-      const r = await props.client.setOrganisationNames((text ?? '').split(',').map((n) => n.trim()).filter(Boolean));
+      const r = await props.client.setOrganisationNames(
+        (text ?? '')
+          .split(',')
+          .map((n) => n.trim())
+          .filter(Boolean),
+      );
       setText(r.names.join(', '));
       setSaved(r.names.length ? `Saved: ${r.names.join(', ')}.` : 'Saved: no names.');
     } catch (e) {
@@ -38,7 +43,13 @@ export function OrganisationNames(props: { client: TaskpaneApi }) {
       <summary>Your organisation's names</summary>
       <label class="qf-field">
         <span>Organisation names (comma-separated)</span>
-        <input class="qf-input" value={text ?? ''} disabled={text === null} placeholder="Your legal name, trading names" onInput={(e) => (setText(e.currentTarget.value), setSaved(null))} />
+        <input
+          class="qf-input"
+          value={text ?? ''}
+          disabled={text === null}
+          placeholder="Your legal name, trading names"
+          onInput={(e) => (setText(e.currentTarget.value), setSaved(null))}
+        />
       </label>
       <p class="qf-small qf-muted">Documents about anyone else are labelled third party and never answer Yes for you.</p>
       <button type="button" class="qf-btn" onClick={() => void save()} disabled={busy || text === null}>

@@ -80,7 +80,9 @@ export function UploadCard(props: { controller: LibraryController; state: Librar
             </label>
           ))}
           {s.offerings.length === 0 && (
-            <p class="qf-muted qf-small">{s.ext?.listsOfferings ? 'None yet (qfill offerings create).' : 'Offerings appear here once a library file names one.'}</p>
+            <p class="qf-muted qf-small">
+              {s.ext?.listsOfferings ? 'None yet (qfill offerings create).' : 'Offerings appear here once a library file names one.'}
+            </p>
           )}
         </fieldset>
         <label class="qf-check">
@@ -93,8 +95,8 @@ export function UploadCard(props: { controller: LibraryController; state: Librar
       </button>
       {s.replaceAsk && (
         <div class="qf-msg qf-msg-warn" role="alertdialog" aria-label="Replace files with the same name?">
-          Already in the library: {s.replaceAsk.map((f) => f.original_filename).join(', ')}. Replace removes the old copies and what was learnt
-          from them once the new upload is in.
+          Already in the library: {s.replaceAsk.map((f) => f.original_filename).join(', ')}. Replace removes the old copies and what was learnt from them once
+          the new upload is in.
           <div class="qf-row">
             <button type="button" class="qf-btn qf-btn-primary" onClick={() => void c.upload(s.replaceAsk)}>
               Replace

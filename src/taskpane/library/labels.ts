@@ -17,5 +17,5 @@ const TYPE_LABELS: Record<DocumentType, string> = {
   unknown: 'Type not known yet',
 };
 const FORMAT_LABELS: Record<string, string> = { excel: 'Excel', doc: 'Word', docx: 'Word', txt: 'Text', ppt: 'PowerPoint', pptx: 'PowerPoint' };
-export const typeLabel = (t: string | undefined) => (t ? (TYPE_LABELS as Record<string, string>)[t] ?? capitalise(t) : '');
-export const formatLabel = (f: string | undefined) => (f ? FORMAT_LABELS[f] ?? f.toUpperCase() : '');
+export const typeLabel = (t: string | undefined) => (t ? ((TYPE_LABELS as Record<string, string>)[t] ?? capitalise(t)) : '');
+export const formatLabel = (f: string | undefined) => (f ? (FORMAT_LABELS[f] ?? f.toUpperCase()) : '');

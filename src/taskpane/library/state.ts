@@ -3,14 +3,7 @@
  * the offerings known by name, the upload's note. The controller (controller.ts) runs the steps that
  * change it; the components render it.
  */
-import {
-  LIMITS,
-  type REPOSITORY_FILE_STATUSES,
-  type DocumentType,
-  type Offering,
-  type RepositoryFile,
-  type RepositoryListQuery,
-} from '../../api/schemas';
+import { LIMITS, type REPOSITORY_FILE_STATUSES, type DocumentType, type Offering, type RepositoryFile, type RepositoryListQuery } from '../../api/schemas';
 
 export const PAGE_SIZE = 20;
 /** How long typing in the search box must pause before the list is asked again (ms). */
@@ -101,7 +94,14 @@ export const initialLibraryState = (): LibraryState => ({
 
 /** Tags typed as "soc2, policy": trimmed, empty ones dropped, each checked against the tag limit. */
 export function parseTags(text: string): { tags: string[]; error: string | null } {
-  const tags = [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))];
+  const tags = [
+    ...new Set(
+      text
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
   const long = tags.find((t) => t.length > LIMITS.tagNameLength);
   return { tags, error: long ? `The tag "${long.slice(0, 20)}…" is longer than ${LIMITS.tagNameLength} characters.` : null };
 }
@@ -120,7 +120,10 @@ export function uploadNoteText(note: UploadNote, files: readonly RepositoryFile[
   let head = `Uploaded ${count}; processing has started.`;
   if (known && uploaded.length === note.count && note.count > 0 && !uploaded.some(busyStatus)) {
     const failed = uploaded.filter((f) => f.status === 'failed').length;
-    head = failed === 0 ? `Uploaded ${count}: ${uploaded.length === 1 ? 'it is' : 'all are'} ready.` : `Uploaded ${count}: ${uploaded.length - failed} ready, ${failed} failed.`;
+    head =
+      failed === 0
+        ? `Uploaded ${count}: ${uploaded.length === 1 ? 'it is' : 'all are'} ready.`
+        : `Uploaded ${count}: ${uploaded.length - failed} ready, ${failed} failed.`;
   }
   return note.text ? `${head}${note.text}` : head;
 }
@@ -142,7 +145,6 @@ export function mergeOfferings(known: readonly Offering[], seen: readonly Offeri
   const fresh = seen.filter((o, i) => !known.some((k) => k.id === o.id) && seen.findIndex((x) => x.id === o.id) === i);
   return fresh.length ? [...known, ...fresh].sort((a, b) => a.name.localeCompare(b.name)) : known;
 }
-
 
 /** Files picked again are picked once (same name and size): the picked list with the new ones after it. */
 export function addPicked(picked: readonly PickedFile[], files: Iterable<PickedFile> | ArrayLike<PickedFile>): PickedFile[] {

@@ -57,7 +57,10 @@ function SessionList(props: { client: TaskpaneApi; currentId: number | null; onO
   const list = useMemo(() => createSessionList(), []);
   useEffect(() => () => list.dispose(), [list]);
   const { search, page, data, error, loading } = useStore(list);
-  useEffect(() => list.setInputs({ client: props.client, active: props.active, refreshKey: props.refreshKey }), [list, props.client, props.active, props.refreshKey]);
+  useEffect(
+    () => list.setInputs({ client: props.client, active: props.active, refreshKey: props.refreshKey }),
+    [list, props.client, props.active, props.refreshKey],
+  );
 
   return (
     <details class="qf-card">
@@ -105,12 +108,13 @@ export function ChatPane(props: ChatPaneProps) {
     <div>
       <h2>Chat</h2>
       {!client && <ConnectFirst onOpenSettings={props.onOpenSettings} />}
-      {client && <SessionList client={client} currentId={st.sessionId} onOpen={(id) => void c.openSession(id)} refreshKey={st.sessionsVersion} active={props.active} />}
+      {client && (
+        <SessionList client={client} currentId={st.sessionId} onOpen={(id) => void c.openSession(id)} refreshKey={st.sessionsVersion} active={props.active} />
+      )}
       {client && st.turns.length === 0 && (
         <p class="qf-muted">
-          Ask about your organisation's security, privacy or compliance: answers come from the documents in your library, each with its
-          sources, and can go into the selected cell. To ask a questionnaire's question, select its cell in the sheet and choose "Ask about
-          the selected question".
+          Ask about your organisation's security, privacy or compliance: answers come from the documents in your library, each with its sources, and can go into
+          the selected cell. To ask a questionnaire's question, select its cell in the sheet and choose "Ask about the selected question".
         </p>
       )}
       <div class="qf-chat-log" role="log" aria-live="polite" aria-label="Conversation">
@@ -159,11 +163,7 @@ export function ChatPane(props: ChatPaneProps) {
       {st.hint && <Note kind="warn">{st.hint}</Note>}
       <div class="qf-row">
         <label class="qf-check">
-          <input
-            type="checkbox"
-            checked={st.keep}
-            onChange={(e) => c.setKeep(e.currentTarget.checked)}
-          />
+          <input type="checkbox" checked={st.keep} onChange={(e) => c.setKeep(e.currentTarget.checked)} />
           <span>Keep conversation{st.sessionId !== null ? ' (continuing)' : ''}</span>
         </label>
         {st.sessionId !== null && (

@@ -43,7 +43,11 @@ export function Correction(props: {
         return (
           <div key={key} class="qf-field">
             <label for={id} class="qf-label">
-              {name} <span class="qf-muted">({where}{held ? ', held back as a draft' : ''})</span>
+              {name}{' '}
+              <span class="qf-muted">
+                ({where}
+                {held ? ', held back as a draft' : ''})
+              </span>
             </label>
             {allowed.length > 0 ? (
               <select id={id} class="qf-select qf-input" value={text} onChange={(e) => props.onDraft(key, e.currentTarget.value)}>

@@ -84,8 +84,8 @@ export function FillPane(props: FillPaneProps) {
       {!client && <ConnectFirst onOpenSettings={props.onOpenSettings} />}
       {client && !started && questions.length === 0 && state.phase !== 'interrupted' && (
         <p class="qf-muted">
-          Answers this workbook's questions from your library into its empty answer cells, with sources. Your values and formulas are
-          kept; Undo fill puts everything back.
+          Answers this workbook's questions from your library into its empty answer cells, with sources. Your values and formulas are kept; Undo fill puts
+          everything back.
         </p>
       )}
       {client && !running && questions.length === 0 && <LibraryHint library={library} onOpenLibrary={props.onOpenLibrary} />}

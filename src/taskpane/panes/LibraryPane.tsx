@@ -56,7 +56,12 @@ export function LibraryPane(props: LibraryPaneProps) {
           <button type="button" class={view === 'files' ? 'qf-btn qf-btn-primary' : 'qf-btn'} aria-pressed={view === 'files'} onClick={() => setView('files')}>
             Files
           </button>
-          <button type="button" class={view === 'answers' ? 'qf-btn qf-btn-primary' : 'qf-btn'} aria-pressed={view === 'answers'} onClick={() => setView('answers')}>
+          <button
+            type="button"
+            class={view === 'answers' ? 'qf-btn qf-btn-primary' : 'qf-btn'}
+            aria-pressed={view === 'answers'}
+            onClick={() => setView('answers')}
+          >
             Answers
           </button>
         </div>

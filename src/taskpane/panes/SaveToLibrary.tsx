@@ -91,9 +91,10 @@ export function SaveToLibrary(props: SaveToLibraryProps) {
       {status?.kind === 'confirm' && status.reviewed.entries.length > 0 && (
         <div class="qf-msg qf-msg-warn" role="group" aria-label="Confirm save">
           <p>
-            <strong>The library will learn {describeReviewed(status.reviewed)}.</strong> The next fill reuses them; they replace what an
-            earlier save of this workbook taught.
-            {status.reviewed.unanswered > 0 && ` ${plural(status.reviewed.unanswered, 'question')} without an answer ${status.reviewed.unanswered === 1 ? 'is' : 'are'} left out.`}
+            <strong>The library will learn {describeReviewed(status.reviewed)}.</strong> The next fill reuses them; they replace what an earlier save of this
+            workbook taught.
+            {status.reviewed.unanswered > 0 &&
+              ` ${plural(status.reviewed.unanswered, 'question')} without an answer ${status.reviewed.unanswered === 1 ? 'is' : 'are'} left out.`}
           </p>
           <div class="qf-row">
             <button type="button" class="qf-btn qf-btn-primary" onClick={() => void save(status.reviewed)}>

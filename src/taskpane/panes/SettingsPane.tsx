@@ -46,8 +46,8 @@ export function SettingsPane(props: SettingsPaneProps) {
       <h2>Settings</h2>
       {props.firstRun && (
         <Note>
-          Welcome. To fill questionnaires and ask questions, connect to a knowledge service: keep the address below for the
-          service on this computer, or enter your organisation's, then paste your API key and save.
+          Welcome. To fill questionnaires and ask questions, connect to a knowledge service: keep the address below for the service on this computer, or enter
+          your organisation's, then paste your API key and save.
         </Note>
       )}
       <label class="qf-field">
@@ -66,9 +66,7 @@ export function SettingsPane(props: SettingsPaneProps) {
       </label>
       {form.urlProblem && <ErrorMessage error={form.urlProblem} />}
       {mixedContent && (
-        <Note kind="warn">
-          This pane is served over https; a browser blocks calls to an http:// address other than localhost. Use https://.
-        </Note>
+        <Note kind="warn">This pane is served over https; a browser blocks calls to an http:// address other than localhost. Use https://.</Note>
       )}
       <KeyField value={fields.apiKey} onInput={fields.setApiKey} readOnly={props.keyReadOnly && fields.draft.apiKey === props.settings.apiKey} />
       <KeepKey value={fields.persistence} onChange={fields.setPersistence} />

@@ -72,7 +72,12 @@ export function headline(plan: WritePlan, result: Pick<ApplyResult, 'written' | 
   return `Wrote ${count(result.written, 'cell')}; skipped ${skipped}${result.failed.length ? `; ${result.failed.length} failed` : ''}.`;
 }
 
-export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 'written' | 'failed' | 'warnings'>; earlier?: number; earlierAt?: string | null }) {
+export function WriteReport(props: {
+  plan: WritePlan;
+  result: Pick<ApplyResult, 'written' | 'failed' | 'warnings'>;
+  earlier?: number;
+  earlierAt?: string | null;
+}) {
   const { plan, result } = props;
   const reasons = (Object.entries(plan.report.byReason) as [SkipReason, number][]).filter(([, n]) => n).sort((a, b) => b[1] - a[1]);
   return (
@@ -118,7 +123,8 @@ export function WriteReport(props: { plan: WritePlan; result: Pick<ApplyResult, 
                       {list.slice(0, SKIPPED_SHOWN).map((s, i) => (
                         <li key={i}>
                           {s.tab}
-                          {s.address ? `!${s.address}` : ''} ({s.originalId ?? `question ${s.questionId}`}): {s.detail || SKIP_REASON_TEXT[s.reason] || s.reason}
+                          {s.address ? `!${s.address}` : ''} ({s.originalId ?? `question ${s.questionId}`}):{' '}
+                          {s.detail || SKIP_REASON_TEXT[s.reason] || s.reason}
                         </li>
                       ))}
                       {list.length > SKIPPED_SHOWN && <li>… and {list.length - SKIPPED_SHOWN} more.</li>}

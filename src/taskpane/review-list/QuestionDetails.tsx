@@ -91,15 +91,19 @@ function CellsNow(props: { differing: CorrectionTarget[]; current: Readonly<Reco
     <div class="qf-msg qf-msg-warn" role="status" data-testid="cell-now">
       {props.differing.map((t) => (
         <p key={cellId(t.cell)}>
-          {t.cell.tab}!{t.cell.address} already holds something else: “{props.current[cellId(t.cell)]}”
-          {t.value ? ` (the suggestion is “${t.value}”)` : ''}.
+          {t.cell.tab}!{t.cell.address} already holds something else: “{props.current[cellId(t.cell)]}”{t.value ? ` (the suggestion is “${t.value}”)` : ''}.
         </p>
       ))}
     </div>
   );
 }
 
-export function QuestionDetails(props: { question: QuestionWithAnswers; correction?: CorrectionProps | undefined; corrected?: boolean; where?: AnsweredWhere }) {
+export function QuestionDetails(props: {
+  question: QuestionWithAnswers;
+  correction?: CorrectionProps | undefined;
+  corrected?: boolean;
+  where?: AnsweredWhere;
+}) {
   const q = props.question;
   const answer = chosenAnswer(q);
   const alternatives = alternativesOf(q);

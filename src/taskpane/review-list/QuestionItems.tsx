@@ -48,7 +48,15 @@ export function QuestionItems(props: QuestionItemsProps) {
       </p>
       <ul class="qf-list" aria-label="Questions">
         {visible.slice(0, shown).map((q) => (
-          <QuestionItem key={q.id} question={q} fold={props.fold} selectedId={props.selectedId} onPick={props.onPick} written={props.written} corrected={props.corrected} />
+          <QuestionItem
+            key={q.id}
+            question={q}
+            fold={props.fold}
+            selectedId={props.selectedId}
+            onPick={props.onPick}
+            written={props.written}
+            corrected={props.corrected}
+          />
         ))}
       </ul>
       {visible.length > shown && (

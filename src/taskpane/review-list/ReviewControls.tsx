@@ -25,7 +25,10 @@ export function ReviewHeadline(props: { counts: ReviewCounts; onNext: () => void
     <>
       <p class="qf-headline" aria-label="Where the review stands">
         <strong>{counts.answered} answered</strong> · {counts.draft} draft{counts.draft === 1 ? '' : 's'} · {counts.untouched} untouched
-        <span class="qf-muted qf-small"> — {counts.needsReview === 0 ? 'nothing left to review' : `${counts.needsReview} need${counts.needsReview === 1 ? 's' : ''} review`}</span>
+        <span class="qf-muted qf-small">
+          {' '}
+          — {counts.needsReview === 0 ? 'nothing left to review' : `${counts.needsReview} need${counts.needsReview === 1 ? 's' : ''} review`}
+        </span>
       </p>
       <div class="qf-row">
         <button type="button" class="qf-btn qf-btn-primary" onClick={props.onNext} aria-keyshortcuts="Alt+N" title="Alt+N" disabled={counts.needsReview === 0}>

@@ -32,8 +32,8 @@ export function KeyField(props: { value: string; onInput: (value: string) => voi
       </label>
       {props.readOnly && (
         <p id="qf-key-read-only" class="qf-small">
-          <span class="qf-badge qf-trust-medium">Read-only key</span> It can ask questions in Chat; the service refuses uploads with it,
-          so Fill and Library uploads are disabled.
+          <span class="qf-badge qf-trust-medium">Read-only key</span> It can ask questions in Chat; the service refuses uploads with it, so Fill and Library
+          uploads are disabled.
         </p>
       )}
       <label class="qf-check">
@@ -109,9 +109,7 @@ export function UploadsSection(props: { uploadBlocked: string | null; onAllowUpl
           </button>
         </>
       ) : (
-        <p class="qf-muted qf-small">
-          Uploads are allowed. If the service refuses one (a read-only key), upload buttons are disabled with the reason.
-        </p>
+        <p class="qf-muted qf-small">Uploads are allowed. If the service refuses one (a read-only key), upload buttons are disabled with the reason.</p>
       )}
     </>
   );

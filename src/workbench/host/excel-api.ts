@@ -38,7 +38,11 @@ type LoadSpec = string | string[] | { select?: string | string[]; expand?: strin
 
 function parseLoadSpec(spec: LoadSpec): string[] {
   if (spec === undefined || spec === null) return [];
-  if (typeof spec === 'string') return spec.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof spec === 'string')
+    return spec
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (Array.isArray(spec)) return spec.flatMap((s) => parseLoadSpec(s));
   return [...parseLoadSpec(spec.select), ...parseLoadSpec(spec.expand)];
 }
@@ -290,7 +294,11 @@ function scalars<P extends ClientObject, T>(cls: { prototype: P }, locate: (prox
  * object every time, as in Office.js). Those named in `loadable` can be loaded through the parent
  * (`range.load('format/fill/color')`).
  */
-function children<P extends ClientObject>(cls: { prototype: P }, table: Record<string, (proxy: P) => unknown>, loadable: readonly string[] = Object.keys(table)): void {
+function children<P extends ClientObject>(
+  cls: { prototype: P },
+  table: Record<string, (proxy: P) => unknown>,
+  loadable: readonly string[] = Object.keys(table),
+): void {
   const made = new WeakMap<object, Map<string, unknown>>();
   const child = (proxy: P, name: string) => {
     let mine = made.get(proxy);
@@ -426,7 +434,13 @@ export class WorksheetCollectionProxy extends CollectionProxy<WorksheetProxy> {
 
   override load(spec?: LoadSpec): this {
     const names = parseLoadSpec(spec);
-    const itemProps = names.length === 0 ? undefined : names.filter((n) => n.startsWith('items')).map((n) => n.replace(/^items\/?/, '')).filter(Boolean);
+    const itemProps =
+      names.length === 0
+        ? undefined
+        : names
+            .filter((n) => n.startsWith('items'))
+            .map((n) => n.replace(/^items\/?/, ''))
+            .filter(Boolean);
     this.context._enqueue({ load: 'WorksheetCollection', select: names }, () => {
       this._items = this.context.host.sheets.map((s) => {
         const proxy = new WorksheetProxy(this.context, () => this.context.host.sheetById(s.id));
@@ -436,7 +450,6 @@ export class WorksheetCollectionProxy extends CollectionProxy<WorksheetProxy> {
     });
     return this;
   }
-
 
   getItem(key: string): WorksheetProxy {
     return new WorksheetProxy(this.context, () => {
@@ -562,7 +575,6 @@ scalars(WorksheetProtectionProxy, (p) => p._worksheet._sheet().protection, {
 // ---- Ranges --------------------------------------------------------------------------------------
 
 type RangeTarget = () => { sheet: HostSheet; rect: Rect } | null;
-
 
 function grid<T>(rect: Rect, f: (row: number, column: number) => T): T[][] {
   const out: T[][] = [];
@@ -696,27 +708,30 @@ export class RangeProxy extends LocatedProxy<{ sheet: HostSheet; rect: Rect }> {
   }
 
   /** ExcelApi 1.9: per-cell format properties in one call (fill colour and pattern, locked). */
-  getCellProperties(options: { address?: boolean; format?: { fill?: { color?: boolean; pattern?: boolean }; protection?: boolean | { locked?: boolean } } }): HostClientResult<unknown[][]> {
+  getCellProperties(options: {
+    address?: boolean;
+    format?: { fill?: { color?: boolean; pattern?: boolean }; protection?: boolean | { locked?: boolean } };
+  }): HostClientResult<unknown[][]> {
     const result = new HostClientResult<unknown[][]>();
     this.context._enqueueGated('1.9', 'Range.getCellProperties', { call: 'getCellProperties', options }, () => {
       const { sheet, rect } = this._resolveTarget();
       const properties = grid(rect, (r, c) => {
-          const cell = getCell(sheet, r, c);
-          const out: Record<string, unknown> = {};
-          if (options.address) out.address = `${quoteSheetName(sheet.name)}!${toA1(r, c)}`;
-          if (options.format) {
-            const format: Record<string, unknown> = {};
-            if (options.format.fill) {
-              const fill: Record<string, unknown> = {};
-              if (options.format.fill.color) fill.color = cell.fill ?? '#FFFFFF';
-              if (options.format.fill.pattern) fill.pattern = cell.fill ? 'Solid' : 'None';
-              format.fill = fill;
-            }
-            if (options.format.protection) format.protection = { locked: cell.locked };
-            out.format = format;
+        const cell = getCell(sheet, r, c);
+        const out: Record<string, unknown> = {};
+        if (options.address) out.address = `${quoteSheetName(sheet.name)}!${toA1(r, c)}`;
+        if (options.format) {
+          const format: Record<string, unknown> = {};
+          if (options.format.fill) {
+            const fill: Record<string, unknown> = {};
+            if (options.format.fill.color) fill.color = cell.fill ?? '#FFFFFF';
+            if (options.format.fill.pattern) fill.pattern = cell.fill ? 'Solid' : 'None';
+            format.fill = fill;
           }
-          return out;
-        });
+          if (options.format.protection) format.protection = { locked: cell.locked };
+          out.format = format;
+        }
+        return out;
+      });
       this.context._respond(properties, () => result._resolve(properties));
     });
     return result;
@@ -795,7 +810,9 @@ export class RangeCollectionProxy extends CollectionProxy<RangeProxy> {
     super(context);
   }
   override load(spec?: LoadSpec): this {
-    const names = parseLoadSpec(spec).map((n) => n.replace(/^items\/?/, '')).filter(Boolean);
+    const names = parseLoadSpec(spec)
+      .map((n) => n.replace(/^items\/?/, ''))
+      .filter(Boolean);
     this.context._enqueue({ load: 'RangeCollection', select: names }, () => {
       this._items = this._resolveAll().map((t) => {
         const r = new RangeProxy(this.context, () => t);
@@ -882,10 +899,12 @@ export class DataValidationProxy extends RangePartProxy {
   _rule(): { same: boolean; rule: HostValidation | null } {
     const { sheet, rect } = this.range._resolveTarget();
     const covering = (row: number, column: number) =>
-      sheet.validations.find((v) => v.range.split(/\s+/).some((a) => {
-        const r = parseRect(a);
-        return r !== null && intersects(r, { top: row, left: column, rowCount: 1, columnCount: 1 });
-      })) ?? null;
+      sheet.validations.find((v) =>
+        v.range.split(/\s+/).some((a) => {
+          const r = parseRect(a);
+          return r !== null && intersects(r, { top: row, left: column, rowCount: 1, columnCount: 1 });
+        }),
+      ) ?? null;
     const rules = cellsOf(rect).map(({ row, column }) => covering(row, column));
     const first = rules[0] ?? null;
     return { same: rules.every((r) => r === first), rule: first };
@@ -895,12 +914,18 @@ export class DataValidationProxy extends RangePartProxy {
 }
 scalars(DataValidationProxy, (v) => v._rule(), {
   type: ({ same, rule }) => (!same ? 'Inconsistent' : rule ? (rule.type === 'list' ? 'List' : 'Custom') : 'None'),
-  rule: ({ same, rule }) => (!same || !rule ? {} : rule.type === 'list' ? { list: { inCellDropDown: true, source: rule.source } } : { custom: { formula: rule.source } }),
+  rule: ({ same, rule }) =>
+    !same || !rule ? {} : rule.type === 'list' ? { list: { inCellDropDown: true, source: rule.source } } : { custom: { formula: rule.source } },
 });
 
 // ---- Notes (ExcelApi 1.18) and comments (1.10) -----------------------------------------------------
 
-function cellTarget(context: HostRequestContext, cellAddress: RangeProxy | string, sheet: WorksheetProxy | null, api: string): () => { sheet: HostSheet; address: string } {
+function cellTarget(
+  context: HostRequestContext,
+  cellAddress: RangeProxy | string,
+  sheet: WorksheetProxy | null,
+  api: string,
+): () => { sheet: HostSheet; address: string } {
   return () => {
     if (cellAddress instanceof RangeProxy) {
       const { sheet: s, rect } = cellAddress._resolveTarget();
@@ -911,7 +936,10 @@ function cellTarget(context: HostRequestContext, cellAddress: RangeProxy | strin
     let host: HostSheet | null;
     let local = cellAddress;
     if (bang >= 0) {
-      const name = cellAddress.slice(0, bang).replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+      const name = cellAddress
+        .slice(0, bang)
+        .replace(/^'(.*)'$/, '$1')
+        .replace(/''/g, "'");
       host = context.host.findSheet(name);
       local = cellAddress.slice(bang + 1);
       if (!host) throw new HostOfficeError('ItemNotFound', `${api}: no worksheet "${name}".`);
@@ -939,7 +967,9 @@ export class NoteCollectionProxy extends CollectionProxy<NoteProxy> {
     super(context);
   }
   override load(spec?: LoadSpec): this {
-    const names = parseLoadSpec(spec).map((n) => n.replace(/^items\/?/, '')).filter(Boolean);
+    const names = parseLoadSpec(spec)
+      .map((n) => n.replace(/^items\/?/, ''))
+      .filter(Boolean);
     this.context._enqueueGated('1.18', 'NoteCollection.load', { load: 'NoteCollection', select: names }, () => {
       const s = this.sheet._sheet();
       this._items = [...s.notes.keys()].map((address) => {
@@ -1068,7 +1098,9 @@ export class CommentCollectionProxy extends CollectionProxy<CommentProxy> {
     return new CommentProxy(this.context, target);
   }
   getCount(): HostClientResult<number> {
-    return countResult(this.context, ['1.10', 'CommentCollection.getCount'], 'comments.getCount', () => this.context.host.sheets.reduce((n, s) => n + s.comments.size, 0));
+    return countResult(this.context, ['1.10', 'CommentCollection.getCount'], 'comments.getCount', () =>
+      this.context.host.sheets.reduce((n, s) => n + s.comments.size, 0),
+    );
   }
 }
 

@@ -75,7 +75,18 @@ export function compareVersions(a: string, b: string): number {
 }
 
 function freshStats(): HostStats {
-  return { syncs: 0, payloadBytes: [], responseBytes: [], rejectedSyncs: 0, calculationSuspensions: 0, tracked: 0, untracked: 0, filesOpened: 0, filesClosed: 0, settingsWrites: 0 };
+  return {
+    syncs: 0,
+    payloadBytes: [],
+    responseBytes: [],
+    rejectedSyncs: 0,
+    calculationSuspensions: 0,
+    tracked: 0,
+    untracked: 0,
+    filesOpened: 0,
+    filesClosed: 0,
+    settingsWrites: 0,
+  };
 }
 
 export class ExcelHost {

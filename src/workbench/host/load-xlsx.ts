@@ -73,7 +73,9 @@ export async function loadXlsxIntoHost(bytes: Uint8Array | ArrayBuffer, options:
     sheet.protection = contents.protection;
     sheet.merges.push(...contents.merges.map((m) => ({ top: m.top, left: m.left, rowCount: m.bottom - m.top + 1, columnCount: m.right - m.left + 1 })));
     for (const v of contents.validations) {
-      const range = v.ranges.map((r) => (r.top === r.bottom && r.left === r.right ? toA1(r.top, r.left) : `${toA1(r.top, r.left)}:${toA1(r.bottom, r.right)}`)).join(' ');
+      const range = v.ranges
+        .map((r) => (r.top === r.bottom && r.left === r.right ? toA1(r.top, r.left) : `${toA1(r.top, r.left)}:${toA1(r.bottom, r.right)}`))
+        .join(' ');
       const inline = v.formula1.startsWith('"') && v.formula1.endsWith('"');
       sheet.validations.push({ range, type: v.type, source: v.type === 'list' ? (inline ? v.formula1.slice(1, -1) : `=${v.formula1}`) : v.formula1 });
     }

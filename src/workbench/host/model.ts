@@ -69,14 +69,7 @@ export function keyToRowColumn(key: number): Cell {
 }
 
 function isDefault(cell: HostCell): boolean {
-  return (
-    cell.value === null &&
-    cell.formula === null &&
-    cell.numberFormat === DEFAULT_FORMAT &&
-    cell.fill === null &&
-    cell.locked &&
-    !cell.quotePrefix
-  );
+  return cell.value === null && cell.formula === null && cell.numberFormat === DEFAULT_FORMAT && cell.fill === null && cell.locked && !cell.quotePrefix;
 }
 
 export function createSheet(name: string, id: string): HostSheet {

@@ -37,7 +37,8 @@ export function createOfficeNamespace(host: ExcelHost): Record<string, unknown> 
       const options = typeof optionsOrCallback === 'object' && optionsOrCallback ? optionsOrCallback : {};
       const sliceSize = options.sliceSize ?? MAX_SLICE;
       later(0, async () => {
-        if (fileType !== FILE_TYPE.Compressed) return callback(failed(5001, 'Internal Error', `The host serves only Office.FileType.Compressed, not ${fileType}.`));
+        if (fileType !== FILE_TYPE.Compressed)
+          return callback(failed(5001, 'Internal Error', `The host serves only Office.FileType.Compressed, not ${fileType}.`));
         if (host.fileFaults.failOpen) return callback(failed(5001, 'Internal Error', host.fileFaults.failOpen));
         if (host.openFile) return callback(failed(11000, 'File Error', 'Only one file can be open at a time: close the previous file first.'));
         if (!host.fileBytes && !host.currentFile) return callback(failed(5001, 'Internal Error', 'The host has no file bytes to serve.'));

@@ -67,7 +67,11 @@ class Cells implements WorkbookPort {
     return { bytes: new Uint8Array(10), fileName: 'q.xlsx' };
   }
   async plan(qs: QuestionWithAnswers[], options: { overwrite?: boolean }) {
-    return planFill(qs, { sheetNames: ['Sheet1'], cell: (tab, a) => (this.cells.has(`${tab}!${a}`) ? { value: this.cells.get(`${tab}!${a}`)!, hasFormula: false } : undefined) }, options);
+    return planFill(
+      qs,
+      { sheetNames: ['Sheet1'], cell: (tab, a) => (this.cells.has(`${tab}!${a}`) ? { value: this.cells.get(`${tab}!${a}`)!, hasFormula: false } : undefined) },
+      options,
+    );
   }
   async apply(plan: Awaited<ReturnType<Cells['plan']>>) {
     this.applied++;
@@ -218,7 +222,7 @@ describe('FillSession', () => {
     expect(session.state.report?.plan.writes).toHaveLength(3);
   });
 
-  it('without readValues, names what an overwrite replaces from the plan\'s data, whole: long text and quotes included', async () => {
+  it("without readValues, names what an overwrite replaces from the plan's data, whole: long text and quotes included", async () => {
     const workbook = new Cells();
     const noRead: WorkbookPort = { readFile: () => workbook.readFile(), plan: (qs, o) => workbook.plan(qs, o), apply: (p) => workbook.apply(p) };
     const session = createFillSession({ api: new ScriptedApi(), workbook: noRead, links: memoryLinks(), confirmOverwrite: true, stallMs: 40 });

@@ -32,7 +32,10 @@ async function filled(marks: Record<string, string>, answers: Record<string, str
   uninstall = installExcelHost(host);
   const before = host.snapshot();
   const links = memoryLinks();
-  const session = createFillSession({ api: readyApi(questions), workbook: createExcelWorkbook({ storage: memoryStorage() }), links, details: true }, { overwrite: false });
+  const session = createFillSession(
+    { api: readyApi(questions), workbook: createExcelWorkbook({ storage: memoryStorage() }), links, details: true },
+    { overwrite: false },
+  );
   await session.fill();
   expect(session.state.outcome).toEqual({ kind: 'written' });
   const question = (originalId: string) => session.state.questions.find((q) => q.original_id === originalId)!;

@@ -9,7 +9,19 @@ import type { FillLink } from '../../../src/fill/session';
 import type { CellWrite, SkippedSlot, WritePlan } from '../../../src/fill/types';
 
 const write = (address: string, value: string): CellWrite =>
-  ({ tab: 'S', address, value, questionId: 1, originalId: 'Q-1', slotRole: 'answer', slotHeader: 'Answer', score: 80, trust: 'high', sources: [], forceText: false }) as CellWrite;
+  ({
+    tab: 'S',
+    address,
+    value,
+    questionId: 1,
+    originalId: 'Q-1',
+    slotRole: 'answer',
+    slotHeader: 'Answer',
+    score: 80,
+    trust: 'high',
+    sources: [],
+    forceText: false,
+  }) as CellWrite;
 const occupied = (address: string, current?: string): SkippedSlot => ({
   tab: 'S',
   address,
@@ -24,10 +36,22 @@ const occupied = (address: string, current?: string): SkippedSlot => ({
 const plan = (writes: CellWrite[], skipped: SkippedSlot[] = []): WritePlan => ({ writes, skipped }) as unknown as WritePlan;
 
 describe('the link', () => {
-  const link: FillLink = { questionnaireId: 7, startedAt: 't0', fileName: 'q.xlsx', cells: { 'S!C1': textHash('Old') }, cellsWrittenAt: 't-1', corrected: ['S!C9'] };
+  const link: FillLink = {
+    questionnaireId: 7,
+    startedAt: 't0',
+    fileName: 'q.xlsx',
+    cells: { 'S!C1': textHash('Old') },
+    cellsWrittenAt: 't-1',
+    corrected: ['S!C9'],
+  };
 
   it('remembers what a write put in each cell, but not the cells that failed', () => {
-    const next = linkAfterWrite(link, plan([write('C2', 'Yes'), write('C3', 'No')]), { written: 1, failed: [{ tab: 'S', address: 'C3', reason: 'locked' }] }, 't1');
+    const next = linkAfterWrite(
+      link,
+      plan([write('C2', 'Yes'), write('C3', 'No')]),
+      { written: 1, failed: [{ tab: 'S', address: 'C3', reason: 'locked' }] },
+      't1',
+    );
     expect(next).toEqual({
       questionnaireId: 7,
       startedAt: 't0',
@@ -41,14 +65,17 @@ describe('the link', () => {
     expect(linkAfterWrite(link, plan([]), { written: 0, failed: [] }, 't2').cellsWrittenAt).toBe('t-1');
   });
 
-  it('counts the occupied cells that hold an earlier fill\'s answers, and forgets the fill after an undo', () => {
+  it("counts the occupied cells that hold an earlier fill's answers, and forgets the fill after an undo", () => {
     expect(earlierCellsSkipped(plan([], [occupied('C1'), occupied('C5')]), link)).toBe(1);
     expect(linkAfterUndo(link, 't3')).toEqual({ questionnaireId: 7, startedAt: 't0', fileName: 'q.xlsx', undoneAt: 't3' });
   });
 
   it('finds the cells changed after the fill, and every corrected one', () => {
     const tracked = trackedCells(link);
-    expect(tracked.refs).toEqual([{ tab: 'S', address: 'C1' }, { tab: 'S', address: 'C9' }]);
+    expect(tracked.refs).toEqual([
+      { tab: 'S', address: 'C1' },
+      { tab: 'S', address: 'C9' },
+    ]);
     expect(laterEditsOf(link, tracked, ['Old', 'Corrected'])).toEqual([{ tab: 'S', address: 'C9', value: 'Corrected' }]);
     expect(laterEditsOf(link, tracked, ['Typed over', 'Corrected']).map((e) => e.address)).toEqual(['C1', 'C9']);
   });
@@ -68,7 +95,7 @@ describe('replacements', () => {
 describe('the run', () => {
   afterEach(() => vi.useRealTimers());
 
-  it('one at a time: a new run silences the old one; a failure is the run\'s outcome, on its step', () => {
+  it("one at a time: a new run silences the old one; a failure is the run's outcome, on its step", () => {
     const store = createStore(initialState());
     const run = createRunner(store, { now: Date.now });
     const first = run.begin();

@@ -47,7 +47,12 @@ describe('reading valid values (what each reader gave before)', () => {
   });
 
   it('configures an endpoint only with both its URL and model, the key when given', () => {
-    const env = { QFILL_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', QFILL_LLM_MODEL: 'llama', QFILL_EMBEDDINGS_BASE_URL: 'https://e.example/v1', QFILL_EMBEDDINGS_API_KEY: 'k' };
+    const env = {
+      QFILL_LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+      QFILL_LLM_MODEL: 'llama',
+      QFILL_EMBEDDINGS_BASE_URL: 'https://e.example/v1',
+      QFILL_EMBEDDINGS_API_KEY: 'k',
+    };
     expect(knowledgeOptionsFromEnv(env)).toEqual({ llm: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama' }, embeddings: null });
     expect(knowledgeOptionsFromEnv({ ...env, QFILL_EMBEDDINGS_MODEL: 'e', QFILL_LLM_API_KEY: 'sk' })).toEqual({
       llm: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama', apiKey: 'sk' },
@@ -63,10 +68,22 @@ describe('bad values', () => {
     [{ QFILL_LLM_CONCURRENCY: 'many' }, (env) => chatEndpointFrom(base, env), /QFILL_LLM_CONCURRENCY is "many", but it expects a whole number of at least 1/],
     [{ QFILL_LLM_CONCURRENCY: '0' }, (env) => chatEndpointFrom(base, env), /QFILL_LLM_CONCURRENCY is "0"/],
     [{ QFILL_LLM_TIMEOUT_SECONDS: '-5' }, (env) => chatEndpointFrom(base, env), /QFILL_LLM_TIMEOUT_SECONDS is "-5"/],
-    [{ QFILL_EMBEDDINGS_CONCURRENCY: '2.5' }, (env) => chatEndpointFrom(base, env, 'QFILL_EMBEDDINGS'), /QFILL_EMBEDDINGS_CONCURRENCY is "2.5", but it expects a whole number/],
+    [
+      { QFILL_EMBEDDINGS_CONCURRENCY: '2.5' },
+      (env) => chatEndpointFrom(base, env, 'QFILL_EMBEDDINGS'),
+      /QFILL_EMBEDDINGS_CONCURRENCY is "2.5", but it expects a whole number/,
+    ],
     [{ QFILL_LLM_BATCH_QUESTIONS: '8 questions' }, batchLimitsFrom, /QFILL_LLM_BATCH_QUESTIONS is "8 questions"/],
-    [{ QFILL_LLM_BASE_URL: 'localhost:11434' }, knowledgeOptionsFromEnv, /QFILL_LLM_BASE_URL is "localhost:11434", but it expects an http:\/\/ or https:\/\/ URL/],
-    [{ QFILL_LOG_LEVEL: 'verbose' }, (env) => readConfig(env, ['QFILL_LOG_LEVEL']), /QFILL_LOG_LEVEL is "verbose", but it expects one of fatal, error, warn, info, debug, trace, silent/],
+    [
+      { QFILL_LLM_BASE_URL: 'localhost:11434' },
+      knowledgeOptionsFromEnv,
+      /QFILL_LLM_BASE_URL is "localhost:11434", but it expects an http:\/\/ or https:\/\/ URL/,
+    ],
+    [
+      { QFILL_LOG_LEVEL: 'verbose' },
+      (env) => readConfig(env, ['QFILL_LOG_LEVEL']),
+      /QFILL_LOG_LEVEL is "verbose", but it expects one of fatal, error, warn, info, debug, trace, silent/,
+    ],
   ];
 
   it.each(cases)('%o stops the reader with an error naming the variable and what it expects', (env, read, message) => {

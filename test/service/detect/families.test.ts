@@ -87,8 +87,14 @@ describe('what is not a questionnaire', () => {
     q.addRow(['Q-2', 'Do you test backups?', 'No']);
     const r = wb.addWorksheet('Scorecard');
     r.addRow(['Practice', 'Score']);
-    r.addRow([{ formula: 'Questions!A2', result: 'Q-1' }, { formula: 'IF(Questions!C2="Yes",1,0)', result: 1 }]);
-    r.addRow([{ formula: 'Questions!A3', result: 'Q-2' }, { formula: 'IF(Questions!C3="Yes",1,0)', result: 0 }]);
+    r.addRow([
+      { formula: 'Questions!A2', result: 'Q-1' },
+      { formula: 'IF(Questions!C2="Yes",1,0)', result: 1 },
+    ]);
+    r.addRow([
+      { formula: 'Questions!A3', result: 'Q-2' },
+      { formula: 'IF(Questions!C3="Yes",1,0)', result: 0 },
+    ]);
     const d = await detectQuestionnaire(await toBytes(wb), 'with-report.xlsx');
     expect(d.tabs).toEqual(['Questions']);
     expect(d.warnings.join(' ')).toMatch(/Sheet "Scorecard" was skipped/);
@@ -151,7 +157,16 @@ describe('the question cell', () => {
     ];
     // Levels 1-3 repeat per stream: a visible column of numbers that names no question.
     questions.forEach((text, i) => {
-      ws.addRow([`G-SM-A-${i + 1}`, { formula: 'Lookups!B2', result: 'Create and Promote' }, String((i % 3) + 1), { formula: `Lookups!C${i + 2}`, result: text }, 'N', null, 0, null]);
+      ws.addRow([
+        `G-SM-A-${i + 1}`,
+        { formula: 'Lookups!B2', result: 'Create and Promote' },
+        String((i % 3) + 1),
+        { formula: `Lookups!C${i + 2}`, result: text },
+        'N',
+        null,
+        0,
+        null,
+      ]);
       ws.addRow([null, null, null, { formula: `Lookups!D${i + 2}`, result: 'You capture the risk appetite of the leaders and review it yearly.' }]);
     });
     for (const c of [1, 5, 7]) ws.getColumn(c).hidden = true;

@@ -110,7 +110,8 @@ export function hecvat4LikeWorkbook(answers: Record<string, string> = {}): Uint8
       reference.cells[`A${refRow}`] = id;
       reference.cells[`B${refRow}`] = { formula: `'${tab.name}'!B${r}`, value: question };
       reference.cells[`C${refRow}`] = { formula: `'${tab.name}'!C${r}`, value: '' };
-      reference.cells[`D${refRow}`] = `If the solution provider cannot answer "${question}" with Yes, direct them to NIST SP 800-53 and ask for a remediation plan.`;
+      reference.cells[`D${refRow}`] =
+        `If the solution provider cannot answer "${question}" with Yes, direct them to NIST SP 800-53 and ask for a remediation plan.`;
       refRow++;
       r++;
     }

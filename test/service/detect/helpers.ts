@@ -59,7 +59,17 @@ export function requireFixtures(): string {
 export async function caiqV3Workbook(marks: Record<string, string> = {}): Promise<Uint8Array> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('CAIQ v3.0.1');
-  ws.addRow(['Control Domain', 'Control ID', 'Question ID', 'Control Specification', 'Consensus Assessment Questions', 'Consensus Assessment Answers', null, null, 'Notes']);
+  ws.addRow([
+    'Control Domain',
+    'Control ID',
+    'Question ID',
+    'Control Specification',
+    'Consensus Assessment Questions',
+    'Consensus Assessment Answers',
+    null,
+    null,
+    'Notes',
+  ]);
   ws.addRow([null, null, null, null, null, 'Yes', 'No', 'Not Applicable', null]);
   ws.mergeCells('F1:H1');
   const rows: [string, string, string][] = [
@@ -69,8 +79,22 @@ export async function caiqV3Workbook(marks: Record<string, string> = {}): Promis
     ['AIS-03', 'AIS-03.1', 'Are data input and output integrity routines implemented for application interfaces and databases?'],
   ];
   rows.forEach(([control, id, question], i) => {
-    const r = ws.addRow(['Application & Interface Security', control, id, 'Applications and programming interfaces shall be designed per standards.', question, null, null, null, null]);
-    for (const [col, choice] of [[6, 'Yes'], [7, 'No'], [8, 'Not Applicable']] as const) {
+    const r = ws.addRow([
+      'Application & Interface Security',
+      control,
+      id,
+      'Applications and programming interfaces shall be designed per standards.',
+      question,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    for (const [col, choice] of [
+      [6, 'Yes'],
+      [7, 'No'],
+      [8, 'Not Applicable'],
+    ] as const) {
       if (marks[id] === choice) r.getCell(col).value = 'x';
     }
     if (i === 0 && marks[id]) r.getCell(9).value = 'SDLC based on OWASP SAMM';

@@ -16,7 +16,9 @@ async function sheetWith(insertBeforeSheetData: string, append = ''): Promise<Ui
   addSimpleSheet(wb, 'Security', [['S-1', 'Is data encrypted at rest?', null, null]]);
   return patchParts(await toBytes(wb), (parts) => {
     const name = 'xl/worksheets/sheet1.xml';
-    parts[name] = parts[name]!.replace(/<cols>[\s\S]*?<\/cols>/, '').replace('<sheetData', `${insertBeforeSheetData}<sheetData`).replace('</worksheet>', `${append}</worksheet>`);
+    parts[name] = parts[name]!.replace(/<cols>[\s\S]*?<\/cols>/, '')
+      .replace('<sheetData', `${insertBeforeSheetData}<sheetData`)
+      .replace('</worksheet>', `${append}</worksheet>`);
   });
 }
 
@@ -47,8 +49,16 @@ describe('detect/workbook.ts on hostile sheets', () => {
 
   it('spreadColumns(): the last range covering a column wins; bad ranges name no column', () => {
     const r = (min: number, max: number, id: string) => ({ min, max, id });
-    const spread = spreadColumns([r(1, 3, 'a'), r(2, 2, 'b'), r(NaN, 4, 'nan'), r(1.5, 4, 'frac'), r(5, 4, 'empty'), r(0, 1, 'zero'), r(16_000, 99_999, 'wide')], 16_384);
-    expect([...spread].filter(([c]) => c < 10).sort((x, y) => x[0] - y[0]).map(([c, v]) => `${c}${v.id}`)).toEqual(['1zero', '2b', '3a']);
+    const spread = spreadColumns(
+      [r(1, 3, 'a'), r(2, 2, 'b'), r(NaN, 4, 'nan'), r(1.5, 4, 'frac'), r(5, 4, 'empty'), r(0, 1, 'zero'), r(16_000, 99_999, 'wide')],
+      16_384,
+    );
+    expect(
+      [...spread]
+        .filter(([c]) => c < 10)
+        .sort((x, y) => x[0] - y[0])
+        .map(([c, v]) => `${c}${v.id}`),
+    ).toEqual(['1zero', '2b', '3a']);
     expect(spread.get(16_384)?.id).toBe('wide');
     expect(spread.size).toBe(3 + 385);
   });

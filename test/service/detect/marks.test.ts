@@ -27,7 +27,10 @@ describe('x-marked answers', () => {
 
   it('reads a marked workbook’s choice as the answer, on the group’s first slot', async () => {
     const d = await detectQuestionnaire(await caiqV3Workbook({ 'AIS-01.1': 'Yes', 'AIS-01.2': 'Not Applicable', 'AIS-02.1': 'No' }), 'caiq-v3-done.xlsx');
-    const answer = (id: string) => byId(d, id)!.answer_slots.filter((s) => s.type === 'mark').map((s) => s.value);
+    const answer = (id: string) =>
+      byId(d, id)!
+        .answer_slots.filter((s) => s.type === 'mark')
+        .map((s) => s.value);
     expect(answer('AIS-01.1')).toEqual(['Yes', null, null]);
     expect(answer('AIS-01.2')).toEqual(['Not Applicable', null, null]);
     expect(answer('AIS-02.1')).toEqual(['No', null, null]);

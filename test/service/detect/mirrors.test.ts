@@ -29,7 +29,7 @@ describe('questions repeated by formula', () => {
     expect(byId(d, 'APPL-04')!.answer_slots.some((s) => s.mirror_of)).toBe(false);
   });
 
-  it('follows a shared formula (Excel\'s fill-down) to each copy\'s own cell', async () => {
+  it("follows a shared formula (Excel's fill-down) to each copy's own cell", async () => {
     const own = ['Do you encrypt backups?', 'Do you log administrator access?', 'Do you scan for vulnerabilities weekly?', 'Do you train staff yearly?'];
     const bytes = createWorkbook({
       sheets: [
@@ -50,9 +50,10 @@ describe('questions repeated by formula', () => {
     });
     const shared = patchParts(bytes, (parts) => {
       const name = Object.keys(parts).find((p) => /worksheets\/sheet2\.xml$/.test(p))!;
-      parts[name] = parts[name]!
-        .replace("<f>'START HERE'!B2</f>", `<f t="shared" ref="B2:B3" si="0">'START HERE'!B2</f>`)
-        .replace("<f>'START HERE'!B3</f>", '<f t="shared" si="0"/>');
+      parts[name] = parts[name]!.replace("<f>'START HERE'!B2</f>", `<f t="shared" ref="B2:B3" si="0">'START HERE'!B2</f>`).replace(
+        "<f>'START HERE'!B3</f>",
+        '<f t="shared" si="0"/>',
+      );
       expect(parts[name]).toContain('<f t="shared" si="0"/>');
     });
     const d = await detectQuestionnaire(shared, 'shared.xlsx');

@@ -42,7 +42,14 @@ describe('findQuestionColumn', () => {
   });
 
   it('finds none in a sheet of labels', () => {
-    expect(findQuestionColumn(view([['Name', 'Value'], ['Total', '3']]))).toBeNull();
+    expect(
+      findQuestionColumn(
+        view([
+          ['Name', 'Value'],
+          ['Total', '3'],
+        ]),
+      ),
+    ).toBeNull();
   });
 });
 
@@ -65,7 +72,15 @@ describe('findIdColumn', () => {
 describe('findHeaderRows', () => {
   it('reads the slot headers right of the question column', () => {
     const rows = findHeaderRows(view(TABLE), 2, 1);
-    expect(rows.map((h) => [h.row, [...h.columns]])).toEqual([[2, [[3, 'Answer'], [4, 'Comments']]]]);
+    expect(rows.map((h) => [h.row, [...h.columns]])).toEqual([
+      [
+        2,
+        [
+          [3, 'Answer'],
+          [4, 'Comments'],
+        ],
+      ],
+    ]);
   });
 
   it('a section row that carries slot headers is a header row with a title', () => {
@@ -125,10 +140,7 @@ describe('walkRows', () => {
       ['G-2', 'B5'],
       ['G-3', 'B6'],
     ]);
-    expect(walk.events.filter((e) => 'heading' in e).map((e) => ('heading' in e ? e.heading.text : ''))).toEqual([
-      'Vendor questionnaire v1.2',
-      'General',
-    ]);
+    expect(walk.events.filter((e) => 'heading' in e).map((e) => ('heading' in e ? e.heading.text : ''))).toEqual(['Vendor questionnaire v1.2', 'General']);
     expect(walk.questions[1].answer_slots.map((s) => [s.role, s.coordinate, s.value])).toEqual([
       ['answer', 'C5', null],
       ['comment', 'D5', 'See policy'],

@@ -99,7 +99,8 @@ describe('size', () => {
   it('reads a large generated questionnaire completely', async () => {
     const wb = new ExcelJS.Workbook();
     const rows: string[][] = [];
-    for (let i = 1; i <= 5000; i++) rows.push([`Q-${i}`, `Do you meet requirement number ${i} of the security baseline?`, i % 2 ? 'Yes' : 'No', 'x'.repeat(200)]);
+    for (let i = 1; i <= 5000; i++)
+      rows.push([`Q-${i}`, `Do you meet requirement number ${i} of the security baseline?`, i % 2 ? 'Yes' : 'No', 'x'.repeat(200)]);
     addSimpleSheet(wb, 'Big', rows);
     const d = await detectQuestionnaire(await toBytes(wb), 'big.xlsx');
     expect(d.questions).toHaveLength(5000);

@@ -17,10 +17,7 @@ describe('question text', () => {
     const bank = wb.addWorksheet('Bank', { state: 'hidden' });
     bank.getCell('A1').value = 'Do you encrypt data at rest?';
     const d = await detectQuestionnaire(await toBytes(wb), 'formula.xlsx');
-    expect(d.questions.map((q) => q.original_question_text)).toEqual([
-      'Do you encrypt data at rest?',
-      'Do you encrypt data in transit?',
-    ]);
+    expect(d.questions.map((q) => q.original_question_text)).toEqual(['Do you encrypt data at rest?', 'Do you encrypt data in transit?']);
     expect(d.questions[0]).toMatchObject({ original_id: 'SEC-01', question_coordinate: 'B2', row: 2, order: 1 });
     expect(d.tabs).toEqual(['Questionnaire']);
   });

@@ -24,7 +24,12 @@ function row(slots: LibraryRow['slots']): LibraryRow {
 
 describe('library replay rules', () => {
   it('asks a learned entry again with its cells empty, a Yes/No/N/A answer as a list and free text as text', () => {
-    const q = blankedQuestion(row([{ slot_key: 'answer', header: 'Answer', content: 'yes' }, { slot_key: 'comment', content: 'AES-256 everywhere.' }]));
+    const q = blankedQuestion(
+      row([
+        { slot_key: 'answer', header: 'Answer', content: 'yes' },
+        { slot_key: 'comment', content: 'AES-256 everywhere.' },
+      ]),
+    );
     expect(q).toMatchObject({ text: 'Do you encrypt data at rest?', original_id: 'DS-01', tab_name: 'Answers' });
     expect(q.answer_slots).toEqual([
       { role: 'answer', header: 'Answer', coordinate: '', value: null, allowed_values: ['Yes', 'No', 'N/A'] },

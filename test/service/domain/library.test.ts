@@ -24,9 +24,20 @@ function row(id: number, answer: string, state: Partial<LibraryState> | null = n
     file_created_at: created,
     file_as_of: null,
     state: state && {
-      status: 'active', retired_reason: null, approved_by: null, approved_at: null, version: 1,
-      edit_question: null, edit_answer: null, edit_slots: null, as_of: null, updated_by: null, updated_at: null,
-      owner: null, review_months: null, ...state,
+      status: 'active',
+      retired_reason: null,
+      approved_by: null,
+      approved_at: null,
+      version: 1,
+      edit_question: null,
+      edit_answer: null,
+      edit_slots: null,
+      as_of: null,
+      updated_by: null,
+      updated_at: null,
+      owner: null,
+      review_months: null,
+      ...state,
     },
   };
 }
@@ -34,7 +45,21 @@ function row(id: number, answer: string, state: Partial<LibraryState> | null = n
 function match(r: LibraryRow): LibraryMatch {
   return {
     candidate: {
-      evidence: { type: 'qna', passage_id: null, qna_id: r.id, file_id: r.file_id, filename: r.filename, page_number: 1, content: r.answer, context_header: 'Answers', section_path: [], tab_name: 'Answers', source_location: r.location, relevance_score: 1, rank: 0 },
+      evidence: {
+        type: 'qna',
+        passage_id: null,
+        qna_id: r.id,
+        file_id: r.file_id,
+        filename: r.filename,
+        page_number: 1,
+        content: r.answer,
+        context_header: 'Answers',
+        section_path: [],
+        tab_name: 'Answers',
+        source_location: r.location,
+        relevance_score: 1,
+        rank: 0,
+      },
       stems: new Set() as never,
       library: { question: r.question, questionStems: new Set(), slots: r.slots, original_id: r.original_id },
       fusion: 0,
@@ -45,7 +70,12 @@ function match(r: LibraryRow): LibraryMatch {
   };
 }
 
-const QUESTION = { text: 'Do you perform annual penetration tests?', original_id: 'PT-01', tab_name: 'Answers', answer_slots: [{ role: 'answer', header: 'Answer', coordinate: 'C2', type: 'list', allowed_values: ['Yes', 'No'] }] };
+const QUESTION = {
+  text: 'Do you perform annual penetration tests?',
+  original_id: 'PT-01',
+  tab_name: 'Answers',
+  answer_slots: [{ role: 'answer', header: 'Answer', coordinate: 'C2', type: 'list', allowed_values: ['Yes', 'No'] }],
+};
 
 describe('answer library rules', () => {
   it('an entry is review due once its approval, else its date, is older than the review age; retired never', () => {
@@ -62,7 +92,10 @@ describe('answer library rules', () => {
   it("an entry's own review interval overrides the organisation's review age, both ways", () => {
     const approved = { approved_at: '2026-06-01T08:00:00Z', approved_by: 'alice' };
     expect(reviewState(row(1, 'Yes', approved), 12, NOW).due).toBe(false);
-    expect(reviewState(row(1, 'Yes', { ...approved, review_months: 3 }), 12, NOW)).toEqual({ due: true, reason: 'approved on 2026-06-01, review due since 2026-09-01' });
+    expect(reviewState(row(1, 'Yes', { ...approved, review_months: 3 }), 12, NOW)).toEqual({
+      due: true,
+      reason: 'approved on 2026-06-01, review due since 2026-09-01',
+    });
     expect(reviewState(row(1, 'Yes', { review_months: 36 }, '2025-01-01T00:00:00Z'), 12, NOW).due).toBe(false);
   });
 
@@ -70,7 +103,17 @@ describe('answer library rules', () => {
     const edited = row(1, 'No', { version: 2, edit_slots: [{ slot_key: 'answer', content: 'Yes' }], edit_answer: 'Yes' });
     const detail = entryDetail(
       edited,
-      [{ action: 'edited', by_name: 'alice', at: '2026-11-01T00:00:00Z', detail: 'version 2', version: 2, version_question: edited.question, version_slots: [{ slot_key: 'answer', content: 'Yes' }] }],
+      [
+        {
+          action: 'edited',
+          by_name: 'alice',
+          at: '2026-11-01T00:00:00Z',
+          detail: 'version 2',
+          version: 2,
+          version_question: edited.question,
+          version_slots: [{ slot_key: 'answer', content: 'Yes' }],
+        },
+      ],
       { reviewAgeMonths: 12, now: NOW, conflicting: new Set() },
     );
     expect(detail).toMatchObject({ answer: 'Yes', version: 2, conflict: false });
@@ -105,7 +148,15 @@ describe('answer library rules', () => {
   it('without a canonical or approved entry, the usual rules apply', () => {
     const decisions = new Map<number, EntryDecision>([[1, { row: row(1, 'Yes'), review: { due: false, reason: null }, trusted: false }]]);
     expect(trustedLibraryAnswer(QUESTION, [match(row(1, 'Yes'))], decisions)).toBeNull();
-    const none: AnswerResult = { text: '', slot_responses: [], score: 0, evaluation: { score: 0, trust: 'low', reason: 'x' }, flagged_for_review: true, evidence: [], method: 'none' };
+    const none: AnswerResult = {
+      text: '',
+      slot_responses: [],
+      score: 0,
+      evaluation: { score: 0, trust: 'low', reason: 'x' },
+      flagged_for_review: true,
+      evidence: [],
+      method: 'none',
+    };
     expect(withReview(none, decisions)).toBe(none);
   });
 });

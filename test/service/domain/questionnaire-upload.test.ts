@@ -18,7 +18,9 @@ describe('answering options', () => {
 
   it('names the option that is wrong', () => {
     expect(() => answeringOptions({ advanced_options: { language: 'German' } })).toThrow(/^advanced_options\.language: must be a two-letter ISO 639-1 code/);
-    expect(() => answeringOptions({ advanced_options: { offering_ids: [1, -2] } })).toThrow(/^advanced_options\.offering_ids: must be an array of positive integers/);
+    expect(() => answeringOptions({ advanced_options: { offering_ids: [1, -2] } })).toThrow(
+      /^advanced_options\.offering_ids: must be an array of positive integers/,
+    );
     expect(() => answeringOptions({ advanced_options: { offering_ids: Array.from({ length: 1001 }, (_, i) => i + 1) } })).toThrow(/at most 1000 items/);
     expect(() => answeringOptions({ advanced_options: { prefer_recent: 'yes' } })).toThrow(/^advanced_options\.prefer_recent: must be true or false/);
   });

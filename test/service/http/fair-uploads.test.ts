@@ -43,7 +43,12 @@ describe('uploads take turns fairly', () => {
     const mine = await Promise.all(Array.from({ length: 16 }, (_, i) => trickleUpload(base, keys.alice!, { everyMs: 100, bytes: 200, name: `slow-${i}.txt` })));
     trickles.push(...mine);
     // Four are being received (the key's share), twelve wait their turn: none is refused.
-    await waitFor('the key’s share being received', async () => incoming(), (names) => names.length === UPLOADS.perKey, 5000);
+    await waitFor(
+      'the key’s share being received',
+      async () => incoming(),
+      (names) => names.length === UPLOADS.perKey,
+      5000,
+    );
     expect(mine.filter((t) => /^HTTP\/1\.1 429/.test(t.reply()))).toEqual([]);
 
     const colleague = await upload(keys.bob!, 'colleague.txt');
@@ -51,7 +56,12 @@ describe('uploads take turns fairly', () => {
     const otherOrg = await upload(keys.carol!, 'other.txt');
     expect(otherOrg.status, JSON.stringify(otherOrg.body)).toBe(200);
     for (const t of mine) t.stop();
-    await waitFor('every trickle’s partial file removed', async () => incoming(), (names) => names.length === 0, 10_000);
+    await waitFor(
+      'every trickle’s partial file removed',
+      async () => incoming(),
+      (names) => names.length === 0,
+      10_000,
+    );
   });
 
   it('a body that stalls is closed with the reason and its partial file removed', async () => {
@@ -60,7 +70,12 @@ describe('uploads take turns fairly', () => {
     expect(await stalled.closedWithin(UPLOADS.idleMs + 4000)).toBe(true);
     expect(stalled.reply()).toMatch(/^HTTP\/1\.1 400/);
     expect(stalled.reply()).toContain('the upload was closed because nothing arrived for');
-    await waitFor('the partial file removed', async () => incoming(), (names) => names.length === 0, 5000);
+    await waitFor(
+      'the partial file removed',
+      async () => incoming(),
+      (names) => names.length === 0,
+      5000,
+    );
   });
 
   it('a body that trickles below the minimum rate is closed after the grace period', async () => {

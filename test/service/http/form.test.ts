@@ -9,7 +9,9 @@ describe('form fields', () => {
   it('a body with more fields than any valid form is refused before it is parsed', () => {
     const ok = Array.from({ length: MAX_FORM_FIELDS }, (_, i) => `a${i}=1`).join('&');
     expect(Object.keys(parseUrlencodedBody(ok))).toHaveLength(MAX_FORM_FIELDS);
-    expect(() => parseUrlencodedBody(`${ok}&b=2`)).toThrow(expect.objectContaining({ statusCode: 400, message: `the form has more than ${MAX_FORM_FIELDS} fields` }));
+    expect(() => parseUrlencodedBody(`${ok}&b=2`)).toThrow(
+      expect.objectContaining({ statusCode: 400, message: `the form has more than ${MAX_FORM_FIELDS} fields` }),
+    );
   });
 
   it('40,000 `offering_ids[i]` fields are gathered in linear time', async () => {
@@ -27,7 +29,9 @@ describe('form fields', () => {
 
   it('lists as repeated fields, `name[]`, `name[0]` and `1,2`; ints and booleans typed', () => {
     const kinds = { ints: ['session_id', 'file_id'], intArrays: ['offering_ids'], booleans: ['is_archived'] };
-    expect(fromUrlencoded({ offering_ids: ['1', '2,3'], 'offering_ids[]': '4', 'offering_ids[7]': 'x', session_id: ' 5 ', is_archived: 'on', file_id: '' }, kinds)).toEqual({
+    expect(
+      fromUrlencoded({ offering_ids: ['1', '2,3'], 'offering_ids[]': '4', 'offering_ids[7]': 'x', session_id: ' 5 ', is_archived: 'on', file_id: '' }, kinds),
+    ).toEqual({
       offering_ids: [1, 2, 3, 4, 'x'],
       session_id: 5,
       is_archived: true,

@@ -81,14 +81,20 @@ describe('metrics', () => {
     const upload = await call(base, admin, 'POST', '/api/v2/repository/files/', files(['policy.txt', KB_TEXT]));
     expect(upload.status).toBe(200);
     const id = upload.body.file_ids[0] as number;
-    await waitFor('the file indexed', () => call(base, admin, 'GET', `/api/v2/repository/files/${id}/`), (r) => r.body.status === 'ready');
+    await waitFor(
+      'the file indexed',
+      () => call(base, admin, 'GET', `/api/v2/repository/files/${id}/`),
+      (r) => r.body.status === 'ready',
+    );
 
     const res = await metrics(admin);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
     expect(sample(text, 'qfill_http_request_duration_seconds_count', { method: 'POST', route: '/api/v2/repository/files/', status: '200' })).toBe(1);
-    expect(sample(text, 'qfill_http_request_duration_seconds_count', { method: 'GET', route: '/api/v2/repository/files/:id/', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'qfill_http_request_duration_seconds_count', { method: 'GET', route: '/api/v2/repository/files/:id/', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'qfill_files_processed_total', { outcome: 'ready' })).toBe(1);
     expect(sample(text, 'qfill_passages_indexed_total')).toBeGreaterThan(0);
     expect(sample(text, 'qfill_jobs', { kind: 'ingest_file', state: 'done' })).toBe(1);
@@ -119,7 +125,12 @@ describe('request ids', () => {
     try {
       const res = await fetch(`${serve.url}/metrics`, { headers: { 'x-request-id': 'scrape-1' } });
       expect(res.status).toBe(200);
-      await waitFor('the access log line of the answer', async () => stdout, (out) => /"reqId":"scrape-1".*"statusCode":200/.test(out), 5000).catch(() => undefined);
+      await waitFor(
+        'the access log line of the answer',
+        async () => stdout,
+        (out) => /"reqId":"scrape-1".*"statusCode":200/.test(out),
+        5000,
+      ).catch(() => undefined);
       expect(stdout).toMatch(/"reqId":"scrape-1".*"url":"\/metrics"/);
       expect(stdout).toMatch(/"reqId":"scrape-1".*"statusCode":200/);
     } finally {

@@ -35,7 +35,9 @@ describe('GET /api/v2/openapi.json', () => {
 
   it('documents every route under /api/v2, and every documented route is served', async () => {
     const doc = (await (await fetch(`${base}/api/v2/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
     const served = built.routes
       .filter((r) => r.url.startsWith('/api/v2/') && r.url !== '/api/v2/openapi.json')
       .map((r) => `${r.method} ${asOpenApiPath(r.url)}`)

@@ -111,7 +111,10 @@ describe('CORS', () => {
 
 describe('id lists', () => {
   it('more than 1000 offering ids is a 400 naming the field (JSON and form-encoded)', async () => {
-    const json = await call(base, key, 'POST', '/api/v2/chat/ask/', { question: 'Is data encrypted?', offering_ids: Array.from({ length: 1001 }, (_, i) => i + 1) });
+    const json = await call(base, key, 'POST', '/api/v2/chat/ask/', {
+      question: 'Is data encrypted?',
+      offering_ids: Array.from({ length: 1001 }, (_, i) => i + 1),
+    });
     expectError(json, 400, /offering_ids/);
     const form = new URLSearchParams({ question: 'Is data encrypted?' });
     for (let i = 0; i < 1500; i++) form.append(`offering_ids[${i}]`, String(i + 1));
@@ -124,7 +127,10 @@ describe('id lists', () => {
   });
 
   it('1000 unknown offering ids are looked up in one statement and refused as unknown', async () => {
-    const res = await call(base, key, 'POST', '/api/v2/chat/ask/', { question: 'Is data encrypted?', offering_ids: Array.from({ length: 1000 }, (_, i) => i + 1) });
+    const res = await call(base, key, 'POST', '/api/v2/chat/ask/', {
+      question: 'Is data encrypted?',
+      offering_ids: Array.from({ length: 1000 }, (_, i) => i + 1),
+    });
     expectError(res, 400, /offering_ids: unknown offering 1, 2, 3/);
   });
 });

@@ -6,7 +6,10 @@ import { UploadGate } from '../../../src/service/http/upload-gate';
 const shares = { perKey: 2, perOrg: 3, total: 4, maxWaitMs: 60_000, maxWaitingPerKey: 2 };
 const settled = async (p: Promise<unknown>) => {
   let state = 'pending';
-  p.then(() => (state = 'granted'), () => (state = 'refused'));
+  p.then(
+    () => (state = 'granted'),
+    () => (state = 'refused'),
+  );
   await new Promise((r) => setTimeout(r, 0));
   return state;
 };

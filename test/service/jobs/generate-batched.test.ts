@@ -10,7 +10,14 @@ import type { NewAnswer } from '../../../src/service/storage/types';
 function setup(count: number, opts: { concurrency: number; batchSize: number; onBatch?: (n: number) => void }) {
   const stored = new Map<number, NewAnswer[]>();
   const questions = Array.from({ length: count }, (_, i) => ({
-    id: i + 1, text: `Question ${i + 1}?`, original_id: `Q-${i + 1}`, answer_slots: [], tab_name: 'Security', section_path: [], row: i + 2, question_coordinate: `B${i + 2}`,
+    id: i + 1,
+    text: `Question ${i + 1}?`,
+    original_id: `Q-${i + 1}`,
+    answer_slots: [],
+    tab_name: 'Security',
+    section_path: [],
+    row: i + 2,
+    question_coordinate: `B${i + 2}`,
   }));
   let status = 'idle';
   let inFlight = 0;
@@ -28,10 +35,20 @@ function setup(count: number, opts: { concurrency: number; batchSize: number; on
       return id;
     },
   };
-  const result = (text: string): AnswerResult => ({ text, slot_responses: [], score: 70, evaluation: { score: 70, trust: 'medium', reason: 'r', method: 'llm' }, flagged_for_review: false, evidence: [], method: 'llm' });
+  const result = (text: string): AnswerResult => ({
+    text,
+    slot_responses: [],
+    score: 70,
+    evaluation: { score: 70, trust: 'medium', reason: 'r', method: 'llm' },
+    flagged_for_review: false,
+    evidence: [],
+    method: 'llm',
+  });
   const knowledge = {
     batching: () => ({ concurrency: opts.concurrency, tokenBudget: 0 }),
-    prepareAnswer: async (_org: number, q: { text: string }) => ({ pending: { question: q, candidates: [], extractive: async () => result('x') } as unknown as PendingAnswer }),
+    prepareAnswer: async (_org: number, q: { text: string }) => ({
+      pending: { question: q, candidates: [], extractive: async () => result('x') } as unknown as PendingAnswer,
+    }),
     planBatches: (pending: PendingAnswer[]) => {
       const out: PendingAnswer[][] = [];
       for (let i = 0; i < pending.length; i += opts.batchSize) out.push(pending.slice(i, i + opts.batchSize));

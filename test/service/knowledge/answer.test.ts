@@ -46,7 +46,11 @@ describe('answerQuestion', () => {
     expect(result.evidence[0]!.qna_id).toEqual(expect.any(Number));
 
     // Worded a little differently, with a different id format: still the same question.
-    const reworded = await t.kb.answerQuestion(1, { text: 'Does your platform support role based access control (RBAC) for end-users?', answer_slots: YES_NO_SLOTS }, {});
+    const reworded = await t.kb.answerQuestion(
+      1,
+      { text: 'Does your platform support role based access control (RBAC) for end-users?', answer_slots: YES_NO_SLOTS },
+      {},
+    );
     expect(reworded.method).toBe('library');
     expect(reworded.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
     expect(reworded.evaluation.reason).toContain('closely matching');
@@ -54,10 +58,14 @@ describe('answerQuestion', () => {
 
   it('maps library values onto the allowed values of the target list (case, Y/N)', async () => {
     await addLibrary('Question,Response\nDo you perform annual penetration tests?,y\n');
-    const result = await t.kb.answerQuestion(1, {
-      text: 'Do you perform annual penetration tests?',
-      answer_slots: [{ role: 'answer', header: 'Answer', coordinate: 'C2', allowed_values: ['YES', 'NO'] }],
-    }, {});
+    const result = await t.kb.answerQuestion(
+      1,
+      {
+        text: 'Do you perform annual penetration tests?',
+        answer_slots: [{ role: 'answer', header: 'Answer', coordinate: 'C2', allowed_values: ['YES', 'NO'] }],
+      },
+      {},
+    );
     expect(result.slot_responses).toEqual([{ slot_key: 'answer', content: 'YES' }]);
   });
 
@@ -129,23 +137,31 @@ describe('answerQuestion', () => {
 
   it('puts the extracted text in `text` when the question has no list slot, and skips blocked slots', async () => {
     await addText(t.kb, meta({ file_id: 1, filename: 'bcp.md' }), '# Backups\n\nBackups are taken every 24 hours and kept for 30 days.');
-    const result = await t.kb.answerQuestion(1, {
-      text: 'How often are backups taken?',
-      answer_slots: [
-        { role: 'answer', header: 'Response', coordinate: 'C3' },
-        { role: 'owner', header: 'Owner', coordinate: 'D3', is_blocked: true },
-      ],
-    }, {});
+    const result = await t.kb.answerQuestion(
+      1,
+      {
+        text: 'How often are backups taken?',
+        answer_slots: [
+          { role: 'answer', header: 'Response', coordinate: 'C3' },
+          { role: 'owner', header: 'Owner', coordinate: 'D3', is_blocked: true },
+        ],
+      },
+      {},
+    );
     expect(result.text).toBe('Backups are taken every 24 hours and kept for 30 days.');
     expect(result.slot_responses).toEqual([{ slot_key: 'answer', content: result.text }]);
   });
 
   it('flags a quoted free-text answer that covers only part of the question', async () => {
     await addText(t.kb, meta({ file_id: 1, filename: 'bcp.md' }), '# Backup testing\n\nCustomer data backups are kept for thirty days in a second region.');
-    const result = await t.kb.answerQuestion(1, {
-      text: 'How often are backups of customer data tested?',
-      answer_slots: [{ role: 'answer', header: 'Response', coordinate: 'C3' }],
-    }, {});
+    const result = await t.kb.answerQuestion(
+      1,
+      {
+        text: 'How often are backups of customer data tested?',
+        answer_slots: [{ role: 'answer', header: 'Response', coordinate: 'C3' }],
+      },
+      {},
+    );
     // The sentence is on the subject (it is cited as a lead) but says nothing of how often they are tested.
     expect(result.text).toBe('Customer data backups are kept for thirty days in a second region.');
     expect(result.flagged_for_review).toBe(true);
@@ -248,14 +264,18 @@ describe('instanceField', () => {
     expect(instanceField('Do you have a designated contact for security incidents?')).toBeNull();
     expect(instanceField('Vendor Hosting Regions')).toBeNull();
     expect(
-      instanceField('Describe your organization’s business background and ownership structure, including all parent and subsidiary relationships, and their names.'),
+      instanceField(
+        'Describe your organization’s business background and ownership structure, including all parent and subsidiary relationships, and their names.',
+      ),
     ).toBeNull();
   });
 });
 
 describe('the demo knowledge base (scripts/demo/kb) on the demo questionnaire', () => {
   it('answers TLS with Yes and a TLS comment, MFA with an MFA comment, and never says Yes to an own data center', async () => {
-    for (const [i, name] of readdirSync(DEMO_KB).filter((f) => f.endsWith('.md')).entries()) {
+    for (const [i, name] of readdirSync(DEMO_KB)
+      .filter((f) => f.endsWith('.md'))
+      .entries()) {
       await addText(t.kb, meta({ file_id: i + 1, filename: name }), readFileSync(path.join(DEMO_KB, name), 'utf8'));
     }
     const question = (id: string) => DEMO_SECTIONS.flatMap((s) => s.questions).find((q) => q.id === id)!;
@@ -274,7 +294,8 @@ describe('the demo knowledge base (scripts/demo/kb) on the demo questionnaire', 
 });
 
 describe('answerQuestion on paraphrased evidence', () => {
-  const other = '# Network\n\nFirewall rules are reviewed by the network team every quarter.\n\n# Training\n\nSecurity awareness training is delivered to employees at hire.';
+  const other =
+    '# Network\n\nFirewall rules are reviewed by the network team every quarter.\n\n# Training\n\nSecurity awareness training is delivered to employees at hire.';
 
   it('answers Yes when the evidence states the claim in other words, citing the deciding sentence', async () => {
     await addText(
@@ -314,55 +335,91 @@ describe('answerQuestion on paraphrased evidence', () => {
   });
 
   it('states the same claim unconditionally: Yes for encryption at rest phrased as "in storage"', async () => {
-    await addText(
-      t.kb,
-      meta({ file_id: 1, filename: 'enc.md' }),
-      `# Storage\n\nAll customer data in storage is encrypted using AES-256.\n\n${other}`,
-    );
+    await addText(t.kb, meta({ file_id: 1, filename: 'enc.md' }), `# Storage\n\nAll customer data in storage is encrypted using AES-256.\n\n${other}`);
     const result = await t.kb.answerQuestion(1, { text: 'Is institution data encrypted at rest?', answer_slots: YES_NO_SLOTS }, {});
     expect(result.slot_responses.find((s) => s.slot_key === 'answer')?.content).toBe('Yes');
   });
 });
 
-describe('a decision from the organisation\'s own statement', () => {
+describe("a decision from the organisation's own statement", () => {
   it('says Yes from a practice stated as done, quoting the deciding sentence', async () => {
-    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Security Overview.md' }), '# Acme Security Overview\n\n## Access control\n\nEmployees utilize unique user IDs to authenticate to systems. Access is granted by managers.');
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Security Overview.md' }),
+      '# Acme Security Overview\n\n## Access control\n\nEmployees utilize unique user IDs to authenticate to systems. Access is granted by managers.',
+    );
     const result = await t.kb.answerQuestion(1, { text: 'Do employees have unique user IDs to access systems?', answer_slots: YES_NO_SLOTS }, {});
     expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
     expect(result.slot_responses[1]!.content).toMatch(/^Employees utilize unique user IDs to authenticate to systems\./);
   });
 
   it('says Yes from a policy that exists for the subject, its heading naming it', async () => {
-    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Security Overview.md' }), '# Acme Security Overview\n\n## Password Policy\n\nAcme maintains policies and procedures to help ensure its personnel manage passwords securely and rotate them.');
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Security Overview.md' }),
+      '# Acme Security Overview\n\n## Password Policy\n\nAcme maintains policies and procedures to help ensure its personnel manage passwords securely and rotate them.',
+    );
     const result = await t.kb.answerQuestion(1, { text: 'Do you have a password policy?', answer_slots: YES_NO_SLOTS }, {});
     expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
   });
 
   it('says No from a weaker practice stated outright, flagged', async () => {
-    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Risk Notes.md' }), '# Vendor risk\n\nAt Acme the vendor risk review is a one-time, opportunistic write-up rather than a scheduled recurring process.');
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Risk Notes.md' }),
+      '# Vendor risk\n\nAt Acme the vendor risk review is a one-time, opportunistic write-up rather than a scheduled recurring process.',
+    );
     const result = await t.kb.answerQuestion(1, { text: 'Is the vendor risk review a scheduled recurring process?', answer_slots: YES_NO_SLOTS }, {});
     expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'No' });
     expect(result.flagged_for_review).toBe(true);
   });
 
   it('gives no Yes from a policy on another subject, however much of the lifecycle it shares', async () => {
-    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Security Overview.md' }), '# Acme Security Overview\n\n## Data protection\n\nAcme maintains a Data Protection Policy that is reviewed at least annually.');
-    const result = await t.kb.answerQuestion(1, { text: 'Are network configuration policies and procedures reviewed and updated at least annually?', answer_slots: YES_NO_SLOTS }, {});
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Security Overview.md' }),
+      '# Acme Security Overview\n\n## Data protection\n\nAcme maintains a Data Protection Policy that is reviewed at least annually.',
+    );
+    const result = await t.kb.answerQuestion(
+      1,
+      { text: 'Are network configuration policies and procedures reviewed and updated at least annually?', answer_slots: YES_NO_SLOTS },
+      {},
+    );
     expect(result.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
   });
 
   it('decides a question referring back only from a passage on the subject it refers to', async () => {
-    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Continuity.md' }), '# Business continuity\n\nAcme maintains business continuity policies and procedures which are reviewed and updated at least annually.');
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Continuity.md' }),
+      '# Business continuity\n\nAcme maintains business continuity policies and procedures which are reviewed and updated at least annually.',
+    );
     const reviewed = 'Are the policies and procedures reviewed and updated at least annually?';
-    const bcr = await t.kb.answerQuestion(1, { text: reviewed, follows: 'Are business continuity policies and procedures established?', answer_slots: YES_NO_SLOTS }, {});
+    const bcr = await t.kb.answerQuestion(
+      1,
+      { text: reviewed, follows: 'Are business continuity policies and procedures established?', answer_slots: YES_NO_SLOTS },
+      {},
+    );
     expect(bcr.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
-    const ccc = await t.kb.answerQuestion(1, { text: reviewed, follows: 'Are change control policies and procedures established?', answer_slots: YES_NO_SLOTS }, {});
+    const ccc = await t.kb.answerQuestion(
+      1,
+      { text: reviewed, follows: 'Are change control policies and procedures established?', answer_slots: YES_NO_SLOTS },
+      {},
+    );
     expect(ccc.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
   });
 
   it('says No only when the denial holds this very claim, not a narrower one', async () => {
-    await addText(t.kb, meta({ file_id: 1, filename: 'Acme PCI Summary.md' }), '# Payment cards\n\nAcme systems do not store, process, or transmit cardholder data. Payments go to a processor.');
-    const cards = await t.kb.answerQuestion(1, { text: 'Do your systems store, process, or transmit cardholder (payment/credit/debit card) data?', answer_slots: YES_NO_SLOTS }, {});
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme PCI Summary.md' }),
+      '# Payment cards\n\nAcme systems do not store, process, or transmit cardholder data. Payments go to a processor.',
+    );
+    const cards = await t.kb.answerQuestion(
+      1,
+      { text: 'Do your systems store, process, or transmit cardholder (payment/credit/debit card) data?', answer_slots: YES_NO_SLOTS },
+      {},
+    );
     expect(cards.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'No' });
     const critical = await t.kb.answerQuestion(1, { text: 'Does the application store, process, or transmit critical data?', answer_slots: YES_NO_SLOTS }, {});
     expect(critical.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
@@ -379,13 +436,21 @@ describe('a decision from the organisation\'s own statement', () => {
   });
 
   it('reads "customers don\'t have to maintain patches" as no denial of patch management', async () => {
-    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Hosting.md' }), "# Hosting\n\nWith our SaaS model our customers don't have to worry about maintaining servers, patches or patch management processes.");
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Hosting.md' }),
+      "# Hosting\n\nWith our SaaS model our customers don't have to worry about maintaining servers, patches or patch management processes.",
+    );
     const result = await t.kb.answerQuestion(1, { text: 'Do you have a documented patch management process?', answer_slots: YES_NO_SLOTS }, {});
     expect(result.slot_responses.find((r) => r.slot_key === 'answer')?.content).not.toBe('No');
   });
 
   it('says No, as a draft, from a practice set aside ("instead of providing backups")', async () => {
-    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Data.md' }), '# Data export\n\nInstead of providing full or partial backups, customers can extract full or partial data via our API.');
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Data.md' }),
+      '# Data export\n\nInstead of providing full or partial backups, customers can extract full or partial data via our API.',
+    );
     const result = await t.kb.answerQuestion(1, { text: 'Can the institution extract a full or partial backup of data?', answer_slots: YES_NO_SLOTS }, {});
     expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'No' });
     expect(result.flagged_for_review).toBe(true);
@@ -393,16 +458,31 @@ describe('a decision from the organisation\'s own statement', () => {
   });
 
   it('says Yes when the documents spell out the acronym the question uses', async () => {
-    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Continuity.md' }), '# Disaster recovery\n\nThe Incident Commander ensures our Disaster Recovery Plan is reviewed at least annually and updated whenever major components change.');
-    const result = await t.kb.answerQuestion(1, { text: 'Are all components of the DRP reviewed at least annually and updated as needed to reflect change?', answer_slots: YES_NO_SLOTS }, {});
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Continuity.md' }),
+      '# Disaster recovery\n\nThe Incident Commander ensures our Disaster Recovery Plan is reviewed at least annually and updated whenever major components change.',
+    );
+    const result = await t.kb.answerQuestion(
+      1,
+      { text: 'Are all components of the DRP reviewed at least annually and updated as needed to reflect change?', answer_slots: YES_NO_SLOTS },
+      {},
+    );
     expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
   });
 
   it('decides from the question itself, not the instruction after it', async () => {
-    await addText(t.kb, meta({ file_id: 1, filename: 'Acme Security Overview.md' }), '# Standards\n\nOur security program is built on internationally recognised standards such as ISO 27001 and the NIST Cybersecurity Framework, with which it conforms.');
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'Acme Security Overview.md' }),
+      '# Standards\n\nOur security program is built on internationally recognised standards such as ISO 27001 and the NIST Cybersecurity Framework, with which it conforms.',
+    );
     const result = await t.kb.answerQuestion(
       1,
-      { text: 'Do you conform with a specific industry standard security framework? (e.g. NIST Cybersecurity Framework, ISO 27001, etc.) Please identify which one under "additional information"', answer_slots: YES_NO_SLOTS },
+      {
+        text: 'Do you conform with a specific industry standard security framework? (e.g. NIST Cybersecurity Framework, ISO 27001, etc.) Please identify which one under "additional information"',
+        answer_slots: YES_NO_SLOTS,
+      },
       {},
     );
     expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
@@ -415,9 +495,17 @@ describe('a decision from the organisation\'s own statement', () => {
       '# Acme policies\n\nAcme maintains business continuity policies and procedures which are reviewed and updated at least annually. Logs of the monitoring systems are kept for a year.',
     );
     const reviewed = 'Are the policies and procedures reviewed and updated at least annually?';
-    const bcr = await t.kb.answerQuestion(1, { text: reviewed, follows: 'Are business continuity policies and procedures established?', answer_slots: YES_NO_SLOTS }, {});
+    const bcr = await t.kb.answerQuestion(
+      1,
+      { text: reviewed, follows: 'Are business continuity policies and procedures established?', answer_slots: YES_NO_SLOTS },
+      {},
+    );
     expect(bcr.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
-    const log = await t.kb.answerQuestion(1, { text: reviewed, follows: 'Are logging and monitoring policies and procedures established?', answer_slots: YES_NO_SLOTS }, {});
+    const log = await t.kb.answerQuestion(
+      1,
+      { text: reviewed, follows: 'Are logging and monitoring policies and procedures established?', answer_slots: YES_NO_SLOTS },
+      {},
+    );
     expect(log.slot_responses.find((r) => r.slot_key === 'answer')).toBeUndefined();
   });
 

@@ -70,8 +70,12 @@ describe('answerChat', () => {
     expect(unknown).toMatchObject({ answer: NOT_FOUND_ANSWER, sources: [] });
   });
 
-  it('does not quote a sentence that shares only the question\'s common words', async () => {
-    await addText(t.kb, meta({ file_id: 3, filename: 'Passwords.md' }), '# Passwords\n\nUsers cannot reuse any of their last 12 passwords when they change them.');
+  it("does not quote a sentence that shares only the question's common words", async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 3, filename: 'Passwords.md' }),
+      '# Passwords\n\nUsers cannot reuse any of their last 12 passwords when they change them.',
+    );
     const chat = await t.kb.answerChat(1, 'Have you had an unplanned disruption in the last 12 months?', [], {});
     expect(chat).toMatchObject({ answer: NOT_FOUND_ANSWER, sources: [] });
   });
@@ -95,8 +99,16 @@ describe('answerChat', () => {
   });
 
   it('quotes one coherent source, not sentences of two documents spliced together', async () => {
-    await addText(t.kb, meta({ file_id: 3, filename: 'Northwind Overview.md' }), '# Incident response\n\nNorthwind notifies customers of incidents within 72 hours of confirmation.');
-    await addText(t.kb, meta({ file_id: 4, filename: 'Acme Overview.md' }), '# Incident response\n\nAcme notifies affected customers of security incidents within 24 hours.');
+    await addText(
+      t.kb,
+      meta({ file_id: 3, filename: 'Northwind Overview.md' }),
+      '# Incident response\n\nNorthwind notifies customers of incidents within 72 hours of confirmation.',
+    );
+    await addText(
+      t.kb,
+      meta({ file_id: 4, filename: 'Acme Overview.md' }),
+      '# Incident response\n\nAcme notifies affected customers of security incidents within 24 hours.',
+    );
     const chat = await t.kb.answerChat(1, 'How quickly do you notify customers of security incidents?', [], {});
     expect(new Set(chat.sources.map((s) => s.file_id)).size).toBe(1);
     expect(chat.answer.includes('Northwind') && chat.answer.includes('Acme')).toBe(false);
@@ -111,7 +123,11 @@ describe('answerChat', () => {
     const onlyForm = await t.kb.answerChat(1, 'Who is your hosting provider?', [], {});
     expect(onlyForm).toMatchObject({ answer: NOT_FOUND_ANSWER, sources: [] });
 
-    await addText(t.kb, meta({ file_id: 4, filename: 'Security Overview.md' }), '# Infrastructure\n\nOur products are hosted on cloud infrastructure provided by Amazon Web Services (AWS).');
+    await addText(
+      t.kb,
+      meta({ file_id: 4, filename: 'Security Overview.md' }),
+      '# Infrastructure\n\nOur products are hosted on cloud infrastructure provided by Amazon Web Services (AWS).',
+    );
     const chat = await t.kb.answerChat(1, 'Who is your hosting provider?', [], {});
     expect(chat.answer).toBe('Our products are hosted on cloud infrastructure provided by Amazon Web Services (AWS).');
     expect(chat.trust).toBe('high');
@@ -135,15 +151,23 @@ describe('answerChat', () => {
     );
     await t.kb.setOrganisationNames(1, ['Northwind']);
     const theirs = await t.kb.answerChat(1, 'Do you have a SOC 1 Type II report?', [], {});
-    expect(theirs.answer).toMatch(/^Amazon Web Services', not your organisation's \(Architecture\.md quotes them as the provider's\): .*SOC 1 Type II \(ISAE 3402\)/);
+    expect(theirs.answer).toMatch(
+      /^Amazon Web Services', not your organisation's \(Architecture\.md quotes them as the provider's\): .*SOC 1 Type II \(ISAE 3402\)/,
+    );
     expect(theirs.trust).toBe('low');
 
     const ours = await t.kb.answerChat(1, 'Which certifications do you hold?', [], {});
-    expect(ours.answer.split('\n')[0]).toBe('Northwind holds the following certifications which are independently audited by a 3rd party: SOC 2 Type II; ISO/IEC 27001:2013.');
+    expect(ours.answer.split('\n')[0]).toBe(
+      'Northwind holds the following certifications which are independently audited by a 3rd party: SOC 2 Type II; ISO/IEC 27001:2013.',
+    );
   });
 
   it('answers a two-part question part by part, says which parts it answered, and is never high trust for half an answer', async () => {
-    await addText(t.kb, meta({ file_id: 3, filename: 'Encryption.md' }), '# Encryption\n\nCustomer data is encrypted at rest using AES-256 on every storage volume.');
+    await addText(
+      t.kb,
+      meta({ file_id: 3, filename: 'Encryption.md' }),
+      '# Encryption\n\nCustomer data is encrypted at rest using AES-256 on every storage volume.',
+    );
     const chat = await t.kb.answerChat(1, 'Is customer data encrypted at rest? Do you run a bug bounty programme?', [], {});
     expect(chat.answer.split('\n')).toEqual([
       'Answered 1 of 2 parts of the question.',
@@ -166,7 +190,9 @@ describe('answerChat', () => {
     const chat = await t.kb.answerChat(1, 'Which cipher?', [], {});
     expect(chat.answer).toContain('All traffic is encrypted using TLS 1.2 with forward-secret ciphers (e.g. ECDHE-ECDSA-AES128-GCM-SHA256).');
     expect(chat.answer).not.toMatch(/\(e\.g\.\s+The/);
-    expect(quotableSentences('data traffic with a source IP other than its own. Port scans are logged and investigated. AWS WorkDocs offers near real-')).toEqual([
+    expect(
+      quotableSentences('data traffic with a source IP other than its own. Port scans are logged and investigated. AWS WorkDocs offers near real-'),
+    ).toEqual([
       { text: 'data traffic with a source IP other than its own.', whole: false },
       { text: 'Port scans are logged and investigated.', whole: true },
       { text: 'AWS WorkDocs offers near real-', whole: false },

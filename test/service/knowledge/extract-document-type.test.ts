@@ -51,9 +51,7 @@ describe('document_type of prose files', () => {
   it('recognises an auditor’s report or a certificate by its opening, whatever the file is called', async () => {
     expect(await typeOf(SOC2_REPORT_OPENING, 'acme-2024.txt')).toBe('security_certificate');
     expect(await typeOf(ISO_CERTIFICATE, 'scan-0042.txt')).toBe('security_certificate');
-    expect(await typeOf(`<html><head><title>Acme</title></head><body><p>${ISO_CERTIFICATE}</p></body></html>`, 'doc.html')).toBe(
-      'security_certificate',
-    );
+    expect(await typeOf(`<html><head><title>Acme</title></head><body><p>${ISO_CERTIFICATE}</p></body></html>`, 'doc.html')).toBe('security_certificate');
   });
 
   it('recognises a certificate or report by its file name or title', async () => {
@@ -98,14 +96,17 @@ describe('document_type of prose files', () => {
 
   it('looks at the opening pages only: a report appendix at the end of a long policy does not count', () => {
     const policy = 'Access to production requires multi-factor authentication and is reviewed quarterly. '.repeat(20);
-    const pages = [
-      ...Array.from({ length: 6 }, (_, i) => ({ page_number: i + 1, text: policy })),
-      { page_number: 7, text: SOC2_REPORT_OPENING },
-    ];
+    const pages = [...Array.from({ length: 6 }, (_, i) => ({ page_number: i + 1, text: policy })), { page_number: 7, text: SOC2_REPORT_OPENING }];
     expect(documentTypeOf({ filename: 'access-policy.pdf', pages })).toBe('documentation');
-    expect(documentTypeOf({ filename: 'scan.pdf', pages: [{ page_number: 1, text: '' }, { page_number: 2, text: SOC2_REPORT_OPENING }] })).toBe(
-      'security_certificate',
-    );
+    expect(
+      documentTypeOf({
+        filename: 'scan.pdf',
+        pages: [
+          { page_number: 1, text: '' },
+          { page_number: 2, text: SOC2_REPORT_OPENING },
+        ],
+      }),
+    ).toBe('security_certificate');
   });
 
   it('still types answer spreadsheets as qna', async () => {

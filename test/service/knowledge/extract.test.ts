@@ -97,7 +97,8 @@ describe('extractDocument', () => {
   });
 
   it('reads a CSV of Question,Answer pairs as answer-library entries keeping every slot', async () => {
-    const csv = 'ID,Question,Answer,Comments\nAC-1,"Do you support single sign-on (SSO)?",Yes,"SAML 2.0, via Okta or Azure AD"\nAC-2,Do you store passwords in plain text?,No,\n';
+    const csv =
+      'ID,Question,Answer,Comments\nAC-1,"Do you support single sign-on (SSO)?",Yes,"SAML 2.0, via Okta or Azure AD"\nAC-2,Do you store passwords in plain text?,No,\n';
     const doc = await extractDocument(strToU8(csv), 'library.csv');
     expect(doc).toMatchObject({ file_format: 'excel', document_type: 'qna', pages: [] });
     expect(doc.qa).toHaveLength(2);
@@ -130,7 +131,7 @@ describe('extractDocument', () => {
     expect(doc.qa[0]!.slots[1]).toEqual({ slot_key: 'comment', header: 'Notes', content: 'AES-256 on all volumes' });
   });
 
-  it('turns a real completed questionnaire into library entries keeping each answer slot, not the template\'s guidance', async () => {
+  it("turns a real completed questionnaire into library entries keeping each answer slot, not the template's guidance", async () => {
     const doc = await extractDocument(fixture('questionnaires/hecvat-lite-3.04-canvas-catalog-completed.xlsx'), 'catalog.xlsx');
     expect(doc).toMatchObject({ file_format: 'excel', document_type: 'qna', pages: [] });
     // 94 questions; COMP-07 has no vendor answer, only the template's guidance: it is no library entry.
@@ -173,8 +174,16 @@ describe('extractDocument', () => {
     );
   });
 
-  it('reads Windows-1252 text (Excel\'s and Notepad\'s default on Windows) without losing accents', async () => {
-    const bytes = new Uint8Array([...strToU8('Donn'), 0xe9, ...strToU8('es chiffr'), 0xe9, ...strToU8('es au repos avec AES-256, caf'), 0xe9, ...strToU8(' ouvert.')]);
+  it("reads Windows-1252 text (Excel's and Notepad's default on Windows) without losing accents", async () => {
+    const bytes = new Uint8Array([
+      ...strToU8('Donn'),
+      0xe9,
+      ...strToU8('es chiffr'),
+      0xe9,
+      ...strToU8('es au repos avec AES-256, caf'),
+      0xe9,
+      ...strToU8(' ouvert.'),
+    ]);
     const doc = await extractDocument(bytes, 'securite.txt');
     expect(doc.pages[0]!.text).toBe('Données chiffrées au repos avec AES-256, café ouvert.');
   });

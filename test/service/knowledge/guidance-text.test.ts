@@ -23,7 +23,7 @@ describe('isGuidanceText', () => {
     }
   });
 
-  it('keeps the organisation\'s own answers, also those that point the reader somewhere', () => {
+  it("keeps the organisation's own answers, also those that point the reader somewhere", () => {
     for (const text of [
       'Yes',
       'No',

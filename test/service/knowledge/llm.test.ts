@@ -28,7 +28,9 @@ function startStub(): Promise<Stub> {
         res.setHeader('content-type', 'application/json');
         if (req.url?.endsWith('/embeddings')) {
           const input = body.input as string[];
-          res.end(JSON.stringify({ object: 'list', model: body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: stub.embed(t) })) }));
+          res.end(
+            JSON.stringify({ object: 'list', model: body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: stub.embed(t) })) }),
+          );
           return;
         }
         const reply = stub.replies.shift() ?? '{"answer": "", "slots": {}, "citations": []}';
@@ -137,7 +139,12 @@ describe('generated answers through an OpenAI-compatible endpoint', () => {
   it('stores embeddings and finds a passage by meaning when an embeddings endpoint is configured', async () => {
     const dense = await tempKb({ embeddings: { baseUrl: stub.url, model: 'stub-embed' } });
     try {
-      const doc = { file_format: 'txt' as const, document_type: 'documentation' as const, qa: [], pages: [{ page_number: 1, text: 'Backup copies are replicated to a second region every night.' }] };
+      const doc = {
+        file_format: 'txt' as const,
+        document_type: 'documentation' as const,
+        qa: [],
+        pages: [{ page_number: 1, text: 'Backup copies are replicated to a second region every night.' }],
+      };
       const counts = await dense.kb.indexDocument(meta({ file_id: 1, filename: 'dr.md' }), doc);
       expect(counts).toEqual({ passage_count: 1, qa_count: 0, total_embeddings: 1, template: null });
       const [row] = await dense.query<{ bytes: number }>('SELECT length(embedding) AS bytes FROM kb_passages');

@@ -12,9 +12,20 @@ function reference(content: string): string {
 describe('passages', () => {
   it('carries the last sentence as splitSentences finds it, for paragraphs, bullets, colons and odd spacing', () => {
     const pieces = [
-      'Access is reviewed quarterly.', 'The CISO approves it!', 'e.g. version 1.2 is used', '• Backups are encrypted',
-      ': Access is reviewed by managers', 'Is it tested? "Yes" it is.', '\n\n', '  \u00a0 ', '(see below)', '— ',
-      '3 times a year.', 'lower case start. then more', 'Café résumé.', 'x'.repeat(30),
+      'Access is reviewed quarterly.',
+      'The CISO approves it!',
+      'e.g. version 1.2 is used',
+      '• Backups are encrypted',
+      ': Access is reviewed by managers',
+      'Is it tested? "Yes" it is.',
+      '\n\n',
+      '  \u00a0 ',
+      '(see below)',
+      '— ',
+      '3 times a year.',
+      'lower case start. then more',
+      'Café résumé.',
+      'x'.repeat(30),
       Array.from({ length: 45 }, (_, i) => `word${i}`).join(' ') + '.',
     ];
     let seed = 3;
@@ -29,7 +40,7 @@ describe('passages', () => {
     }
   });
 
-  it('starts the next passage of a long section with the previous passage\'s last sentence', () => {
+  it("starts the next passage of a long section with the previous passage's last sentence", () => {
     const sentence = (i: number) => `Sentence ${i} says the backups are encrypted and tested every quarter by the operations team.`;
     const text = Array.from({ length: 40 }, (_, i) => sentence(i)).join(' ');
     const passages = splitIntoPassages({ file_format: 'txt', document_type: 'documentation', qa: [], pages: [{ page_number: 1, text }] });

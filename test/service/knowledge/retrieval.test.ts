@@ -15,9 +15,17 @@ describe('search', () => {
   it('weighs terms by their rarity in the corpus: a passage holding only the words every policy holds ranks below the one on the subject', async () => {
     const topics = ['Vendor', 'Backup', 'Logging', 'Change', 'Asset', 'Training'];
     for (const [i, topic] of topics.entries()) {
-      await addText(t.kb, meta({ file_id: i + 1, filename: `${topic}.md` }), `# ${topic} Policy\n\nThe ${topic.toLowerCase()} policies and procedures are reviewed and updated at least annually by the security team.`);
+      await addText(
+        t.kb,
+        meta({ file_id: i + 1, filename: `${topic}.md` }),
+        `# ${topic} Policy\n\nThe ${topic.toLowerCase()} policies and procedures are reviewed and updated at least annually by the security team.`,
+      );
     }
-    await addText(t.kb, meta({ file_id: 10, filename: 'Password.md' }), '# Password Policy\n\nPasswords must be strong: at least 14 characters, checked against breached password lists.');
+    await addText(
+      t.kb,
+      meta({ file_id: 10, filename: 'Password.md' }),
+      '# Password Policy\n\nPasswords must be strong: at least 14 characters, checked against breached password lists.',
+    );
     const question = 'Are strong password policies and procedures reviewed and updated at least annually?';
     const plain = await retrieve(t.index, 1, question, {}, { limit: 3, includeQa: false });
     expect(plain[0]!.evidence.filename).not.toBe('Password.md');
@@ -31,10 +39,10 @@ describe('search', () => {
     await addText(t.kb, meta({ file_id: 3, filename: 'other.md' }), '# Other\n\nOur SOC 3 summary and 2 offices are listed here for marketing.');
     await addText(t.kb, meta({ file_id: 4, filename: 'crypto.md' }), '# Crypto\n\nVolumes use AES-256 encryption; keys rotate yearly.');
 
-    const mfa = (await t.kb.search(1, 'MFA', {}));
+    const mfa = await t.kb.search(1, 'MFA', {});
     expect(mfa[0]).toMatchObject({ filename: 'access.md', rank: 1, type: 'passage' });
 
-    const soc2 = (await t.kb.search(1, 'Do you have a SOC 2 report?', {}));
+    const soc2 = await t.kb.search(1, 'Do you have a SOC 2 report?', {});
     expect(soc2[0]!.filename).toBe('audit.md');
     // "SOC 2" must not match "SOC 3 ... 2 offices" as well as the real SOC 2 passage.
     const other = soc2.find((e) => e.filename === 'other.md');
@@ -53,15 +61,29 @@ describe('search', () => {
   it('never lets user text break the FTS query syntax', async () => {
     await addText(t.kb, meta({ file_id: 1, filename: 'a.md' }), 'Passwords are hashed with bcrypt and never logged.');
     const hostile = [
-      '"', '""', '"unterminated', '*', 'pass*', '-passwords', 'NEAR(passwords hashed)', 'passwords AND OR NOT',
-      'passwords) OR (', '{col}: x', 'col:passwords', '^passwords', "'; DROP TABLE kb_passages; --", '\u0000', '   ', '?',
+      '"',
+      '""',
+      '"unterminated',
+      '*',
+      'pass*',
+      '-passwords',
+      'NEAR(passwords hashed)',
+      'passwords AND OR NOT',
+      'passwords) OR (',
+      '{col}: x',
+      'col:passwords',
+      '^passwords',
+      "'; DROP TABLE kb_passages; --",
+      '\u0000',
+      '   ',
+      '?',
     ];
     for (const query of hostile) {
       await expect(t.kb.search(1, query, {}), query).resolves.toBeDefined();
     }
     expect((await t.kb.search(1, 'NEAR(passwords hashed)', {}))[0]!.filename).toBe('a.md');
-    expect((await t.kb.search(1, "'; DROP TABLE kb_passages; --", {}))).toEqual([]);
-    expect((await t.kb.search(1, 'passwords', {}))).toHaveLength(1);
+    expect(await t.kb.search(1, "'; DROP TABLE kb_passages; --", {})).toEqual([]);
+    expect(await t.kb.search(1, 'passwords', {})).toHaveLength(1);
     expect(ftsQuery('say "hi" NEAR x*')).toBe('"say" OR "hi" OR "near"');
     expect(ftsQuery('the of and ?')).toBeNull();
   });
@@ -95,7 +117,7 @@ describe('search', () => {
   it('ranks from 1 with relevance between 0 and 1, best first, and re-indexing replaces content', async () => {
     await addText(t.kb, meta({ file_id: 1, filename: 'a.md' }), '# Logging\n\nSecurity logs are retained for one year in the SIEM.');
     await addText(t.kb, meta({ file_id: 2, filename: 'b.md' }), '# Misc\n\nOne year of coffee.');
-    const results = (await t.kb.search(1, 'How long are security logs retained?', {}));
+    const results = await t.kb.search(1, 'How long are security logs retained?', {});
     expect(results.map((r) => r.rank)).toEqual(results.map((_, i) => i + 1));
     for (const r of results) expect(r.relevance_score).toBeGreaterThanOrEqual(0), expect(r.relevance_score).toBeLessThanOrEqual(1);
     expect(results[0]).toMatchObject({ filename: 'a.md', context_header: 'Logging', section_path: ['Logging'] });
@@ -125,8 +147,12 @@ describe('search on a large knowledge base', () => {
       meta({ file_id: 1, filename: 'filler.md' }),
       manyPassages(2000, (i) => `The security policy number ${i} is subject to review by the policy owner and the security team.`),
     );
-    await addText(t.kb, meta({ file_id: 2, filename: 'ir.md' }), '# Incident response\n\nThe incident response policy is reviewed through a tabletop exercise every year.');
-    const hits = (await t.kb.search(1, 'Is the incident response security policy reviewed with a tabletop exercise?', {}));
+    await addText(
+      t.kb,
+      meta({ file_id: 2, filename: 'ir.md' }),
+      '# Incident response\n\nThe incident response policy is reviewed through a tabletop exercise every year.',
+    );
+    const hits = await t.kb.search(1, 'Is the incident response security policy reviewed with a tabletop exercise?', {});
     expect(hits[0]).toMatchObject({ filename: 'ir.md', rank: 1 });
 
     // A question made only of common terms still gets results.
@@ -154,13 +180,17 @@ describe('search past 50,000 passages', () => {
     };
   }
 
-  it('finds the one passage holding all of the question\'s words when each of them is in a third of the rows', async () => {
+  it("finds the one passage holding all of the question's words when each of them is in a third of the rows", async () => {
     // Each word alone is in 17,000 rows: too many to score, so the search asks for rows holding them together.
     const words = ['turbine', 'glacier', 'lantern'];
     const filler = Array.from({ length: 51_000 }, (_, i) => entry(`Entry ${i} mentions the ${words[i % 3]} once.`));
     await t.index.replaceFile(meta({ file_id: 1, filename: 'target.md' }), [entry('The turbine, the glacier and the lantern are inspected together.')], []);
     await t.index.replaceFile(meta({ file_id: 2, filename: 'filler.md' }), filler, []);
-    await t.index.replaceFile(meta({ org_id: 2, file_id: 3, filename: 'other-org.md' }), [entry('The turbine, the glacier and the lantern of another organisation.')], []);
+    await t.index.replaceFile(
+      meta({ org_id: 2, file_id: 3, filename: 'other-org.md' }),
+      [entry('The turbine, the glacier and the lantern of another organisation.')],
+      [],
+    );
     const hits = await t.kb.search(1, 'Is there a turbine, a glacier and a lantern?', {});
     expect(hits[0]).toMatchObject({ filename: 'target.md', rank: 1 });
     expect(hits.map((h) => h.filename)).not.toContain('other-org.md');
@@ -195,9 +225,11 @@ describe('knowledge index term statistics', () => {
   });
 });
 
-
 describe('ranking rules for a questionnaire question', () => {
-  const SLOTS = [{ role: 'answer', header: 'Answer', coordinate: 'C2', type: 'list' as const, allowed_values: ['Yes', 'No'] }, { role: 'comment', header: 'Comment', coordinate: 'D2' }];
+  const SLOTS = [
+    { role: 'answer', header: 'Answer', coordinate: 'C2', type: 'list' as const, allowed_values: ['Yes', 'No'] },
+    { role: 'comment', header: 'Comment', coordinate: 'D2' },
+  ];
 
   it('counts a paraphrase of a question\'s word as the word, both ways: "retrieve" finds "exported", "destruction" finds "destroy"', async () => {
     await addText(t.kb, meta({ file_id: 1, filename: 'portability.md' }), '# Portability\n\nCustomer data can be exported at any time from the admin console.');
@@ -212,11 +244,47 @@ describe('ranking rules for a questionnaire question', () => {
     expect(await top('Are there procedures for cryptographic key destruction?', true)).toBe('keys.md');
   });
 
-  it("weighs down the words the questionnaire asks every question with, learned from its questions", async () => {
-    const topics = ['backup', 'logging', 'firewall', 'password', 'vendor', 'training', 'incident', 'change', 'asset', 'retention', 'physical', 'network', 'patch', 'monitoring', 'privacy', 'wireless', 'cloud', 'audit', 'mobile', 'email', 'malware', 'access'];
-    await addText(t.kb, meta({ file_id: 1, filename: 'list.md' }), '# Policies\n\nPolicies and procedures are in place for assets, access, backups and changes; each policy is approved.');
-    await addText(t.kb, meta({ file_id: 2, filename: 'malware.md' }), '# Endpoints\n\nAnti-malware protection is installed on every laptop and scans files daily.');
-    for (let i = 0; i < 8; i++) await addText(t.kb, meta({ file_id: 10 + i, filename: `other${i}.md` }), `# Other ${i}\n\nThe office ${i} has a kitchen, a garden and meeting rooms for visitors.`);
+  it('weighs down the words the questionnaire asks every question with, learned from its questions', async () => {
+    const topics = [
+      'backup',
+      'logging',
+      'firewall',
+      'password',
+      'vendor',
+      'training',
+      'incident',
+      'change',
+      'asset',
+      'retention',
+      'physical',
+      'network',
+      'patch',
+      'monitoring',
+      'privacy',
+      'wireless',
+      'cloud',
+      'audit',
+      'mobile',
+      'email',
+      'malware',
+      'access',
+    ];
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'list.md' }),
+      '# Policies\n\nPolicies and procedures are in place for assets, access, backups and changes; each policy is approved.',
+    );
+    await addText(
+      t.kb,
+      meta({ file_id: 2, filename: 'malware.md' }),
+      '# Endpoints\n\nAnti-malware protection is installed on every laptop and scans files daily.',
+    );
+    for (let i = 0; i < 8; i++)
+      await addText(
+        t.kb,
+        meta({ file_id: 10 + i, filename: `other${i}.md` }),
+        `# Other ${i}\n\nThe office ${i} has a kitchen, a garden and meeting rooms for visitors.`,
+      );
     const queries = topics.map((topic) => `Are policies and procedures for ${topic} protection in place?`);
     const asked = QuestionnaireTerms.learn(queries);
     expect(asked.weight(stem('policies'))).toBeLessThan(0.5);
@@ -230,8 +298,12 @@ describe('ranking rules for a questionnaire question', () => {
     expect(QuestionnaireTerms.learn(queries.slice(0, 5)).weight(stem('policies'))).toBe(1);
   });
 
-  it('demotes a passage among the first of far more of the questionnaire\'s questions than passages usually are', () => {
-    const candidate = (id: number, relevance: number) => ({ evidence: { type: 'passage', passage_id: id, relevance_score: relevance } as Evidence, stems: new Set<string>(), fusion: 0 });
+  it("demotes a passage among the first of far more of the questionnaire's questions than passages usually are", () => {
+    const candidate = (id: number, relevance: number) => ({
+      evidence: { type: 'passage', passage_id: id, relevance_score: relevance } as Evidence,
+      stems: new Set<string>(),
+      fusion: 0,
+    });
     // Passage 1 is among the first six of every question; 100 + q and 200 + q of their own question only.
     const rankings = Array.from({ length: 30 }, (_, q) => [candidate(1, 0.9), candidate(100 + q, 0.8), candidate(200 + q, 0.7)]);
     const prior = PassagePrior.learn(rankings);
@@ -244,16 +316,45 @@ describe('ranking rules for a questionnaire question', () => {
   });
 
   it('learns the prior from every question of a questionnaire: the passage first for all of them gives way to the one on the subject (and does not without the prior)', async () => {
-    const topics = ['backup', 'logging', 'firewall', 'password', 'vendor', 'training', 'incident', 'change', 'asset', 'retention', 'physical', 'network', 'patch', 'monitoring', 'privacy', 'wireless', 'cloud', 'audit', 'mobile', 'email', 'malware', 'access'];
+    const topics = [
+      'backup',
+      'logging',
+      'firewall',
+      'password',
+      'vendor',
+      'training',
+      'incident',
+      'change',
+      'asset',
+      'retention',
+      'physical',
+      'network',
+      'patch',
+      'monitoring',
+      'privacy',
+      'wireless',
+      'cloud',
+      'audit',
+      'mobile',
+      'email',
+      'malware',
+      'access',
+    ];
     // Each question's own subject word ("backupplan"), so each has passages of its own after the one on every subject.
     const own = (topic: string) => `${topic}plan`;
-    await addText(t.kb, meta({ file_id: 1, filename: 'everything.md' }), `# Controls\n\nThe security team reviews the ${topics.map(own).join(', ')} every year.`);
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'everything.md' }),
+      `# Controls\n\nThe security team reviews the ${topics.map(own).join(', ')} every year.`,
+    );
     for (const [i, topic] of topics.entries()) {
       await addText(t.kb, meta({ file_id: 10 + i, filename: `${topic}.md` }), `# ${topic}\n\nThe ${own(topic)} is reviewed for security by a named engineer.`);
       await addText(t.kb, meta({ file_id: 50 + i, filename: `${topic}-owner.md` }), `# Owner\n\nThe ${own(topic)} team owns the ${own(topic)}.`);
     }
-    for (let i = 0; i < 10; i++) await addText(t.kb, meta({ file_id: 100 + i, filename: `team${i}.md` }), `# Team ${i}\n\nThe team meets on Mondays in room ${i}.`);
-    const search = (topic: string) => retrieve(t.index, 1, `Is the ${own(topic)} reviewed by the security team?`, {}, { limit: 10, includeQa: false, weighByRarity: true });
+    for (let i = 0; i < 10; i++)
+      await addText(t.kb, meta({ file_id: 100 + i, filename: `team${i}.md` }), `# Team ${i}\n\nThe team meets on Mondays in room ${i}.`);
+    const search = (topic: string) =>
+      retrieve(t.index, 1, `Is the ${own(topic)} reviewed by the security team?`, {}, { limit: 10, includeQa: false, weighByRarity: true });
     const rankings = await Promise.all(topics.map(search));
     expect(rankings.every((r) => r[0]!.evidence.filename === 'everything.md')).toBe(true);
     const prior = PassagePrior.learn(rankings);
@@ -265,7 +366,30 @@ describe('ranking rules for a questionnaire question', () => {
   });
 
   it('fills a questionnaire with the prior learned from all its searches', async () => {
-    const topics = ['backup', 'logging', 'firewall', 'password', 'vendor', 'training', 'incident', 'change', 'asset', 'retention', 'physical', 'network', 'patch', 'monitoring', 'privacy', 'wireless', 'cloud', 'audit', 'mobile', 'email', 'malware', 'access'];
+    const topics = [
+      'backup',
+      'logging',
+      'firewall',
+      'password',
+      'vendor',
+      'training',
+      'incident',
+      'change',
+      'asset',
+      'retention',
+      'physical',
+      'network',
+      'patch',
+      'monitoring',
+      'privacy',
+      'wireless',
+      'cloud',
+      'audit',
+      'mobile',
+      'email',
+      'malware',
+      'access',
+    ];
     await addText(t.kb, meta({ file_id: 1, filename: 'everything.md' }), `# Controls\n\nThe security team reviews ${topics.join(', ')} controls every year.`);
     for (const [i, topic] of topics.entries()) {
       await addText(t.kb, meta({ file_id: 10 + i, filename: `${topic}.md` }), `# ${topic}\n\nThe ${topic} controls are owned by a named engineer.`);

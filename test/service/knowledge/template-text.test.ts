@@ -3,7 +3,8 @@ import { isTemplateText, summariseTemplate, templateLabel, templateMarks } from 
 
 describe('templateMarks', () => {
   it('finds fill-in placeholders, variables left in a rendered template and blanks', () => {
-    const text = "Monitoring covers [FILL IN: what's actually monitored — metrics, logs, alerts?]. Tickets go to [ticketingSystem] and [provider]; owner: TBD, signed ______.";
+    const text =
+      "Monitoring covers [FILL IN: what's actually monitored — metrics, logs, alerts?]. Tickets go to [ticketingSystem] and [provider]; owner: TBD, signed ______.";
     expect(templateMarks(text).placeholders).toEqual([
       "[FILL IN: what's actually monitored — metrics, logs, alerts?]",
       '[ticketingSystem]',
@@ -14,7 +15,11 @@ describe('templateMarks', () => {
   });
 
   it('finds named blanks in brackets and angle brackets', () => {
-    expect(templateMarks('Dear [Name of Customer], on [Insert Date] <company name> reported').placeholders).toEqual(['[Name of Customer]', '[Insert Date]', '<company name>']);
+    expect(templateMarks('Dear [Name of Customer], on [Insert Date] <company name> reported').placeholders).toEqual([
+      '[Name of Customer]',
+      '[Insert Date]',
+      '<company name>',
+    ]);
   });
 
   it('finds guidance addressed to whoever fills the template in', () => {

@@ -24,9 +24,7 @@ describe('tokeniser', () => {
   });
 
   it('tokenises non-ASCII text by Unicode letters and digits, ASCII by the same rule', () => {
-    expect(wordTokens(normalizeText(TEXTS[2]!))).toEqual(
-      expect.arrayContaining(['café', 'naïve', 'données', 'file', 'personal', 'data']),
-    );
+    expect(wordTokens(normalizeText(TEXTS[2]!))).toEqual(expect.arrayContaining(['café', 'naïve', 'données', 'file', 'personal', 'data']));
     expect(wordTokens('a_b 123 x-y')).toEqual(['a', 'b', '123', 'x', 'y']);
     expect(wordTokens('日本語 abc')).toEqual(['日本語', 'abc']);
   });

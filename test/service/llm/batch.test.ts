@@ -41,7 +41,13 @@ afterEach(async () => {
 function reply(answers: unknown[], tokens = 120): Handler {
   return (_body, res) => {
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ model: 'stub-model', choices: [{ message: { role: 'assistant', content: JSON.stringify({ answers }) } }], usage: { total_tokens: tokens } }));
+    res.end(
+      JSON.stringify({
+        model: 'stub-model',
+        choices: [{ message: { role: 'assistant', content: JSON.stringify({ answers }) } }],
+        usage: { total_tokens: tokens },
+      }),
+    );
   };
 }
 
@@ -53,8 +59,18 @@ let passageId = 0;
 function evidence(content: string): Candidate {
   return {
     evidence: {
-      type: 'passage', passage_id: ++passageId, qna_id: null, file_id: 1, filename: 'security.pdf', page_number: 2, content,
-      context_header: 'Security', section_path: [], tab_name: '', relevance_score: 0.8, rank: 1,
+      type: 'passage',
+      passage_id: ++passageId,
+      qna_id: null,
+      file_id: 1,
+      filename: 'security.pdf',
+      page_number: 2,
+      content,
+      context_header: 'Security',
+      section_path: [],
+      tab_name: '',
+      relevance_score: 0.8,
+      rank: 1,
     },
     stems: new Set<string>() as unknown as Candidate['stems'],
     fusion: 1,
@@ -71,7 +87,8 @@ const LIMITS: BatchLimits = { maxQuestions: 8, maxPromptChars: 24_000 };
 
 const answerer = () => new LlmAnswerer({ baseUrl: base, model: 'stub-model' }, { QFILL_LLM_TIMEOUT_SECONDS: '2' }, 1);
 const promptOf = (body: Record<string, unknown>) => (body.messages as { content: string }[])[1]!.content;
-const slot = (o: unknown, key: string) => (o as { result: { slot_responses: { slot_key: string; content: string }[] } }).result.slot_responses.find((s) => s.slot_key === key)?.content;
+const slot = (o: unknown, key: string) =>
+  (o as { result: { slot_responses: { slot_key: string; content: string }[] } }).result.slot_responses.find((s) => s.slot_key === key)?.content;
 const result = (o: unknown) => (o as { result: { flagged_for_review: boolean; evaluation: { reason: string } } }).result;
 
 describe('several questions per request', () => {
@@ -164,7 +181,12 @@ describe('several questions per request', () => {
 });
 
 describe('planBatches', () => {
-  const item = (shape: string, keys: string[], chars = 1000) => ({ shape, evidenceKeys: keys, evidenceChars: new Map(keys.map((k) => [k, chars])), questionChars: 100 });
+  const item = (shape: string, keys: string[], chars = 1000) => ({
+    shape,
+    evidenceKeys: keys,
+    evidenceChars: new Map(keys.map((k) => [k, chars])),
+    questionChars: 100,
+  });
   it('keeps consecutive questions of one shape together under the question and prompt caps', () => {
     const items = [item('yn', ['a']), item('yn', ['a']), item('yn', ['b']), item('text', ['c']), item('yn', ['d']), item('yn', ['e'])];
     const batches = planBatches(items, { maxQuestions: 3, maxPromptChars: 100_000 });

@@ -8,7 +8,13 @@ import { call, client, files, KB_TEXT, questionnaireXlsx, startService, uploadKn
 import { startStubModel, type StubModel } from './stub-model';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const TOPICS = ['encryption at rest', 'multi-factor authentication for administrators', 'backup retention', 'quarterly access reviews', 'TLS versions in transit'];
+const TOPICS = [
+  'encryption at rest',
+  'multi-factor authentication for administrators',
+  'backup retention',
+  'quarterly access reviews',
+  'TLS versions in transit',
+];
 const question = (i: number): [string, string] => [`Q-${i}`, `Question ${i}: how do you handle ${TOPICS[i % TOPICS.length]} (control ${i})?`];
 
 let stub: StubModel | null = null;
@@ -70,7 +76,13 @@ describe('generation through a language model', () => {
   it('stops asking the model when the questionnaire budget is spent: the rest are extractive, flagged, with the reason', async () => {
     stub = await startStubModel({ tokensPerRequest: 1000 });
     // Room for the first batches only (a batch's estimate is ~1,000-2,000 tokens).
-    Object.assign(process.env, { QFILL_LLM_BASE_URL: stub.url, QFILL_LLM_MODEL: 'stub-llm', QFILL_LLM_CONCURRENCY: '1', QFILL_LLM_BATCH_QUESTIONS: '2', QFILL_LLM_TOKEN_BUDGET: '3000' });
+    Object.assign(process.env, {
+      QFILL_LLM_BASE_URL: stub.url,
+      QFILL_LLM_MODEL: 'stub-llm',
+      QFILL_LLM_CONCURRENCY: '1',
+      QFILL_LLM_BATCH_QUESTIONS: '2',
+      QFILL_LLM_TOKEN_BUDGET: '3000',
+    });
     service = await startService();
     const api = client(service, await service.key({ org: 'acme', user: 'alice' }));
     await uploadKnowledge(api);
@@ -80,7 +92,9 @@ describe('generation through a language model', () => {
     await waitForComplete(api, id);
 
     const answers = (await api.get(`/api/v2/filler/questionnaires/${id}/answers/`)).body as StoredQuestion[];
-    const overBudget = answers.filter((q) => /token budget of 3000 tokens per questionnaire \(QFILL_LLM_TOKEN_BUDGET\) is spent/.test(q.answers[0]!.evaluation.reason));
+    const overBudget = answers.filter((q) =>
+      /token budget of 3000 tokens per questionnaire \(QFILL_LLM_TOKEN_BUDGET\) is spent/.test(q.answers[0]!.evaluation.reason),
+    );
     expect(stub.received).toBeGreaterThan(0);
     expect(stub.tokens).toBeLessThanOrEqual(3000);
     expect(overBudget.length).toBeGreaterThan(5);
@@ -91,7 +105,10 @@ describe('generation through a language model', () => {
   it('a `qfill serve` killed mid-way resumes: no question answered twice, none lost, only the batches in flight asked again', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'qfill-llm-resume-'));
     dirs.push(dataDir);
-    const made = spawnSync(process.execPath, ['bin/qfill.js', 'keys', 'create', '--data', dataDir, '--org', 'acme', '--user', 'alice'], { cwd: ROOT, encoding: 'utf8' });
+    const made = spawnSync(process.execPath, ['bin/qfill.js', 'keys', 'create', '--data', dataDir, '--org', 'acme', '--user', 'alice'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(made.status, made.stderr).toBe(0);
     const key = made.stdout.trim();
     // Three requests answered, then every request held: the service is killed with two batches in flight.
@@ -99,7 +116,11 @@ describe('generation through a language model', () => {
     const env = { ...process.env, QFILL_LLM_BASE_URL: stub.url, QFILL_LLM_MODEL: 'stub-llm', QFILL_LLM_CONCURRENCY: '2', QFILL_LLM_BATCH_QUESTIONS: '4' };
 
     const serve = async () => {
-      const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--data', dataDir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['bin/qfill.js', 'serve', '--http', '--port', '0', '--data', dataDir], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       children.push(child);
       let out = '';
       let err = '';
@@ -117,12 +138,23 @@ describe('generation through a language model', () => {
 
     const first = await serve();
     const kb = await first.api.post('/api/v2/repository/files/', files(['security.txt', KB_TEXT, 'text/plain']));
-    await waitFor('the knowledge file', () => first.api.get(`/api/v2/repository/files/${kb.body.file_ids[0]}/`), (r) => r.body.status === 'ready');
+    await waitFor(
+      'the knowledge file',
+      () => first.api.get(`/api/v2/repository/files/${kb.body.file_ids[0]}/`),
+      (r) => r.body.status === 'ready',
+    );
     const questions = Array.from({ length: 40 }, (_, i) => question(i + 1));
-    const up = await first.api.post('/api/v2/filler/questionnaires/', files(['q.xlsx', await questionnaireXlsx([{ name: 'Security', sections: [{ questions }] }])]));
+    const up = await first.api.post(
+      '/api/v2/filler/questionnaires/',
+      files(['q.xlsx', await questionnaireXlsx([{ name: 'Security', sections: [{ questions }] }])]),
+    );
     const id = up.body.questionnaire_ids[0] as number;
     // Two held requests = both concurrency slots taken, so the three answered batches are stored.
-    await waitFor('two requests in flight', async () => stub!.held.length, (n) => n >= 2);
+    await waitFor(
+      'two requests in flight',
+      async () => stub!.held.length,
+      (n) => n >= 2,
+    );
     const before = (await first.api.get(`/api/v2/filler/questionnaires/${id}/answer-progress/`)).body;
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
@@ -133,7 +165,12 @@ describe('generation through a language model', () => {
     stub.release();
 
     const second = await serve();
-    await waitFor('generation to complete', () => second.api.get(`/api/v2/filler/questionnaires/${id}/answer-progress/`), (r) => r.body.status === 'complete', 90_000);
+    await waitFor(
+      'generation to complete',
+      () => second.api.get(`/api/v2/filler/questionnaires/${id}/answer-progress/`),
+      (r) => r.body.status === 'complete',
+      90_000,
+    );
     const answers = (await second.api.get(`/api/v2/filler/questionnaires/${id}/answers/`)).body as StoredQuestion[];
     expect(answers).toHaveLength(40);
     // None lost, none answered twice.

@@ -39,7 +39,9 @@ interface SlotSchema {
 }
 
 function slotValues(body: Record<string, unknown>): Record<string, string> {
-  const format = body.response_format as { json_schema?: { schema?: { properties?: { answers?: { items?: { properties?: { slots?: SlotSchema } } } } } } } | undefined;
+  const format = body.response_format as
+    | { json_schema?: { schema?: { properties?: { answers?: { items?: { properties?: { slots?: SlotSchema } } } } } } }
+    | undefined;
   const slots = format?.json_schema?.schema?.properties?.answers?.items?.properties?.slots?.properties ?? {};
   const out: Record<string, string> = {};
   for (const [key, schema] of Object.entries(slots)) out[key] = schema.enum?.[0] ?? 'As stated in the evidence.';
@@ -75,7 +77,10 @@ export async function startStubModel(options: StubModelOptions = {}): Promise<St
     req.on('end', () => {
       const body = JSON.parse(raw || '{}') as Record<string, unknown>;
       const messages = (body.messages as { role: string; content: string }[] | undefined) ?? [];
-      const prompt = messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+      const prompt = messages
+        .filter((m) => m.role === 'user')
+        .map((m) => m.content)
+        .join('\n');
       const questions = [...prompt.matchAll(/^\[(q\d+)\] (.*)$/gm)].map((m) => ({ id: m[1]!, text: m[2]!.trim() }));
       stub.received++;
       for (const q of questions) stub.asked.set(q.text, (stub.asked.get(q.text) ?? 0) + 1);

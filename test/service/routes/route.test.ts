@@ -71,7 +71,10 @@ async function send(method: string, path: string, body?: string, type = 'applica
 describe('a route declared from its endpoint', () => {
   it('serves the path of its entry and hands the handler the parsed body', async () => {
     delete seen.ask;
-    expect(await send('POST', '/api/v2/chat/ask/', JSON.stringify({ question: ' why? ', offering_ids: [2] }))).toMatchObject({ status: 200, body: { answer: 'a' } });
+    expect(await send('POST', '/api/v2/chat/ask/', JSON.stringify({ question: ' why? ', offering_ids: [2] }))).toMatchObject({
+      status: 200,
+      body: { answer: 'a' },
+    });
     // The schema's trim applied: the handler sees what the schema made of the body.
     expect(seen.ask).toEqual({ question: 'why?', offering_ids: [2] });
   });
@@ -82,7 +85,10 @@ describe('a route declared from its endpoint', () => {
       status: 400,
       body: { error: 'offering_ids.0: Invalid input: expected number, received string' },
     });
-    expect(await send('POST', '/api/v2/chat/ask/', JSON.stringify({ question: 'x', colour: 'red' }))).toEqual({ status: 400, body: { error: 'colour: unknown field' } });
+    expect(await send('POST', '/api/v2/chat/ask/', JSON.stringify({ question: 'x', colour: 'red' }))).toEqual({
+      status: 400,
+      body: { error: 'colour: unknown field' },
+    });
     expect(await send('POST', '/api/v2/chat/ask/', '[1]')).toEqual({ status: 400, body: { error: 'body: Invalid input: expected object, received array' } });
     expect(seen.ask).toBeUndefined();
   });
@@ -92,11 +98,17 @@ describe('a route declared from its endpoint', () => {
     const res = await send('POST', '/api/v2/chat/ask/', 'question=x&session_id=&offering_ids=1,2&offering_ids[]=3', 'application/x-www-form-urlencoded');
     expect(res.status).toBe(200);
     expect(seen.ask).toEqual({ question: 'x', offering_ids: [1, 2, 3] });
-    expect(await send('POST', '/api/v2/chat/ask/', 'question=x&file_id=two', 'application/x-www-form-urlencoded')).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^file_id: /) } });
+    expect(await send('POST', '/api/v2/chat/ask/', 'question=x&file_id=two', 'application/x-www-form-urlencoded')).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^file_id: /) },
+    });
   });
 
   it('a bad or repeated query parameter is a 400 naming it; a good one arrives coerced', async () => {
-    expect(await send('GET', '/api/v2/chat/sessions/?page_size=500')).toEqual({ status: 400, body: { error: 'page_size: Too big: expected number to be <=200' } });
+    expect(await send('GET', '/api/v2/chat/sessions/?page_size=500')).toEqual({
+      status: 400,
+      body: { error: 'page_size: Too big: expected number to be <=200' },
+    });
     expect(await send('GET', '/api/v2/chat/sessions/?page=1&page=2')).toEqual({ status: 400, body: { error: 'page: given 2 times; give it once' } });
     expect(await send('GET', '/api/v2/chat/sessions/?sort=title')).toEqual({ status: 400, body: { error: 'sort: unknown field' } });
     expect((await send('GET', '/api/v2/chat/sessions/?page=2')).status).toBe(200);
@@ -126,7 +138,19 @@ describe('form conversion read off the request schemas', () => {
     expect(formKindsOf(SendMessageRequest)).toEqual({ arrays: [], intArrays: ['offering_ids'], ints: ['file_id'], booleans: [], objects: [] });
     expect(formKindsOf(CreateSessionRequest)).toEqual({ arrays: [], intArrays: [], ints: [], booleans: ['is_archived'], objects: [] });
     // `team_id` coerces by itself (an empty one is refused, not dropped), so it stays a string.
-    expect(formKindsOf(QuestionnaireUploadFields)).toEqual({ arrays: [], intArrays: ['reviewer_ids'], ints: [], booleans: ['prefer_recent'], objects: ['advanced_options'] });
-    expect(formKindsOf(RepositoryUploadFields)).toEqual({ arrays: ['tags'], intArrays: ['relevant_offerings'], ints: [], booleans: ['scope_includes_company'], objects: [] });
+    expect(formKindsOf(QuestionnaireUploadFields)).toEqual({
+      arrays: [],
+      intArrays: ['reviewer_ids'],
+      ints: [],
+      booleans: ['prefer_recent'],
+      objects: ['advanced_options'],
+    });
+    expect(formKindsOf(RepositoryUploadFields)).toEqual({
+      arrays: ['tags'],
+      intArrays: ['relevant_offerings'],
+      ints: [],
+      booleans: ['scope_includes_company'],
+      objects: [],
+    });
   });
 });

@@ -23,7 +23,11 @@ describe('the reader pool queue', () => {
     // The one reader ready, so the large file runs at once and what follows waits.
     await sandbox.extract(SMALL, 'warm-up.md');
     const finished: string[] = [];
-    const track = (name: string, read: Promise<unknown>) => read.then(() => finished.push(name), () => finished.push(`${name} (failed)`));
+    const track = (name: string, read: Promise<unknown>) =>
+      read.then(
+        () => finished.push(name),
+        () => finished.push(`${name} (failed)`),
+      );
     await Promise.all([
       track('running library file', sandbox.extract(LARGE, 'large.md')),
       track('queued library file 1', sandbox.extract(SMALL, 'one.md')),

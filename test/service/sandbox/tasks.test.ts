@@ -5,8 +5,7 @@ import { extractDocument } from '../../../src/service/knowledge';
 import { extractTask } from '../../../src/service/sandbox/tasks';
 import { KB_TEXT } from '../helpers';
 
-const read = (text: string, filename: string) =>
-  extractTask({ source: new TextEncoder().encode(text), filename, limits: DEFAULT_READ_LIMITS });
+const read = (text: string, filename: string) => extractTask({ source: new TextEncoder().encode(text), filename, limits: DEFAULT_READ_LIMITS });
 
 describe('the reader task', () => {
   it("sends back the document's index entries and subject, not its pages", async () => {

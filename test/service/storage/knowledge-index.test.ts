@@ -63,8 +63,16 @@ describe.each([
   beforeAll(async () => {
     backend = await open();
     index = backend.index;
-    await index.replaceFile(file({ file_id: 1, filename: 'crypto.md' }), [passage('Backups are encrypted with AES-256 at rest.'), passage('Keys rotate every year.')], []);
-    await index.replaceFile(file({ file_id: 2, filename: 'product-a.md', scope_includes_company: false, offering_ids: [10] }), [passage('Backups of product A are replicated nightly.')], []);
+    await index.replaceFile(
+      file({ file_id: 1, filename: 'crypto.md' }),
+      [passage('Backups are encrypted with AES-256 at rest.'), passage('Keys rotate every year.')],
+      [],
+    );
+    await index.replaceFile(
+      file({ file_id: 2, filename: 'product-a.md', scope_includes_company: false, offering_ids: [10] }),
+      [passage('Backups of product A are replicated nightly.')],
+      [],
+    );
     await index.replaceFile(file({ file_id: 3, filename: 'hidden.md', use_as_source: false }), [passage('Backups are hidden here.')], []);
     await index.replaceFile(file({ org_id: 2, file_id: 4, filename: 'other-org.md' }), [passage('Backups of another organisation.')], []);
     await index.replaceFile(file({ file_id: 5, filename: 'library.xlsx' }), [], [qa('Do you encrypt backups?', 'Yes'), qa('Product name', 'Acme Cloud')]);
@@ -96,7 +104,12 @@ describe.each([
   it('searches the answer library and reads its rows back whole', async () => {
     const result = await index.search({ kind: 'qa', scope, terms: ['encrypt', 'backups'], limit: 10, pool: 200 });
     expect(result.hits).toHaveLength(1);
-    expect(result.hits[0]).toMatchObject({ question: 'Do you encrypt backups?', answer: 'Yes', slots: [{ slot_key: 'answer', content: 'Yes' }], location: 'Sheet1!C2' });
+    expect(result.hits[0]).toMatchObject({
+      question: 'Do you encrypt backups?',
+      answer: 'Yes',
+      slots: [{ slot_key: 'answer', content: 'Yes' }],
+      location: 'Sheet1!C2',
+    });
     const again = await index.byIds('qa', scope, [result.hits[0]!.id]);
     expect(again[0]).toMatchObject({ question: 'Do you encrypt backups?', bm: 0 });
     expect(await index.byIds('qa', { org_id: 2 }, [result.hits[0]!.id])).toEqual([]);
@@ -106,21 +119,44 @@ describe.each([
     expect(await index.totalRows('passages')).toBe(5);
     expect(await index.orgRows('passages', 1)).toBe(4);
     expect(await index.orgRows('qa', 1)).toBe(2);
-    expect(await index.termDocs('passages', [{ stem: 'backup', word: 'backups' }, { stem: 'kei', word: 'keys' }, { stem: 'zzz', word: 'zzz' }])).toEqual([4, 1, 0]);
+    expect(
+      await index.termDocs('passages', [
+        { stem: 'backup', word: 'backups' },
+        { stem: 'kei', word: 'keys' },
+        { stem: 'zzz', word: 'zzz' },
+      ]),
+    ).toEqual([4, 1, 0]);
   });
 
-  it('gives all of an ask\'s statistics at once, as the single reads give them', async () => {
+  it("gives all of an ask's statistics at once, as the single reads give them", async () => {
     const backups = { stem: 'backup', word: 'backups' };
-    const stats = await index.termStats(1, { passages: [backups, { stem: 'kei', word: 'keys' }, { stem: 'zzz', word: 'zzz' }], qa: [backups, { stem: 'product', word: 'product' }] });
+    const stats = await index.termStats(1, {
+      passages: [backups, { stem: 'kei', word: 'keys' }, { stem: 'zzz', word: 'zzz' }],
+      qa: [backups, { stem: 'product', word: 'product' }],
+    });
     expect(stats.passages).toEqual({ total: 5, org: 4, docs: [4, 1, 0] });
     expect(stats.qa).toEqual({ total: 2, org: 2, docs: [1, 1] });
     expect((await index.termStats(2, { passages: [], qa: [] })).passages).toEqual({ total: 5, org: 1, docs: [] });
   });
 
   it('knows what a file is about, and the organisation names', async () => {
-    expect(await index.fileFacts(1, 5, ['product name'])).toEqual({ subject: null, label: 'Acme Cloud', offering_ids: [], as_of: null, valid_until: null, valid_said: null });
+    expect(await index.fileFacts(1, 5, ['product name'])).toEqual({
+      subject: null,
+      label: 'Acme Cloud',
+      offering_ids: [],
+      as_of: null,
+      valid_until: null,
+      valid_said: null,
+    });
     await index.setFileSubject(1, 2, 'Amazon Web Services');
-    expect(await index.fileFacts(1, 2, ['product name'])).toEqual({ subject: 'Amazon Web Services', label: null, offering_ids: [10], as_of: null, valid_until: null, valid_said: null });
+    expect(await index.fileFacts(1, 2, ['product name'])).toEqual({
+      subject: 'Amazon Web Services',
+      label: null,
+      offering_ids: [10],
+      as_of: null,
+      valid_until: null,
+      valid_said: null,
+    });
     expect(await index.fileFacts(1, 99, [])).toBeNull();
     // Several files at once: the same facts, and nothing for a file not in the index (nor another organisation's).
     const many = await index.filesFacts(1, [5, 2, 99, 5], ['product name']);
@@ -130,7 +166,11 @@ describe.each([
     expect((await index.filesFacts(2, [5, 2], ['product name'])).size).toBe(0);
     // The dates a file states about itself, kept with it.
     await index.setFileDates(1, 2, { as_of: '2024-03-31', valid_until: '2024-03-31', valid_said: 'for the period April 1, 2023 to March 31, 2024' });
-    expect(await index.fileFacts(1, 2, [])).toMatchObject({ as_of: '2024-03-31', valid_until: '2024-03-31', valid_said: 'for the period April 1, 2023 to March 31, 2024' });
+    expect(await index.fileFacts(1, 2, [])).toMatchObject({
+      as_of: '2024-03-31',
+      valid_until: '2024-03-31',
+      valid_said: 'for the period April 1, 2023 to March 31, 2024',
+    });
     expect((await index.filesFacts(1, [2], [])).get(2)).toMatchObject({ valid_until: '2024-03-31' });
     expect(await index.orgNames(1)).toBeNull();
     await index.setOrgNames(1, '["Acme"]');

@@ -29,7 +29,10 @@ it('copies every table with ids kept, prints counts, and copies nothing twice', 
   expect((await api.post('/api/v2/chat/ask/', { question: 'Is data encrypted at rest?', session_id: session })).status).toBe(200);
   const before = await (await api.get(`/api/v2/filler/questionnaires/${qid}/answers/`)).body;
   // An answer-library entry added by hand, approved: its decisions and its index row move too.
-  const added = await api.post('/api/v2/answers/library/', { question: 'Do you carry cyber liability insurance?', slots: [{ slot_key: 'answer', content: 'Yes' }] });
+  const added = await api.post('/api/v2/answers/library/', {
+    question: 'Do you carry cyber liability insurance?',
+    slots: [{ slot_key: 'answer', content: 'Yes' }],
+  });
   expect(added.status, JSON.stringify(added.body)).toBe(200);
   expect((await api.post(`/api/v2/answers/library/${added.body.id}/approve/`, {})).status).toBe(200);
   await service.stop();
@@ -37,7 +40,20 @@ it('copies every table with ids kept, prints counts, and copies nothing twice', 
   const lines: string[] = [];
   const first = await migrateDataFolder({ fromData: service.dataDir, databaseUrl: db.url, log: (l) => lines.push(l) });
   const copied = Object.fromEntries(first.map((c) => [c.table, c.copied]));
-  expect(copied).toMatchObject({ orgs: 1, users: 1, api_keys: 1, files: 2, questionnaires: 1, questions: 4, answers: 4, chat_sessions: 1, chat_messages: 2, library_manual: 1, library_state: 1, library_events: 2 });
+  expect(copied).toMatchObject({
+    orgs: 1,
+    users: 1,
+    api_keys: 1,
+    files: 2,
+    questionnaires: 1,
+    questions: 4,
+    answers: 4,
+    chat_sessions: 1,
+    chat_messages: 2,
+    library_manual: 1,
+    library_state: 1,
+    library_events: 2,
+  });
   expect(first.every((c) => c.copied === c.source)).toBe(true);
   expect(lines.find((l) => l.startsWith('questions:'))).toBe('questions: 4 in the data folder, 4 copied');
 
@@ -57,7 +73,9 @@ it('copies every table with ids kept, prints counts, and copies nothing twice', 
     const answers = await call(base, key, 'GET', `/api/v2/filler/questionnaires/${qid}/answers/`);
     expect(answers.body).toEqual(before);
     const byHand = await call(base, key, 'GET', '/api/v2/answers/library/?filter=by_hand');
-    expect(byHand.body.results.map((e: { question: string; approved_by: string }) => [e.question, e.approved_by])).toEqual([['Do you carry cyber liability insurance?', 'alice']]);
+    expect(byHand.body.results.map((e: { question: string; approved_by: string }) => [e.question, e.approved_by])).toEqual([
+      ['Do you carry cyber liability insurance?', 'alice'],
+    ]);
     const found = await call(base, key, 'GET', '/api/v2/answers/library/?q=cyber%20insurance');
     expect(found.body.results.map((e: { question: string }) => e.question)).toContain('Do you carry cyber liability insurance?');
   } finally {

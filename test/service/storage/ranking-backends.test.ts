@@ -67,7 +67,11 @@ const QUESTIONS = [
 async function build(index: KnowledgeIndex): Promise<void> {
   for (let file = 1; file <= FILES; file++) {
     const { passages, qa } = corpus(file);
-    await index.replaceFile({ org_id: 1, file_id: file, filename: `f${file}.md`, offering_ids: [], scope_includes_company: true, use_as_source: true }, passages, qa);
+    await index.replaceFile(
+      { org_id: 1, file_id: file, filename: `f${file}.md`, offering_ids: [], scope_includes_company: true, use_as_source: true },
+      passages,
+      qa,
+    );
   }
 }
 
@@ -77,7 +81,11 @@ async function evidence(index: KnowledgeIndex): Promise<string[][]> {
   for (const question of QUESTIONS) {
     for (const weighByRarity of [false, true]) {
       const found = await retrieve(index, 1, question, {}, { limit: 8, weighByRarity });
-      out.push(found.map((c) => `${c.evidence.type} ${c.evidence.filename} ${c.evidence.relevance_score.toFixed(4)} ${c.evidence.question_text ?? c.evidence.content}`));
+      out.push(
+        found.map(
+          (c) => `${c.evidence.type} ${c.evidence.filename} ${c.evidence.relevance_score.toFixed(4)} ${c.evidence.question_text ?? c.evidence.content}`,
+        ),
+      );
     }
   }
   return out;

@@ -60,7 +60,6 @@ describe(`unit of work (${TEST_BACKEND})`, () => {
     expect(job?.payload).toEqual({ file_id: kept });
     expect(await store.jobs.claim('ingest_file')).toBeNull();
   });
-
 });
 
 // How the SQLite executor keeps one connection's transaction to itself; PostgreSQL gives each its own connection.

@@ -74,7 +74,11 @@ async function sqliteVectors(): Promise<VectorBackend> {
   const positional = (sql: string) => sql.replace(/\$\d+/g, '?');
   return backendOn({
     run: async (sql, params) => void db.prepare(positional(sql)).run(...params),
-    value: async (sql, params) => db.prepare(positional(sql)).pluck().get(...params),
+    value: async (sql, params) =>
+      db
+        .prepare(positional(sql))
+        .pluck()
+        .get(...params),
     newIndex: () => new SqliteKnowledgeIndex(db, { minVectorsForLists: MIN_VECTORS }),
     close: async () => {
       db.close();
@@ -120,7 +124,11 @@ describe.each([
   beforeAll(async () => {
     backend = await open();
     // 900 vectors: below the threshold, exact.
-    await backend.index.replaceFile(file(1, 1), vectors.slice(0, 900).map((v, n) => entry(n, v)), []);
+    await backend.index.replaceFile(
+      file(1, 1),
+      vectors.slice(0, 900).map((v, n) => entry(n, v)),
+      [],
+    );
     for (const hit of (await backend.index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['passage'], limit: 900, pool: 900, match: 'any' })).hits) {
       stored.set(hit.id, vectors[Number(/number (\d+)/.exec(hit.content)![1])]!);
     }
@@ -139,11 +147,16 @@ describe.each([
   it('builds lists past the threshold, then reads a part of the vectors and finds at least 90 % of the exact top 10', async () => {
     for (let f = 0; f < 111; f++) {
       const from = 900 + f * 100;
-      await backend.index.replaceFile(file(1, 10 + f), vectors.slice(from, from + 100).map((v, n) => entry(from + n, v)), []);
+      await backend.index.replaceFile(
+        file(1, 10 + f),
+        vectors.slice(from, from + 100).map((v, n) => entry(from + n, v)),
+        [],
+      );
     }
     expect(await backend.settled()).toBeNull();
     expect(await backend.state(1)).toEqual({ unassigned: 0, ready: true });
-    for (const hit of (await backend.index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['passage'], limit: 20_000, pool: 20_000, match: 'any' })).hits) {
+    for (const hit of (await backend.index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['passage'], limit: 20_000, pool: 20_000, match: 'any' }))
+      .hits) {
       stored.set(hit.id, vectors[Number(/number (\d+)/.exec(hit.content)![1])]!);
     }
     expect(stored.size).toBe(12_000);
@@ -162,15 +175,21 @@ describe.each([
 
   it('gives rows written after the lists theirs when written, and finds them', async () => {
     const fresh = clusteredVectors(50, DIM, 60, 1234);
-    await backend.index.replaceFile(file(1, 500), fresh.map((v, n) => entry(20_000 + n, v)), []);
+    await backend.index.replaceFile(
+      file(1, 500),
+      fresh.map((v, n) => entry(20_000 + n, v)),
+      [],
+    );
     expect((await backend.state(1)).unassigned).toBe(0);
     for (const [n, v] of fresh.entries()) {
-      const id = (await backend.index.search({ kind: 'passages', scope: { org_id: 1, file_id: 500 }, terms: [`${20_000 + n}`], limit: 1, pool: 5, match: 'any' })).hits[0]!.id;
+      const id = (
+        await backend.index.search({ kind: 'passages', scope: { org_id: 1, file_id: 500 }, terms: [`${20_000 + n}`], limit: 1, pool: 5, match: 'any' })
+      ).hits[0]!.id;
       expect((await backend.index.nearest('passages', 1, v, 1))[0]).toBe(id);
     }
   });
 
-  it('never returns a deleted row, another organisation\'s, or a vector of another dimension', async () => {
+  it("never returns a deleted row, another organisation's, or a vector of another dimension", async () => {
     const target = vectors[5_000]!;
     const before = await backend.index.nearest('passages', 1, target, 5);
     await backend.index.replaceFile(file(2, 900), [entry(1, target), entry(2, target)], []);
@@ -215,20 +234,34 @@ describe('nearest vectors on SQLite beside another process writing to the same f
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('keeps ready lists across the other connection\'s commits, and reads lists it built since', async () => {
+  it("keeps ready lists across the other connection's commits, and reads lists it built since", async () => {
     const here = new SqliteKnowledgeIndex(reader, { minVectorsForLists: MIN_VECTORS });
     const there = new SqliteKnowledgeIndex(writer, { minVectorsForLists: MIN_VECTORS });
     const vectors = clusteredVectors(1_500, DIM, 30, 7);
-    for (let f = 0; f < 15; f++) await here.replaceFile(file(1, f + 1), vectors.slice(f * 100, f * 100 + 100).map((v, n) => entry(f * 100 + n, v)), []);
+    for (let f = 0; f < 15; f++)
+      await here.replaceFile(
+        file(1, f + 1),
+        vectors.slice(f * 100, f * 100 + 100).map((v, n) => entry(f * 100 + n, v)),
+        [],
+      );
     expect(await here.vectorListsSettled()).toBeNull();
     expect(await here.nearest('passages', 1, vectors[3]!, 10)).toHaveLength(10);
     const reads = here.vectorListReads;
 
     // The other process writes rows of organisation 1 (they get their lists there) and builds organisation 2's.
     const fresh = clusteredVectors(20, DIM, 30, 8);
-    await there.replaceFile(file(1, 100), fresh.map((v, n) => entry(5_000 + n, v)), []);
+    await there.replaceFile(
+      file(1, 100),
+      fresh.map((v, n) => entry(5_000 + n, v)),
+      [],
+    );
     await here.nearest('passages', 2, vectors[0]!, 10);
-    for (let f = 0; f < 15; f++) await there.replaceFile(file(2, f + 1), vectors.slice(f * 100, f * 100 + 100).map((v, n) => entry(f * 100 + n, v)), []);
+    for (let f = 0; f < 15; f++)
+      await there.replaceFile(
+        file(2, f + 1),
+        vectors.slice(f * 100, f * 100 + 100).map((v, n) => entry(f * 100 + n, v)),
+        [],
+      );
     expect(await there.vectorListsSettled()).toBeNull();
 
     // Organisation 1's ready lists were not read again, and the other process's new rows are found through them.

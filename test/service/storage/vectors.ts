@@ -15,7 +15,7 @@ export function clusteredVectors(count: number, dim: number, clusters: number, s
   const centres = Array.from({ length: clusters }, () => unit(Float32Array.from({ length: dim }, gaussian)));
   return Array.from({ length: count }, () => {
     const centre = centres[Math.floor(random() * clusters)]!;
-    return unit(centre.map((x) => x + 0.35 * gaussian() / Math.sqrt(dim) * 4));
+    return unit(centre.map((x) => x + ((0.35 * gaussian()) / Math.sqrt(dim)) * 4));
   });
 }
 

@@ -21,7 +21,12 @@ beforeEach(() => {
   fake.library = new FakeLibrary('Alice');
   fake.library.entries = [
     libraryEntry(1, 'Is data encrypted at rest?', 'Yes', { offering_ids: [7] }),
-    libraryEntry(2, 'Is MFA enforced?', 'Yes', { review_due: true, review_reason: 'approved on 2024-01-10, review due since 2025-01-10', approved_by: 'Bob', approved_at: '2024-01-10T00:00:00Z' }),
+    libraryEntry(2, 'Is MFA enforced?', 'Yes', {
+      review_due: true,
+      review_reason: 'approved on 2024-01-10, review due since 2025-01-10',
+      approved_by: 'Bob',
+      approved_at: '2024-01-10T00:00:00Z',
+    }),
     libraryEntry(3, 'Do you sell personal data?', 'No', { source: { file_id: 9, file_name: 'old-2021.xlsx', tab_name: 'Privacy', location: 'row 4' } }),
     libraryEntry(4, 'Do you sell personal data?', 'Yes', { as_of: '2021-03-01' }),
   ];
@@ -60,7 +65,12 @@ describe('Answers view', () => {
 
     fireEvent.input(screen.getByLabelText('Search answers'), { target: { value: 'encrypted' } });
     await waitFor(() => expect(options()).toHaveLength(1));
-    expect(fake.requestsTo('GET', /answers\/library\/$/).at(-1)!.query.get('q')).toBe('encrypted');
+    expect(
+      fake
+        .requestsTo('GET', /answers\/library\/$/)
+        .at(-1)!
+        .query.get('q'),
+    ).toBe('encrypted');
     fireEvent.input(screen.getByLabelText('Search answers'), { target: { value: '' } });
     await waitFor(() => expect(options()).toHaveLength(4));
 
@@ -75,7 +85,12 @@ describe('Answers view', () => {
     await waitFor(() => expect([...offering.options].map((o) => o.textContent)).toEqual(['Any offering', 'Studio']));
     fireEvent.change(offering, { target: { value: '7' } });
     await waitFor(() => expect(options()).toHaveLength(1));
-    expect(fake.requestsTo('GET', /answers\/library\/$/).at(-1)!.query.get('offering_id')).toBe('7');
+    expect(
+      fake
+        .requestsTo('GET', /answers\/library\/$/)
+        .at(-1)!
+        .query.get('offering_id'),
+    ).toBe('7');
     fireEvent.change(offering, { target: { value: '' } });
 
     // Sources are the files that gave reusable answers, by name.
@@ -83,7 +98,12 @@ describe('Answers view', () => {
     await waitFor(() => expect([...source.options].map((o) => o.textContent)).toEqual(['Any source', 'hecvat-2024.xlsx']));
     fireEvent.change(source, { target: { value: '1' } });
     await waitFor(() => expect(options()).toHaveLength(3));
-    expect(fake.requestsTo('GET', /answers\/library\/$/).at(-1)!.query.get('file_id')).toBe('1');
+    expect(
+      fake
+        .requestsTo('GET', /answers\/library\/$/)
+        .at(-1)!
+        .query.get('file_id'),
+    ).toBe('1');
   });
 
   it('moves with the arrow keys and opens with Enter: source, offering, as of, approval, review, history', async () => {
@@ -141,7 +161,14 @@ describe('Answers view', () => {
     const offering = screen.getByLabelText('Filter by offering') as HTMLSelectElement;
     await waitFor(() => expect(offering.options.length).toBe(2));
     fireEvent.change(offering, { target: { value: '7' } });
-    await waitFor(() => expect(fake.requestsTo('GET', /conflicts\/$/).at(-1)!.query.get('offering_id')).toBe('7'));
+    await waitFor(() =>
+      expect(
+        fake
+          .requestsTo('GET', /conflicts\/$/)
+          .at(-1)!
+          .query.get('offering_id'),
+      ).toBe('7'),
+    );
     const group = await screen.findByRole('group', { name: 'Do you sell personal data?' });
     fireEvent.click(within(group).getAllByRole('button', { name: 'Use this answer' })[1]!); // "Yes"
     await screen.findByText(/for this offering's questionnaires; other offerings are not affected\.$/);
@@ -165,7 +192,9 @@ describe('Answers view', () => {
     fireEvent.input(within(form).getByLabelText('Answer'), { target: { value: 'Yes, AES-256 for all customer data.' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save as a new version' }));
     await within(entry).findByText('Saved as version 2; the earlier version is kept.');
-    expect(JSON.parse(fake.requestsTo('PUT', /answers\/library\/1\/$/)[0]!.body)).toEqual({ slots: [{ slot_key: 'answer', header: 'Answer', content: 'Yes, AES-256 for all customer data.' }] });
+    expect(JSON.parse(fake.requestsTo('PUT', /answers\/library\/1\/$/)[0]!.body)).toEqual({
+      slots: [{ slot_key: 'answer', header: 'Answer', content: 'Yes, AES-256 for all customer data.' }],
+    });
     expect(within(entry).getByText('Yes, AES-256 for all customer data.')).toBeTruthy();
     expect(within(entry).getByText('Earlier versions (1)').closest('details')!.textContent).toContain('Version 1: Yes');
 
@@ -180,7 +209,9 @@ describe('Answers view', () => {
     await within(entry).findByText('Restored: fills may use it again.');
     // Back in the list, the entry shows as it is now.
     fireEvent.click(within(entry).getByRole('button', { name: 'Back to the list' }));
-    expect((await within(await screen.findByRole('listbox', { name: 'Answers' })).findByText('Yes, AES-256 for all customer data.')).closest('li')!.textContent).toContain('Approved');
+    expect(
+      (await within(await screen.findByRole('listbox', { name: 'Answers' })).findByText('Yes, AES-256 for all customer data.')).closest('li')!.textContent,
+    ).toContain('Approved');
   });
 
   it("sets an entry's owner and its own review interval; an unknown owner is the service's sentence", async () => {
@@ -212,7 +243,12 @@ describe('Answers view', () => {
     fireEvent.click(within(again).getByLabelText('Every answer of sheet "Security" in hecvat-2024.xlsx'));
     fireEvent.click(within(again).getByRole('button', { name: 'Save owner and review' }));
     await within(entry).findByText('Owned by alice; reviewed every 6 months: 3 of the 3 answers of sheet "Security" changed.');
-    expect(JSON.parse(fake.requestsTo('PUT', /sections\/review\/$/).at(-1)!.body)).toEqual({ file_id: 1, tab_name: 'Security', owner: 'alice', review_months: 6 });
+    expect(JSON.parse(fake.requestsTo('PUT', /sections\/review\/$/).at(-1)!.body)).toEqual({
+      file_id: 1,
+      tab_name: 'Security',
+      owner: 'alice',
+      review_months: 6,
+    });
     expect(fake.library.entries.filter((e) => e.owner === 'alice').map((e) => e.id)).toEqual([1, 2, 4]);
   });
 

@@ -41,7 +41,13 @@ describe('answer list', () => {
     list.setSearch('Question 7?');
     expect([list.state.page, list.state.cursor]).toEqual([1, 0]);
     await until(() => list.state.list?.count === 1);
-    expect(entryQuery({ q: ' x ', filter: 'review_due', offeringId: 3, fileId: null, page: 2 })).toEqual({ page: 2, page_size: 20, q: 'x', filter: 'review_due', offering_id: 3 });
+    expect(entryQuery({ q: ' x ', filter: 'review_due', offeringId: 3, fileId: null, page: 2 })).toEqual({
+      page: 2,
+      page_size: 20,
+      q: 'x',
+      filter: 'review_due',
+      offering_id: 3,
+    });
     list.dispose();
   });
 });
@@ -79,7 +85,10 @@ describe('entry, conflicts and add', () => {
     const add = createAddEntry(api());
     add.set({ question: 'Bug bounty?', answer: ' Yes ' });
     expect(await add.submit()).toBe(true);
-    expect(JSON.parse(fake.requestsTo('POST', /answers\/library\/$/)[0]!.body)).toEqual({ question: 'Bug bounty?', slots: [{ slot_key: 'answer', header: 'Answer', content: 'Yes' }] });
+    expect(JSON.parse(fake.requestsTo('POST', /answers\/library\/$/)[0]!.body)).toEqual({
+      question: 'Bug bounty?',
+      slots: [{ slot_key: 'answer', header: 'Answer', content: 'Yes' }],
+    });
     expect([add.state.question, add.state.added?.question]).toEqual(['', 'Bug bounty?']);
     add.dispose();
   });

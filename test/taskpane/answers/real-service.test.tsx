@@ -92,7 +92,9 @@ describe('Answers view on the real service', () => {
     expect(entry.textContent).toMatch(/Sourcealpha\.xlsx/);
     fireEvent.click(within(entry).getByRole('button', { name: 'Edit' }));
     const form = within(entry).getByRole('form', { name: 'Edit answer' });
-    const comment = within(form).getAllByRole('textbox').find((t) => (t as HTMLTextAreaElement).value === 'AES-256.') as HTMLTextAreaElement;
+    const comment = within(form)
+      .getAllByRole('textbox')
+      .find((t) => (t as HTMLTextAreaElement).value === 'AES-256.') as HTMLTextAreaElement;
     fireEvent.input(comment, { target: { value: 'AES-256, keys in a managed KMS.' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save as a new version' }));
     await within(entry).findByText('Saved as version 2; the earlier version is kept.', {}, { timeout: 10_000 });

@@ -25,11 +25,24 @@ beforeEach(() => {
     replayRun(1, { overall: { questions: 10, answered: 7, agreed: 5, agreement: 0.7143, coverage: 0.7, conflicts: 2 } }),
     replayRun(2, {
       questionnaires: [{ file_id: 4, file_name: 'hecvat-2024.xlsx', questions: 10, answered: 8, agreed: 6, agreement: 0.75, coverage: 0.8, conflicts: 1 }],
-      wrong: [{ file_id: 4, file_name: 'hecvat-2024.xlsx', question: 'Do you sell personal data?', original_id: 'PR-01', expected: 'No', got: 'Yes', reason: 'Reused…' }],
+      wrong: [
+        {
+          file_id: 4,
+          file_name: 'hecvat-2024.xlsx',
+          question: 'Do you sell personal data?',
+          original_id: 'PR-01',
+          expected: 'No',
+          got: 'Yes',
+          reason: 'Reused…',
+        },
+      ],
       wrong_count: 1,
       gap_count: 3,
       gaps: [
-        { section: 'Data security', questions: [{ questionnaire_id: 9, questionnaire: 'vendor-2026.xlsx', question: 'Do you rotate HSM keys quarterly?', original_id: 'DS-09' }] },
+        {
+          section: 'Data security',
+          questions: [{ questionnaire_id: 9, questionnaire: 'vendor-2026.xlsx', question: 'Do you rotate HSM keys quarterly?', original_id: 'DS-09' }],
+        },
         {
           section: 'Privacy',
           questions: [
@@ -57,21 +70,30 @@ describe('How good is the library for us?', () => {
     expect(card.textContent).toContain('8 of 10 past answers given again, 6 the same; 1 questionnaire, 2026-01-12 by Alice');
     expect(within(card).getByLabelText('Agreement over time').textContent).toBe('Trend: 71.4% (2026-01-11) → 75.0% (2026-01-12)');
     expect(within(card).getByText('Answered otherwise (1)')).toBeTruthy();
-    expect(within(within(card).getByRole('list', { name: 'Answered otherwise' })).getByText('Do you sell personal data?').closest('li')!.textContent).toContain('hecvat-2024.xlsx: No · library: Yes');
+    expect(
+      within(within(card).getByRole('list', { name: 'Answered otherwise' }))
+        .getByText('Do you sell personal data?')
+        .closest('li')!.textContent,
+    ).toContain('hecvat-2024.xlsx: No · library: Yes');
     expect(within(card).getByText('Nothing in the library answers (3)')).toBeTruthy();
     const privacy = within(card).getByRole('region', { name: 'Gaps in Privacy' });
     expect(within(privacy).getByRole('heading').textContent).toBe('Privacy (2)');
-    expect(within(privacy).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Do you appoint a data protection officer? (vendor-2026.xlsx)',
-      'Do you keep a record of processing? (vendor-2026.xlsx)',
-    ]);
-    expect(within(within(card).getByRole('region', { name: 'Gaps in Data security' })).getByRole('listitem').textContent).toBe('DS-09 Do you rotate HSM keys quarterly? (vendor-2026.xlsx)');
+    expect(
+      within(privacy)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Do you appoint a data protection officer? (vendor-2026.xlsx)', 'Do you keep a record of processing? (vendor-2026.xlsx)']);
+    expect(within(within(card).getByRole('region', { name: 'Gaps in Data security' })).getByRole('listitem').textContent).toBe(
+      'DS-09 Do you rotate HSM keys quarterly? (vendor-2026.xlsx)',
+    );
   });
 
   it('runs again for a repository manager: queued, followed, then the new figures join the trend', async () => {
     fake.replay.nextResult = {
       overall: { questions: 12, answered: 11, agreed: 10, agreement: 0.9091, coverage: 0.9167, conflicts: 0 },
-      questionnaires: [{ file_id: 4, file_name: 'hecvat-2024.xlsx', questions: 12, answered: 11, agreed: 10, agreement: 0.9091, coverage: 0.9167, conflicts: 0 }],
+      questionnaires: [
+        { file_id: 4, file_name: 'hecvat-2024.xlsx', questions: 12, answered: 11, agreed: 10, agreement: 0.9091, coverage: 0.9167, conflicts: 0 },
+      ],
       gap_count: 0,
     };
     const card = await openCard();
@@ -92,7 +114,10 @@ describe('How good is the library for us?', () => {
 
     // A key the service refuses when it starts (its role changed meanwhile): the service's sentence is shown.
     fake.keyOwners.set(API_KEY, { organization: { id: 1, name: 'Acme' }, user: { id: 1, name: 'Alice', role: 'admin' }, read_only: false });
-    fake.fail('POST', /answers\/library\/replay\/$/, { status: 403, json: { error: 'only an admin or repository manager can start a replay of the answer library' } });
+    fake.fail('POST', /answers\/library\/replay\/$/, {
+      status: 403,
+      json: { error: 'only an admin or repository manager can start a replay of the answer library' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Files' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Answers' }));
     const again = await screen.findByRole('region', { name: 'How good is the library for us?' });

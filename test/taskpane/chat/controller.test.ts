@@ -112,10 +112,20 @@ describe('Chat controller', () => {
   });
 
   it('opens a stored conversation, and a new one starts empty', async () => {
-    fake.sessions = [{ id: 9, title: 'Old', created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', is_archived: false, message_count: 0, messages: [
-      { id: 1, sender: 'user', content: 'Q', created_at: '2025-01-01T00:00:00Z', is_edited: false, metadata: null, sources: [] },
-      { id: 2, sender: 'assistant', content: 'A', created_at: '2025-01-01T00:00:00Z', is_edited: false, metadata: { trust: 'high' }, sources: [] },
-    ] }];
+    fake.sessions = [
+      {
+        id: 9,
+        title: 'Old',
+        created_at: '2025-01-01T00:00:00Z',
+        updated_at: '2025-01-01T00:00:00Z',
+        is_archived: false,
+        message_count: 0,
+        messages: [
+          { id: 1, sender: 'user', content: 'Q', created_at: '2025-01-01T00:00:00Z', is_edited: false, metadata: null, sources: [] },
+          { id: 2, sender: 'assistant', content: 'A', created_at: '2025-01-01T00:00:00Z', is_edited: false, metadata: { trust: 'high' }, sources: [] },
+        ],
+      },
+    ];
     const c = start();
     await c.openSession(9);
     expect([c.state.sessionId, c.state.keep, c.state.turns.map((t) => t.trust)]).toEqual([9, true, [null, 'high']]);
@@ -127,7 +137,13 @@ describe('Chat controller', () => {
 describe('Conversations list', () => {
   it('lists when shown, searches after a pause, pages, and lists again when told', async () => {
     fake.sessions = Array.from({ length: 12 }, (_, i) => ({
-      id: i + 1, title: i === 4 ? 'Encryption' : `Chat ${i + 1}`, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', is_archived: false, message_count: 2, messages: [],
+      id: i + 1,
+      title: i === 4 ? 'Encryption' : `Chat ${i + 1}`,
+      created_at: '2025-01-01T00:00:00Z',
+      updated_at: '2025-01-01T00:00:00Z',
+      is_archived: false,
+      message_count: 2,
+      messages: [],
     }));
     const s = (sessions = createSessionList({ searchDelayMs: 10 }));
     const api = client();
@@ -142,7 +158,12 @@ describe('Conversations list', () => {
     s.setSearch('encrypt');
     expect(s.state.page).toBe(1);
     await until(() => s.state.data?.count === 1);
-    expect(fake.requestsTo('GET', /chat\/sessions/).at(-1)!.query.get('search')).toBe('encrypt');
+    expect(
+      fake
+        .requestsTo('GET', /chat\/sessions/)
+        .at(-1)!
+        .query.get('search'),
+    ).toBe('encrypt');
     const before = fake.requestsTo('GET', /chat\/sessions/).length;
     s.setInputs({ client: api, active: true, refreshKey: 1 });
     await until(() => fake.requestsTo('GET', /chat\/sessions/).length === before + 1);

@@ -73,7 +73,9 @@ describe('Fill view', () => {
     const none = errorOf({ kind: 'failed', step: 'detect', error: new SessionError('no-questionnaire', 'x') });
     expect(String(none)).toMatch(/made no questionnaire of it/);
     const refused = new ApiError({ kind: 'http', status: 400, serverMessage: 'not a workbook', message: 'Bad request' });
-    expect(String(errorOf({ kind: 'failed', step: 'upload', error: refused }))).toMatch(/could not use this workbook as a questionnaire\. The service said: "not a workbook"/);
+    expect(String(errorOf({ kind: 'failed', step: 'upload', error: refused }))).toMatch(
+      /could not use this workbook as a questionnaire\. The service said: "not a workbook"/,
+    );
     const other = new Error('offline');
     expect(errorOf({ kind: 'failed', step: 'generate', error: other })).toBe(other);
     expect(errorOf({ kind: 'undo-failed', error: other })).toBe(other);

@@ -57,7 +57,12 @@ describe('choosing a side of a conflict', () => {
 
   it("writes the side's response for each cell, else its value in its own slot", () => {
     expect(sideWrites(targets, side({})).map((w) => [w.target.cell.address, w.text])).toEqual([['C1', 'No']]);
-    const both = side({ slot_responses: [{ slot_key: 'answer', content: 'No' }, { slot_key: 'comment', content: 'Not hosted.' }] });
+    const both = side({
+      slot_responses: [
+        { slot_key: 'answer', content: 'No' },
+        { slot_key: 'comment', content: 'Not hosted.' },
+      ],
+    });
     expect(sideWrites(targets, both).map((w) => [w.target.cell.address, w.text])).toEqual([
       ['C1', 'No'],
       ['D1', 'Not hosted.'],

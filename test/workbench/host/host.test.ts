@@ -148,7 +148,7 @@ describe('what a written value becomes', () => {
       const sheet = context.workbook.worksheets.getItem('Sheet1');
       sheet.getRange('A1').values = [['=HYPERLINK("http://x","y")']];
       sheet.getRange('B1').values = [['=HYPERLINK("http://x","y")']];
-      sheet.getRange('C1').values = [["'=HYPERLINK(\"http://x\",\"y\")"]];
+      sheet.getRange('C1').values = [['\'=HYPERLINK("http://x","y")']];
       sheet.getRange('D1:H1').values = [['42', '10%', 'TRUE', '00123', '-abc']];
       await context.sync();
       const back = sheet.getRange('A1:C1');

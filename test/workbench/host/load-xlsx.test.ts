@@ -44,7 +44,10 @@ describe('loadXlsxIntoHost', () => {
   it('loads values, cached formulas, formats, fills, locks, protection, merges, validations, notes, hidden sheets', async () => {
     const host = await loadXlsxIntoHost(await sampleWorkbook());
     const q = host.sheet('Questions');
-    expect(host.sheets.map((s) => [s.name, s.visibility])).toEqual([['Questions', 'Visible'], ['Lookup', 'Hidden']]);
+    expect(host.sheets.map((s) => [s.name, s.visibility])).toEqual([
+      ['Questions', 'Visible'],
+      ['Lookup', 'Hidden'],
+    ]);
     expect(q.protection).toMatchObject({ protected: true, allowFormatCells: false });
     expect(host.getCell('Questions', 'B2')).toMatchObject({ formula: '=Lookup!A1', value: 'Do you encrypt data?', locked: true });
     expect(host.getCell('Questions', 'C2')).toMatchObject({ value: null, locked: false, fill: '#EEF3F8' });
@@ -126,7 +129,10 @@ describe('the workbench download (src/xlsx, lossless)', () => {
     const host = await loadXlsxIntoHost(original, { fileName: 'hecvat.xlsx' });
     expect(host.sheet(sheet).validations).toHaveLength(x14);
     uninstall = installExcelHost(host);
-    const answerCell = host.sheet(sheet).validations.find((v) => v.type === 'list')!.range.split(/[\s:]/)[0]!;
+    const answerCell = host
+      .sheet(sheet)
+      .validations.find((v) => v.type === 'list')!
+      .range.split(/[\s:]/)[0]!;
     // A comment cell outside every merged area (most of this sheet's D column is merged).
     const merged = (row: number) => host.sheet(sheet).merges.some((m) => row >= m.top && row < m.top + m.rowCount && 4 >= m.left && 4 < m.left + m.columnCount);
     let row = 20;

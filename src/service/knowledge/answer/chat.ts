@@ -106,7 +106,12 @@ export function partAnswer(part: string, sentences: ScoredSentence[], focus: Que
   const quoted = sentences.filter((s) => s.candidate.evidence.file_id === fileId).slice(0, 3);
   const party = quoted[0]!.candidate.evidence.third_party;
   if (party) {
-    return { part, text: `According to ${party} (a third party, not your organisation): ${joinSentences(quoted.map((s) => s.text))}`, used: uniqueCandidates(quoted), trust: 'low' };
+    return {
+      part,
+      text: `According to ${party} (a third party, not your organisation): ${joinSentences(quoted.map((s) => s.text))}`,
+      used: uniqueCandidates(quoted),
+      trust: 'low',
+    };
   }
   const owners = quoted.map((s) => providerAttestation(s.candidate.evidence.content, s.text, ownNames));
   const own = quoted.filter((_, i) => !owners[i]);

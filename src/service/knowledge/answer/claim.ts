@@ -17,12 +17,70 @@ import { NEGATIONS, keyTerms, stem, stemmedTerms, SYNONYMS, type TermWeights } f
 
 /** Words that say how a question is asked or qualify the practice, not what it is about (stemmed). */
 const NOT_THE_CLAIM = new Set([
-  'have', 'maintain', 'util', 'emploi', 'implement', 'leverag', 'perform', 'conduct', 'exist', 'place',
-  'current', 'document', 'formal', 'written', 'defin', 'establish', 'regularli', 'period', 'routin',
-  'organ', 'compani', 'vendor', 'ensur', 'e', 'g', 'ie', 'etc', 'follow', 'within', 'solut', 'offer',
-  'abl', 'capabl', 'adequ', 'appropri', 'specif', 'relev', 'effect', 'ani', 'make', 'provid', 'undergon', 'undergo',
-  'well', 'overal', 'full', 'addit', 'variou', 'includ', 'particular', 'proper', 'sound', 'robust', 'either',
-  'encompass', 'gener', 'accomod', 'accommod', 'expect', 'carri', 'reflect', 'need', 'last', 'past',
+  'have',
+  'maintain',
+  'util',
+  'emploi',
+  'implement',
+  'leverag',
+  'perform',
+  'conduct',
+  'exist',
+  'place',
+  'current',
+  'document',
+  'formal',
+  'written',
+  'defin',
+  'establish',
+  'regularli',
+  'period',
+  'routin',
+  'organ',
+  'compani',
+  'vendor',
+  'ensur',
+  'e',
+  'g',
+  'ie',
+  'etc',
+  'follow',
+  'within',
+  'solut',
+  'offer',
+  'abl',
+  'capabl',
+  'adequ',
+  'appropri',
+  'specif',
+  'relev',
+  'effect',
+  'ani',
+  'make',
+  'provid',
+  'undergon',
+  'undergo',
+  'well',
+  'overal',
+  'full',
+  'addit',
+  'variou',
+  'includ',
+  'particular',
+  'proper',
+  'sound',
+  'robust',
+  'either',
+  'encompass',
+  'gener',
+  'accomod',
+  'accommod',
+  'expect',
+  'carri',
+  'reflect',
+  'need',
+  'last',
+  'past',
 ]);
 
 /** Stems that name the same concept here, folded onto the first of each group. */
@@ -114,7 +172,10 @@ export function questionClaim(question: string, weightOf: TermWeights = () => 1)
  * identify which one"). They say when or how to answer, not what is claimed.
  */
 export function questionProper(question: string): string {
-  let text = question.replace(/^(\s*(?:[\w&.-]+\s*[:.)]\s+)?)if\b[^,?]{0,120},\s*(?=(?:do|does|did|is|are|was|were|can|could|will|would|have|has|should)\b)/i, '$1');
+  let text = question.replace(
+    /^(\s*(?:[\w&.-]+\s*[:.)]\s+)?)if\b[^,?]{0,120},\s*(?=(?:do|does|did|is|are|was|were|can|could|will|would|have|has|should)\b)/i,
+    '$1',
+  );
   const mark = text.indexOf('?');
   if (mark > 0 && text.slice(0, mark).trim().split(/\s+/).length >= 3) {
     // An example list right after the mark ("…authentication? (e.g. Duo, OTP)") belongs to the question.
@@ -192,7 +253,10 @@ export function evidenceConcepts(text: string, claim?: readonly ClaimTerm[]): Se
 function initialsOf(text: string): Set<string> {
   const found = new Set<string>();
   for (const run of text.split(/[^A-Za-z\s-]+/)) {
-    const letters = run.split(/[\s-]+/).filter((w) => w.length > 0).map((w) => w[0]!.toLowerCase());
+    const letters = run
+      .split(/[\s-]+/)
+      .filter((w) => w.length > 0)
+      .map((w) => w[0]!.toLowerCase());
     for (let i = 0; i < letters.length; i++) {
       for (let n = 2; n <= 5 && i + n <= letters.length; n++) found.add(`${INITIALS}${letters.slice(i, i + n).join('')}`);
     }
@@ -228,13 +292,15 @@ export function claimCoverage(claim: ClaimTerm[], evidence: Set<string>): { shar
 }
 
 /** Conditional or hedged statements: they describe what could happen, not what is done. */
-const CONDITIONAL = /\b(?:if|unless|whether|may|might|could|would|optional(?:ly)?|upon request|on request|when requested|where (?:applicable|possible|required)|can be (?:configured|enabled|requested)|plan(?:s|ned)? to|intend(?:s|ed)? to|in the future|roadmap)\b/;
+const CONDITIONAL =
+  /\b(?:if|unless|whether|may|might|could|would|optional(?:ly)?|upon request|on request|when requested|where (?:applicable|possible|required)|can be (?:configured|enabled|requested)|plan(?:s|ned)? to|intend(?:s|ed)? to|in the future|roadmap)\b/;
 
 /**
  * A practice weaker than a question would ask about, stated outright: "a one-time, opportunistic write-up
  * rather than a scheduled recurring process". It answers No to "reviewed periodically?", never Yes.
  */
-export const WEAKER_PRACTICE = /\b(?:one[- ]time|ad[- ]hoc|opportunistic(?:ally)?|informal(?:ly)?|not (?:a )?(?:scheduled|recurring|regular|periodic|formal(?:ly)?|documented|supported|available|offered|required|enforced)|unsupported|rather than (?:a |an )?(?:scheduled|recurring|regular|periodic|formal|documented))\b/i;
+export const WEAKER_PRACTICE =
+  /\b(?:one[- ]time|ad[- ]hoc|opportunistic(?:ally)?|informal(?:ly)?|not (?:a )?(?:scheduled|recurring|regular|periodic|formal(?:ly)?|documented|supported|available|offered|required|enforced)|unsupported|rather than (?:a |an )?(?:scheduled|recurring|regular|periodic|formal|documented))\b/i;
 
 /** Whether the sentence states its content plainly: no negation word, no condition or hedge, no weaker practice. */
 export function statesPlainly(sentence: string): boolean {

@@ -120,7 +120,16 @@ export class WorkbookConsistency {
         };
       }
     }
-    this.given.push({ identity: copyable ? questionIdentity(q) : '', subject, stems, shape: shapeOf(q.answer_slots), listValue, where: q.where, cells: writableCells(q), result: out });
+    this.given.push({
+      identity: copyable ? questionIdentity(q) : '',
+      subject,
+      stems,
+      shape: shapeOf(q.answer_slots),
+      listValue,
+      where: q.where,
+      cells: writableCells(q),
+      result: out,
+    });
     return out;
   }
 }

@@ -43,7 +43,24 @@ const DENY_SHARE = 0.7;
 /** Share of the claim a decision needs when one of its core concepts is not stated. */
 const MISSING_CORE_SHARE = 0.5;
 /** Concepts of how any policy, programme or practice is kept, whatever its subject (claim.ts folds policy/procedure/plan into "plan"; a programme "developed and implemented" is any programme's life). */
-const LIFECYCLE = new Set(['plan', 'develop', 'implement', 'review', 'updat', 'least', 'annual', 'test', 'period', 'regular', 'approv', 'communic', 'evalu', 'year', 'month', 'exist']);
+const LIFECYCLE = new Set([
+  'plan',
+  'develop',
+  'implement',
+  'review',
+  'updat',
+  'least',
+  'annual',
+  'test',
+  'period',
+  'regular',
+  'approv',
+  'communic',
+  'evalu',
+  'year',
+  'month',
+  'exist',
+]);
 /** Share of the claim the sentence must hold by itself: a heading alone does not state a practice. */
 const OWN_SHARE = 0.34;
 /** Share of the referred-to subject a passage must be about. */
@@ -52,10 +69,13 @@ const SUBJECT_SHARE = 0.5;
 const CORE_WEIGHT = 0.8;
 
 /** A verb negated once: "does not store", "is never shared" (not "not only", "no later than"). */
-const DENIAL = /\b(?:(?:do|does|did|is|are|was|were|has|have|had|will|can|could|shall)\s+not|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|won't|can't|cannot|never)\b/i;
-const NOT_A_DENIAL = /\b(?:not\s+(?:only|just|limited|necessarily|all)|no\s+later|if\s+not|whether\s+or\s+not|unless|except|\w*n't\s+(?:have|need)\s+to|not\s+(?:have|need)\s+to|need\s+not|no\s+need)\b/i;
+const DENIAL =
+  /\b(?:(?:do|does|did|is|are|was|were|has|have|had|will|can|could|shall)\s+not|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|won't|can't|cannot|never)\b/i;
+const NOT_A_DENIAL =
+  /\b(?:not\s+(?:only|just|limited|necessarily|all)|no\s+later|if\s+not|whether\s+or\s+not|unless|except|\w*n't\s+(?:have|need)\s+to|not\s+(?:have|need)\s+to|need\s+not|no\s+need)\b/i;
 /** "Will any data leave…", "Are there any browsers not supported": a general practice does not settle them. */
-const ASKS_ABOUT_EXCEPTIONS = /^\W*(?:[\w&.-]+\s*[:.)]\s+)?(?:will|is|are|does|do|has|have|can|could|would)\s+(?:there\s+)?any\b|\bany\b[^?]{0,60}\b(?:leave|outside|not|other than|except|exceptions?)\b/i;
+const ASKS_ABOUT_EXCEPTIONS =
+  /^\W*(?:[\w&.-]+\s*[:.)]\s+)?(?:will|is|are|does|do|has|have|can|could|would)\s+(?:there\s+)?any\b|\bany\b[^?]{0,60}\b(?:leave|outside|not|other than|except|exceptions?)\b/i;
 /** Prompts and questions state nothing about anyone. */
 const NOT_A_STATEMENT = /\?\s*$|^\s*(?:do|does|is|are|has|have|can|will)\s+(?:you|your|the)\b/i;
 
@@ -86,7 +106,9 @@ export function decideFromStatement(question: string, own: Candidate[], focus: Q
     let passageConcepts: Set<string> | null = null;
     const passage = () => (passageConcepts ??= evidenceConcepts(`${candidate.evidence.context_header}\n${candidate.evidence.content}`, claim));
     // Whole sentences only: a fragment cut by a page break or a form's labels states nothing.
-    for (const sentence of quotableSentences(candidate.evidence.content).filter(isStatement).map((s) => s.text)) {
+    for (const sentence of quotableSentences(candidate.evidence.content)
+      .filter(isStatement)
+      .map((s) => s.text)) {
       if (sentence.length < 25 || sentence.length > 400 || NOT_A_STATEMENT.test(sentence)) continue;
       const said = withAllData(sentence, evidenceConcepts(sentence, claim), claim);
       const held = new Set([...said, ...heading]);
@@ -102,7 +124,11 @@ export function decideFromStatement(question: string, own: Candidate[], focus: Q
       if (missing.length > 1) continue;
       if (missing.length === 1) {
         const unstated = missing[0]!;
-        if (share < MISSING_CORE_SHARE || !(passage().has(unstated.concept) || (unstated.weight < mostDistinctive && !focus.absent?.has(stem(unstated.word.toLowerCase()))))) continue;
+        if (
+          share < MISSING_CORE_SHARE ||
+          !(passage().has(unstated.concept) || (unstated.weight < mostDistinctive && !focus.absent?.has(stem(unstated.word.toLowerCase()))))
+        )
+          continue;
         // What it holds must include the subject, not only how any policy lives ("a policy reviewed
         // annually" is no answer to "are application security policies reviewed annually?").
         if (subjectOfClaim.length > 0 && claimCoverage(subjectOfClaim, held).share < MISSING_CORE_SHARE) continue;
@@ -110,7 +136,13 @@ export function decideFromStatement(question: string, own: Candidate[], focus: Q
       // A No must deny this very claim: every core concept stated and nearly all of it ("does not store
       // cardholder data" denies nothing about "critical data").
       const deniesThis = missing.length === 0 && share >= DENY_SHARE && (denies(sentence) || rejectsClaim(sentence, claim));
-      const value = deniesThis ? 'no' : denies(sentence) || rejectsClaim(sentence, claim) ? null : statesPlainly(sentence) && !asksAboutExceptions ? 'yes' : null;
+      const value = deniesThis
+        ? 'no'
+        : denies(sentence) || rejectsClaim(sentence, claim)
+          ? null
+          : statesPlainly(sentence) && !asksAboutExceptions
+            ? 'yes'
+            : null;
       if (!value || (best && share <= best.share)) continue;
       // A No from a practice set aside ("instead of providing backups") is a draft: the sentence speaks of what is done instead.
       const sure = share >= SURE_SHARE && missing.length === 0 && !(value === 'no' && !denies(sentence));
@@ -174,5 +206,8 @@ function denies(sentence: string): boolean {
 }
 
 function describe(claim: ClaimTerm[], held: Set<string>): string {
-  return claim.filter((t) => held.has(t.concept)).map((t) => t.word).join(', ');
+  return claim
+    .filter((t) => held.has(t.concept))
+    .map((t) => t.word)
+    .join(', ');
 }

@@ -54,7 +54,12 @@ export function bestSentences(query: string, candidates: Candidate[], max = 3, f
   const seen: Set<string>[] = [];
   for (const candidate of candidates.slice(0, 4)) {
     // Whole sentences only: a fragment cut by a page or passage break, or a form's labels, states nothing.
-    const sentences = candidate.evidence.type === 'qna' ? [candidate.evidence.content] : quotableSentences(candidate.evidence.content).filter(isStatement).map((s) => s.text);
+    const sentences =
+      candidate.evidence.type === 'qna'
+        ? [candidate.evidence.content]
+        : quotableSentences(candidate.evidence.content)
+            .filter(isStatement)
+            .map((s) => s.text);
     // Heading terms count toward every sentence under them: "Encryption" + "Data is AES-256…".
     const headerStems = stemmedTerms(candidate.evidence.context_header);
     for (const sentence of sentences) {
@@ -145,7 +150,8 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     const namesIt = (text: string, c: Candidate) => !question.subject || !focus || namesSubject(claimed, question.subject, text, c, focus);
     const deciders = question.subject ? candidates.filter(onSubject) : candidates;
     const setAside = focus ? rejectsClaim(top.text, questionClaim(claimed, focus.weights)) : false;
-    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text) && !setAside && onSubject(top.candidate) && namesIt(top.text, top.candidate)) decided = yes;
+    if (yes && topOwnCoverage >= AFFIRM_COVERAGE && statesPlainly(top.text) && !setAside && onSubject(top.candidate) && namesIt(top.text, top.candidate))
+      decided = yes;
     // A paraphrase does not outweigh the organisation's own denial of the claim ("does not store… cardholder data").
     else if (yes && focus && (paraphrased = statedClaim(asked, deciders, focus, namesIt)) && stated()?.value !== 'no') {
       paraphrase = paraphrased;
@@ -161,7 +167,9 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
   }
   // The sentences that decided a Yes or No lead the comment: they are its justification.
   const deciding = paraphrase ?? statement;
-  const quoted = deciding ? [deciding.text, ...sentences.map((s) => s.text).filter((t) => !deciding.text.includes(t))].slice(0, 3) : sentences.map((s) => s.text);
+  const quoted = deciding
+    ? [deciding.text, ...sentences.map((s) => s.text).filter((t) => !deciding.text.includes(t))].slice(0, 3)
+    : sentences.map((s) => s.text);
   const comment = quoted.join(' ');
   // The explanation goes to the first free-text slot; with no slots at all it is the answer itself.
   const textSlot = slots.find((s) => !isListSlot(s));
@@ -170,7 +178,9 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
 
   const undecided = primaryList !== null && decided === null;
   const text = primaryList ? (decided ?? '') : comment;
-  const sources = [...new Set([...(deciding ? [deciding.candidate] : []), ...sentences.map((s) => s.candidate)].map((c) => describeSource(c.evidence)))].join(', ');
+  const sources = [...new Set([...(deciding ? [deciding.candidate] : []), ...sentences.map((s) => s.candidate)].map((c) => describeSource(c.evidence)))].join(
+    ', ',
+  );
   let { score, reason } = decisionScore({ topScore: top.score, sources, statement, denied, paraphrase, decided, primaryList });
   if (!textSlot && listSlots.length > 0 && !decided) reason += ' (no free-text slot to hold the explanation)';
   // "Date", "Vendor name": one distinctive word matches text anywhere; the match proves little.
@@ -195,7 +205,13 @@ export function extractiveAnswer(question: QuestionInput, candidates: Candidate[
     score,
     evaluation: evaluation(score, reason, 'extractive'),
     flagged_for_review:
-      undecided || denied || vague || loose || (top.score < 0.5 && !statement?.sure) || (paraphrase !== null && paraphrase.share < PARAPHRASE_SURE) || (statement !== null && !statement.sure),
+      undecided ||
+      denied ||
+      vague ||
+      loose ||
+      (top.score < 0.5 && !statement?.sure) ||
+      (paraphrase !== null && paraphrase.share < PARAPHRASE_SURE) ||
+      (statement !== null && !statement.sure),
     evidence,
     method: 'extractive',
   };
@@ -264,13 +280,19 @@ function describeAllowed(allowed: readonly string[]): string {
 }
 
 export function isNegated(sentence: string): boolean {
-  const words = sentence.toLowerCase().replace(/[’]/g, "'").match(/[a-z']+/g) ?? [];
+  const words =
+    sentence
+      .toLowerCase()
+      .replace(/[’]/g, "'")
+      .match(/[a-z']+/g) ?? [];
   return words.some((w) => NEGATIONS.has(w));
 }
 
 /** A verb negated once ("does not store", "is never shared"), not "not only", "no later than" or "unless". */
-const DENIAL = /\b(?:(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could|shall|should|may|must)\s+not|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|won't|can't|cannot|never)\b/;
-const NOT_A_DENIAL = /\b(?:not\s+(?:only|just|limited|necessarily|all)|no\s+later|if\s+not|whether\s+or\s+not|unless|except|\w*n't\s+(?:have|need)\s+to|not\s+(?:have|need)\s+to|need\s+not|no\s+need)\b/;
+const DENIAL =
+  /\b(?:(?:do|does|did|is|are|was|were|has|have|had|will|would|can|could|shall|should|may|must)\s+not|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|won't|can't|cannot|never)\b/;
+const NOT_A_DENIAL =
+  /\b(?:not\s+(?:only|just|limited|necessarily|all)|no\s+later|if\s+not|whether\s+or\s+not|unless|except|\w*n't\s+(?:have|need)\s+to|not\s+(?:have|need)\s+to|need\s+not|no\s+need)\b/;
 
 /** Whether the sentence denies its own claim outright, once (a double negation decides nothing). */
 export function deniesClaim(sentence: string): boolean {
@@ -314,7 +336,12 @@ const CLAIM_PASSAGES = 4;
  * ones of a passage, holding at least CLAIM_SHARE of the claim's weight, none of them negated or
  * conditional. Null when the claim is too thin to judge (fewer than two concepts) or nothing states it.
  */
-export function statedClaim(question: string, candidates: Candidate[], focus: QuestionFocus, accept: (text: string, candidate: Candidate) => boolean = () => true): StatedClaim | null {
+export function statedClaim(
+  question: string,
+  candidates: Candidate[],
+  focus: QuestionFocus,
+  accept: (text: string, candidate: Candidate) => boolean = () => true,
+): StatedClaim | null {
   // "Will any data leave…", "Are there any browsers not supported": they ask about exceptions, and a
   // statement of the general practice does not settle them.
   if (/\bany\b/i.test(questionProper(question))) return null;
@@ -346,7 +373,10 @@ export function statedClaim(question: string, candidates: Candidate[], focus: Qu
 }
 
 function describeClaim(claim: ClaimTerm[], held: Set<string>): string {
-  return claim.filter((t) => held.has(t.concept)).map((t) => t.word).join(', ');
+  return claim
+    .filter((t) => held.has(t.concept))
+    .map((t) => t.word)
+    .join(', ');
 }
 
 /** A third party's evidence (labelled by answer/ownership.ts) given as a draft: never a list answer about us. */
@@ -360,7 +390,13 @@ export function thirdPartyDraft(question: QuestionInput, thirdParty: Candidate[]
   const reason =
     `Only another organisation's document speaks to this (third party: ${parties}); it can support a statement about that ` +
     `organisation (e.g. "our hosting provider is certified"), not an answer about yours, so the list answer was left for review. ${draft.evaluation.reason}`;
-  return { ...draft, text: question.answer_slots.some(isListSlot) ? '' : draft.text, score, evaluation: evaluation(score, reason, 'extractive'), flagged_for_review: true };
+  return {
+    ...draft,
+    text: question.answer_slots.some(isListSlot) ? '' : draft.text,
+    score,
+    evaluation: evaluation(score, reason, 'extractive'),
+    flagged_for_review: true,
+  };
 }
 
 /**

@@ -55,8 +55,19 @@ export async function decideCandidates(
   const ids = candidates.filter((c) => c.library && c.evidence.qna_id !== null).map((c) => c.evidence.qna_id!);
   if (ids.length === 0) return { candidates, decisions };
   const rows = await source.byIds(orgId, ids);
-  const settled = await source.canonicalKeys(orgId, rows.map((r) => r.qkey));
-  const forOffering = offeringIds.length === 0 ? [] : (await source.settlements(orgId, rows.map((r) => r.qkey))).filter((s) => offeringIds.includes(s.offering_id));
+  const settled = await source.canonicalKeys(
+    orgId,
+    rows.map((r) => r.qkey),
+  );
+  const forOffering =
+    offeringIds.length === 0
+      ? []
+      : (
+          await source.settlements(
+            orgId,
+            rows.map((r) => r.qkey),
+          )
+        ).filter((s) => offeringIds.includes(s.offering_id));
   const months = (await source.reviewAgeMonths(orgId)) ?? defaultReviewMonths;
   const rowOf = new Map(rows.map((r) => [r.id, r]));
   const kept: Candidate[] = [];
@@ -86,7 +97,12 @@ function edited(c: Candidate, row: LibraryRow): Candidate {
   return {
     ...c,
     evidence: { ...c.evidence, content: qaContent(v.answer, v.slots), question_text: v.question },
-    library: { ...c.library!, question: v.question, questionStems: v.question === row.question ? c.library!.questionStems : stemmedTerms(v.question), slots: v.slots },
+    library: {
+      ...c.library!,
+      question: v.question,
+      questionStems: v.question === row.question ? c.library!.questionStems : stemmedTerms(v.question),
+      slots: v.slots,
+    },
   };
 }
 
@@ -102,7 +118,11 @@ export function trustedLibraryAnswer(question: QuestionInput, matches: LibraryMa
   const canonical = forOffering ?? trusted.find((m) => decisionOf(m).row.state?.status === 'canonical');
   const pick = canonical ?? trusted[0]!;
   const decision = decisionOf(pick);
-  const result = reuseAnswer(question, pick, matches.filter((m) => m !== pick));
+  const result = reuseAnswer(
+    question,
+    pick,
+    matches.filter((m) => m !== pick),
+  );
   const settlement = decision.settledFor;
   const by = settlement?.by_name ?? decision.row.state?.approved_by;
   const on = settlement?.at ?? decision.row.state?.approved_at;

@@ -83,11 +83,7 @@ export interface ConflictSummary {
  * Every accepted past answer, the best per file, newest upload of the same questionnaire only, best first.
  * `facts` reads what the library knows about a file (its product, offerings).
  */
-export function findLibraryMatches(
-  question: QuestionInput,
-  candidates: Candidate[],
-  facts: (fileId: number) => LibraryFileFacts,
-): LibraryMatch[] {
+export function findLibraryMatches(question: QuestionInput, candidates: Candidate[], facts: (fileId: number) => LibraryFileFacts): LibraryMatch[] {
   const stems = stemmedTerms(question.text);
   const wantedId = normaliseId(question.original_id);
   const wantedTemplate = normaliseTemplate(question.tab_name);
@@ -104,7 +100,12 @@ export function findLibraryMatches(
     const previous = bestPerFile.get(candidate.evidence.file_id);
     if (!previous || matchKey(match) > matchKey(previous)) bestPerFile.set(candidate.evidence.file_id, match);
   }
-  const current = new Set(withoutSuperseded([...bestPerFile.values()].map((m) => m.candidate), facts));
+  const current = new Set(
+    withoutSuperseded(
+      [...bestPerFile.values()].map((m) => m.candidate),
+      facts,
+    ),
+  );
   const all = [...bestPerFile.values()].filter((m) => current.has(m.candidate)).sort((a, b) => matchKey(b) - matchKey(a));
   // A near match speaks only when nothing closer does: it must not raise a conflict with a close one.
   const close = all.filter(isCloseMatch);
@@ -123,7 +124,10 @@ const matchKey = (m: { similarity: number; idMatch: boolean }) => m.similarity +
  * the older: the older's past answers are no evidence anywhere (library reuse, search, chat), so a
  * corrected answer never competes with the answer it corrected. Passages pass through untouched.
  */
-export function withoutSuperseded<C extends Pick<Candidate, 'evidence' | 'library'>>(candidates: C[], facts: (fileId: number) => Pick<LibraryFileFacts, 'label'>): C[] {
+export function withoutSuperseded<C extends Pick<Candidate, 'evidence' | 'library'>>(
+  candidates: C[],
+  facts: (fileId: number) => Pick<LibraryFileFacts, 'label'>,
+): C[] {
   const newest = new Map<string, number>();
   for (const c of candidates) {
     if (!c.library) continue;
@@ -216,7 +220,11 @@ function decide(sides: { match: LibraryMatch; value: string }[], policy: Library
     const values = new Set(same.map((s) => s.value));
     if (same.length > 0 && values.size === 1) {
       const m = same[0]!;
-      return { match: m.match, rule: 'same_offering', explanation: `${questionnaireName(m.match)} is about this questionnaire's offering, so its answer ${m.value} was taken` };
+      return {
+        match: m.match,
+        rule: 'same_offering',
+        explanation: `${questionnaireName(m.match)} is about this questionnaire's offering, so its answer ${m.value} was taken`,
+      };
     }
   }
   if (policy.prefer_recent) {

@@ -65,11 +65,19 @@ export class LlmAnswerer {
    * again once with the others left out; a question still without an answer, or a batch whose request
    * fails or does not fit the budget, comes back as `failed` with the reason.
    */
-  async answerBatch(items: BatchQuestion[], budget: TokenBudget, limits: BatchLimits, meter: Meter = { requests: 0, tokens: 0 }, retry = true): Promise<BatchAnswer> {
+  async answerBatch(
+    items: BatchQuestion[],
+    budget: TokenBudget,
+    limits: BatchLimits,
+    meter: Meter = { requests: 0, tokens: 0 },
+    retry = true,
+  ): Promise<BatchAnswer> {
     const ids = items.map((_, i) => `q${i + 1}`);
     const slots = writableSlots(items[0]!.question.answer_slots);
     const evidence = sharedEvidence(items, limits.maxPromptChars);
-    const questionsText = items.map((item, i) => [`[${ids[i]}] ${item.question.text}`, ...writableSlots(item.question.answer_slots).map((s) => `    ${describeSlot(s)}`)].join('\n'));
+    const questionsText = items.map((item, i) =>
+      [`[${ids[i]}] ${item.question.text}`, ...writableSlots(item.question.answer_slots).map((s) => `    ${describeSlot(s)}`)].join('\n'),
+    );
     const prompt = [
       `Answer each of these ${items.length} questionnaire questions from the evidence. Each question has an id in brackets.`,
       '',
@@ -89,7 +97,10 @@ export class LlmAnswerer {
     const before = meter.tokens;
     let asked: { reply: LlmReply & { answers?: unknown }; model: string };
     try {
-      const schema = batchSchema(ids, slots.map((s) => ({ key: s.role, allowed: isListSlot(s) ? (s.allowed_values ?? []) : undefined })));
+      const schema = batchSchema(
+        ids,
+        slots.map((s) => ({ key: s.role, allowed: isListSlot(s) ? (s.allowed_values ?? []) : undefined })),
+      );
       asked = await this.ask([{ role: 'user', content: prompt }], schema, meter);
     } catch (error) {
       return { outcomes: items.map(() => ({ failed: `the language model failed: ${(error as Error).message}` })), usage: meter, model: null };
@@ -105,7 +116,15 @@ export class LlmAnswerer {
     });
     const missing = outcomes.flatMap((o, i) => (o === null ? [i] : []));
     if (missing.length > 0) {
-      const again = retry ? await this.answerBatch(missing.map((i) => items[i]!), budget, limits, meter, false) : null;
+      const again = retry
+        ? await this.answerBatch(
+            missing.map((i) => items[i]!),
+            budget,
+            limits,
+            meter,
+            false,
+          )
+        : null;
       missing.forEach((i, k) => {
         outcomes[i] = again?.outcomes[k] ?? { failed: 'the language model left this question out of its reply' };
       });
@@ -142,7 +161,11 @@ export class LlmAnswerer {
       return { reply: parseReply(first.content), model: first.model };
     } catch {
       const repair = await this.client.complete(
-        [...all, { role: 'assistant', content: first.content.slice(0, 4000) }, { role: 'user', content: 'That was not a valid JSON object. Reply again with ONLY the JSON object, no prose, no code fence.' }],
+        [
+          ...all,
+          { role: 'assistant', content: first.content.slice(0, 4000) },
+          { role: 'user', content: 'That was not a valid JSON object. Reply again with ONLY the JSON object, no prose, no code fence.' },
+        ],
         schema,
         meter,
       );
@@ -223,7 +246,8 @@ function validated(questionText: string, slots: AnswerSlot[], evidence: Candidat
   const ordered = [...cited, ...own.filter((c) => !cited.includes(c))].slice(0, 5);
   const primaryListEmpty = !!primary && isListSlot(primary) && !primaryValue;
   const empty = text === '' && slot_responses.length === 0;
-  const flagged = rejected.length > 0 || primaryListEmpty || empty || cited.length === 0 || citations.outOfRange.length > 0 || unsupported || planted || offTopic;
+  const flagged =
+    rejected.length > 0 || primaryListEmpty || empty || cited.length === 0 || citations.outOfRange.length > 0 || unsupported || planted || offTopic;
 
   const topRelevance = own[0]?.evidence.relevance_score ?? 0;
   let score = Math.round(55 + 30 * topRelevance);
@@ -232,8 +256,8 @@ function validated(questionText: string, slots: AnswerSlot[], evidence: Candidat
   if (citations.outOfRange.length) reason += `; the model cited evidence that was not given (${citations.outOfRange.join(', ')}), low trust`;
   else if (cited.length === 0) reason += '; the model cited no evidence';
   if (planted) reason += '; the cited evidence contains text addressed to an AI model (possible planted instruction), low trust';
-  if (unsupported) reason += '; the cited evidence does not contain the answer\'s key terms, low trust';
-  if (offTopic) reason += '; the cited evidence does not address this question\'s key terms, low trust';
+  if (unsupported) reason += "; the cited evidence does not contain the answer's key terms, low trust";
+  if (offTopic) reason += "; the cited evidence does not address this question's key terms, low trust";
   if (rejected.length) reason += `; rejected ${rejected.join(', ')}: not an allowed value, left for review`;
   else if (primaryListEmpty) reason += '; the evidence does not decide the list answer, left for review';
   if (empty) reason = 'The language model found no answer in the evidence';

@@ -69,7 +69,8 @@ export function notAnAnswer(c: Candidate): 'auditor boilerplate' | 'requirement 
 }
 
 /** Words of attestations and certificates: whose they are matters, not only whose document lists them. */
-const ATTESTATION = /\b(?:certif\w*|SOC\s*[123]|ISO(?:\/IEC)?\s*\d{4,5}|attest\w*|accredit\w*|complian\w*|FedRAMP|PCI[- ]DSS|CSA STAR|reports?|audit(?:ed|s)?)\b/i;
+const ATTESTATION =
+  /\b(?:certif\w*|SOC\s*[123]|ISO(?:\/IEC)?\s*\d{4,5}|attest\w*|accredit\w*|complian\w*|FedRAMP|PCI[- ]DSS|CSA STAR|reports?|audit(?:ed|s)?)\b/i;
 /** A list item: a bulleted or numbered line. */
 const LIST_ITEM = /^\s*(?:[•*▪◦‣–-]|\d{1,2}[.)])\s/;
 const FIRST_PERSON = /\b(?:we|our|us)\b/i;

@@ -41,7 +41,11 @@ const isListItem = (line: string) => line !== '' && line.length <= LIST_ITEM_MAX
  */
 function withListsInline(content: string): string {
   if (!content.includes(':')) return content;
-  const lines = content.split('\n').flatMap((line) => (line.includes('•') ? line.split(/\s*•\s*/) : [line])).map((l) => l.replace(/^\s*[-*–]\s+/, '').trim()).filter((l) => l !== '');
+  const lines = content
+    .split('\n')
+    .flatMap((line) => (line.includes('•') ? line.split(/\s*•\s*/) : [line]))
+    .map((l) => l.replace(/^\s*[-*–]\s+/, '').trim())
+    .filter((l) => l !== '');
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;

@@ -48,7 +48,10 @@ const PAPER_ON_ITS_OWN =
   /\b(SOC ?[123]|System and Organi[sz]ation Controls ?[123]|attestation (of compliance|report|letter)|audit(or['’]?s)? (report|opinion|letter)|certificate of (registration|compliance|conformity|conformance|approval|accreditation)|certification letter|bridge letter|auditor['’]?s report)\b/i;
 
 export function namesACertificate(name: string): boolean {
-  const normalised = name.replace(/[_\-+.]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const normalised = name
+    .replace(/[_\-+.]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!normalised || ORDINARY_DOCUMENT.test(normalised)) return false;
   if (PAPER_ON_ITS_OWN.test(normalised)) return true;
   return FRAMEWORK.test(normalised) && PAPER.test(normalised);
@@ -59,7 +62,10 @@ export function namesACertificate(name: string): boolean {
  * occurs, so a document must use several different ones: repeating "SOC 2 report" ten times is still one.
  */
 const REPORT_MARKERS: Array<[string, RegExp]> = [
-  ['auditor report', /\b(independent (service )?auditor['’]?s['’]? report|independent accountants?['’]? report|report of independent (registered public accounting firm|auditors?|accountants?))\b/i],
+  [
+    'auditor report',
+    /\b(independent (service )?auditor['’]?s['’]? report|independent accountants?['’]? report|report of independent (registered public accounting firm|auditors?|accountants?))\b/i,
+  ],
   ['management assertion', /\b(management['’]?s['’]? (report of its )?assertions?|assertion (of|by) (\w+ ){0,4}management|\w+['’]s assertion\b)/i],
   ['examination', /\bwe have (examined|audited|assessed)\b|\bour examination\b/i],
   ['opinion', /\b(in our opinion|express an opinion|qualified opinion|unqualified opinion)\b/i],
@@ -69,7 +75,10 @@ const REPORT_MARKERS: Array<[string, RegExp]> = [
   ['report period', /\b(for the period|throughout the period|as of) \w+ \d{1,2}, \d{4}\b/i],
   ['certificate of', /\bcertificate of (registration|compliance|conformity|conformance|approval|accreditation)\b|\battestation of compliance\b/i],
   ['certify', /\b(this is to certify|hereby certif(y|ies)|is certified (to|as|under)|has been (assessed|audited) and (found|certified))\b/i],
-  ['certificate details', /\b(certificate (number|no\.?|granted|issued)|certification (expiration|date|level|number)|date of (issue|certification)|valid (until|through)|expiry date)\b/i],
+  [
+    'certificate details',
+    /\b(certificate (number|no\.?|granted|issued)|certification (expiration|date|level|number)|date of (issue|certification)|valid (until|through)|expiry date)\b/i,
+  ],
   ['certification body', /\b(accredited certification body|registrar|accreditation body|certification body|qualified security assessor|3PAO)\b/i],
   ['report title', /\b(SOC ?[123]|System and Organi[sz]ation Controls ?[123])( \(SOC ?[123]\))?( type (1|2|I|II))? report\b/i],
 ];
@@ -80,7 +89,10 @@ export function reportMarkersIn(text: string): string[] {
 
 function openingText(pages: ExtractedPage[]): string {
   const withText = pages.filter((p) => p.text.trim() !== '').slice(0, OPENING_PAGES);
-  return withText.map((p) => p.text).join('\n').slice(0, OPENING_CHARS);
+  return withText
+    .map((p) => p.text)
+    .join('\n')
+    .slice(0, OPENING_CHARS);
 }
 
 /** A PDF has no metadata title here; its first heading is what a reader takes for one. */

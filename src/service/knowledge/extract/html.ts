@@ -34,7 +34,10 @@ function walk(node: Node, blocks: TextBlock[]): void {
       const text = collapse(element.text);
       if (text) pushParagraph(blocks, text);
     } else if (tag === 'tr') {
-      const cells = element.querySelectorAll('td,th').map((c) => collapse(c.text)).filter(Boolean);
+      const cells = element
+        .querySelectorAll('td,th')
+        .map((c) => collapse(c.text))
+        .filter(Boolean);
       if (cells.length) pushParagraph(blocks, cells.join(' | '));
     } else if (tag === 'br') {
       continue;

@@ -34,11 +34,7 @@ const EXTENSIONS: Record<string, Kind> = {
   text: 'txt',
 };
 
-export async function extractDocument(
-  source: FileSource,
-  filename: string,
-  limits: Partial<ReadLimits> = {},
-): Promise<ExtractedDocument> {
+export async function extractDocument(source: FileSource, filename: string, limits: Partial<ReadLimits> = {}): Promise<ExtractedDocument> {
   const limit = { ...DEFAULT_READ_LIMITS, ...limits };
   if (!(source instanceof Uint8Array) && typeof source?.path !== 'string') throw new ExtractError(`${filename}: expected file bytes`);
   // A text file too large to decode is refused before it is even loaded.
@@ -124,9 +120,7 @@ function kindOf(bytes: Uint8Array, filename: string): Kind {
   if (['doc', 'xls', 'ppt', 'pptx', 'rtf', 'odt'].includes(extension)) {
     throw new ExtractError(`${filename}: .${extension} files are not supported; save it as PDF, DOCX, XLSX, CSV, HTML, Markdown or text`);
   }
-  throw new ExtractError(
-    `${filename}: unsupported file type${extension ? ` .${extension}` : ''}; supported are PDF, DOCX, XLSX, CSV, HTML, Markdown and text`,
-  );
+  throw new ExtractError(`${filename}: unsupported file type${extension ? ` .${extension}` : ''}; supported are PDF, DOCX, XLSX, CSV, HTML, Markdown and text`);
 }
 
 /** The xlsx layer's verdict on what the file really is (an .xls, an encrypted workbook, a renamed PDF). */

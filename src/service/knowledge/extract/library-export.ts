@@ -52,7 +52,9 @@ export function qaFromLibraryExport(grid: SheetGrid): QaPair[] | null {
   const offering = headers.indexOf(LIBRARY_EXPORT_TRAILING[0]);
   if (offering < LIBRARY_EXPORT_LEADING.length + 1 || LIBRARY_EXPORT_TRAILING.some((h, i) => headers[offering + i] !== h)) return null;
   const column = (title: (typeof LIBRARY_EXPORT_TRAILING)[number]) => offering + LIBRARY_EXPORT_TRAILING.indexOf(title) + 1;
-  const slotColumns = headers.slice(LIBRARY_EXPORT_LEADING.length, offering).map((title, i) => ({ key: slotKey(title), title, col: LIBRARY_EXPORT_LEADING.length + i + 1 }));
+  const slotColumns = headers
+    .slice(LIBRARY_EXPORT_LEADING.length, offering)
+    .map((title, i) => ({ key: slotKey(title), title, col: LIBRARY_EXPORT_LEADING.length + i + 1 }));
   const pairs: QaPair[] = [];
   for (let r = 2; r <= grid.maxRow; r++) {
     const question = text(grid, r, 3);

@@ -99,7 +99,11 @@ function structurePages(pageLines: Line[][]): ExtractedPage[] {
     let paragraph: string[] = [];
     let previous: Line | null = null;
     const flush = () => {
-      const text = paragraph.join(' ').replace(/\s+/g, ' ').replace(/(\w)- (\w)/g, '$1-$2').trim();
+      const text = paragraph
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .replace(/(\w)- (\w)/g, '$1-$2')
+        .trim();
       if (text) blocks.push({ level: 0, text });
       paragraph = [];
     };
@@ -157,11 +161,5 @@ function dominantHeight(lines: Line[]): number {
 }
 
 function isHeadingLine(line: Line, bodyHeight: number): boolean {
-  return (
-    bodyHeight > 0 &&
-    line.height >= bodyHeight * 1.25 &&
-    line.text.length <= 90 &&
-    /\p{L}{2}/u.test(line.text) &&
-    !/[.,;]$/.test(line.text)
-  );
+  return bodyHeight > 0 && line.height >= bodyHeight * 1.25 && line.text.length <= 90 && /\p{L}{2}/u.test(line.text) && !/[.,;]$/.test(line.text);
 }

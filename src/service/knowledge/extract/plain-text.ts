@@ -131,7 +131,10 @@ export function stripFrontMatter(source: string): { body: string; title?: string
   if (end < 0) return { body: text };
   const yaml = lines.slice(start, end);
   const titleLine = yaml.find((l) => /^(name|title):\s*\S/.test(l));
-  const title = titleLine?.replace(/^(name|title):\s*/, '').replace(/^["']|["']$/g, '').trim();
+  const title = titleLine
+    ?.replace(/^(name|title):\s*/, '')
+    .replace(/^["']|["']$/g, '')
+    .trim();
   return { body: lines.slice(end + 1).join('\n'), title: title || undefined };
 }
 
@@ -140,7 +143,10 @@ export function stripFrontMatter(source: string): { body: string; title?: string
  * sentence punctuation followed by body text. Those become headings; everything else paragraphs.
  */
 export function plainTextBlocks(source: string): TextBlock[] {
-  const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/).map((l) => singleSpaced(l).trim());
+  const lines = source
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .map((l) => singleSpaced(l).trim());
   const blocks: TextBlock[] = [];
   let paragraph: string[] = [];
   const flush = () => {

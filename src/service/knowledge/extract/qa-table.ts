@@ -33,9 +33,7 @@ export function qaFromGrid(grid: SheetGrid, location: (address: string) => strin
     const question = text(r, columns.question);
     // Short field prompts ("Date", "URL") are real library entries; only rows with no word are not.
     if (!/\p{L}{2}/u.test(question)) continue;
-    const slots = columns.answers
-      .map((a) => ({ slot_key: a.key, header: a.header, content: text(r, a.column) }))
-      .filter((s) => s.content !== '');
+    const slots = columns.answers.map((a) => ({ slot_key: a.key, header: a.header, content: text(r, a.column) })).filter((s) => s.content !== '');
     if (slots.length === 0) continue;
     pairs.push({
       question,
@@ -71,7 +69,12 @@ function findColumns(grid: SheetGrid, text: (row: number, column: number) => str
 }
 
 function slotKey(header: string): string {
-  return header.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'answer_2';
+  return (
+    header
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '') || 'answer_2'
+  );
 }
 
 function dedupeKeys(answers: Columns['answers']): Columns['answers'] {

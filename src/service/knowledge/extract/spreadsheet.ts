@@ -23,9 +23,7 @@ export async function csvQa(bytes: Uint8Array, filename: string): Promise<QaPair
   const grid = readable(filename, () => csvToGrid(bytes, filename));
   const pairs = qaFromGrid(grid, (address) => address);
   if (pairs.length === 0) {
-    throw new ExtractError(
-      `${filename}: no question/answer pairs found; the CSV needs a header row with a "Question" column and an "Answer" column`,
-    );
+    throw new ExtractError(`${filename}: no question/answer pairs found; the CSV needs a header row with a "Question" column and an "Answer" column`);
   }
   return pairs;
 }

@@ -47,7 +47,10 @@ export interface SubjectInput {
 export function documentSubject(input: SubjectInput): string | undefined {
   const name = input.filename.replace(/\.[A-Za-z0-9]+$/, '');
   const heading = input.pages.find((p) => p.text.trim() !== '')?.blocks?.find((b) => b.level > 0)?.text ?? '';
-  const opening = input.pages.map((p) => p.text).join('\n').slice(0, OPENING_CHARS);
+  const opening = input.pages
+    .map((p) => p.text)
+    .join('\n')
+    .slice(0, OPENING_CHARS);
   if (isRequirementMatrix(input.pages)) return STANDARD_BODY;
   // A report or certificate whose title names a provider ("AWS SOC 3.pdf") is that provider's; a policy
   // titled "AWS access" is still the organisation's own statement about how it uses AWS.

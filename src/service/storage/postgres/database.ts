@@ -25,7 +25,10 @@ export async function openPostgres(opts: OpenPostgresOptions): Promise<pg.Pool> 
   } catch (error) {
     await pool.end().catch(() => undefined);
     if (isConnectionError(error) || (error as { code?: string }).code === '3D000' || (error as { code?: string }).code === '28P01') {
-      throw new StorageUnavailable(`cannot connect to PostgreSQL at ${describe(opts.url)}: ${(error as Error).message || (error as { code?: string }).code}`, error);
+      throw new StorageUnavailable(
+        `cannot connect to PostgreSQL at ${describe(opts.url)}: ${(error as Error).message || (error as { code?: string }).code}`,
+        error,
+      );
     }
     throw error;
   }

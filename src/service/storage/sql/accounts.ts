@@ -78,11 +78,7 @@ export class SqlUsers implements UserRepository {
 
   upsert(orgId: number, username: string, change: Partial<Omit<UserRecord, 'id' | 'org_id' | 'username'>>): Promise<UserRecord> {
     return this.sql.atomic(async (sql) => {
-      await sql.run('INSERT INTO users (org_id, username, created_at) VALUES (?, ?, ?) ON CONFLICT (org_id, username) DO NOTHING', [
-        orgId,
-        username,
-        nowIso(),
-      ]);
+      await sql.run('INSERT INTO users (org_id, username, created_at) VALUES (?, ?, ?) ON CONFLICT (org_id, username) DO NOTHING', [orgId, username, nowIso()]);
       const find = () => sql.get<UserRecord>(`SELECT ${USER_COLUMNS} FROM users u WHERE u.org_id = ? AND u.username = ?`, [orgId, username]);
       const user = (await find())!;
       for (const field of ['first_name', 'last_name', 'email', 'role'] as const) {

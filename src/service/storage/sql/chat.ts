@@ -51,9 +51,7 @@ export class SqlSessions implements SessionRepository {
     const args: unknown[] = [orgId, userId];
     if (q.search) {
       const like = `%${escapeLike(q.search)}%`;
-      where.push(
-        `(${containsSql('s.title')} OR EXISTS (SELECT 1 FROM chat_messages m WHERE m.session_id = s.id AND ${containsSql('m.content')}))`,
-      );
+      where.push(`(${containsSql('s.title')} OR EXISTS (SELECT 1 FROM chat_messages m WHERE m.session_id = s.id AND ${containsSql('m.content')}))`);
       args.push(like, like);
     }
     const whereSql = where.join(' AND ');
@@ -123,7 +121,11 @@ export class SqlSessions implements SessionRepository {
 
   private async hydrateMessages(rows: MessageRow[]): Promise<MessageRecord[]> {
     if (rows.length === 0) return [];
-    const list = inList(this.sql, 'message_id', rows.map((r) => r.id));
+    const list = inList(
+      this.sql,
+      'message_id',
+      rows.map((r) => r.id),
+    );
     const sources = await this.sql.all<SourceRecord & { message_id: number; rank: number }>(
       `SELECT * FROM chat_message_sources WHERE ${list.clause} ORDER BY message_id, rank`,
       list.args,

@@ -138,12 +138,20 @@ export class SqlFiles implements FileRepository {
 /** File rows with their tags and offerings. */
 export async function hydrate(sql: Sql, rows: FileRow[]): Promise<FileRecord[]> {
   if (rows.length === 0) return [];
-  const tagList = inList(sql, 'ft.file_id', rows.map((r) => r.id));
+  const tagList = inList(
+    sql,
+    'ft.file_id',
+    rows.map((r) => r.id),
+  );
   const tags = await sql.all<TagRecord & { file_id: number }>(
     `SELECT ft.file_id, t.id, t.name FROM file_tags ft JOIN tags t ON t.id = ft.tag_id WHERE ${tagList.clause} ORDER BY t.name`,
     tagList.args,
   );
-  const offeringList = inList(sql, 'fo.file_id', rows.map((r) => r.id));
+  const offeringList = inList(
+    sql,
+    'fo.file_id',
+    rows.map((r) => r.id),
+  );
   const offerings = await sql.all<OfferingRecord & { file_id: number }>(
     `SELECT fo.file_id, o.id, o.name, o.type FROM file_offerings fo JOIN offerings o ON o.id = fo.offering_id
      WHERE ${offeringList.clause} ORDER BY o.id`,

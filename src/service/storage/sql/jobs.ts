@@ -86,10 +86,12 @@ export class SqlJobQueue implements JobQueue {
         [kind, t],
       );
       if (!row) return null;
-      await sql.run(
-        "UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ?",
-        [this.owner, t + this.leaseMs, nowIso(), row.id],
-      );
+      await sql.run("UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ?", [
+        this.owner,
+        t + this.leaseMs,
+        nowIso(),
+        row.id,
+      ]);
       return toJob({ ...row, state: 'running', attempts: row.attempts + 1 });
     });
   }
@@ -123,7 +125,9 @@ export class SqlJobQueue implements JobQueue {
   }
 
   async counts(): Promise<{ kind: string; state: string; count: number }[]> {
-    const rows = await this.sql.all<{ kind: string; state: string; count: number | string }>('SELECT kind, state, COUNT(*) AS count FROM jobs GROUP BY kind, state');
+    const rows = await this.sql.all<{ kind: string; state: string; count: number | string }>(
+      'SELECT kind, state, COUNT(*) AS count FROM jobs GROUP BY kind, state',
+    );
     // PostgreSQL's COUNT is a bigint, which the driver returns as text.
     return rows.map((r) => ({ kind: r.kind, state: r.state, count: Number(r.count) }));
   }

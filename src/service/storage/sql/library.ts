@@ -138,7 +138,13 @@ export class SqlLibrary implements LibraryRepository {
       `SELECT q.id FROM kb_qa q WHERE ${where.join(' AND ')} ORDER BY q.file_id DESC, q.id DESC LIMIT ? OFFSET ?`,
       [...args, page.limit, page.after ? 0 : page.offset],
     );
-    return { count, rows: await this.inOrder(orgId, ids.map((r) => Number(r.id))) };
+    return {
+      count,
+      rows: await this.inOrder(
+        orgId,
+        ids.map((r) => Number(r.id)),
+      ),
+    };
   }
 
   /** The filter as conditions on entries without a decision and on those with one. */
@@ -164,7 +170,12 @@ export class SqlLibrary implements LibraryRepository {
       // The keys first (a list of disagreements is short): as a subquery, PostgreSQL joined it with every decision's entry.
       const keys = await this.sql.all<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = ?', [orgId]);
       base.sql.push(textInSql(this.sql.dialect, 'q.qkey'));
-      base.args.push(textInArg(this.sql.dialect, keys.map((k) => k.qkey)));
+      base.args.push(
+        textInArg(
+          this.sql.dialect,
+          keys.map((k) => k.qkey),
+        ),
+      );
     }
     const status = filter.filter === 'retired' ? 'retired' : filter.status;
     // Retired entries are kept, not browsed: they show when asked for.
@@ -273,8 +284,13 @@ export class SqlLibrary implements LibraryRepository {
       conditions.length === 0
         ? Number((await this.sql.get<{ n: number }>(`SELECT COALESCE(SUM(rows), 0) AS n FROM kb_counts WHERE org_id = ? AND kind = 'qa'`, [orgId]))?.n ?? 0)
         : Number(
-            (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM kb_qa q WHERE q.org_id = ? AND ${conditions.join(' AND ')}`, [orgId, ...plan.base.args, ...plan.undecided.args]))
-              ?.n ?? 0,
+            (
+              await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM kb_qa q WHERE q.org_id = ? AND ${conditions.join(' AND ')}`, [
+                orgId,
+                ...plan.base.args,
+                ...plan.undecided.args,
+              ])
+            )?.n ?? 0,
           );
     return all - decidedUndecided + passing;
   }
@@ -322,8 +338,16 @@ export class SqlLibrary implements LibraryRepository {
   async conflictKeys(orgId: number, page: ConflictPageRequest): Promise<{ count: number; keys: string[] }> {
     const count = Number((await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM library_conflicts WHERE org_id = ?', [orgId]))?.n ?? 0);
     const rows = page.after
-      ? await this.sql.all<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = ? AND qkey > ? ORDER BY qkey LIMIT ?', [orgId, page.after, page.limit])
-      : await this.sql.all<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = ? ORDER BY qkey LIMIT ? OFFSET ?', [orgId, page.limit, page.offset]);
+      ? await this.sql.all<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = ? AND qkey > ? ORDER BY qkey LIMIT ?', [
+          orgId,
+          page.after,
+          page.limit,
+        ])
+      : await this.sql.all<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = ? ORDER BY qkey LIMIT ? OFFSET ?', [
+          orgId,
+          page.limit,
+          page.offset,
+        ]);
     return { count, keys: rows.map((r) => r.qkey) };
   }
 
@@ -353,10 +377,13 @@ export class SqlLibrary implements LibraryRepository {
         sets.push(`${column} = ?`);
         args.push(column === 'edit_slots' && value !== null ? JSON.stringify(value) : value);
       }
-      await sql.run(
-        `UPDATE library_state SET ${sets.join(', ')} WHERE org_id = ? AND file_id = ? AND location = ? AND question = ?`,
-        [...args, orgId, entry.file_id, entry.location, entry.question],
-      );
+      await sql.run(`UPDATE library_state SET ${sets.join(', ')} WHERE org_id = ? AND file_id = ? AND location = ? AND question = ?`, [
+        ...args,
+        orgId,
+        entry.file_id,
+        entry.location,
+        entry.question,
+      ]);
       // The entry's decision may start or end a disagreement on its question.
       for (const statement of refreshConflictsSql(sql.dialect)) await sql.run(statement, [orgId, textInArg(sql.dialect, [entry.qkey])]);
       await insertEvent(sql, orgId, entry, event, at);

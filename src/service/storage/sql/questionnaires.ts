@@ -31,10 +31,7 @@ type QuestionnaireRow = Omit<
   warnings: string;
 };
 
-type QuestionRow = Omit<
-  QuestionRecord,
-  'section_path' | 'order' | 'answer_slots' | 'needs_filling' | 'flagged_for_review' | 'answers'
-> & {
+type QuestionRow = Omit<QuestionRecord, 'section_path' | 'order' | 'answer_slots' | 'needs_filling' | 'flagged_for_review' | 'answers'> & {
   section_path: string;
   ord: number;
   answer_slots: string;
@@ -118,7 +115,7 @@ export class SqlQuestionnaires implements QuestionnaireRepository {
           args,
         );
       }
-      return (await this.hydrate(sql, (await sql.get<QuestionnaireRow>(`${SELECT_QUESTIONNAIRE} WHERE q.id = ?`, [qid]))!));
+      return await this.hydrate(sql, (await sql.get<QuestionnaireRow>(`${SELECT_QUESTIONNAIRE} WHERE q.id = ?`, [qid]))!);
     });
   }
 
@@ -159,8 +156,7 @@ export class SqlQuestionnaires implements QuestionnaireRepository {
 
   async questions(questionnaireId: number, opts: { withAnswers?: boolean; withEvidence?: boolean } = {}): Promise<QuestionRecord[]> {
     const rows = await this.sql.all<QuestionRow>('SELECT * FROM questions WHERE questionnaire_id = ? ORDER BY ord, id', [questionnaireId]);
-    const answers =
-      opts.withAnswers === false ? new Map<number, AnswerRecord[]>() : await this.answersOf(questionnaireId, opts.withEvidence !== false);
+    const answers = opts.withAnswers === false ? new Map<number, AnswerRecord[]>() : await this.answersOf(questionnaireId, opts.withEvidence !== false);
     return rows.map((r) => toQuestion(r, answers.get(r.id) ?? []));
   }
 

@@ -55,7 +55,11 @@ export class SqlReplays implements ReplayRepository {
 
   async list(orgId: number, page: { limit: number; offset: number }): Promise<{ count: number; rows: ReplayRunRecord[] }> {
     const count = Number((await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM library_replays WHERE org_id = ?', [orgId]))?.n ?? 0);
-    const rows = await this.sql.all<Row>(`SELECT ${COLUMNS} FROM library_replays WHERE org_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, [orgId, page.limit, page.offset]);
+    const rows = await this.sql.all<Row>(`SELECT ${COLUMNS} FROM library_replays WHERE org_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, [
+      orgId,
+      page.limit,
+      page.offset,
+    ]);
     return { count, rows: rows.map(record) };
   }
 

@@ -48,8 +48,7 @@ export function migrate(db: Db): void {
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL
   )`);
-  const applied = () =>
-    new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+  const applied = () => new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
   const already = applied();
   if (MIGRATIONS.every((m) => already.has(m.version))) return;
   // IMMEDIATE, and the check again inside: two processes starting together apply each migration once.
@@ -58,11 +57,7 @@ export function migrate(db: Db): void {
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
       db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.name,
-        new Date().toISOString(),
-      );
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
     }
   }).immediate();
 }

@@ -30,11 +30,7 @@ export class SqliteWorkerLease implements WorkerLease {
     return this.sql.atomic(async (sql) => {
       const row = await sql.get<LeaseRow>('SELECT host, pid, token, expires_at FROM worker_lease WHERE id = 1');
       const t = this.now();
-      const free =
-        !row ||
-        row.token === this.token ||
-        row.expires_at <= t ||
-        (row.host === this.host && row.pid !== process.pid && !processIsAlive(row.pid));
+      const free = !row || row.token === this.token || row.expires_at <= t || (row.host === this.host && row.pid !== process.pid && !processIsAlive(row.pid));
       if (!free) return false;
       await sql.run(
         `INSERT INTO worker_lease (id, host, pid, token, expires_at) VALUES (1, ?, ?, ?, ?)

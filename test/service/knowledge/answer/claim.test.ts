@@ -6,20 +6,24 @@ const concepts = (question: string) => questionClaim(question).map((t) => t.conc
 
 describe('questionProper: the question without what surrounds it', () => {
   it('drops an instruction after the question mark', () => {
-    expect(questionProper('Do you conform with a specific industry standard security framework? Please identify which one under "additional information"')).toBe(
-      'Do you conform with a specific industry standard security framework?',
-    );
+    expect(
+      questionProper('Do you conform with a specific industry standard security framework? Please identify which one under "additional information"'),
+    ).toBe('Do you conform with a specific industry standard security framework?');
     expect(questionProper('Does the environment provide for dedicated single-tenant capabilities? If not, describe how your product separates data')).toBe(
       'Does the environment provide for dedicated single-tenant capabilities?',
     );
   });
 
   it('keeps an example list that follows the question mark (the claim drops it later)', () => {
-    expect(questionProper('Does your portal support multi-factor authentication? (e.g. Duo, OTP)')).toBe('Does your portal support multi-factor authentication? (e.g. Duo, OTP)');
+    expect(questionProper('Does your portal support multi-factor authentication? (e.g. Duo, OTP)')).toBe(
+      'Does your portal support multi-factor authentication? (e.g. Duo, OTP)',
+    );
   });
 
   it('drops a leading condition, keeping the question and its id', () => {
-    expect(questionProper("If you don't support SSO, does your application support multi-factor authentication?")).toBe('does your application support multi-factor authentication?');
+    expect(questionProper("If you don't support SSO, does your application support multi-factor authentication?")).toBe(
+      'does your application support multi-factor authentication?',
+    );
     expect(questionProper('COMP-07: If applicable, do you have dedicated customer support?')).toBe('COMP-07: do you have dedicated customer support?');
   });
 
@@ -69,7 +73,9 @@ describe('questionClaim: alternatives, acronyms, glosses, compounds', () => {
   });
 
   it('claims nothing from a trailing instruction', () => {
-    expect(concepts('Do you conform with a specific industry standard security framework? Please identify which one under "additional information"')).not.toContain('identifi');
+    expect(
+      concepts('Do you conform with a specific industry standard security framework? Please identify which one under "additional information"'),
+    ).not.toContain('identifi');
   });
 });
 

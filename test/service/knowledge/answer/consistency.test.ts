@@ -42,7 +42,13 @@ describe('WorkbookConsistency', () => {
   it('does not copy or contrast the same words asked about another subject', () => {
     const c = new WorkbookConsistency();
     const reviewed = 'Are the policies and procedures reviewed and updated at least annually?';
-    const bcr = { text: reviewed, original_id: null, follows: 'Are business continuity policies and procedures established?', answer_slots: YES_NO_SLOTS, where: 'CAIQ!C20' };
+    const bcr = {
+      text: reviewed,
+      original_id: null,
+      follows: 'Are business continuity policies and procedures established?',
+      answer_slots: YES_NO_SLOTS,
+      where: 'CAIQ!C20',
+    };
     c.record(bcr, answer('Yes'));
     const ccc = { ...bcr, follows: 'Are change control policies and procedures established?', where: 'CAIQ!C40' };
     expect(c.repeatOf(ccc)).toBeNull();
@@ -59,15 +65,42 @@ describe('WorkbookConsistency', () => {
   });
 });
 
-describe('a row repeating another tab\'s question by formula', () => {
+describe("a row repeating another tab's question by formula", () => {
   it('gets the answer given where its answer cell shows, whatever its id and section', () => {
     const c = new WorkbookConsistency();
-    const original = { text: 'Is the solution hosted by a third party?', original_id: 'GNRL-10', answer_slots: YES_NO_SLOTS, tab_name: 'START HERE', where: 'START HERE!B11' };
-    c.record(original, { ...answer('Yes'), slot_responses: [{ slot_key: 'answer', content: 'Yes' }, { slot_key: 'comment', content: 'AWS us-east-1.' }] });
-    const blocked = YES_NO_SLOTS.map((s) => ({ ...s, coordinate: s.coordinate.replace(/\d+$/, '2'), is_blocked: true, mirror_of: `'START HERE'!${s.coordinate}` }));
-    const mirror = { text: 'Is the solution hosted by a third party?', original_id: 'ORGA-01', section_path: ['Company'], answer_slots: blocked, tab_name: 'Organization', where: 'Organization!B2' };
+    const original = {
+      text: 'Is the solution hosted by a third party?',
+      original_id: 'GNRL-10',
+      answer_slots: YES_NO_SLOTS,
+      tab_name: 'START HERE',
+      where: 'START HERE!B11',
+    };
+    c.record(original, {
+      ...answer('Yes'),
+      slot_responses: [
+        { slot_key: 'answer', content: 'Yes' },
+        { slot_key: 'comment', content: 'AWS us-east-1.' },
+      ],
+    });
+    const blocked = YES_NO_SLOTS.map((s) => ({
+      ...s,
+      coordinate: s.coordinate.replace(/\d+$/, '2'),
+      is_blocked: true,
+      mirror_of: `'START HERE'!${s.coordinate}`,
+    }));
+    const mirror = {
+      text: 'Is the solution hosted by a third party?',
+      original_id: 'ORGA-01',
+      section_path: ['Company'],
+      answer_slots: blocked,
+      tab_name: 'Organization',
+      where: 'Organization!B2',
+    };
     const copied = c.repeatOf(mirror);
-    expect(copied?.slot_responses).toEqual([{ slot_key: 'answer', content: 'Yes' }, { slot_key: 'comment', content: 'AWS us-east-1.' }]);
+    expect(copied?.slot_responses).toEqual([
+      { slot_key: 'answer', content: 'Yes' },
+      { slot_key: 'comment', content: 'AWS us-east-1.' },
+    ]);
     expect(copied?.evaluation.reason).toContain(`this row shows START HERE!${YES_NO_SLOTS[0]!.coordinate} by formula`);
     // A row showing a cell no question answered here is answered on its own.
     const elsewhere = { ...mirror, answer_slots: blocked.map((s) => ({ ...s, mirror_of: "'Cover'!B2" })) };

@@ -152,16 +152,25 @@ describe('conflict-aware answer library', () => {
     for (const q of disagreements) {
       const slots = q.answer_slots.map(({ value: _v, ...s }) => s);
       const r = await t.kb.answerQuestion(1, { text: q.original_question_text, original_id: q.original_id, answer_slots: slots, tab_name: q.tab_name }, {});
-      expect(r.slot_responses.find((s) => s.slot_key === 'answer'), q.original_id ?? '').toBeUndefined();
+      expect(
+        r.slot_responses.find((s) => s.slot_key === 'answer'),
+        q.original_id ?? '',
+      ).toBeUndefined();
       expect(r.flagged_for_review).toBe(true);
       expect(r.evaluation.reason).toMatch(/Canvas (Catalog|Studio): (Yes|No) · Canvas (Catalog|Studio): (Yes|No)/);
     }
     // Catalog's DOCU-11 has only a comment: Studio's Yes answers, the comment never becomes the list value.
     const docu = b.questions.find((q) => q.original_id === 'DOCU-11')!;
-    const r = await t.kb.answerQuestion(1, {
-      text: docu.original_question_text, original_id: 'DOCU-11', tab_name: docu.tab_name,
-      answer_slots: docu.answer_slots.map(({ value: _v, ...s }) => s),
-    }, {});
+    const r = await t.kb.answerQuestion(
+      1,
+      {
+        text: docu.original_question_text,
+        original_id: 'DOCU-11',
+        tab_name: docu.tab_name,
+        answer_slots: docu.answer_slots.map(({ value: _v, ...s }) => s),
+      },
+      {},
+    );
     expect(r.slot_responses.find((s) => s.slot_key === 'answer')?.content).toBe('Yes');
   });
 });

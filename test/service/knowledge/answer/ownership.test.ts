@@ -16,8 +16,18 @@ async function subjectOf(name: string): Promise<string | undefined> {
 function passage(content: string): Candidate {
   return {
     evidence: {
-      type: 'passage', passage_id: 1, qna_id: null, file_id: 1, filename: 'x.pdf', page_number: 1, content,
-      context_header: '', section_path: [], tab_name: '', relevance_score: 1, rank: 1,
+      type: 'passage',
+      passage_id: 1,
+      qna_id: null,
+      file_id: 1,
+      filename: 'x.pdf',
+      page_number: 1,
+      content,
+      context_header: '',
+      section_path: [],
+      tab_name: '',
+      relevance_score: 1,
+      rank: 1,
     },
     stems: { has: () => false },
     fusion: 0,
@@ -25,7 +35,7 @@ function passage(content: string): Candidate {
 }
 
 describe('whose statement a document is', () => {
-  it('names the subject of the real reports: AWS\'s SOC 3, Instructure\'s own SOC 3 and PCI summary, the PCI matrix\'s standard', async () => {
+  it("names the subject of the real reports: AWS's SOC 3, Instructure's own SOC 3 and PCI summary, the PCI matrix's standard", async () => {
     expect(await subjectOf('AWS SOC 3.pdf')).toBe('Amazon Web Services');
     expect(await subjectOf('Canvas LMS SOC 3.pdf')).toBe('Instructure');
     expect(await subjectOf('2024_Instructure_PCI_DSS_Summary.txt')).toBe('Instructure');
@@ -33,12 +43,12 @@ describe('whose statement a document is', () => {
     expect(await subjectOf('Instructure Security Overview.pdf')).toBeUndefined();
   });
 
-  it('a policy titled after a provider stays the organisation\'s own statement', async () => {
+  it("a policy titled after a provider stays the organisation's own statement", async () => {
     const doc = await extractDocument(strToU8('# AWS access\n\nExampleCo grants AWS console access through SSO with MFA only.'), 'cp-access-aws.md');
     expect(documentSubject({ filename: 'cp-access-aws.md', title: doc.title, pages: doc.pages, document_type: doc.document_type })).toBeUndefined();
   });
 
-  it('decides third party against the organisation\'s names; without names only well-known providers and standards count', () => {
+  it("decides third party against the organisation's names; without names only well-known providers and standards count", () => {
     expect(thirdPartyOf('Amazon Web Services', ['Instructure', 'Canvas'])).toBe('Amazon Web Services');
     expect(thirdPartyOf('Instructure', ['Instructure', 'Canvas'])).toBeNull();
     expect(thirdPartyOf('Acme Payroll', ['Instructure'])).toBe('Acme Payroll');
@@ -48,20 +58,22 @@ describe('whose statement a document is', () => {
     expect(thirdPartyOf(null, ['Instructure'])).toBeNull();
   });
 
-  it('auditors\' boilerplate and requirement matrix rows are nobody\'s answer; ordinary prose is', () => {
+  it("auditors' boilerplate and requirement matrix rows are nobody's answer; ordinary prose is", () => {
     expect(notAnAnswer(passage('We applied the Statements on Quality Control Standards established by the AICPA.'))).toBe('auditor boilerplate');
-    expect(notAnAnswer(passage('In our opinion, management\'s assertion is fairly stated, in all material respects.'))).toBe('auditor boilerplate');
-    expect(notAnAnswer(passage('1.1.1 A formal process for approving network connections  x  x  1.1.2 Current network diagram  x'))).toBe('requirement matrix rows');
+    expect(notAnAnswer(passage("In our opinion, management's assertion is fairly stated, in all material respects."))).toBe('auditor boilerplate');
+    expect(notAnAnswer(passage('1.1.1 A formal process for approving network connections  x  x  1.1.2 Current network diagram  x'))).toBe(
+      'requirement matrix rows',
+    );
     expect(notAnAnswer(passage('Customer data is encrypted at rest with AES-256. Backups run daily (see section 4.2 Backups).'))).toBeNull();
   });
 
   it('a form\'s instruction (the PCI attestation\'s "Describe how the business stores…") is no statement', () => {
     expect(statesPlainly('Part 2b. Describe how the business stores, processes, and/or transmits account data.')).toBe(false);
-    expect(statesPlainly('Instructure stores course data in AWS and processes it in the customer\'s region.')).toBe(true);
+    expect(statesPlainly("Instructure stores course data in AWS and processes it in the customer's region.")).toBe(true);
   });
 });
 
-describe('answers from another organisation\'s document', () => {
+describe("answers from another organisation's document", () => {
   let t: TempKb;
   beforeAll(async () => {
     t = await tempKb();
@@ -75,9 +87,16 @@ describe('answers from another organisation\'s document', () => {
       await t.kb.setOrganisationNames(1, names);
       expect(await t.kb.organisationNames(1)).toEqual(names);
       let cited = 0;
-      for (const text of ['Do you have a backup and recovery process for data?', 'Are policies reviewed and updated at least annually?', 'Is data encrypted at rest?']) {
+      for (const text of [
+        'Do you have a backup and recovery process for data?',
+        'Are policies reviewed and updated at least annually?',
+        'Is data encrypted at rest?',
+      ]) {
         const r = await t.kb.answerQuestion(1, { text, answer_slots: YES_NO_SLOTS }, {});
-        expect(r.slot_responses.find((s) => s.slot_key === 'answer'), text).toBeUndefined();
+        expect(
+          r.slot_responses.find((s) => s.slot_key === 'answer'),
+          text,
+        ).toBeUndefined();
         for (const e of r.evidence) {
           expect(e.third_party).toBe('Amazon Web Services');
           expect(e.context_header).toMatch(/^third party: Amazon Web Services/);
@@ -95,7 +114,7 @@ describe('answers from another organisation\'s document', () => {
     });
   }
 
-  it('the organisation\'s own name makes the same report its own', async () => {
+  it("the organisation's own name makes the same report its own", async () => {
     await t.kb.setOrganisationNames(1, ['Amazon Web Services']);
     const r = await t.kb.answerQuestion(1, { text: 'Do you have a backup and recovery process for data?', answer_slots: YES_NO_SLOTS }, {});
     expect(r.evidence.every((e) => e.third_party === undefined)).toBe(true);

@@ -17,7 +17,10 @@ describe('document dates', () => {
   });
 
   it("reads a questionnaire's or policy's own date near its top, the strongest label first", () => {
-    expect(documentDates('Vendor Security Questionnaire\nDate: 2024-03-01\nVendor: Northwind')).toMatchObject({ as_of: '2024-03-01', as_of_said: 'Date: 2024-03-01' });
+    expect(documentDates('Vendor Security Questionnaire\nDate: 2024-03-01\nVendor: Northwind')).toMatchObject({
+      as_of: '2024-03-01',
+      as_of_said: 'Date: 2024-03-01',
+    });
     expect(documentDates('Access Control Policy\nDate created: 2019\nEffective date: January 15, 2024\nLast reviewed: 2024-06-30').as_of).toBe('2024-01-15');
     expect(documentDates('Incident Response Plan\nLast reviewed: 30 June 2024').as_of).toBe('2024-06-30');
     expect(documentDates('PCI DSS AOC For use with PCI DSS Version 4.0 Publication Date: August 2023 Section 1').as_of).toBe('2023-08-01');
@@ -34,7 +37,10 @@ describe('document dates', () => {
       valid_until: '2024-09-30',
       valid_said: 'for the period October 1, 2023 to September 30, 2024',
     });
-    expect(documentDates('ISO/IEC 27001 Certificate. Issue date: 2023-05-02. Valid until: 2026-05-01.')).toMatchObject({ as_of: '2023-05-02', valid_until: '2026-05-01' });
+    expect(documentDates('ISO/IEC 27001 Certificate. Issue date: 2023-05-02. Valid until: 2026-05-01.')).toMatchObject({
+      as_of: '2023-05-02',
+      valid_until: '2026-05-01',
+    });
     expect(documentDates('Certificate number 123. Expiry date: 1 May 2026').valid_until).toBe('2026-05-01');
     // TX-RAMP's certificate, as its text reads.
     expect(documentDates('Certification Certificate Granted  03/09/2023  Certification Expiration  03/09/2026  Certificate Number')).toMatchObject({

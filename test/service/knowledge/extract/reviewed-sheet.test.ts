@@ -76,14 +76,21 @@ describe('the reviewed Q&A sheet', () => {
     ]);
   });
 
-  it('stands for the workbook it came from, so it supersedes that workbook\'s earlier upload', () => {
+  it("stands for the workbook it came from, so it supersedes that workbook's earlier upload", () => {
     expect(workbookStem(qaSheetName('Vendor HECVAT.xlsx'))).toBe(workbookStem('Vendor HECVAT.xlsx'));
     expect(workbookStem('vendor hecvat (reviewed answers).CSV')).toBe('vendor hecvat');
   });
 
   it('learns no guidance an answer cell held, and is not taken for any other CSV', () => {
     const cells = reviewedCells(questions);
-    const values = ['If the solution provider cannot provide a report, direct them to NIST.', 'x', 'Yes', 'Please provide the direct URL to your privacy policy.', '', ''];
+    const values = [
+      'If the solution provider cannot provide a report, direct them to NIST.',
+      'x',
+      'Yes',
+      'Please provide the direct URL to your privacy policy.',
+      '',
+      '',
+    ];
     const csv = qaSheetCsv(reviewedAnswers(questions, cells, values, new Set()).entries);
     expect(qaFromReviewedSheet(strToU8(csv))!.map((p) => [p.original_id, p.slots.map((s) => s.slot_key)])).toEqual([['DOCU-02', ['answer']]]);
     expect(qaFromReviewedSheet(strToU8('ID,Question,Answer\nA-1,Do you?,Yes\n'))).toBeNull();
@@ -105,7 +112,12 @@ describe('learning from a completed questionnaire', () => {
     answers.addRow(['PRV-02', 'Do you sell customer data?', 'No', 'Please provide the direct URL to your privacy policy.']);
     const reference = wb.addWorksheet('Analyst Reference');
     reference.addRow(['ID', 'Question', 'Answer', 'Comments']);
-    reference.addRow(['ENC-01', 'Can you accommodate encryption requirements using open standards?', 'No', 'If the solution provider cannot accommodate this, direct them to NIST.']);
+    reference.addRow([
+      'ENC-01',
+      'Can you accommodate encryption requirements using open standards?',
+      'No',
+      'If the solution provider cannot accommodate this, direct them to NIST.',
+    ]);
     const doc = await extractDocument(new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer), 'hecvat.xlsx');
     expect(doc.qa.map((q) => [q.tab_name, q.original_id, q.slots.map((s) => `${s.slot_key}=${s.content}`)])).toEqual([
       ['Vendor Response', 'ENC-01', ['answer=Yes', 'comment=TLS 1.2+ and AES-256']],

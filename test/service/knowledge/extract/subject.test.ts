@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isRequirementMatrix, splitWordCount } from '../../../../src/service/knowledge/extract/subject';
 
 describe('splitWordCount', () => {
-  it("counts as `text.split(/\\s+/).length` does, for every character of the Basic Multilingual Plane", () => {
+  it('counts as `text.split(/\\s+/).length` does, for every character of the Basic Multilingual Plane', () => {
     const differing: string[] = [];
     for (let c = 0; c < 0x10000; c++) {
       const ch = String.fromCharCode(c);
@@ -62,7 +62,7 @@ describe('isRequirementMatrix against its definition', () => {
 
   it('gives the same answer on texts of every density of requirements and tick marks', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const pieces = ['1.2 Review', '12.4.2 Perform', 'x', 'the', 'controls', 'are', 'reviewed', '\n', '  ', '3.1 a'];
     let trues = 0;
     for (let n = 0; n < 400; n++) {

@@ -33,7 +33,9 @@ const qa = qaOf;
 
 /** Each row's term frequencies, gathered from its lexemes' postings, as the `tf` object rows once kept. */
 async function tfOfRows(pool: pg.Pool, kind: 'passages' | 'qa'): Promise<Map<number, Record<string, number>>> {
-  const { rows } = await pool.query<{ term: string; first_id: string; postings: Buffer }>('SELECT term, first_id, postings FROM kb_postings WHERE kind = $1', [kind]);
+  const { rows } = await pool.query<{ term: string; first_id: string; postings: Buffer }>('SELECT term, first_id, postings FROM kb_postings WHERE kind = $1', [
+    kind,
+  ]);
   const tf = new Map<number, Record<string, number>>();
   for (const row of rows) {
     for (const p of decodePostings(Number(row.first_id), row.postings)) {
@@ -75,9 +77,12 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     await database?.drop();
   });
 
-  it('stores each row\'s term frequencies as a tsvector with positions would hold them, and only lexemes in its tsvector', async () => {
+  it("stores each row's term frequencies as a tsvector with positions would hold them, and only lexemes in its tsvector", async () => {
     const texts = { passages: PASSAGES.map((p) => [p.index_header, p.index_body]), qa: QA.map((q) => [q.index_question, q.index_answer]) };
-    for (const [table, kind] of [['kb_passages', 'passages'], ['kb_qa', 'qa']] as const) {
+    for (const [table, kind] of [
+      ['kb_passages', 'passages'],
+      ['kb_qa', 'qa'],
+    ] as const) {
       const tfs = await tfOfRows(pool, kind);
       const { rows } = await pool.query<{ id: string; lexemes: string[]; stripped: boolean }>(
         `SELECT t.id, tsvector_to_array(t.tsv) AS lexemes, t.tsv = strip(t.tsv) AS stripped FROM ${table} t ORDER BY t.id`,
@@ -85,7 +90,9 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
       expect(rows.length).toBe(kind === 'passages' ? PASSAGES.length : QA.length);
       for (const [i, row] of rows.entries()) {
         const [head, body] = texts[kind][i]!;
-        const positional = await pool.query<{ tf: Record<string, number> }>(`SELECT ${tfFromTsv(kind)} AS tf FROM (SELECT $1::tsvector AS tsv) t`, [positionalLiteral(head!, body!)]);
+        const positional = await pool.query<{ tf: Record<string, number> }>(`SELECT ${tfFromTsv(kind)} AS tf FROM (SELECT $1::tsvector AS tsv) t`, [
+          positionalLiteral(head!, body!),
+        ]);
         const tf = tfs.get(Number(row.id))!;
         expect(tf).toEqual(positional.rows[0]!.tf);
         expect(row.stripped).toBe(true);
@@ -112,7 +119,10 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     expect(before[0]!.hits.length).toBe(4);
     const terms = (await pool.query('SELECT kind, term, docs FROM kb_terms ORDER BY kind, term')).rows;
     // As the previous version stored them: a `tf` object in each row, no postings.
-    for (const [table, kind] of [['kb_passages', 'passages'], ['kb_qa', 'qa']] as const) {
+    for (const [table, kind] of [
+      ['kb_passages', 'passages'],
+      ['kb_qa', 'qa'],
+    ] as const) {
       await pool.query(`ALTER TABLE ${table} ADD COLUMN tf JSONB`);
       for (const [id, tf] of await tfOfRows(pool, kind)) await pool.query(`UPDATE ${table} SET tf = $1 WHERE id = $2`, [JSON.stringify(tf), id]);
       await pool.query(`ALTER TABLE ${table} ALTER COLUMN tf SET NOT NULL`);
@@ -137,7 +147,9 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     try {
       for (const m of KNOWLEDGE_INDEX_MIGRATIONS.filter((m) => m.version < 1006)) await oldPool.query(m.sql);
       await oldPool.query('CREATE TABLE kb_schema_versions (version INTEGER PRIMARY KEY)');
-      await oldPool.query('INSERT INTO kb_schema_versions SELECT unnest($1::int[])', [KNOWLEDGE_INDEX_MIGRATIONS.filter((m) => m.version < 1006).map((m) => m.version)]);
+      await oldPool.query('INSERT INTO kb_schema_versions SELECT unnest($1::int[])', [
+        KNOWLEDGE_INDEX_MIGRATIONS.filter((m) => m.version < 1006).map((m) => m.version),
+      ]);
       await oldPool.query(
         `INSERT INTO kb_files (org_id, file_id, filename) VALUES (1, 1, 'old.md');
          INSERT INTO kb_passages (org_id, file_id, page_number, section_path, context_header, content, stems, tsv, doclen, tf)
@@ -149,7 +161,9 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
       await upgraded.migrate();
       const found = await upgraded.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['encryption'], limit: 5, pool: 10 });
       expect(found.hits.map((h) => h.content)).toEqual(['Encryption at rest']);
-      const postings = await oldPool.query<{ term: string; first_id: string; postings: Buffer }>('SELECT term, first_id, postings FROM kb_postings ORDER BY term');
+      const postings = await oldPool.query<{ term: string; first_id: string; postings: Buffer }>(
+        'SELECT term, first_id, postings FROM kb_postings ORDER BY term',
+      );
       expect(postings.rows.map((r) => ({ term: r.term, postings: decodePostings(Number(r.first_id), r.postings) }))).toEqual([
         { term: 'encrypt', postings: [{ id: 1, tf: 15, len: 5 }] },
         { term: 'rest', postings: [{ id: 1, tf: 10, len: 5 }] },
@@ -160,7 +174,7 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     }
   });
 
-  it('splits a large file\'s postings into several rows per lexeme, and ranks as with one', async () => {
+  it("splits a large file's postings into several rows per lexeme, and ranks as with one", async () => {
     const many = Array.from({ length: 2500 }, (_, i) => passage('Split', `Encryption backups number ${i} ${'audit '.repeat(i % 7)}`));
     const split = new PostgresKnowledgeIndex(pool, { postingsRows: 1000 });
     const query: IndexQuery = { kind: 'passages', scope: { org_id: 1, file_id: 5 }, terms: ['encryption', 'audit'], limit: 10, pool: 50 };
@@ -176,7 +190,9 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
 
   it('analyses a table that has grown and merges its GIN pending list, in the background of the write', async () => {
     const upkept = new PostgresKnowledgeIndex(pool, { firstAnalyzeRows: 3 });
-    const analysed = async () => (await pool.query<{ n: number }>("SELECT (analyze_count + autoanalyze_count)::int AS n FROM pg_stat_user_tables WHERE relname = 'kb_passages'")).rows[0]!.n;
+    const analysed = async () =>
+      (await pool.query<{ n: number }>("SELECT (analyze_count + autoanalyze_count)::int AS n FROM pg_stat_user_tables WHERE relname = 'kb_passages'")).rows[0]!
+        .n;
     const before = await analysed();
     await upkept.replaceFile({ ...FILE, file_id: 2 }, [passage('Upkeep', 'One row.'), passage('Upkeep', 'Two rows.')], []);
     expect(await upkept.upkeepSettled()).toBeNull();
@@ -205,7 +221,14 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     const counted = new PostgresKnowledgeIndex(counting);
     for (const match of ['any', 'all'] as const) {
       statements.length = 0;
-      const result = await counted.search({ kind: 'passages', scope: { org_id: 1, offering_ids: [7] }, terms: ['encryption', 'data'], match, limit: 5, pool: 20 });
+      const result = await counted.search({
+        kind: 'passages',
+        scope: { org_id: 1, offering_ids: [7] },
+        terms: ['encryption', 'data'],
+        match,
+        limit: 5,
+        pool: 20,
+      });
       expect(result.hits.length).toBeGreaterThan(0);
       // Ranked: the statistics and the postings, scored in the process, then the pool's filters and
       // contents; unranked ('all'): one statement.
@@ -227,7 +250,12 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     const keys = async () => (await pool.query<{ qkey: string }>('SELECT qkey FROM kb_qa WHERE org_id = 2 ORDER BY id')).rows.map((r) => r.qkey);
     const conflicts = async () => (await pool.query<{ qkey: string }>('SELECT qkey FROM library_conflicts WHERE org_id = 2')).rows.map((r) => r.qkey);
     const written = await keys();
-    expect(written).toEqual([libraryQuestionKey({ text: 'do you encrypt data at rest?' }), libraryQuestionKey({ text: 'Is MFA enforced?' }), written[0], written[1]]);
+    expect(written).toEqual([
+      libraryQuestionKey({ text: 'do you encrypt data at rest?' }),
+      libraryQuestionKey({ text: 'Is MFA enforced?' }),
+      written[0],
+      written[1],
+    ]);
     expect(await conflicts()).toEqual([written[0]]);
     // As an earlier version left them: no key, no table of conflicts.
     await pool.query("UPDATE kb_qa SET qkey = ''; DROP TABLE library_conflicts; DELETE FROM kb_schema_versions WHERE version >= 1007");
@@ -242,7 +270,9 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     await pool.query(`ALTER TABLE library_state DROP COLUMN owner, DROP COLUMN review_months;
       ALTER TABLE kb_files DROP COLUMN as_of, DROP COLUMN valid_until, DROP COLUMN valid_said;
       DROP TABLE library_settlements; DELETE FROM kb_schema_versions WHERE version >= 1008`);
-    await pool.query("INSERT INTO library_state (org_id, file_id, location, question, qkey, status) VALUES (3, 1, 'A!B2', 'Is MFA enforced?', 'text:is mfa enforced?|', 'canonical')");
+    await pool.query(
+      "INSERT INTO library_state (org_id, file_id, location, question, qkey, status) VALUES (3, 1, 'A!B2', 'Is MFA enforced?', 'text:is mfa enforced?|', 'canonical')",
+    );
     await index.migrate();
     const state = await pool.query('SELECT status, owner, review_months FROM library_state WHERE org_id = 3');
     expect(state.rows).toEqual([{ status: 'canonical', owner: null, review_months: null }]);

@@ -53,7 +53,11 @@ describe('WalCheckpointer', () => {
   async function writeFiles(index: SqliteKnowledgeIndex, files: number, perFile: number, from = 0) {
     for (let f = from; f < from + files; f++) {
       const file = { org_id: 1, file_id: f + 1, filename: `f${f}.md`, offering_ids: [], scope_includes_company: true, use_as_source: true };
-      await index.replaceFile(file, Array.from({ length: perFile }, (_, n) => longPassage(f, n)), []);
+      await index.replaceFile(
+        file,
+        Array.from({ length: perFile }, (_, n) => longPassage(f, n)),
+        [],
+      );
     }
   }
 

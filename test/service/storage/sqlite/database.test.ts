@@ -45,7 +45,7 @@ describe('the SQLite database file', () => {
     const old = new Database(databasePath(dir));
     old.pragma('page_size = 4096');
     old.pragma('journal_mode = WAL');
-    old.exec('CREATE TABLE kept (v TEXT); INSERT INTO kept VALUES (\'before\')');
+    old.exec("CREATE TABLE kept (v TEXT); INSERT INTO kept VALUES ('before')");
     old.close();
     const db = openDatabase(dir);
     try {

@@ -33,7 +33,13 @@ describe('knowledge index schema on SQLite', () => {
       db.prepare(
         `INSERT INTO kb_passages (id, org_id, file_id, page_number, section_path, context_header, content, stems) VALUES (?, 1, 1, 1, '["Policy"]', 'Policy', ?, ?)`,
       ).run(id, content, [...stemmedTerms(`Policy\n${content}`)].join(' '));
-      db.prepare('INSERT INTO kb_passages_fts (rowid, org, file, header, body) VALUES (?, ?, ?, ?, ?)').run(id, 'o1', 'f1', textForIndex('Policy'), textForIndex(content));
+      db.prepare('INSERT INTO kb_passages_fts (rowid, org, file, header, body) VALUES (?, ?, ?, ?, ?)').run(
+        id,
+        'o1',
+        'f1',
+        textForIndex('Policy'),
+        textForIndex(content),
+      );
     });
     db.prepare("INSERT INTO kb_counts (org_id, kind, rows) VALUES (1, 'passages', 2)").run();
   }
@@ -104,11 +110,15 @@ describe('knowledge index schema on SQLite', () => {
     ]);
     for (const table of ['kb_passages', 'kb_qa']) {
       const plan = db
-        .prepare(`EXPLAIN QUERY PLAN SELECT id, embedding FROM ${table} WHERE org_id = 1 AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(?))`)
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT id, embedding FROM ${table} WHERE org_id = 1 AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(?))`,
+        )
         .all('[3,5]') as { detail: string }[];
       expect(plan.map((p) => p.detail).join(' ')).toContain(`USING COVERING INDEX ${table}_by_list`);
     }
-    const inLists = db.prepare('SELECT id, embedding FROM kb_passages WHERE org_id = 1 AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(?)) ORDER BY id');
+    const inLists = db.prepare(
+      'SELECT id, embedding FROM kb_passages WHERE org_id = 1 AND list_id IS NOT NULL AND list_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    );
     expect(inLists.raw().all('[3,5]')).toEqual([
       [ORG_ROWID_SPAN + 1, vector(0.25)],
       [ORG_ROWID_SPAN + 2, vector(0.5)],
@@ -152,7 +162,10 @@ describe('knowledge index schema on SQLite', () => {
     new SqliteKnowledgeIndex(db);
     expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
     expect(db.prepare('SELECT status, owner, review_months FROM library_state').get()).toEqual({ status: 'canonical', owner: null, review_months: null });
-    const columns = db.prepare("SELECT name FROM pragma_table_info('kb_files') WHERE name IN ('as_of', 'valid_until', 'valid_said') ORDER BY name").pluck().all();
+    const columns = db
+      .prepare("SELECT name FROM pragma_table_info('kb_files') WHERE name IN ('as_of', 'valid_until', 'valid_said') ORDER BY name")
+      .pluck()
+      .all();
     expect(columns).toEqual(['as_of', 'valid_said', 'valid_until']);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'library_settlements'").pluck().get()).toBe('library_settlements');
   });
@@ -162,11 +175,28 @@ describe('knowledge index schema on SQLite', () => {
     const file = (file_id: number) => ({ org_id: 1, file_id, filename: `f${file_id}.md`, offering_ids: [], scope_includes_company: true, use_as_source: true });
     for (let f = 1; f <= 3 * FTS_AUTOMERGE; f++) {
       const content = `Passage of file ${f} about retention r${f}.`;
-      await index.replaceFile(file(f), [{ page_number: 1, section_path: ['P'], context_header: 'P', content, stems: [...stemmedTerms(`P\n${content}`)].join(' '), index_header: 'p', index_body: textForIndex(content), embedding: null }], []);
+      await index.replaceFile(
+        file(f),
+        [
+          {
+            page_number: 1,
+            section_path: ['P'],
+            context_header: 'P',
+            content,
+            stems: [...stemmedTerms(`P\n${content}`)].join(' '),
+            index_header: 'p',
+            index_body: textForIndex(content),
+            embedding: null,
+          },
+        ],
+        [],
+      );
     }
     db.prepare("INSERT INTO kb_passages_fts (kb_passages_fts) VALUES ('integrity-check')").run();
     const found = await index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['retention'], limit: 100, pool: 100, match: 'any' });
     expect(found.hits).toHaveLength(3 * FTS_AUTOMERGE);
-    expect((await index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['r7'], limit: 10, pool: 10, match: 'any' })).hits.map((h) => h.filename)).toEqual(['f7.md']);
+    expect(
+      (await index.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['r7'], limit: 10, pool: 10, match: 'any' })).hits.map((h) => h.filename),
+    ).toEqual(['f7.md']);
   });
 });

@@ -119,7 +119,10 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
       await this.saveFile(c, file);
       const keys = await this.deleteContent(c, file.org_id, file.file_id);
       let stored = 0;
-      for (const [kind, entries] of [['passages', passages], ['qa', qa]] as const) {
+      for (const [kind, entries] of [
+        ['passages', passages],
+        ['qa', qa],
+      ] as const) {
         const added = new FileStats();
         const postings = new PostingsBuilder();
         let batch: Prepared[] = [];
@@ -198,7 +201,14 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     const oneFile = fileId !== undefined && fileId !== null && Number.isInteger(fileId);
     const offerings = query.scope.offering_ids?.length ? query.scope.offering_ids : null;
     // $1 query (or the ranked pool's ids), $2 org, $3 file (or null), $4 offerings (or null), $5 pool, $6 limit, then the ranked pool's.
-    const args: unknown[] = [tsqueryLiteral(distinct, match), query.scope.org_id, oneFile ? fileId : null, offerings, Math.floor(query.pool), Math.floor(query.limit)];
+    const args: unknown[] = [
+      tsqueryLiteral(distinct, match),
+      query.scope.org_id,
+      oneFile ? fileId : null,
+      offerings,
+      Math.floor(query.pool),
+      Math.floor(query.limit),
+    ];
     let pool: string;
     if (match === 'all') {
       // Unranked: newest first. The matching rows come from the GIN index, then are sorted (OFFSET 0 keeps
@@ -209,9 +219,19 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
       pool = `SELECT m.id, m.file_id, 1::float8 AS bm FROM (SELECT t.id, t.file_id FROM ${table} t WHERE ${matching} OFFSET 0) m ORDER BY m.id DESC LIMIT $5`;
     } else {
       // Ranked: the pool is scored from the lexemes' postings first (see rankedPool), then sent back.
-      const ranked = await this.rankedPool(kind, query.scope.org_id, oneFile ? fileId : null, distinct, distinct.map((l) => multiplicity.get(l)!), Math.floor(query.pool));
+      const ranked = await this.rankedPool(
+        kind,
+        query.scope.org_id,
+        oneFile ? fileId : null,
+        distinct,
+        distinct.map((l) => multiplicity.get(l)!),
+        Math.floor(query.pool),
+      );
       args[0] = ranked.map((r) => r.id);
-      args.push(ranked.map((r) => r.fileId), ranked.map((r) => r.bm));
+      args.push(
+        ranked.map((r) => r.fileId),
+        ranked.map((r) => r.bm),
+      );
       pool = 'SELECT p.id, p.file_id, p.bm FROM unnest($1::bigint[], $7::bigint[], $8::float8[]) AS p(id, file_id, bm) LIMIT $5';
     }
     const columns = HIT_COLUMNS[kind].map((c) => `t.${c}`).join(', ');
@@ -243,7 +263,14 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
    * ordered by lexeme, then scored here (see ./postings.ts).
    */
   private async rankedPool(kind: K.IndexKind, orgId: number, fileId: number | null, lexemes: string[], multiplicity: number[], pool: number) {
-    const { rows } = await this.db.query<{ avgdl: number; w: number[]; i: string | null; file_id: string | null; first_id: string | null; postings: Buffer | null }>(
+    const { rows } = await this.db.query<{
+      avgdl: number;
+      w: number[];
+      i: string | null;
+      file_id: string | null;
+      first_id: string | null;
+      postings: Buffer | null;
+    }>(
       `WITH totals AS (SELECT coalesce(sum(rows), 0)::float8 AS n, coalesce(sum(tokens), 0)::float8 AS tokens FROM kb_counts WHERE kind = $1),
        stats AS MATERIALIZED (
          SELECT CASE WHEN tt.n > 0 THEN tt.tokens / tt.n ELSE 1::float8 END AS avgdl,
@@ -401,10 +428,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
   }
 
   async setOrgNames(orgId: number, names: string): Promise<void> {
-    await this.db.query(
-      'INSERT INTO kb_org_names (org_id, names) VALUES ($1, $2) ON CONFLICT (org_id) DO UPDATE SET names = excluded.names',
-      [orgId, names],
-    );
+    await this.db.query('INSERT INTO kb_org_names (org_id, names) VALUES ($1, $2) ON CONFLICT (org_id) DO UPDATE SET names = excluded.names', [orgId, names]);
   }
 
   private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -432,10 +456,11 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     await c.query('DELETE FROM kb_file_offerings WHERE org_id = $1 AND file_id = $2', [file.org_id, file.file_id]);
     const offerings = [...new Set(file.offering_ids)];
     if (offerings.length) {
-      await c.query(
-        'INSERT INTO kb_file_offerings (org_id, file_id, offering_id) SELECT $1, $2, unnest($3::bigint[]) ON CONFLICT DO NOTHING',
-        [file.org_id, file.file_id, offerings],
-      );
+      await c.query('INSERT INTO kb_file_offerings (org_id, file_id, offering_id) SELECT $1, $2, unnest($3::bigint[]) ON CONFLICT DO NOTHING', [
+        file.org_id,
+        file.file_id,
+        offerings,
+      ]);
     }
   }
 
@@ -446,7 +471,10 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
    */
   private async deleteContent(c: pg.PoolClient, orgId: number, fileId: number): Promise<Set<string>> {
     const answered = await c.query<{ qkey: string }>('SELECT DISTINCT qkey FROM kb_qa WHERE org_id = $1 AND file_id = $2', [orgId, fileId]);
-    for (const [kind, table] of [['passages', 'kb_passages'], ['qa', 'kb_qa']] as const) {
+    for (const [kind, table] of [
+      ['passages', 'kb_passages'],
+      ['qa', 'kb_qa'],
+    ] as const) {
       const { rows } = await c.query<{ term: string; docs: string | number }>(
         `WITH gone AS (DELETE FROM ${table} WHERE org_id = $2 AND file_id = $3 RETURNING doclen),
          counted AS (
@@ -472,7 +500,9 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
    */
   private async insertBatch(c: pg.PoolClient, kind: K.IndexKind, file: K.IndexedFile, batch: Prepared[]): Promise<number[]> {
     const table = kind === 'passages' ? 'kb_passages' : 'kb_qa';
-    const { rows: drawn } = await c.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, $1)`, [batch.length]);
+    const { rows: drawn } = await c.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) AS id FROM generate_series(1, $1)`, [
+      batch.length,
+    ]);
     const ids = drawn.map((r) => r.id);
     const columns = Object.keys(batch[0]!.row);
     const all = ['id', ...columns, 'tsv', 'doclen'];
@@ -540,7 +570,10 @@ class FileStats {
 function prepare(kind: K.IndexKind, row: Record<string, unknown>, head: string, body: string): Prepared {
   const headTokens = indexTokens(head);
   const bodyTokens = indexTokens(body);
-  const vector = indexVector([{ tokens: headTokens, weight: 'A' }, { tokens: bodyTokens, weight: '' }]);
+  const vector = indexVector([
+    { tokens: headTokens, weight: 'A' },
+    { tokens: bodyTokens, weight: '' },
+  ]);
   const tenths = TF_TENTHS[kind];
   const tf = new Map<string, number>();
   for (const [l, { a, d }] of vector.counts) tf.set(l, tenths.a * a + tenths.d * d);

@@ -7,7 +7,10 @@
 import { porterStem } from '../../../knowledge/porter';
 
 export function indexTokens(text: string): string[] {
-  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const folded = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
   const words = folded.match(/[\p{L}\p{N}]+/gu) ?? [];
   // PostgreSQL refuses a lexeme over 2047 bytes ("word is too long"); no real word is that long.
   return words.map(stemToken).filter(fitsLexeme);
@@ -76,5 +79,8 @@ export function indexVector(parts: { tokens: string[]; weight: 'A' | '' }[]): In
 
 /** A tsquery of lexemes joined by `|` (any) or `&` (all). */
 export function tsqueryLiteral(lexemes: string[], match: 'any' | 'all'): string {
-  return lexemes.filter(fitsLexeme).map((l) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(match === 'all' ? ' & ' : ' | ');
+  return lexemes
+    .filter(fitsLexeme)
+    .map((l) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`)
+    .join(match === 'all' ? ' & ' : ' | ');
 }

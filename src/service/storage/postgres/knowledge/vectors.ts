@@ -86,34 +86,32 @@ export class PostgresVectorLists {
 
   private async build(kind: IndexKind, orgId: number): Promise<void> {
     const key = `${kind}:${orgId}`;
-    await buildVectorLists(
-      {
-        vectors: (after, limit) => this.read(kind, orgId, after, limit, false),
-        unassigned: (after, limit) => this.read(kind, orgId, after, limit, true),
-        stored: async () => (await this.lists(kind, orgId))?.lists ?? null,
-        assign: async (lists) => {
-          if (lists.length === 0) return;
-          await this.db.query(
-            `UPDATE ${TABLES[kind]} t SET list_id = u.list FROM unnest($1::bigint[], $2::int[]) AS u(id, list) WHERE t.id = u.id`,
-            [lists.map(([id]) => id), lists.map(([, list]) => list)],
-          );
-        },
-        keep: async (lists) => {
-          const bytes = listsToBytes(lists);
-          await this.db.query(
-            `INSERT INTO kb_vector_lists (org_id, kind, dim, coarse, fine, ready) VALUES ($1, $2, $3, $4, $5, FALSE)
-             ON CONFLICT (org_id, kind) DO NOTHING`,
-            [orgId, kind, lists.dim, bytes.coarse, bytes.fine],
-          );
-          this.stored.delete(key);
-          return (await this.lists(kind, orgId))!.lists;
-        },
-        ready: async () => {
-          await this.db.query('UPDATE kb_vector_lists SET ready = TRUE WHERE org_id = $1 AND kind = $2', [orgId, kind]);
-          this.stored.delete(key);
-        },
+    await buildVectorLists({
+      vectors: (after, limit) => this.read(kind, orgId, after, limit, false),
+      unassigned: (after, limit) => this.read(kind, orgId, after, limit, true),
+      stored: async () => (await this.lists(kind, orgId))?.lists ?? null,
+      assign: async (lists) => {
+        if (lists.length === 0) return;
+        await this.db.query(`UPDATE ${TABLES[kind]} t SET list_id = u.list FROM unnest($1::bigint[], $2::int[]) AS u(id, list) WHERE t.id = u.id`, [
+          lists.map(([id]) => id),
+          lists.map(([, list]) => list),
+        ]);
       },
-    );
+      keep: async (lists) => {
+        const bytes = listsToBytes(lists);
+        await this.db.query(
+          `INSERT INTO kb_vector_lists (org_id, kind, dim, coarse, fine, ready) VALUES ($1, $2, $3, $4, $5, FALSE)
+             ON CONFLICT (org_id, kind) DO NOTHING`,
+          [orgId, kind, lists.dim, bytes.coarse, bytes.fine],
+        );
+        this.stored.delete(key);
+        return (await this.lists(kind, orgId))!.lists;
+      },
+      ready: async () => {
+        await this.db.query('UPDATE kb_vector_lists SET ready = TRUE WHERE org_id = $1 AND kind = $2', [orgId, kind]);
+        this.stored.delete(key);
+      },
+    });
   }
 
   /** See nearestVectors (../../nearest.ts); `rows`: how many rows of the kind the organisation has. */
@@ -127,7 +125,11 @@ export class PostgresVectorLists {
         inLists: (lists) =>
           read(`SELECT id, embedding FROM ${TABLES[kind]} WHERE org_id = $1 AND list_id IS NOT NULL AND list_id = ANY($2::int[])`, [orgId, lists]),
         batchAfter: (after, limit) =>
-          read(`SELECT id, embedding FROM ${TABLES[kind]} WHERE org_id = $1 AND embedding IS NOT NULL AND id > $2 ORDER BY id LIMIT $3`, [orgId, after ?? 0, limit]),
+          read(`SELECT id, embedding FROM ${TABLES[kind]} WHERE org_id = $1 AND embedding IS NOT NULL AND id > $2 ORDER BY id LIMIT $3`, [
+            orgId,
+            after ?? 0,
+            limit,
+          ]),
       },
       stored?.ready ? stored.lists : null,
       query,

@@ -255,9 +255,9 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
     );
     this.maxPassageId = db.prepare<[number, number], number | null>('SELECT MAX(id) FROM kb_passages WHERE id BETWEEN ? AND ?').pluck();
     this.maxQaId = db.prepare<[number, number], number | null>('SELECT MAX(id) FROM kb_qa WHERE id BETWEEN ? AND ?').pluck();
-    this.passageFirstRows = db.prepare<[string, number], number>(
-      'SELECT rowid FROM kb_passages_fts WHERE kb_passages_fts MATCH ? ORDER BY rowid LIMIT ?',
-    ).pluck();
+    this.passageFirstRows = db
+      .prepare<[string, number], number>('SELECT rowid FROM kb_passages_fts WHERE kb_passages_fts MATCH ? ORDER BY rowid LIMIT ?')
+      .pluck();
     this.qaFirstRows = db.prepare<[string, number], number>('SELECT rowid FROM kb_qa_fts WHERE kb_qa_fts MATCH ? ORDER BY rowid LIMIT ?').pluck();
     this.rowsBeforeOrg = db.prepare<[K.IndexKind, number], number>('SELECT COALESCE(SUM(rows), 0) FROM kb_counts WHERE kind = ? AND org_id < ?').pluck();
     this.passagesByIds = db.prepare(`
@@ -278,9 +278,7 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
     this.setSubject = db.prepare('UPDATE kb_files SET subject = ? WHERE org_id = ? AND file_id = ?');
     this.setDates = db.prepare('UPDATE kb_files SET as_of = ?, valid_until = ?, valid_said = ? WHERE org_id = ? AND file_id = ?');
     this.getOrgNames = db.prepare<[number], string>('SELECT names FROM kb_org_names WHERE org_id = ?').pluck();
-    this.putOrgNames = db.prepare(
-      'INSERT INTO kb_org_names (org_id, names) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET names = excluded.names',
-    );
+    this.putOrgNames = db.prepare('INSERT INTO kb_org_names (org_id, names) VALUES (?, ?) ON CONFLICT (org_id) DO UPDATE SET names = excluded.names');
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.seenDataVersion = this.dataVersion.get() ?? 0;
   }
@@ -292,12 +290,7 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
    * content and its scope row go first, so nothing of it is searchable until the last batch puts the
    * scope row back; a failure removes what was written.
    */
-  async replaceFile(
-    file: K.IndexedFile,
-    passages: Iterable<K.PassageEntry>,
-    qa: Iterable<K.QaEntry>,
-    onProgress?: (stored: number) => void,
-  ): Promise<void> {
+  async replaceFile(file: K.IndexedFile, passages: Iterable<K.PassageEntry>, qa: Iterable<K.QaEntry>, onProgress?: (stored: number) => void): Promise<void> {
     const rows = this.entryBatches(passages, qa);
     const first = rows.next();
     const second = first.done ? first : rows.next();
@@ -459,7 +452,10 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
 
   async updateFile(file: K.IndexedFile): Promise<void> {
     this.db.transaction(() => {
-      const before = this.db.prepare<[number, number], string>('SELECT filename FROM kb_files WHERE org_id = ? AND file_id = ?').pluck().get(file.org_id, file.file_id);
+      const before = this.db
+        .prepare<[number, number], string>('SELECT filename FROM kb_files WHERE org_id = ? AND file_id = ?')
+        .pluck()
+        .get(file.org_id, file.file_id);
       this.saveFile(file);
       // A new name may make the file supersede, or stop superseding, another of that name.
       if (before !== file.filename) this.refreshConflicts(file.org_id, new Set(this.fileKeys.all(file.org_id, file.file_id)));

@@ -37,13 +37,16 @@ export class SqliteVectorLists {
   private readonly builds: ListBuilds;
   /** Vectors the last query read (tests and benches: how much of the organisation a search touches). */
   lastScanned = 0;
-  private readonly statements: Record<IndexKind, {
-    range: Statement<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>;
-    inLists: Statement<{ org: number; lists: string }, [number, Buffer]>;
-    unassigned: Statement<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>;
-    setList: Statement<[number | null, number]>;
-    countUpTo: Statement<{ org: number; lo: number; hi: number; limit: number }, number>;
-  }>;
+  private readonly statements: Record<
+    IndexKind,
+    {
+      range: Statement<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>;
+      inLists: Statement<{ org: number; lists: string }, [number, Buffer]>;
+      unassigned: Statement<{ org: number; after: number; hi: number; limit: number }, EmbeddingRow>;
+      setList: Statement<[number | null, number]>;
+      countUpTo: Statement<{ org: number; lo: number; hi: number; limit: number }, number>;
+    }
+  >;
   private readonly getLists: Statement<[number, IndexKind], ListsRow>;
   private readonly putLists: Statement<{ org: number; kind: IndexKind; dim: number; coarse: Buffer; fine: Buffer }>;
   private readonly setReady: Statement<[number, IndexKind]>;
@@ -141,27 +144,25 @@ export class SqliteVectorLists {
     const key = `${kind}:${orgId}`;
     const read = (rows: EmbeddingRow[]) => rows.map((r) => ({ id: r.id, embedding: vectorFromBytes(r.embedding) }));
     const from = (after: number) => (after === -Infinity ? range.lo - 1 : after);
-    await buildVectorLists(
-      {
-        vectors: async (after, limit) => read(st.range.all({ org: orgId, after: from(after), hi: range.hi, limit })),
-        unassigned: async (after, limit) => read(st.unassigned.all({ org: orgId, after: from(after), hi: range.hi, limit })),
-        stored: async () => this.lists(kind, orgId)?.lists ?? null,
-        assign: async (lists) => {
-          this.db.transaction(() => {
-            for (const [id, list] of lists) st.setList.run(list, id);
-          })();
-        },
-        keep: async (lists) => {
-          this.putLists.run({ org: orgId, kind, dim: lists.dim, ...listsToBytes(lists) });
-          this.stored.delete(key);
-          return this.lists(kind, orgId)!.lists;
-        },
-        ready: async () => {
-          this.setReady.run(orgId, kind);
-          this.stored.delete(key);
-        },
+    await buildVectorLists({
+      vectors: async (after, limit) => read(st.range.all({ org: orgId, after: from(after), hi: range.hi, limit })),
+      unassigned: async (after, limit) => read(st.unassigned.all({ org: orgId, after: from(after), hi: range.hi, limit })),
+      stored: async () => this.lists(kind, orgId)?.lists ?? null,
+      assign: async (lists) => {
+        this.db.transaction(() => {
+          for (const [id, list] of lists) st.setList.run(list, id);
+        })();
       },
-    );
+      keep: async (lists) => {
+        this.putLists.run({ org: orgId, kind, dim: lists.dim, ...listsToBytes(lists) });
+        this.stored.delete(key);
+        return this.lists(kind, orgId)!.lists;
+      },
+      ready: async () => {
+        this.setReady.run(orgId, kind);
+        this.stored.delete(key);
+      },
+    });
   }
 
   /** See nearestVectors (../../nearest.ts); `rows`: how many rows of the kind the organisation has. */

@@ -52,7 +52,9 @@ describe('write turns', () => {
     const file = (fileId: number, word: string) => ({
       meta: { org_id: 1, file_id: fileId, filename: `${word}.txt`, offering_ids: [], scope_includes_company: true, use_as_source: true },
       // Larger than one batch, so the file is written in several transactions.
-      passages: Array.from({ length: 2000 }, (_, i) => passageOf(`${word} section ${i}`, `The ${word} control number ${i} is reviewed every year by the security team.`)),
+      passages: Array.from({ length: 2000 }, (_, i) =>
+        passageOf(`${word} section ${i}`, `The ${word} control number ${i} is reviewed every year by the security team.`),
+      ),
     });
     const files = [file(1, 'encryption'), file(2, 'retention')];
     await Promise.all(files.map((f) => index.replaceFile(f.meta, f.passages, [])));
