@@ -53,6 +53,8 @@ export interface LibraryRow extends LibraryEntryKey {
   slots: QaSlot[];
   original_id: string | null;
   tab_name: string;
+  /** The section of its sheet it was learned in (titles joined by " > "); null: none known (the sheet is its section). */
+  section: string | null;
   /** The key of the question it answers (knowledge/question-identity.ts `libraryQuestionKey`). */
   qkey: string;
   offering_ids: number[];
@@ -70,6 +72,8 @@ export interface LibraryListFilter {
   filter?: LibraryListFilterName;
   offering_id?: number;
   file_id?: number;
+  /** Only entries learned in this section of a sheet (LibraryRow `section`). */
+  section?: string;
   /** Entries approved (else dated) before this ISO instant are review due. */
   review_cutoff: string;
   /** The cutoff for an entry with its own review interval, by months; absent: every entry uses `review_cutoff`. */

@@ -188,3 +188,14 @@ CREATE TABLE IF NOT EXISTS library_settlements (
 );
 `;
 }
+
+/**
+ * Version 11 (PostgreSQL 1009): the section of its sheet an entry was learned in (its section rows'
+ * titles, outermost first, joined by " > "), so a section's owner and the conflicts' grouping work within
+ * a sheet (HECVAT's sections, the CAIQ's domains), not per sheet only. Rows written before have none
+ * (NULL): the library takes their sheet for their section until their file is read again (re-processing,
+ * or `qfill migrate`), when the reader gives it. Additive: a database of the version before reads as before.
+ */
+export function librarySectionsSql(dialect: Dialect): string {
+  return `ALTER TABLE kb_qa ADD COLUMN ${dialect === 'postgres' ? 'IF NOT EXISTS ' : ''}section TEXT;`;
+}

@@ -281,6 +281,6 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     );
     expect(columns.rows.map((r) => r.column_name)).toEqual(['as_of', 'valid_said', 'valid_until']);
     expect((await pool.query("SELECT to_regclass('library_settlements') IS NOT NULL AS present")).rows).toEqual([{ present: true }]);
-    expect((await pool.query('SELECT MAX(version) AS v FROM kb_schema_versions')).rows).toEqual([{ v: 1008 }]);
+    expect((await pool.query('SELECT MAX(version) AS v FROM kb_schema_versions')).rows).toEqual([{ v: 1009 }]);
   });
 });
