@@ -170,6 +170,18 @@ describe('knowledge index schema on SQLite', () => {
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'library_settlements'").pluck().get()).toBe('library_settlements');
   });
 
+  it('migrates version 10 to 11: entries gain their section within the sheet, NULL for those written before', () => {
+    migrateKnowledgeIndex(db, 10);
+    db.prepare('INSERT INTO kb_files (org_id, file_id, filename) VALUES (1, 1, ?)').run('a.xlsx');
+    db.prepare(
+      `INSERT INTO kb_qa (id, org_id, file_id, question, answer, slots, original_id, tab_name, location, qkey, question_stems, stems)
+       VALUES (?, 1, 1, 'Is MFA enforced?', 'Yes', '[]', 'PT-01', 'Answers', 'Answers!B2', 'id:answers|pt-01', '', '')`,
+    ).run(ORG_ROWID_SPAN + 1);
+    new SqliteKnowledgeIndex(db);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(11);
+    expect(db.prepare('SELECT question, section FROM kb_qa').all()).toEqual([{ question: 'Is MFA enforced?', section: null }]);
+  });
+
   it('keeps the index whole through many small writes merged FTS_AUTOMERGE segments at a time', async () => {
     const index = new SqliteKnowledgeIndex(db);
     const file = (file_id: number) => ({ org_id: 1, file_id, filename: `f${file_id}.md`, offering_ids: [], scope_includes_company: true, use_as_source: true });
