@@ -134,6 +134,11 @@ export interface LibraryRepository {
   conflicting(orgId: number, qkeys: string[]): Promise<Set<string>>;
   /** Keys of unsettled disagreements in key order, a page of them, with how many there are. */
   conflictKeys(orgId: number, page: ConflictPageRequest): Promise<{ count: number; keys: string[] }>;
+  /**
+   * Of those keys, the disagreements a questionnaire about one offering meets (its live entries speaking for
+   * it give more than one answer; not settled for it), in key order, a page of them, with how many there are.
+   */
+  offeringConflictKeys(orgId: number, offeringId: number, page: ConflictPageRequest): Promise<{ count: number; keys: string[] }>;
   /** Of these keys, those settled (one entry canonical). */
   canonicalKeys(orgId: number, qkeys: string[]): Promise<Set<string>>;
   /** Sets the entry's decisions (unset fields keep theirs) and records the event, in one transaction. */

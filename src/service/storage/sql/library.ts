@@ -19,7 +19,7 @@ import type {
   NewLibraryEvent,
 } from '../library';
 import { inList, parseJson, type Sql } from './executor';
-import { refreshConflictsSql, textInArg, textInSql } from './library-schema';
+import { offeringConflictsSql, refreshConflictsSql, textInArg, textInSql } from './library-schema';
 
 const STATE_JOIN = `LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question`;
 
@@ -354,6 +354,22 @@ export class SqlLibrary implements LibraryRepository {
           page.offset,
         ]);
     return { count, keys: rows.map((r) => r.qkey) };
+  }
+
+  /** From `library_conflicts` in key order (./library-schema.ts offeringConflictsSql): a page after a key reads on from there. */
+  async offeringConflictKeys(orgId: number, offeringId: number, page: ConflictPageRequest): Promise<{ count: number; keys: string[] }> {
+    const args = [orgId, offeringId, offeringId];
+    const counted = await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${offeringConflictsSql('')}) open_keys`, args);
+    const rows = page.after
+      ? await this.sql.all<{ qkey: string }>(`${offeringConflictsSql('AND c.qkey > ?')} ORDER BY c.qkey LIMIT ?`, [
+          orgId,
+          page.after,
+          offeringId,
+          offeringId,
+          page.limit,
+        ])
+      : await this.sql.all<{ qkey: string }>(`${offeringConflictsSql('')} ORDER BY c.qkey LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
+    return { count: Number(counted?.n ?? 0), keys: rows.map((r) => r.qkey) };
   }
 
   async canonicalKeys(orgId: number, qkeys: string[]): Promise<Set<string>> {
