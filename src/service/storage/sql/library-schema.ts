@@ -52,9 +52,11 @@ function conflictingKeysSql(where: string): string {
  * that offering. Its arguments: org_id, offering_id (settled), offering_id (speaking for), then `after`'s.
  * The disagreements are few and walked in key order, so a page after a key stops once it is full.
  */
-export function offeringConflictsSql(after: string): string {
+export function offeringConflictsSql(dialect: Dialect, after: string): string {
+  // The disagreements drive the join, in key order (SQLite: CROSS JOIN keeps them the outer loop; left to
+  // itself it walked every entry of the organisation).
   return `SELECT c.qkey FROM library_conflicts c
-     JOIN kb_qa q ON q.org_id = c.org_id AND q.qkey = c.qkey
+     ${dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN'} kb_qa q ON q.org_id = c.org_id AND q.qkey = c.qkey
      JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
      LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question
      WHERE c.org_id = ? ${after} AND COALESCE(s.status, 'active') <> 'retired'

@@ -359,16 +359,20 @@ export class SqlLibrary implements LibraryRepository {
   /** From `library_conflicts` in key order (./library-schema.ts offeringConflictsSql): a page after a key reads on from there. */
   async offeringConflictKeys(orgId: number, offeringId: number, page: ConflictPageRequest): Promise<{ count: number; keys: string[] }> {
     const args = [orgId, offeringId, offeringId];
-    const counted = await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${offeringConflictsSql('')}) open_keys`, args);
+    const counted = await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${offeringConflictsSql(this.sql.dialect, '')}) open_keys`, args);
     const rows = page.after
-      ? await this.sql.all<{ qkey: string }>(`${offeringConflictsSql('AND c.qkey > ?')} ORDER BY c.qkey LIMIT ?`, [
+      ? await this.sql.all<{ qkey: string }>(`${offeringConflictsSql(this.sql.dialect, 'AND c.qkey > ?')} ORDER BY c.qkey LIMIT ?`, [
           orgId,
           page.after,
           offeringId,
           offeringId,
           page.limit,
         ])
-      : await this.sql.all<{ qkey: string }>(`${offeringConflictsSql('')} ORDER BY c.qkey LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
+      : await this.sql.all<{ qkey: string }>(`${offeringConflictsSql(this.sql.dialect, '')} ORDER BY c.qkey LIMIT ? OFFSET ?`, [
+          ...args,
+          page.limit,
+          page.offset,
+        ]);
     return { count: Number(counted?.n ?? 0), keys: rows.map((r) => r.qkey) };
   }
 
