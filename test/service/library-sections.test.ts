@@ -2,7 +2,8 @@
  * Sections within a sheet in the answer library, over HTTP: a HECVAT-like workbook (two section rows in
  * one sheet) gives each entry its section; listings return it and filter by it; an owner named for one
  * section (`PUT sections/review/` with `section`) gets that section's entries alone in `mine=true`, while
- * a sheet without `section` still takes every entry of the sheet; a section the sheet lacks is a 404.
+ * a sheet without `section` still takes every entry of the sheet; a section the sheet lacks is a 404; the
+ * library's export keeps the sections, and its entries read back have them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibraryPage } from '../../src/api/library';
@@ -68,7 +69,13 @@ describe('answer library: sections within a sheet', () => {
     expect(ids((await api(admin, 'GET', `?section=${encodeURIComponent('Data Protection')}`)).body)).toEqual(['DATA-01', 'DATA-02']);
 
     // An owner for one section of the sheet: only its entries change, each in its own history.
-    const set = await api(admin, 'PUT', 'sections/review/', { file_id: fileId, tab_name: 'Questions', section: 'Data Protection', owner: 'bob', review_months: 6 });
+    const set = await api(admin, 'PUT', 'sections/review/', {
+      file_id: fileId,
+      tab_name: 'Questions',
+      section: 'Data Protection',
+      owner: 'bob',
+      review_months: 6,
+    });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body).toEqual({ updated: 2, entries: 2 });
     expect(ids((await api(manager, 'GET', '?mine=true')).body)).toEqual(['DATA-01', 'DATA-02']);
@@ -88,5 +95,20 @@ describe('answer library: sections within a sheet', () => {
       404,
       /no live entry of section "Physical Security" of sheet "Questions"/,
     );
+
+    // The library's export keeps each entry's section, and its entries come back with it.
+    const exported = await fetch(`${service.base}/api/v2/answers/library/export/`, { headers: { 'X-API-Key': admin } });
+    expect(exported.status).toBe(200);
+    const back = await c.post('/api/v2/repository/files/', files(['answer-library.xlsx', new Uint8Array(await exported.arrayBuffer())]));
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    const backId: number = back.body.file_ids[0];
+    expect((await waitForFile(c, backId)).body.status).toBe('ready');
+    const again = expectShape(LibraryPage, (await api(admin, 'GET', `?file_id=${backId}`)).body).results;
+    expect(Object.fromEntries(again.map((e) => [e.original_id, e.section]))).toEqual({
+      'APPL-01': 'Application Security',
+      'APPL-02': 'Application Security',
+      'DATA-01': 'Data Protection',
+      'DATA-02': 'Data Protection',
+    });
   }, 120_000);
 });
