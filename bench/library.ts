@@ -4,7 +4,9 @@
  * answers disagreeing with their template's others), with analysts' decisions on some (settled, approved,
  * retired). Measured through the same functions the routes call (src/service/domain/library-actions.ts),
  * in process: a page of the list, a deep page (asked by number, and by the cursor a `next` link carries),
- * each filter, the conflict groups, and a search with the
+ * each filter, the conflict groups (of the whole library, and of one offering's questionnaires: a first
+ * page, and a page further on by its cursor; one questionnaire of each template is about that offering
+ * alone), and a search with the
  * retrieval answering uses. Target: p95 under 100 ms. SQLite always; PostgreSQL too when
  * QFILL_BENCH_DATABASE_URL (or QFILL_TEST_DATABASE_URL) names a server the bench may create a database on.
  *
@@ -15,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { browse, conflicts, type LibraryDeps } from '../src/service/domain/library-actions';
+import { conflictsForOffering } from '../src/service/domain/library-offerings';
 import type { Knowledge } from '../src/service/context';
 import { KnowledgeBase } from '../src/service/knowledge';
 import { qaEntry } from '../src/service/knowledge/entries';
@@ -146,15 +149,25 @@ function fileEntries(template: number, copy: number): QaEntry[] {
   });
 }
 
-async function build(storage: Storage, entries: number, log: (line: string) => void): Promise<number> {
+async function build(storage: Storage, entries: number, log: (line: string) => void): Promise<{ orgId: number; offeringId: number }> {
   const index = storage.knowledgeIndex!;
   const org = await storage.store.orgs.upsert('bench', {});
+  const offering = await storage.store.offerings.upsert(org.id, 'Cloud', 'service');
   const files = Math.ceil(entries / PER_FILE);
   const started = performance.now();
   for (let f = 0; f < files; f++) {
     const template = Math.floor(f / FILES_PER_TEMPLATE);
+    // The last questionnaire of each template is about one offering alone.
+    const aboutCloud = f % FILES_PER_TEMPLATE === FILES_PER_TEMPLATE - 1;
     await index.replaceFile(
-      { org_id: org.id, file_id: f + 1, filename: `questionnaire-${f + 1}.xlsx`, offering_ids: [], scope_includes_company: true, use_as_source: true },
+      {
+        org_id: org.id,
+        file_id: f + 1,
+        filename: `questionnaire-${f + 1}.xlsx`,
+        offering_ids: aboutCloud ? [offering.id] : [],
+        scope_includes_company: !aboutCloud,
+        use_as_source: true,
+      },
       [],
       fileEntries(template, f % FILES_PER_TEMPLATE),
     );
@@ -170,7 +183,7 @@ async function build(storage: Storage, entries: number, log: (line: string) => v
     else if (i % 7 === 0)
       await storage.store.library.change(org.id, row, { status: 'retired', retired_reason: 'bench', ...by }, { action: 'retired', ...event });
   }
-  return org.id;
+  return { orgId: org.id, offeringId: offering.id };
 }
 
 async function measure(name: string, fn: (i: number) => Promise<unknown>): Promise<{ name: string; samples: number[] }> {
@@ -185,7 +198,7 @@ async function measure(name: string, fn: (i: number) => Promise<unknown>): Promi
 }
 
 async function runOne(storage: Storage, entries: number, log: (line: string) => void, analyze?: () => Promise<void>): Promise<LibraryBenchRow[]> {
-  const orgId = await build(storage, entries, log);
+  const { orgId, offeringId } = await build(storage, entries, log);
   await analyze?.();
   const kb = new KnowledgeBase(storage.knowledgeIndex!, { library: storage.store.library });
   const deps: LibraryDeps = { store: storage.store, knowledge: kb as unknown as Knowledge };
@@ -197,6 +210,11 @@ async function runOne(storage: Storage, entries: number, log: (line: string) => 
   );
   // The cursor a client following `next` would hold at the deep page.
   const deepCursor = (await browse(deps, orgId, {}, { limit: 50, offset: lastPage.offset - 50 })).next ?? undefined;
+  // The cursor a client following `next` through one offering's conflicts would hold halfway.
+  const offeringGroups = (await conflictsForOffering(deps, orgId, offeringId, { limit: 1, offset: 0 })).count;
+  const midCursor =
+    (await conflictsForOffering(deps, orgId, offeringId, { limit: 20, offset: Math.max(0, Math.floor(offeringGroups / 2) - 20) })).next ?? undefined;
+  log(`${storage.store.backend}: ${offeringGroups} conflict groups for one offering`);
   const runs = [
     await measure('list, first page (50)', () => browse(deps, orgId, {}, page)),
     await measure('list, a deep page by number', () => browse(deps, orgId, {}, lastPage)),
@@ -205,6 +223,10 @@ async function runOne(storage: Storage, entries: number, log: (line: string) => 
     await measure('filter review due', () => browse(deps, orgId, { filter: 'review_due' }, page)),
     await measure('filter conflicts', () => browse(deps, orgId, { filter: 'conflicts' }, page)),
     await measure('conflict groups, first page', () => conflicts(deps, orgId, { limit: 20, offset: 0 })),
+    await measure('conflict groups of one offering, first page', () => conflictsForOffering(deps, orgId, offeringId, { limit: 20, offset: 0 })),
+    await measure('conflict groups of one offering, a page by its cursor', () =>
+      conflictsForOffering(deps, orgId, offeringId, { limit: 20, offset: 0, cursor: midCursor }),
+    ),
     await measure('search (q=…), first page', (i) => browse(deps, orgId, { q: searches[i]! }, page)),
   ];
   return runs.map((r) => {

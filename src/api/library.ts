@@ -5,13 +5,14 @@
  * once, entries edited (a new version, the old kept), approved, retired and restored, aged against the
  * organisation's review age, exported as .xlsx. Every fill follows these decisions.
  *
- *   GET  /answers/library/?q=&status=&filter=&offering_id=&file_id=&page=&page_size=&cursor=  paginated entries
+ *   GET  /answers/library/?q=&status=&filter=&offering_id=&file_id=&section=&page=&page_size=&cursor=  paginated entries
  *   POST /answers/library/                          add an entry by hand
  *   GET  /answers/library/{id}/                     one entry with its versions and history
  *   PUT  /answers/library/{id}/                     edit its slots (and question): a new version
  *   POST /answers/library/{id}/approve/ | retire/ | restore/
  *   PUT  /answers/library/{id}/review/              {owner, review_months}: who keeps it current, how often
- *   PUT  /answers/library/sections/review/          {file_id, tab_name, owner, review_months}: every entry of a sheet
+ *   PUT  /answers/library/sections/review/          {file_id, tab_name, section?, owner, review_months}: every entry
+ *                                                   of a sheet, or of one section of it
  *   GET  /answers/library/conflicts/?offering_id=&page=&page_size=&cursor=  paginated groups of disagreeing
  *                                                   entries (about one offering)
  *
@@ -48,6 +49,7 @@ export const LIBRARY_LIMITS = {
   reviewMonthsMax: 120,
   ownerLength: 150,
   tabNameLength: 100,
+  sectionLength: 500,
   cursorLength: 1000,
 } as const;
 
@@ -86,6 +88,12 @@ export const LibraryEntry = z.looseObject({
   answer: z.string(),
   slots: z.array(LibrarySlot),
   source: nul(LibrarySource),
+  /**
+   * The section of its sheet it was learned in (section titles, outermost first, joined by " > "); null when
+   * its sheet has no section rows, for an entry by hand, and for entries learned before sections were kept
+   * (until their file is read again): their sheet is then their section.
+   */
+  section: opt(nul(z.string())),
   offering_ids: z.array(int()),
   /** YYYY-MM-DD: the questionnaire's own date where it states one, else its upload date; for an entry by hand, when added. */
   as_of: z.string(),
@@ -169,6 +177,8 @@ export const LibraryListQuery = z.strictObject({
   filter: opt(LibraryFilter),
   offering_id: opt(queryPositiveInt()),
   file_id: opt(queryPositiveInt()),
+  /** Only entries learned in this section of a sheet (an entry's `section`, exactly). */
+  section: opt(maxStr(LIBRARY_LIMITS.sectionLength)),
   /** Only entries this user (username) owns. */
   owner: opt(nonEmpty(LIBRARY_LIMITS.ownerLength, 'owner')),
   /** Only entries the caller owns ("true"). */
@@ -206,10 +216,15 @@ export const LibraryEdit = z.strictObject({
 export const LibraryRetire = z.strictObject({ reason: opt(maxStr(LIBRARY_LIMITS.reasonLength)) });
 export const LibraryNoBody = z.strictObject({});
 export const LibrarySettle = z.strictObject({ entry_id: positiveInt(), offering_id: opt(positiveInt()) });
-/** The same for every live entry learned from one sheet (a section of a questionnaire) of one file. */
+/**
+ * The same for every live entry learned from one sheet of one file, or, with `section`, from one section
+ * of that sheet (an entry's `section`: HECVAT's sections, the CAIQ's domains).
+ */
 export const LibrarySectionReviewInput = z.strictObject({
   file_id: positiveInt(),
   tab_name: maxStr(LIBRARY_LIMITS.tabNameLength),
+  /** The section within the sheet; absent or null: the whole sheet. */
+  section: opt(nul(maxStr(LIBRARY_LIMITS.sectionLength))),
   owner: opt(nul(nonEmpty(LIBRARY_LIMITS.ownerLength, 'owner'))),
   review_months: opt(nul(z.int().check(z.gte(1), z.lte(LIBRARY_LIMITS.reviewMonthsMax)))),
 });

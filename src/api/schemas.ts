@@ -237,6 +237,12 @@ export const RepositoryFile = z.looseObject({
   valid_said: optNul(z.string()),
   /** Not in the spec: past `valid_until`; answers resting on it get medium trust at most. */
   expired: opt(z.boolean()),
+  /**
+   * Not in the spec: a sentence about the file's processing, for a person. A duplicate names what it
+   * duplicates; the answer library's export uploaded back says what became of its approvals and
+   * settlements ("library export: 1 approval and 1 settlement applied", or why they were not applied).
+   */
+  note: opt(z.string()),
 });
 
 // ---- 2.9 Questionnaire -------------------------------------------------------------------------

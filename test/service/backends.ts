@@ -47,6 +47,7 @@ export const SERVE_SUITES = [
   'test/service/library.test.ts',
   'test/service/library-owners.test.ts',
   'test/service/library-pages.test.ts',
+  'test/service/library-sections.test.ts',
   'test/service/library-replay.test.ts',
   'test/service/organisation.test.ts',
   'test/service/questionnaires.test.ts',

@@ -11,6 +11,7 @@ import { LibraryConflictPage, LibraryEntryDetail, LibraryPage, type LibraryEntry
 
 type LibraryPage = ReturnType<typeof LibraryPage.parse>;
 type LibraryConflictPage = ReturnType<typeof LibraryConflictPage.parse>;
+import { createOffering } from '../../src/service/admin';
 import { createWorkbook, type NewCell } from '../../src/xlsx/create';
 import { call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
 
@@ -169,6 +170,26 @@ describe('answer library: pages', () => {
     const allGroups = expectShape(LibraryConflictPage, (await library(key, 'conflicts/')).body).results.map((g) => g.question_key);
     expect(groups).toEqual(allGroups);
     expect(allGroups).toEqual(['id:answers|c-1', 'id:answers|c-2', 'id:answers|c-3']);
+
+    // One offering's disagreements page the same way: C-2 settled for it is not among them (it stays open for the others).
+    const cloud = await createOffering(service.storage, { org: 'pages', name: 'Cloud', type: 'service' });
+    const c2 = (await all(key, '&filter=conflicts')).find((e) => e.original_id === 'C-2' && e.answer === 'No')!;
+    const settled = await call(service.base, key, 'POST', '/api/v2/answers/library/conflicts/settle/', { entry_id: c2.id, offering_id: cloud });
+    expect(settled.status, JSON.stringify(settled.body)).toBe(200);
+    const forCloud: string[] = [];
+    let link: string | null = `/api/v2/answers/library/conflicts/?offering_id=${cloud}&page_size=1`;
+    while (link) {
+      const page: LibraryConflictPage = expectShape(LibraryConflictPage, (await call(service.base, key, 'GET', link)).body);
+      expect(page.count).toBe(2);
+      expect(page.results.every((g) => g.offering_id === cloud)).toBe(true);
+      forCloud.push(...page.results.map((g) => g.question_key));
+      link = page.next && new URL(page.next).pathname + new URL(page.next).search;
+      if (link) expect(new URL(page.next!).searchParams.get('cursor')).toBeTruthy();
+    }
+    expect(forCloud).toEqual(['id:answers|c-1', 'id:answers|c-3']);
+    const second = expectShape(LibraryConflictPage, (await library(key, `conflicts/?offering_id=${cloud}&page_size=1&page=2`)).body);
+    expect(second.results.map((g) => g.question_key)).toEqual(['id:answers|c-3']);
+    expect(expectShape(LibraryConflictPage, (await library(key, 'conflicts/')).body).count).toBe(3);
 
     expectError(await library(key, '?cursor=bm90LW91cnM'), 400, /^cursor:/);
     expectError(await library(key, 'conflicts/?cursor=%21%21'), 400, /^cursor:/);

@@ -147,8 +147,11 @@ export class FakeLibrary {
       return [200, this.group(chosen.question_key)];
     }
     if (method === 'PUT' && p === '/answers/library/sections/review/') {
-      const b = json() as { file_id: number; tab_name: string; owner?: string | null };
-      const section = this.entries.filter((x) => x.status !== 'retired' && x.source?.file_id === b.file_id && x.source.tab_name === b.tab_name);
+      const b = json() as { file_id: number; tab_name: string; section?: string | null; owner?: string | null };
+      const section = this.entries.filter(
+        (x) => x.status !== 'retired' && x.source?.file_id === b.file_id && x.source.tab_name === b.tab_name && (b.section == null || x.section === b.section),
+      );
+      if (section.length === 0) return [404, { error: `no live entry of section "${b.section}" of sheet "${b.tab_name}" in file ${b.file_id}` }];
       const changing = section.filter((x) => b.owner !== undefined && x.owner !== b.owner);
       for (const x of changing) {
         this.event(x, 'review_changed', `owner: ${x.owner ?? 'nobody'} → ${b.owner ?? 'nobody'}`);
@@ -200,8 +203,10 @@ export class FakeLibrary {
     const filter = q.get('filter');
     const offering = q.get('offering_id');
     const file = q.get('file_id');
+    const section = q.get('section');
     const found = this.entries.filter(
       (e) =>
+        (section === null || e.section === section) &&
         (filter === 'retired' ? e.status === 'retired' : e.status !== 'retired') &&
         (!text || `${e.question} ${e.answer}`.toLowerCase().includes(text)) &&
         (filter !== 'conflicts' || e.conflict) &&

@@ -56,6 +56,8 @@ export interface BrowseQuery {
   filter?: LibraryFilter;
   offering_id?: number;
   file_id?: number;
+  /** Only entries learned in this section of a sheet. */
+  section?: string;
   /** Only entries this user (username, known to exist) owns. */
   owner?: string;
 }
@@ -92,6 +94,7 @@ export async function browse(
       filter: query.filter,
       offering_id: query.offering_id,
       file_id: query.file_id,
+      section: query.section,
       owner: query.owner,
       review_cutoff: reviewCutoff(months, now),
       review_cutoffs: reviewCutoffs(now),

@@ -6,7 +6,7 @@
  * are not learned again).
  */
 import type { LibraryEntry } from '../../api/library';
-import { LIBRARY_EXPORT_LEADING, LIBRARY_EXPORT_SHEET, LIBRARY_EXPORT_TRAILING, slotTitle } from '../knowledge/extract/library-export';
+import { LIBRARY_EXPORT_LEADING, LIBRARY_EXPORT_SECTION, LIBRARY_EXPORT_SHEET, LIBRARY_EXPORT_TRAILING, slotTitle } from '../knowledge/extract/library-export';
 import { toA1 } from '../../xlsx/a1';
 import { createWorkbook, type NewCell } from '../../xlsx/create';
 import { EXCEL_MAX_CELL_CHARS } from '../../xlsx/cell-text';
@@ -16,7 +16,7 @@ export function libraryWorkbook(entries: LibraryEntry[], offeringNames: Map<numb
   const slotKeys: string[] = [];
   for (const e of entries) for (const s of e.slots) if (!slotKeys.includes(s.slot_key)) slotKeys.push(s.slot_key);
   slotKeys.sort((a, b) => Number(b.toLowerCase() === 'answer') - Number(a.toLowerCase() === 'answer'));
-  const headers = [...LIBRARY_EXPORT_LEADING, ...slotKeys.map(slotTitle), ...LIBRARY_EXPORT_TRAILING];
+  const headers = [...LIBRARY_EXPORT_LEADING, ...slotKeys.map(slotTitle), ...LIBRARY_EXPORT_TRAILING, LIBRARY_EXPORT_SECTION];
   const cells: Record<string, NewCell | string | number> = {};
   headers.forEach((h, c) => (cells[toA1(1, c + 1)] = { value: h, bold: true }));
   const text = (v: string) => v.slice(0, EXCEL_MAX_CELL_CHARS);
@@ -37,6 +37,7 @@ export function libraryWorkbook(entries: LibraryEntry[], offeringNames: Map<numb
       e.approved_by ?? '',
       source,
       e.question_key,
+      e.section ?? '',
     ];
     values.forEach((v, c) => {
       if (v !== '') cells[toA1(row, c + 1)] = typeof v === 'number' ? v : text(v);

@@ -7,7 +7,7 @@
 import type { LibraryConflict } from '../../api/library';
 import { badRequest } from '../http/errors';
 import type { Principal } from '../storage/types';
-import { comparedAnswer, speaksFor } from './library';
+import { speaksFor } from './library';
 import { actorName, type BrowsePage, conflictGroup, conflictGroups, found, type LibraryDeps } from './library-actions';
 import { keyAfter, keyCursor } from './library-cursor';
 
@@ -55,10 +55,8 @@ export async function undoSettleForOffering(deps: LibraryDeps, p: Principal, ent
 /**
  * The disagreements a questionnaire about the offering would meet: questions whose live entries speaking
  * for it (the newest upload of a file name speaking for it, as in a fill) give more than one answer, unless
- * the question is settled for that offering or as a whole. A settlement for one offering leaves the question
- * in `library_conflicts` (still open for the others): the organisation's open keys (few, in key order) are
- * read, the ones settled for this offering dropped, and each remaining group checked among its entries
- * about the offering. A page after a key (`cursor`) starts there.
+ * the question is settled for that offering or as a whole. Read by the library a page at a time, in key
+ * order from the open disagreements (`library_conflicts`); a page after a key (`cursor`) starts there.
  */
 export async function conflictsForOffering(
   deps: LibraryDeps,
@@ -67,19 +65,11 @@ export async function conflictsForOffering(
   page: BrowsePage,
 ): Promise<{ count: number; results: LibraryConflict[]; next: string | null }> {
   await offeringName(deps, orgId, offeringId);
-  const { keys } = await deps.store.library.conflictKeys(orgId, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
-  const settled = new Set((await deps.store.library.settlements(orgId, keys)).filter((s) => s.offering_id === offeringId).map((s) => s.qkey));
-  const candidates = keys.filter((k) => !settled.has(k));
-  const rows = await deps.store.library.byKeys(orgId, candidates);
-  const open = candidates.filter((key) => {
-    const group = rows.filter((r) => r.qkey === key);
-    const speaking = group.filter((r) => !group.some((n) => n.file_id > r.file_id && n.filename.toLowerCase() === r.filename.toLowerCase()));
-    const live = speaking.filter((r) => r.state?.status !== 'retired' && speaksFor(r, offeringId));
-    return new Set(live.map(comparedAnswer)).size > 1;
+  const { count, keys } = await deps.store.library.offeringConflictKeys(orgId, offeringId, {
+    limit: page.limit,
+    offset: page.offset,
+    ...(page.cursor ? { after: keyAfter(page.cursor) } : {}),
   });
-  const after = page.cursor ? keyAfter(page.cursor) : undefined;
-  const start = after === undefined ? page.offset : open.findIndex((k) => k > after);
-  const pageKeys = start < 0 ? [] : open.slice(start, start + page.limit);
-  const last = pageKeys.length === page.limit ? pageKeys[pageKeys.length - 1] : undefined;
-  return { count: open.length, results: await conflictGroups(deps, orgId, pageKeys, offeringId), next: last !== undefined ? keyCursor(last) : null };
+  const last = keys.length === page.limit ? keys[keys.length - 1] : undefined;
+  return { count, results: await conflictGroups(deps, orgId, keys, offeringId), next: last !== undefined ? keyCursor(last) : null };
 }

@@ -44,20 +44,27 @@ async function checkedChange(deps: LibraryDeps, orgId: number, change: ReviewCha
 /** Most entries one section holds for a change (a sheet's questions). */
 const SECTION_LIMIT = 5000;
 
+/** Where a section is: a sheet of a file, and within it a section (absent or null: the whole sheet). */
+export interface SectionPlace {
+  file_id: number;
+  tab_name: string;
+  section?: string | null;
+}
+
 /**
- * The same owner and interval for every live entry learned from one sheet of one file (a section of a
- * questionnaire), each change recorded in its entry's history. How many changed, of how many.
+ * The same owner and interval for every live entry learned from one sheet of one file, or from one
+ * section of it (an entry's `section`), each change recorded in its entry's history. How many changed, of how many.
  */
-export async function setSectionReview(
-  deps: LibraryDeps,
-  p: Principal,
-  section: { file_id: number; tab_name: string } & ReviewChange,
-): Promise<{ updated: number; entries: number }> {
+export async function setSectionReview(deps: LibraryDeps, p: Principal, place: SectionPlace & ReviewChange): Promise<{ updated: number; entries: number }> {
   const orgId = p.org.id;
-  const checked = await checkedChange(deps, orgId, section);
-  const { rows } = await deps.store.library.list(orgId, { file_id: section.file_id, review_cutoff: '' }, { limit: SECTION_LIMIT, offset: 0 });
-  const entries = rows.filter((r) => r.tab_name === section.tab_name);
-  if (entries.length === 0) throw notFound(`no live entry of sheet "${section.tab_name}" in file ${section.file_id}`);
+  const checked = await checkedChange(deps, orgId, place);
+  const section = place.section ?? undefined;
+  const { rows } = await deps.store.library.list(orgId, { file_id: place.file_id, section, review_cutoff: '' }, { limit: SECTION_LIMIT, offset: 0 });
+  const entries = rows.filter((r) => r.tab_name === place.tab_name);
+  if (entries.length === 0) {
+    const where = section === undefined ? `sheet "${place.tab_name}"` : `section "${section}" of sheet "${place.tab_name}"`;
+    throw notFound(`no live entry of ${where} in file ${place.file_id}`);
+  }
   let updated = 0;
   for (const row of entries) if (await changeReview(deps, p, row, checked)) updated++;
   return { updated, entries: entries.length };

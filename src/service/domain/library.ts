@@ -89,6 +89,7 @@ export function libraryEntry(row: LibraryRow, ctx: EntryContext): LibraryEntry {
     answer: current.answer,
     slots: apiSlots(current.slots),
     source: row.file_id < 0 ? null : { file_id: row.file_id, file_name: row.filename, tab_name: row.tab_name, location: row.location },
+    section: row.section,
     offering_ids: row.offering_ids,
     as_of: asOf(row),
     status,

@@ -75,6 +75,7 @@ export function qaEntry(pair: QaPair): PreparedQa {
     tab_name: pair.tab_name ?? '',
     location: pair.location ?? '',
     qkey: pair.qkey ?? libraryQuestionKey({ text: pair.question, original_id: pair.original_id, tab_name: pair.tab_name, subject: pair.subject }),
+    section: pair.section?.trim() || null,
     question_stems: [...stemmedTerms(pair.question)].join(' '),
     stems: texts.stems,
     index_question: texts.indexHead,

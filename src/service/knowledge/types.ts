@@ -33,6 +33,8 @@ export interface QaPair {
   location?: string;
   /** What it is about beyond its words (question-identity.ts questionSubject): its section and what it refers back to. */
   subject?: string;
+  /** The section of its sheet it sits in: its section rows' titles, outermost first, joined by " > " (absent: none). */
+  section?: string;
   /** Its question key as the library gave it (a library export read back), instead of one computed here. */
   qkey?: string;
   /** What a library export says was decided about it (approved, or canonical for its question). */

@@ -54,6 +54,8 @@ export interface QaFields {
 export interface QaEntry extends QaFields {
   /** The question it answers (question-identity.ts libraryQuestionKey): entries with one key answer one question. */
   qkey: string;
+  /** The section of its sheet it was read in (section titles, outermost first, joined by " > "); null or absent: none. */
+  section?: string | null;
   /** Normalised text for the full-text index: the question and the readable answer. */
   index_question: string;
   index_answer: string;

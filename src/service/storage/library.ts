@@ -53,6 +53,8 @@ export interface LibraryRow extends LibraryEntryKey {
   slots: QaSlot[];
   original_id: string | null;
   tab_name: string;
+  /** The section of its sheet it was learned in (titles joined by " > "); null: none known (the sheet is its section). */
+  section: string | null;
   /** The key of the question it answers (knowledge/question-identity.ts `libraryQuestionKey`). */
   qkey: string;
   offering_ids: number[];
@@ -70,6 +72,8 @@ export interface LibraryListFilter {
   filter?: LibraryListFilterName;
   offering_id?: number;
   file_id?: number;
+  /** Only entries learned in this section of a sheet (LibraryRow `section`). */
+  section?: string;
   /** Entries approved (else dated) before this ISO instant are review due. */
   review_cutoff: string;
   /** The cutoff for an entry with its own review interval, by months; absent: every entry uses `review_cutoff`. */
@@ -130,6 +134,11 @@ export interface LibraryRepository {
   conflicting(orgId: number, qkeys: string[]): Promise<Set<string>>;
   /** Keys of unsettled disagreements in key order, a page of them, with how many there are. */
   conflictKeys(orgId: number, page: ConflictPageRequest): Promise<{ count: number; keys: string[] }>;
+  /**
+   * Of those keys, the disagreements a questionnaire about one offering meets (its live entries speaking for
+   * it give more than one answer; not settled for it), in key order, a page of them, with how many there are.
+   */
+  offeringConflictKeys(orgId: number, offeringId: number, page: ConflictPageRequest): Promise<{ count: number; keys: string[] }>;
   /** Of these keys, those settled (one entry canonical). */
   canonicalKeys(orgId: number, qkeys: string[]): Promise<Set<string>>;
   /** Sets the entry's decisions (unset fields keep theirs) and records the event, in one transaction. */

@@ -7,7 +7,7 @@
  */
 import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { LIBRARY_FILTERS, type LibraryFilter } from '../../api/library';
+import { LIBRARY_FILTERS, type LibraryEntry, type LibraryFilter } from '../../api/library';
 import { LibraryClient } from '../../api/library-client';
 import { ReplayClient } from '../../api/replay-client';
 import { LIMITS, type Offering, type RepositoryFile } from '../../api/schemas';
@@ -28,7 +28,7 @@ import { ReplayCard } from './ReplayCard';
 import { createReplayCard } from './replay';
 import { ReviewAge } from './ReviewAge';
 import { createReviewAge } from './review-age';
-import { FILTER_LABELS, sourceText } from './words';
+import { FILTER_LABELS, runsBy, sectionText, sourceText } from './words';
 
 export interface AnswersViewProps {
   client: Pick<TaskpaneApi, 'extensionTransport' | 'listRepositoryFiles' | 'getCurrentKey'>;
@@ -105,6 +105,29 @@ interface AnswerResultsProps {
   onKeyDown: (e: KeyboardEvent) => void;
 }
 
+/** One entry of the list: an option of the listbox, the cursor's outlined. */
+function EntryOption(props: { entry: LibraryEntry; index: number; cursor: number; onPick: () => void }) {
+  const { entry: e, index: i } = props;
+  return (
+    <li
+      id={`qf-answer-${e.id}`}
+      role="option"
+      aria-selected={i === props.cursor}
+      style={i === props.cursor ? { outline: '2px solid var(--qf-accent, currentColor)' } : undefined}
+      onClick={props.onPick}
+    >
+      <div>
+        <strong>{e.question}</strong> <EntryBadges entry={e} />
+      </div>
+      <div class="qf-answer">{e.answer}</div>
+      <div class="qf-small qf-muted">
+        {sourceText(e)}
+        {e.section ? ` · ${e.section}` : ''} · as of {e.as_of}
+      </div>
+    </li>
+  );
+}
+
 /** The entries found, a keyboard listbox: the cursor is the active descendant. */
 function AnswerResults({ list, state: s, listbox, onOpen, onKeyDown }: AnswerResultsProps) {
   const cursorId = s.list?.results[s.cursor] ? `qf-answer-${s.list.results[s.cursor]!.id}` : undefined;
@@ -135,24 +158,21 @@ function AnswerResults({ list, state: s, listbox, onOpen, onKeyDown }: AnswerRes
           aria-busy={s.loading}
           onKeyDown={onKeyDown}
         >
-          {s.list.results.map((e, i) => (
-            <li
-              key={e.id}
-              id={`qf-answer-${e.id}`}
-              role="option"
-              aria-selected={i === s.cursor}
-              style={i === s.cursor ? { outline: '2px solid var(--qf-accent, currentColor)' } : undefined}
-              onClick={() => (list.setCursor(i), onOpen(e.id))}
-            >
-              <div>
-                <strong>{e.question}</strong> <EntryBadges entry={e} />
-              </div>
-              <div class="qf-answer">{e.answer}</div>
-              <div class="qf-small qf-muted">
-                {sourceText(e)} · as of {e.as_of}
-              </div>
-            </li>
-          ))}
+          {s.filter === 'review_due'
+            ? // Review due is worked through by section: each section's answers under its heading.
+              runsBy(s.list.results, sectionText).map((run) => (
+                <li key={`${run.heading}-${run.items[0]!.index}`} role="presentation">
+                  <ul class="qf-list" role="group" aria-label={`Section ${run.heading}`}>
+                    <li role="presentation" aria-hidden="true" class="qf-small">
+                      <strong>{run.heading}</strong>
+                    </li>
+                    {run.items.map(({ item, index }) => (
+                      <EntryOption key={item.id} entry={item} index={index} cursor={s.cursor} onPick={() => (list.setCursor(index), onOpen(item.id))} />
+                    ))}
+                  </ul>
+                </li>
+              ))
+            : s.list.results.map((e, i) => <EntryOption key={e.id} entry={e} index={i} cursor={s.cursor} onPick={() => (list.setCursor(i), onOpen(e.id))} />)}
         </ul>
       )}
       {s.list && <Pager page={s.page} count={s.list.count} pageSize={ENTRIES_PAGE} hasNext={s.list.hasNext} onPage={list.setPage} />}

@@ -6,17 +6,17 @@ import { Pager } from '../components/Controls';
 import { ErrorMessage, Note } from '../components/Message';
 import { useStore } from '../use-store';
 import { CONFLICTS_PAGE, chosenIn, type ConflictsController } from './conflicts';
-import { offeringText, sourceText } from './words';
+import { offeringText, sectionText, sourceText } from './words';
 
 /**
- * Groups in sections of their source questionnaire (the sheet of its first live entry), in the order
- * they come; answers added by hand under their own heading.
+ * Groups in sections of their source questionnaire (the section of its first live entry within its
+ * sheet, else the sheet), in the order they come; answers added by hand under their own heading.
  */
 function bySection(groups: readonly LibraryConflict[]): [string, LibraryConflict[]][] {
   const sections = new Map<string, LibraryConflict[]>();
   for (const g of groups) {
-    const source = (g.entries.find((e) => e.status !== 'retired') ?? g.entries[0])?.source;
-    const section = source ? source.tab_name || source.file_name : 'Added by hand';
+    const first = g.entries.find((e) => e.status !== 'retired') ?? g.entries[0];
+    const section = first ? sectionText(first) : 'Added by hand';
     sections.set(section, [...(sections.get(section) ?? []), g]);
   }
   return [...sections];

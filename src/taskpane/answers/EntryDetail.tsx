@@ -87,6 +87,12 @@ function Facts(props: { entry: LibraryEntryDetail; offerings: readonly Offering[
     <dl class="qf-small">
       <dt>Source</dt>
       <dd>{sourceText(d)}</dd>
+      {d.section && (
+        <>
+          <dt>Section</dt>
+          <dd>{d.section}</dd>
+        </>
+      )}
       <dt>Offering</dt>
       <dd>{offeringText(d, props.offerings)}</dd>
       <dt>As of</dt>

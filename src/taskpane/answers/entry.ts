@@ -91,27 +91,32 @@ export function createEntry(api: LibraryApi, onChanged: (entry: LibraryEntryDeta
             () => 'Retired: kept in the library, never used by fills.',
           );
     },
-    /** Who owns the entry (a username, '' for nobody) and its own review interval in months (null: the organisation's). */
-    /** With `wholeSection`, for every live entry of the entry's sheet in its file. */
-    saveReview(owner: string, months: number | null, wholeSection = false): Promise<boolean> {
+    /**
+     * Who owns the entry (a username, '' for nobody) and its own review interval in months (null: the
+     * organisation's); for the entry alone, every live entry of its section within its sheet, or of its sheet.
+     */
+    saveReview(owner: string, months: number | null, scope: ReviewScope = 'entry'): Promise<boolean> {
       const entryId = id();
-      const source = store.state.detail?.source;
+      const detail = store.state.detail;
+      const source = detail?.source;
       if (entryId === null) return Promise.resolve(false);
       const change = { owner: owner.trim() || null, review_months: months };
       const said = (d: LibraryEntryDetail) =>
         `${d.owner ? `Owned by ${d.owner}` : 'No owner'}; reviewed ${d.review_months ? `every ${d.review_months} months` : "at the organisation's review age"}`;
-      if (!wholeSection || !source)
+      if (scope === 'entry' || !source)
         return act(
           () => api.setReview(entryId, change),
           (d) => `${said(d)}.`,
         );
+      const section = scope === 'section' ? (detail?.section ?? null) : null;
+      const where = section ? `section "${section}" of sheet "${source.tab_name}"` : `sheet "${source.tab_name}"`;
       let counted = { updated: 0, entries: 0 };
       return act(
         async () => {
-          counted = await api.setSectionReview({ file_id: source.file_id, tab_name: source.tab_name, ...change });
+          counted = await api.setSectionReview({ file_id: source.file_id, tab_name: source.tab_name, ...(section ? { section } : {}), ...change });
           return api.get(entryId);
         },
-        (d) => `${said(d)}: ${counted.updated} of the ${counted.entries} answers of sheet "${source.tab_name}" changed.`,
+        (d) => `${said(d)}: ${counted.updated} of the ${counted.entries} answers of ${where} changed.`,
       );
     },
     restore(): Promise<boolean> {
@@ -130,5 +135,8 @@ export function createEntry(api: LibraryApi, onChanged: (entry: LibraryEntryDeta
     },
   };
 }
+
+/** What an owner and review interval are set for: the entry, its section within its sheet, or its sheet. */
+export type ReviewScope = 'entry' | 'section' | 'sheet';
 
 export type EntryController = ReturnType<typeof createEntry>;

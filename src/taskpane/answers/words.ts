@@ -21,6 +21,29 @@ export function sourceText(e: Pick<LibraryEntry, 'source'>): string {
   return [file_name, tab_name, where].filter(Boolean).join(' · ');
 }
 
+/**
+ * The section an entry was learned in, as the library groups by it: "Security › Data Protection" (its
+ * sheet, and the section within it where the sheet has section rows), its file where the sheet has no
+ * name, "Added by hand" without a source.
+ */
+export function sectionText(e: Pick<LibraryEntry, 'source' | 'section'>): string {
+  if (!e.source) return 'Added by hand';
+  const sheet = e.source.tab_name || e.source.file_name;
+  return e.section ? `${sheet} › ${e.section}` : sheet;
+}
+
+/** Consecutive items under one heading each, in the order they come (a heading met again later starts a new run). */
+export function runsBy<T>(items: readonly T[], heading: (item: T) => string): { heading: string; items: { item: T; index: number }[] }[] {
+  const runs: { heading: string; items: { item: T; index: number }[] }[] = [];
+  items.forEach((item, index) => {
+    const h = heading(item);
+    const last = runs.at(-1);
+    if (last && last.heading === h) last.items.push({ item, index });
+    else runs.push({ heading: h, items: [{ item, index }] });
+  });
+  return runs;
+}
+
 export const offeringText = (e: Pick<LibraryEntry, 'offering_ids'>, offerings: readonly Offering[]) =>
   e.offering_ids.length === 0 ? 'Any offering' : e.offering_ids.map((id) => offerings.find((o) => o.id === id)?.name ?? `offering ${id}`).join(', ');
 

@@ -3,7 +3,7 @@ import type { RepositoryFile } from '../../api/schemas';
 import { BusyButtons } from '../components/BusyButtons';
 import { ProgressBar } from '../components/Progress';
 import { busyStatus, plural } from './state';
-import { capitalise, formatLabel, typeLabel } from './labels';
+import { capitalise, formatLabel, importNote, typeLabel } from './labels';
 
 export function FileRow(props: {
   file: RepositoryFile;
@@ -18,6 +18,7 @@ export function FileRow(props: {
   const name = f.original_filename ?? f.url ?? `file ${f.id}`;
   const percent = Math.max(0, Math.min(100, f.processing_percent ?? 0));
   const qa = f.qa_count ?? 0;
+  const imported = f.status === 'ready' ? importNote(f.note) : null;
   return (
     <li>
       <div>
@@ -50,6 +51,7 @@ export function FileRow(props: {
           .filter(Boolean)
           .join(' · ')}
       </div>
+      {imported && <div class={imported.warn ? 'qf-msg qf-msg-warn qf-small' : 'qf-small'}>{imported.text}</div>}
       {busyStatus(f) && (
         <ProgressBar
           value={percent}

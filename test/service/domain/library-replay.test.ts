@@ -14,6 +14,7 @@ function row(slots: LibraryRow['slots']): LibraryRow {
     slots,
     original_id: 'DS-01',
     tab_name: 'Answers',
+    section: null,
     qkey: 'id:Answers|DS-01',
     offering_ids: [],
     file_created_at: '2026-01-01T00:00:00Z',

@@ -19,6 +19,7 @@ function row(id: number, answer: string, state: Partial<LibraryState> | null = n
     slots: [{ slot_key: 'answer', content: answer }],
     original_id: 'PT-01',
     tab_name: 'Answers',
+    section: null,
     qkey: 'id:Answers|PT-01',
     offering_ids: [],
     file_created_at: created,

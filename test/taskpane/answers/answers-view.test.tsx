@@ -252,6 +252,73 @@ describe('Answers view', () => {
     expect(fake.library.entries.filter((e) => e.owner === 'alice').map((e) => e.id)).toEqual([1, 2, 4]);
   });
 
+  it('groups conflicts and the review-due list by the section within the sheet; an owner for one section only', async () => {
+    const sheet = { file_id: 1, file_name: 'hecvat-2024.xlsx', tab_name: 'Security' };
+    const at = (location: string) => ({ ...sheet, location });
+    fake.library.entries = [
+      libraryEntry(1, 'Is data encrypted at rest?', 'Yes', { section: 'Data Protection', source: at('row 2') }),
+      libraryEntry(11, 'Is data at rest encrypted?', 'No', {
+        question_key: 'is data encrypted at rest?',
+        section: 'Data Protection',
+        source: { ...at('row 2'), file_id: 9, file_name: 'old-2021.xlsx' },
+      }),
+      libraryEntry(2, 'Is MFA enforced?', 'Yes', { section: 'Identity', source: at('row 9'), review_due: true }),
+      libraryEntry(12, 'Is MFA enforced?', 'No', { section: 'Identity', source: { ...at('row 9'), file_id: 9, file_name: 'old-2021.xlsx' } }),
+      libraryEntry(3, 'Are backups tested?', 'Yes', { section: 'Data Protection', source: at('row 3'), review_due: true }),
+      libraryEntry(4, 'Is SSO offered?', 'Yes', { section: 'Identity', source: at('row 10'), review_due: true }),
+    ];
+    await openAnswers();
+
+    // Conflicts: one heading per section of the sheet, not one for the whole sheet.
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'conflicts' } });
+    const data = await screen.findByRole('region', { name: 'Section Security › Data Protection' });
+    const identity = screen.getByRole('region', { name: 'Section Security › Identity' });
+    expect(within(data).getByRole('group', { name: 'Is data encrypted at rest?' })).toBeTruthy();
+    expect(within(identity).getByRole('group', { name: 'Is MFA enforced?' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Section Security' })).toBeNull();
+
+    // Review due: worked through section by section, the keyboard still moving over every answer.
+    fireEvent.change(screen.getByLabelText('Filter answers'), { target: { value: 'review_due' } });
+    await waitFor(() => expect(options()).toHaveLength(3));
+    const groups = within(answers()).getAllByRole('group');
+    expect(
+      groups.map((g) => [
+        g.getAttribute('aria-label'),
+        within(g)
+          .getAllByRole('option')
+          .map((o) => o.id),
+      ]),
+    ).toEqual([
+      ['Section Security › Identity', ['qf-answer-2']],
+      ['Section Security › Data Protection', ['qf-answer-3']],
+      ['Section Security › Identity', ['qf-answer-4']],
+    ]);
+    fireEvent.keyDown(answers(), { key: 'ArrowDown' });
+    expect(answers().getAttribute('aria-activedescendant')).toBe('qf-answer-3');
+
+    // An owner for the entry's section alone: the sheet's other section keeps none.
+    fireEvent.keyDown(answers(), { key: 'Enter' });
+    const entry = await screen.findByRole('region', { name: 'Answer library entry' });
+    await within(entry).findByRole('heading', { name: 'Are backups tested?' });
+    expect(entry.textContent).toContain('SectionData Protection');
+    fireEvent.click(within(entry).getByRole('button', { name: 'Owner and review…' }));
+    const form = within(entry).getByRole('form', { name: 'Owner and review' });
+    fireEvent.input(within(form).getByLabelText(/^Owner/), { target: { value: 'bob' } });
+    fireEvent.click(within(form).getByLabelText('Every answer of section "Data Protection" of sheet "Security" in hecvat-2024.xlsx'));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save owner and review' }));
+    await within(entry).findByText(
+      'Owned by bob; reviewed at the organisation\'s review age: 2 of the 2 answers of section "Data Protection" of sheet "Security" changed.',
+    );
+    expect(JSON.parse(fake.requestsTo('PUT', /sections\/review\/$/).at(-1)!.body)).toEqual({
+      file_id: 1,
+      tab_name: 'Security',
+      section: 'Data Protection',
+      owner: 'bob',
+      review_months: null,
+    });
+    expect(fake.library.entries.filter((e) => e.owner === 'bob').map((e) => e.id)).toEqual([1, 3]);
+  });
+
   it('adds an answer by hand, and shows a refusal in the service words', async () => {
     await openAnswers();
     fireEvent.click(screen.getByText('Add an answer by hand'));

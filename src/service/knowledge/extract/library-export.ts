@@ -14,6 +14,8 @@ export const LIBRARY_EXPORT_SHEET = 'Answer library';
 /** The columns before the answer slots, and after them. */
 export const LIBRARY_EXPORT_LEADING = ['Entry ID', 'Question ID', 'Question'] as const;
 export const LIBRARY_EXPORT_TRAILING = ['Offering', 'As of', 'Status', 'Approved by', 'Source', 'Question key'] as const;
+/** The last column: the section of its sheet an entry was learned in (an export made before it has none). */
+export const LIBRARY_EXPORT_SECTION = 'Section';
 
 const SLOT_TITLES: Record<string, string> = { answer: 'Answer', comment: 'Comment', notes: 'Notes' };
 
@@ -52,6 +54,7 @@ export function qaFromLibraryExport(grid: SheetGrid): QaPair[] | null {
   const offering = headers.indexOf(LIBRARY_EXPORT_TRAILING[0]);
   if (offering < LIBRARY_EXPORT_LEADING.length + 1 || LIBRARY_EXPORT_TRAILING.some((h, i) => headers[offering + i] !== h)) return null;
   const column = (title: (typeof LIBRARY_EXPORT_TRAILING)[number]) => offering + LIBRARY_EXPORT_TRAILING.indexOf(title) + 1;
+  const sectionColumn = headers[offering + LIBRARY_EXPORT_TRAILING.length] === LIBRARY_EXPORT_SECTION ? offering + LIBRARY_EXPORT_TRAILING.length + 1 : null;
   const slotColumns = headers
     .slice(LIBRARY_EXPORT_LEADING.length, offering)
     .map((title, i) => ({ key: slotKey(title), title, col: LIBRARY_EXPORT_LEADING.length + i + 1 }));
@@ -71,6 +74,7 @@ export function qaFromLibraryExport(grid: SheetGrid): QaPair[] | null {
       tab_name: LIBRARY_EXPORT_SHEET,
       location: `${LIBRARY_EXPORT_SHEET}!${formatCell({ row: r, column: 3 })}`,
       qkey: text(grid, r, column('Question key')) || undefined,
+      ...(sectionColumn && text(grid, r, sectionColumn) ? { section: text(grid, r, sectionColumn) } : {}),
       ...decisionOf(status, text(grid, r, column('Approved by'))),
     });
   }

@@ -45,9 +45,16 @@ export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): 
       location: `${question.tab_name}!${question.question_coordinate}`,
       // The same words under another section's subject are another question (one definition with the workbook's).
       subject: questionSubject({ text: question.original_question_text, section_path: question.section_path, follows: follows[i] }),
+      ...sectionOf(question.section_path),
     });
   }
   return pairs;
+}
+
+/** The section a question sits in within its sheet, as the library keeps it (nothing when no section row precedes it). */
+export function sectionOf(path: readonly string[] | undefined): { section?: string } {
+  const titles = (path ?? []).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  return titles.length ? { section: titles.join(' > ') } : {};
 }
 
 /** A sheet for the questionnaire's reviewers or instructions (HECVAT's "Analyst Reference", "Scoring", "Instructions"). */

@@ -46,6 +46,31 @@ function conflictingKeysSql(where: string): string {
 }
 
 /**
+ * Of the open disagreements (`library_conflicts`), those a questionnaire about one offering meets: the
+ * question's live entries speaking for the offering (their file names none, or names it), only the newest
+ * upload of a file name speaking for it, give more than one answer, and the question is not settled for
+ * that offering. Its arguments: org_id, offering_id (settled), offering_id (speaking for), then `after`'s.
+ * The disagreements are few and walked in key order, so a page after a key stops once it is full.
+ */
+export function offeringConflictsSql(dialect: Dialect, after: string): string {
+  // The disagreements drive the join, in key order (SQLite: CROSS JOIN keeps them the outer loop; left to
+  // itself it walked every entry of the organisation).
+  return `SELECT c.qkey FROM library_conflicts c
+     ${dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN'} kb_qa q ON q.org_id = c.org_id AND q.qkey = c.qkey
+     JOIN kb_files f ON f.org_id = q.org_id AND f.file_id = q.file_id
+     LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question
+     WHERE c.org_id = ? ${after} AND COALESCE(s.status, 'active') <> 'retired'
+       AND NOT EXISTS (SELECT 1 FROM library_settlements t WHERE t.org_id = c.org_id AND t.qkey = c.qkey AND t.offering_id = ?)
+       AND (NOT EXISTS (SELECT 1 FROM kb_file_offerings o WHERE o.org_id = q.org_id AND o.file_id = q.file_id)
+         OR EXISTS (SELECT 1 FROM kb_file_offerings o WHERE o.org_id = q.org_id AND o.file_id = q.file_id AND o.offering_id = ?))
+       AND NOT EXISTS (
+         SELECT 1 FROM kb_qa n JOIN kb_files nf ON nf.org_id = n.org_id AND nf.file_id = n.file_id
+         WHERE n.org_id = q.org_id AND n.qkey = q.qkey AND n.file_id + 0 > q.file_id AND LOWER(nf.filename) = LOWER(f.filename))
+     GROUP BY c.qkey
+     HAVING COUNT(DISTINCT LOWER(TRIM(SUBSTR(COALESCE(s.edit_answer, q.answer), 1, ${ANSWER_PREFIX_CHARS})))) > 1`;
+}
+
+/**
  * The disagreements among the entries answering these keys, as `library_conflicts` keeps them. Two
  * statements, each taking (org_id, keys): the keys' rows go, those in conflict come back. Run in the
  * transaction that changed an entry or a file's entries, so the table is always what the entries say
@@ -187,4 +212,15 @@ CREATE TABLE IF NOT EXISTS library_settlements (
   PRIMARY KEY (org_id, qkey, offering_id)
 );
 `;
+}
+
+/**
+ * Version 11 (PostgreSQL 1009): the section of its sheet an entry was learned in (its section rows'
+ * titles, outermost first, joined by " > "), so a section's owner and the conflicts' grouping work within
+ * a sheet (HECVAT's sections, the CAIQ's domains), not per sheet only. Rows written before have none
+ * (NULL): the library takes their sheet for their section until their file is read again (re-processing,
+ * or `qfill migrate`), when the reader gives it. Additive: a database of the version before reads as before.
+ */
+export function librarySectionsSql(dialect: Dialect): string {
+  return `ALTER TABLE kb_qa ADD COLUMN ${dialect === 'postgres' ? 'IF NOT EXISTS ' : ''}section TEXT;`;
 }

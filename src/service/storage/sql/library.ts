@@ -19,12 +19,12 @@ import type {
   NewLibraryEvent,
 } from '../library';
 import { inList, parseJson, type Sql } from './executor';
-import { refreshConflictsSql, textInArg, textInSql } from './library-schema';
+import { offeringConflictsSql, refreshConflictsSql, textInArg, textInSql } from './library-schema';
 
 const STATE_JOIN = `LEFT JOIN library_state s ON s.org_id = q.org_id AND s.file_id = q.file_id AND s.location = q.location AND s.question = q.question`;
 
 const SELECT_ENTRY = `SELECT q.id, q.file_id, q.question, q.answer, q.slots, q.original_id, q.tab_name, q.location, f.filename,
-  q.qkey, fl.created_at AS file_created_at, f.as_of AS file_as_of, s.org_id AS state_org,
+  q.qkey, q.section, fl.created_at AS file_created_at, f.as_of AS file_as_of, s.org_id AS state_org,
   s.status, s.retired_reason, s.approved_by, s.approved_at, s.version, s.edit_question, s.edit_answer, s.edit_slots,
   s.as_of, s.updated_by, s.updated_at, s.owner, s.review_months
   FROM kb_qa q
@@ -60,6 +60,7 @@ interface EntryRow extends Omit<QaFields, 'slots' | 'question_stems' | 'stems'> 
   slots: string;
   filename: string;
   qkey: string;
+  section: string | null;
   file_created_at: string | null;
   file_as_of: string | null;
   state_org: number | null;
@@ -154,6 +155,10 @@ export class SqlLibrary implements LibraryRepository {
     if (filter.file_id !== undefined) {
       base.sql.push('q.file_id = ?');
       base.args.push(filter.file_id);
+    }
+    if (filter.section !== undefined) {
+      base.sql.push('q.section = ?');
+      base.args.push(filter.section);
     }
     if (filter.offering_id !== undefined) {
       base.sql.push(`q.file_id IN (SELECT f.file_id FROM kb_files f WHERE f.org_id = ? AND (${this.companyScope} OR EXISTS (
@@ -351,6 +356,26 @@ export class SqlLibrary implements LibraryRepository {
     return { count, keys: rows.map((r) => r.qkey) };
   }
 
+  /** From `library_conflicts` in key order (./library-schema.ts offeringConflictsSql): a page after a key reads on from there. */
+  async offeringConflictKeys(orgId: number, offeringId: number, page: ConflictPageRequest): Promise<{ count: number; keys: string[] }> {
+    const args = [orgId, offeringId, offeringId];
+    const counted = await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${offeringConflictsSql(this.sql.dialect, '')}) open_keys`, args);
+    const rows = page.after
+      ? await this.sql.all<{ qkey: string }>(`${offeringConflictsSql(this.sql.dialect, 'AND c.qkey > ?')} ORDER BY c.qkey LIMIT ?`, [
+          orgId,
+          page.after,
+          offeringId,
+          offeringId,
+          page.limit,
+        ])
+      : await this.sql.all<{ qkey: string }>(`${offeringConflictsSql(this.sql.dialect, '')} ORDER BY c.qkey LIMIT ? OFFSET ?`, [
+          ...args,
+          page.limit,
+          page.offset,
+        ]);
+    return { count: Number(counted?.n ?? 0), keys: rows.map((r) => r.qkey) };
+  }
+
   async canonicalKeys(orgId: number, qkeys: string[]): Promise<Set<string>> {
     if (qkeys.length === 0) return new Set();
     // The entries' own keys (a decision's key is the one its entry had when it was made).
@@ -517,6 +542,7 @@ function entryRecord(r: EntryRow, offering_ids: number[]): LibraryRow {
     slots: parseJson<QaSlot[]>(r.slots, []),
     original_id: r.original_id,
     tab_name: r.tab_name,
+    section: r.section ?? null,
     qkey: r.qkey,
     offering_ids,
     file_created_at: r.file_created_at,

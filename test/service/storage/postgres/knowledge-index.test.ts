@@ -264,6 +264,16 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     expect(await conflicts()).toEqual([written[0]]);
   });
 
+  it("adds each entry's section (1009) to a database at 1008: entries written before keep NULL, new ones their section", async () => {
+    await index.replaceFile({ ...FILE, org_id: 4, file_id: 1, filename: 'a.xlsx' }, [], [qa('Is MFA enforced?', 'Yes')]);
+    await pool.query('ALTER TABLE kb_qa DROP COLUMN section; DELETE FROM kb_schema_versions WHERE version >= 1009');
+    await index.migrate();
+    expect((await pool.query('SELECT question, section FROM kb_qa WHERE org_id = 4')).rows).toEqual([{ question: 'Is MFA enforced?', section: null }]);
+    await index.replaceFile({ ...FILE, org_id: 4, file_id: 2, filename: 'b.xlsx' }, [], [{ ...qa('Is SSO offered?', 'Yes'), section: 'Access > Identity' }]);
+    expect((await pool.query('SELECT section FROM kb_qa WHERE org_id = 4 AND file_id = 2')).rows).toEqual([{ section: 'Access > Identity' }]);
+    expect((await pool.query('SELECT MAX(version) AS v FROM kb_schema_versions')).rows).toEqual([{ v: 1009 }]);
+  });
+
   it('adds owners, review intervals, settlements per offering and file dates (1008) beside the decisions of a database at 1007', async () => {
     await index.replaceFile({ ...FILE, org_id: 3, file_id: 1, filename: 'a.xlsx' }, [], [qa('Is MFA enforced?', 'Yes')]);
     // As version 1007 left it: none of 1008's columns or table, one decision kept.
@@ -281,6 +291,6 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     );
     expect(columns.rows.map((r) => r.column_name)).toEqual(['as_of', 'valid_said', 'valid_until']);
     expect((await pool.query("SELECT to_regclass('library_settlements') IS NOT NULL AS present")).rows).toEqual([{ present: true }]);
-    expect((await pool.query('SELECT MAX(version) AS v FROM kb_schema_versions')).rows).toEqual([{ v: 1008 }]);
+    expect((await pool.query('SELECT MAX(version) AS v FROM kb_schema_versions')).rows).toEqual([{ v: 1009 }]);
   });
 });

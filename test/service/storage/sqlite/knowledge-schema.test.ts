@@ -55,7 +55,7 @@ describe('knowledge index schema on SQLite', () => {
     expect(config('kb_passages_fts')).toBeUndefined();
 
     const index = new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(11);
     expect(config('kb_passages_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_qa_fts')).toBe(FTS_AUTOMERGE);
     expect(config('kb_passages_fts', 'crisismerge')).toBe(FTS_CRISISMERGE);
@@ -80,7 +80,7 @@ describe('knowledge index schema on SQLite', () => {
     versionThree();
     migrateKnowledgeIndex(db, 5);
     const index = new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(11);
     expect(db.prepare('SELECT COUNT(*) FROM kb_passages WHERE list_id IS NULL').pluck().get()).toBe(2);
     expect(db.prepare('SELECT COUNT(*) FROM kb_vector_lists').pluck().get()).toBe(0);
     const plan = db
@@ -102,7 +102,7 @@ describe('knowledge index schema on SQLite', () => {
     insert.run(ORG_ROWID_SPAN + 3, 'In no list yet.', vector(0.75), null);
 
     new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(11);
     expect(db.prepare('SELECT id, list_id FROM kb_passages ORDER BY id').raw().all()).toEqual([
       [ORG_ROWID_SPAN + 1, 3],
       [ORG_ROWID_SPAN + 2, 5],
@@ -128,7 +128,7 @@ describe('knowledge index schema on SQLite', () => {
   it("migrates a version-7 index to the answer library's tables, its entries found by question key through an index", () => {
     migrateKnowledgeIndex(db, 7);
     new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(11);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'library_%' ORDER BY name").pluck().all();
     expect(tables).toEqual(['library_conflicts', 'library_events', 'library_manual', 'library_settings', 'library_settlements', 'library_state']);
     const plan = db.prepare('EXPLAIN QUERY PLAN SELECT q.id FROM kb_qa q WHERE q.org_id = 1 AND q.qkey = ?').all('id:answers|pt-01') as { detail: string }[];
@@ -160,7 +160,7 @@ describe('knowledge index schema on SQLite', () => {
     migrateKnowledgeIndex(db, 9);
     db.prepare("INSERT INTO library_state (org_id, file_id, location, question, qkey, status) VALUES (1, 2, 'A!B2', 'Q?', 'text:q?|', 'canonical')").run();
     new SqliteKnowledgeIndex(db);
-    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(10);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(11);
     expect(db.prepare('SELECT status, owner, review_months FROM library_state').get()).toEqual({ status: 'canonical', owner: null, review_months: null });
     const columns = db
       .prepare("SELECT name FROM pragma_table_info('kb_files') WHERE name IN ('as_of', 'valid_until', 'valid_said') ORDER BY name")
@@ -168,6 +168,18 @@ describe('knowledge index schema on SQLite', () => {
       .all();
     expect(columns).toEqual(['as_of', 'valid_said', 'valid_until']);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'library_settlements'").pluck().get()).toBe('library_settlements');
+  });
+
+  it('migrates version 10 to 11: entries gain their section within the sheet, NULL for those written before', () => {
+    migrateKnowledgeIndex(db, 10);
+    db.prepare('INSERT INTO kb_files (org_id, file_id, filename) VALUES (1, 1, ?)').run('a.xlsx');
+    db.prepare(
+      `INSERT INTO kb_qa (id, org_id, file_id, question, answer, slots, original_id, tab_name, location, qkey, question_stems, stems)
+       VALUES (?, 1, 1, 'Is MFA enforced?', 'Yes', '[]', 'PT-01', 'Answers', 'Answers!B2', 'id:answers|pt-01', '', '')`,
+    ).run(ORG_ROWID_SPAN + 1);
+    new SqliteKnowledgeIndex(db);
+    expect(db.prepare('SELECT MAX(version) FROM kb_schema_version').pluck().get()).toBe(11);
+    expect(db.prepare('SELECT question, section FROM kb_qa').all()).toEqual([{ question: 'Is MFA enforced?', section: null }]);
   });
 
   it('keeps the index whole through many small writes merged FTS_AUTOMERGE segments at a time', async () => {

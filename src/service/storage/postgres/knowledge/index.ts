@@ -608,6 +608,7 @@ function prepareQa(q: K.QaEntry, list: number | null): Prepared {
       tab_name: q.tab_name,
       location: q.location,
       qkey: q.qkey,
+      section: q.section ?? null,
       question_stems: q.question_stems,
       stems: q.stems,
       embedding: q.embedding ? toBlob(q.embedding) : null,

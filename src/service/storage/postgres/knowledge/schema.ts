@@ -15,7 +15,7 @@
  */
 import type { Migration } from '../migrations';
 import type { IndexKind } from '../../knowledge-index';
-import { libraryKeysSql, libraryReviewSql, libraryTablesSql } from '../../sql/library-schema';
+import { libraryKeysSql, libraryReviewSql, librarySectionsSql, libraryTablesSql } from '../../sql/library-schema';
 
 /**
  * Column weights, as SQLite's bm25() gets them, in tenths so a row's weighted count is an integer:
@@ -221,6 +221,11 @@ END $$;
     version: 1008,
     name: 'answer library: owners, review intervals, settlements per offering',
     sql: libraryReviewSql('postgres'),
+  },
+  {
+    version: 1009,
+    name: "answer library: each entry's section within its sheet",
+    sql: librarySectionsSql('postgres'),
   },
 ];
 

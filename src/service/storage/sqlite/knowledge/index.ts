@@ -221,8 +221,8 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.insertPassageFts = db.prepare('INSERT INTO kb_passages_fts (rowid, org, file, header, body) VALUES (?, ?, ?, ?, ?)');
     this.insertQa = db.prepare(`
-      INSERT INTO kb_qa (id, org_id, file_id, question, answer, slots, original_id, tab_name, location, qkey, question_stems, stems, embedding, list_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      INSERT INTO kb_qa (id, org_id, file_id, question, answer, slots, original_id, tab_name, location, qkey, section, question_stems, stems, embedding, list_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.fileKeys = db.prepare<[number, number], string>('SELECT DISTINCT qkey FROM kb_qa WHERE org_id = ? AND file_id = ?').pluck();
     this.refreshConflictStatements = refreshConflictsSql('sqlite').map((sql) => db.prepare<[number, string]>(sql));
     this.insertQaFts = db.prepare('INSERT INTO kb_qa_fts (rowid, org, file, question, answer) VALUES (?, ?, ?, ?, ?)');
@@ -438,6 +438,7 @@ export class SqliteKnowledgeIndex implements K.KnowledgeIndex {
         entry.tab_name,
         entry.location,
         entry.qkey,
+        entry.section ?? null,
         entry.question_stems,
         entry.stems,
         entry.embedding ? toBlob(entry.embedding) : null,

@@ -4,13 +4,13 @@
  * files' search scope. Versioned in its own table, migrated when the index is opened.
  */
 import type { Database } from 'better-sqlite3';
-import { libraryKeysSql, libraryReviewSql, libraryTablesSql } from '../../sql/library-schema';
+import { libraryKeysSql, libraryReviewSql, librarySectionsSql, libraryTablesSql } from '../../sql/library-schema';
 
 /** Row ids of organisation `o` lie in [o * span, (o + 1) * span): 2^32 rows each, o < 2^21 (safe integers). */
 export const ORG_ROWID_SPAN = 4294967296;
 export const MAX_ORG_ID = 2 ** 21 - 1;
 
-const SCHEMA_VERSION = 10;
+const SCHEMA_VERSION = 11;
 
 /** Segments FTS5 lets accumulate on a level before merging them into one (its default is 4). */
 export const FTS_AUTOMERGE = 16;
@@ -136,6 +136,8 @@ const MIGRATIONS: Record<number, string> = {
   9: libraryKeysSql('sqlite'),
   // The library's owners and review intervals, and settlements for one offering.
   10: libraryReviewSql('sqlite'),
+  // Each library entry's section within its sheet.
+  11: librarySectionsSql('sqlite'),
 };
 
 /** Brings the index's tables to `target` (the current version unless a test builds an older database). */
