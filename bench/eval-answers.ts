@@ -1154,6 +1154,8 @@ async function documentsOnlyMain(): Promise<void> {
     const sample: { file: string; pair: Pair }[] = [];
     // A second sample, other questions of the same questionnaires: a check that ranking was not tuned to the first.
     const second: { file: string; pair: Pair }[] = [];
+    // More samples on request (EVAL_SAMPLE_AT=0.1,0.9: that far into each stride), for judging a change on questions it was not tuned on.
+    const extra = sampleOffsets().map((at) => ({ at, sample: [] as { file: string; pair: Pair }[] }));
     for (const file of [...completed, CAIQ]) {
       const keyed = file === CAIQ ? await caiqKey() : await answerKey(file);
       const result = await fill(api, `blank-${file}`, keyed.blanked);
@@ -1220,6 +1222,14 @@ async function documentsOnlyMain(): Promise<void> {
           .slice(0, TOPIC_SAMPLE / 5)
           .map((pair) => ({ file, pair })),
       );
+      for (const { at, sample: more } of extra) {
+        more.push(
+          ...yesNoPairs
+            .filter((_, i) => i % step === Math.min(step - 1, Math.floor(step * at)))
+            .slice(0, TOPIC_SAMPLE / 5)
+            .map((pair) => ({ file, pair })),
+        );
+      }
     }
     const header: (keyof DocRow)[] = ['file', 'id', 'section', 'question', 'vendor', 'ours', 'kind', 'trust', 'score', 'method', 'agree', 'top', 'reason'];
     writeFileSync(csvPath, [header.join(','), ...rows.map((r) => header.map((h) => csvCell(r[h])).join(','))].join('\n'));
@@ -1272,11 +1282,21 @@ async function documentsOnlyMain(): Promise<void> {
     );
     printTopicSample(sample, 'Sample');
     printTopicSample(second, 'Second sample (other questions, a quarter of the way into each stride)');
+    for (const { at, sample: more } of extra) printTopicSample(more, `Sample at ${at} of each stride (EVAL_SAMPLE_AT)`);
     console.log(`\n  per-question CSV: ${csvPath}`);
   } finally {
     await built.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** EVAL_SAMPLE_AT: fractions (0 to 1) of each stride at which further samples are drawn. */
+function sampleOffsets(): number[] {
+  return (process.env.EVAL_SAMPLE_AT ?? '')
+    .split(',')
+    .filter((v) => v.trim() !== '')
+    .map((v) => Number(v.trim()))
+    .filter((v, i, all) => all.indexOf(v) === i && Number.isFinite(v) && v >= 0 && v <= 1);
 }
 
 /** The CAIQ as it comes (blank): its questions with no vendor answers, the file itself to upload. */

@@ -47,7 +47,12 @@ export interface Knowledge {
   batching?(): { concurrency: number; tokenBudget: number } | null;
   prepareAnswer?(orgId: number, q: QuestionInput, filters: SearchFilters, options?: AnswerOptions): Promise<PreparedAnswer>;
   /** A questionnaire's searches made up front (its passage prior); passed back as `options.questionnaire`. */
-  searchQuestionnaire?(orgId: number, questions: QuestionInput[], filters: SearchFilters): Promise<NonNullable<AnswerOptions['questionnaire']>>;
+  searchQuestionnaire?(
+    orgId: number,
+    questions: QuestionInput[],
+    filters: SearchFilters,
+    options?: AnswerOptions,
+  ): Promise<NonNullable<AnswerOptions['questionnaire']>>;
   planBatches?(pending: PendingAnswer[]): PendingAnswer[][];
   answerBatch?(batch: PendingAnswer[], budget: TokenBudget): Promise<{ results: AnswerResult[]; usage: Meter }>;
   /** The organisation's own names: evidence about anyone else is a third party's. */

@@ -273,6 +273,7 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
         q.org_id,
         ordered.map((question) => inputIn(question, follows, domains)),
         filters,
+        options,
       );
     }
     const batching = k.batching?.() ?? null;

@@ -243,7 +243,9 @@ export class KnowledgeBase {
     const stats = searched?.stats ?? (await TermStatistics.load(this.index, orgId, [text, context.query, context.hint, paraphraseText(context.query)]));
 
     // 1. The answer library: past answers to the same question, disagreements settled only by a stated rule.
-    const { library, decisions, reused } = await this.fromLibrary(orgId, { ...q, text }, filters, options, dense, stats);
+    const { library, decisions, reused } =
+      (options.questionnaire?.takeLibrary(orgId, filters, questionKey({ ...q, text })) as LibraryOutcome | undefined) ??
+      (await this.fromLibrary(orgId, { ...q, text }, filters, options, dense, stats));
     // "Solution Provider Name": the organisation's own names, unless the library holds a trusted past answer.
     const identity = identityField(text) ? identityAnswer(text, await this.organisationNames(orgId), reused?.text ?? null) : null;
     const identityBetter = identity !== null && identity.evaluation.trust !== 'low' && (!reused || reused.evaluation.trust === 'low');
@@ -298,7 +300,7 @@ export class KnowledgeBase {
     options: AnswerOptions,
     dense: { passages: number[]; qa: number[] } | null,
     stats: TermStatistics,
-  ): Promise<{ library: Candidate[]; decisions: LibraryDecisions; reused: AnswerResult | null }> {
+  ): Promise<LibraryOutcome> {
     const { candidates: library, decisions } = await this.decided(
       orgId,
       await retrieve(this.index, orgId, q.text, filters, { limit: 10, includePassages: false, dense, stats }),
@@ -320,33 +322,38 @@ export class KnowledgeBase {
    * passages match everything, PassagePrior) and the searches themselves, which answering then reuses.
    * Pass the result as `options.questionnaire` to prepareAnswer / answerQuestion.
    */
-  async searchQuestionnaire(orgId: number, questions: QuestionInput[], filters: SearchFilters): Promise<QuestionnaireSearch> {
-    const asked = questions.map((q) => ({ text: q.text.trim(), context: questionInContext({ ...q, text: q.text.trim() }) })).filter((q) => q.text !== '');
-    const terms = QuestionnaireTerms.learn(asked.map((q) => q.context.query));
+  async searchQuestionnaire(orgId: number, questions: QuestionInput[], filters: SearchFilters, options: AnswerOptions = {}): Promise<QuestionnaireSearch> {
+    const asked = questions
+      .map((q) => ({ q: { ...q, text: q.text.trim() }, context: questionInContext({ ...q, text: q.text.trim() }) }))
+      .filter(({ q }) => q.text !== '');
+    const terms = QuestionnaireTerms.learn(asked.map((a) => a.context.query));
     const searched = new Map<string, SearchedQuestion>();
-    for (const { text, context } of asked) {
-      const key = searchKey(text, context);
-      if (!searched.has(key)) searched.set(key, await this.searchPassages(orgId, text, context, filters, terms));
+    const answered = new Map<string, LibraryOutcome>();
+    for (const { q, context } of asked) {
+      const key = searchKey(q.text, context);
+      let found = searched.get(key);
+      if (!found) {
+        found = await this.searchStatistics(orgId, q.text, context);
+        searched.set(key, found);
+      }
+      // A question the library answers is answered from it, never from passages: no search for it. What
+      // the library holds for each question is kept for answering it. The prior is learned from the
+      // questions that are searched only.
+      const libraryKey = questionKey(q);
+      if (answered.has(libraryKey)) continue;
+      const outcome = await this.fromLibrary(orgId, q, filters, options, found.dense, found.stats);
+      answered.set(libraryKey, outcome);
+      if (!outcome.reused) found.passages ??= await this.passageSearch(orgId, context, filters, found.dense, found.stats, terms);
     }
-    const prior = PassagePrior.learn([...searched.values()].map((s) => s.passages));
-    return new QuestionnaireSearch(orgId, JSON.stringify(filters), searched, prior);
+    const prior = PassagePrior.learn([...searched.values()].flatMap((s) => (s.passages ? [s.passages] : [])));
+    return new QuestionnaireSearch(orgId, JSON.stringify(filters), searched, prior, answered);
   }
 
-  /**
-   * A question's passage search, with what answering it needs besides (its dense rankings, its words'
-   * statistics). The search carries the question's context: the subject it refers back to, its section
-   * titles, the paraphrases of its words.
-   */
-  private async searchPassages(
-    orgId: number,
-    text: string,
-    context: { query: string; hint: string },
-    filters: SearchFilters,
-    asked?: QuestionnaireTerms,
-  ): Promise<SearchedQuestion> {
+  /** What a question's search and its library lookup need: its dense rankings and its words' statistics. */
+  private async searchStatistics(orgId: number, text: string, context: { query: string; hint: string }): Promise<SearchedQuestion> {
     const dense = await this.denseRankings(orgId, text);
     const stats = await TermStatistics.load(this.index, orgId, [text, context.query, context.hint, paraphraseText(context.query)]);
-    return { dense, stats, passages: await this.passageSearch(orgId, context, filters, dense, stats, asked) };
+    return { dense, stats, passages: null };
   }
 
   /**
@@ -575,6 +582,18 @@ function withOwnEvidence(draft: AnswerResult | null, own: Candidate[]): AnswerRe
 
 /** Evidence an answer shows (extractive.ts shows five). */
 const ANSWER_EVIDENCE_SHOWN = 5;
+
+/** Past answers found for a question, and the library's answer from them (null: none to reuse). */
+interface LibraryOutcome {
+  library: Candidate[];
+  decisions: LibraryDecisions;
+  reused: AnswerResult | null;
+}
+
+/** What identifies a question's library lookup: all of it (its id, tab and answer cells decide a match too). */
+function questionKey(q: QuestionInput): string {
+  return JSON.stringify(q);
+}
 
 /** What identifies a question's passage search: its words and its context. */
 function searchKey(text: string, context: { query: string; hint: string }): string {

@@ -347,27 +347,42 @@ const ASKED_FLOOR = 0.2;
 export interface SearchedQuestion {
   dense: { passages: number[]; qa: number[] } | null;
   stats: TermStatistics;
-  passages: Candidate[];
+  /** Null when the answer library answers every question asked with these words: nothing searched. */
+  passages: Candidate[] | null;
 }
 
 /**
  * A questionnaire's passage searches, made once up front: the prior learned from them, and each search
- * kept for its question's answer (so learning the prior costs no second search). Bound to one
- * organisation and one set of filters.
+ * kept for its question's answer (so learning the prior costs no second search). A question the answer
+ * library answers is not searched; what the library holds for each question, found up front, is kept for
+ * answering it (`Library`: KnowledgeBase's own record of it). Bound to one organisation and one set of filters.
  */
-export class QuestionnaireSearch {
+export class QuestionnaireSearch<Library = unknown> {
   constructor(
     private readonly orgId: number,
     private readonly filters: string,
     private readonly searched: Map<string, SearchedQuestion>,
     readonly prior: PassagePrior,
+    private readonly answered: Map<string, Library> = new Map(),
   ) {}
 
   /** The search made for `key` (a copy: answering rescales its candidates), if made for these org and filters. */
   take(orgId: number, filters: SearchFilters, key: string): SearchedQuestion | undefined {
-    if (orgId !== this.orgId || JSON.stringify(filters) !== this.filters) return undefined;
+    if (!this.matches(orgId, filters)) return undefined;
     const found = this.searched.get(key);
-    return found && { ...found, passages: found.passages.map((c) => ({ ...c, evidence: { ...c.evidence } })) };
+    return found && { ...found, passages: found.passages?.map((c) => ({ ...c, evidence: { ...c.evidence } })) ?? null };
+  }
+
+  /** What the library holds for the question `key` names, found up front; given once (answering changes it). */
+  takeLibrary(orgId: number, filters: SearchFilters, key: string): Library | undefined {
+    if (!this.matches(orgId, filters)) return undefined;
+    const found = this.answered.get(key);
+    this.answered.delete(key);
+    return found;
+  }
+
+  private matches(orgId: number, filters: SearchFilters): boolean {
+    return orgId === this.orgId && JSON.stringify(filters) === this.filters;
   }
 }
 

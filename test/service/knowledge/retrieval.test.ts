@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KnowledgeBase, type Evidence, type ExtractedDocument } from '../../../src/service/knowledge';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { strToU8 } from 'fflate';
+import { extractDocument, KnowledgeBase, type Evidence, type ExtractedDocument } from '../../../src/service/knowledge';
 import { PassagePrior, QuestionnaireTerms, ranked, retrieve, standingOf } from '../../../src/service/knowledge/retrieval';
 import { ftsQuery, stem, stemmedTerms, textForIndex } from '../../../src/service/knowledge/text';
 import type { PassageEntry } from '../../../src/service/storage/knowledge-index';
-import { addText, meta, tempKb, type TempKb } from './helpers';
+import { addText, meta, tempKb, YES_NO_SLOTS, type TempKb } from './helpers';
 
 let t: TempKb;
 beforeEach(async () => {
@@ -400,5 +401,47 @@ describe('ranking rules for a questionnaire question', () => {
     expect(questionnaire.prior.weight(Number(hubId))).toBeLessThan(1);
     // Another organisation, other filters: the searches are not reused.
     expect(questionnaire.take(2, {}, 'x')).toBeUndefined();
+  });
+});
+
+describe('a questionnaire the answer library answers in part', () => {
+  it('searches passages up front only for the questions the library does not answer, and answers the others from what it found', async () => {
+    const csv =
+      'ID,Question,Answer,Additional Information\n' +
+      'DATA-02,Is customer data encrypted at rest?,Yes,AES-256 on all storage volumes.\n' +
+      'HLAP-01,Do you support role-based access control (RBAC) for end users?,Yes,Admins assign custom roles.\n';
+    await t.kb.indexDocument(meta({ file_id: 100, filename: 'answers.csv' }), await extractDocument(strToU8(csv), 'answers.csv'));
+    await addText(
+      t.kb,
+      meta({ file_id: 1, filename: 'overview.md' }),
+      '# Backups\n\nCustomer data is encrypted at rest. Backups run nightly and restores are tested quarterly.',
+    );
+    const fromLibrary = [
+      { text: 'Is customer data encrypted at rest?', original_id: 'DATA-02', answer_slots: YES_NO_SLOTS },
+      { text: 'Do you support role-based access control (RBAC) for end users?', original_id: 'HLAP-01', answer_slots: YES_NO_SLOTS },
+    ];
+    const backups = { text: 'Are backup restores tested?', original_id: 'BCP-01', answer_slots: YES_NO_SLOTS };
+    const searches = vi.spyOn(t.index, 'search');
+    const count = (kind: 'passages' | 'qa') => searches.mock.calls.filter(([query]) => query.kind === kind).length;
+
+    await t.kb.searchQuestionnaire(1, [backups], {});
+    const alone = count('passages');
+    expect(alone).toBeGreaterThan(0);
+    searches.mockClear();
+    // The two questions the library answers add no passage search.
+    const questionnaire = await t.kb.searchQuestionnaire(1, [...fromLibrary, backups], {});
+    expect(count('passages')).toBe(alone);
+
+    searches.mockClear();
+    for (const q of fromLibrary) {
+      const answer = await t.kb.answerQuestion(1, q, {}, { questionnaire });
+      expect(answer.method).toBe('library');
+      expect(answer.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+    }
+    const answer = await t.kb.answerQuestion(1, backups, {}, { questionnaire });
+    expect(answer.evidence[0]?.filename).toBe('overview.md');
+    // Every answer came from what was found up front: no second library lookup, no passage search.
+    expect(count('qa')).toBe(0);
+    expect(count('passages')).toBe(0);
   });
 });
