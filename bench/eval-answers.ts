@@ -50,6 +50,7 @@ import type { StorageOptions } from '../src/service/storage/open';
 import { detectQuestionnaire, type DetectedQuestion } from '../src/service/detect';
 import { extractDocument, NOT_FOUND_ANSWER } from '../src/service/knowledge';
 import { setCosine, stemmedTerms } from '../src/service/knowledge/text';
+import { identityField } from '../src/service/knowledge/answer/identity';
 import { libraryReplayEval } from './eval-library-replay';
 import { buildSyntheticKb, chatOverHttp, documentWords } from './retrieval';
 
@@ -83,16 +84,17 @@ interface KeyedQuestion {
 }
 
 /** The vendor's real answers (by slot role) and a blanked copy of the workbook. */
-async function answerKey(file: string): Promise<{ key: KeyedQuestion[]; blanked: Uint8Array }> {
+async function answerKey(file: string, keepNames = false): Promise<{ key: KeyedQuestion[]; blanked: Uint8Array }> {
   const bytes = new Uint8Array(readFileSync(join(questionnairesDir, file)));
   const detected = await detectQuestionnaire(bytes, file);
   const key = detected.questions.map((question) => ({
     question,
     answers: Object.fromEntries(question.answer_slots.filter((s) => s.value && s.value.trim() !== '').map((s) => [s.role, s.value!.trim()])),
   }));
-  const cells = detected.questions.flatMap((q) =>
-    q.answer_slots.filter((s) => s.value && !s.is_blocked).map((s) => ({ tab: q.tab_name, address: s.coordinate })),
-  );
+  // `keepNames`: the vendor's and product's names stay, as a vendor types them first; they say which product the questionnaire is about.
+  const cells = detected.questions
+    .filter((q) => !keepNames || identityField(q.original_question_text) === null)
+    .flatMap((q) => q.answer_slots.filter((s) => s.value && !s.is_blocked).map((s) => ({ tab: q.tab_name, address: s.coordinate })));
   return { key, blanked: blankCells(bytes, cells) };
 }
 
@@ -1155,7 +1157,7 @@ async function documentsOnlyMain(): Promise<void> {
     // A second sample, other questions of the same questionnaires: a check that ranking was not tuned to the first.
     const second: { file: string; pair: Pair }[] = [];
     for (const file of [...completed, CAIQ]) {
-      const keyed = file === CAIQ ? await caiqKey() : await answerKey(file);
+      const keyed = file === CAIQ ? await caiqKey() : await answerKey(file, true);
       const result = await fill(api, `blank-${file}`, keyed.blanked);
       const pairs = file === CAIQ ? caiqPairs(keyed.key, result.answers) : compare(keyed.key, result.answers).pairs;
       const score: DocScore = {

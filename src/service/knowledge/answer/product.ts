@@ -1,0 +1,173 @@
+/**
+ * Which product a questionnaire is about, and which documents speak for another product of the same
+ * organisation. A vendor with several products (Canvas LMS, Portfolium, Impact…) answers each product's
+ * questionnaire; a statement from "Canvas LMS Architecture" is true of Canvas LMS, not of Portfolium,
+ * while a company-wide document (a security policy, the company's own SOC scope) holds for every product.
+ *
+ * The questionnaire names its product itself (a "Product Name" field it holds a value for) or is given
+ * one at upload (its offering). Product names are learned from the corpus, never listed here: a
+ * document's title leads with the name it is about ("Canvas LMS Architecture", "Impact TX-RAMP Level 2
+ * Certification"); words that follow several different leading names ("Architecture", "TX-RAMP") are the
+ * kind of document, not part of a name. A title leading with the company's own name is company-wide.
+ */
+import type { AnswerSlot } from '../../../api/schemas';
+import type { Candidate } from '../retrieval';
+import type { AnswerResult, Evidence, QuestionInput } from '../types';
+import { evaluation } from './evaluation';
+import { identityField } from './identity';
+import { isListSlot } from './slots';
+
+/** What a fill knows about whose product it answers for. */
+export interface ProductContext {
+  /** The product the questionnaire is about ("Portfolium"). */
+  product: string;
+  /** The company's own name ("Instructure"): documents titled with it are company-wide. */
+  company: string | null;
+  /** The titles of the organisation's documents, from which product names are learned. */
+  titles: string[];
+}
+
+interface AskedField {
+  text: string;
+  answer_slots: Pick<AnswerSlot, 'value'>[];
+}
+
+/** The value a questionnaire holds for an identity field ("Product Name", "Vendor Name"), or null. */
+function fieldValue(questions: AskedField[], field: 'product' | 'organisation'): string | null {
+  for (const q of questions) {
+    if (identityField(q.text) !== field) continue;
+    const value = q.answer_slots.map((s) => s.value?.trim() ?? '').find((v) => v !== '' && v.length <= 80);
+    if (value) return value.split('\n')[0]!.trim();
+  }
+  return null;
+}
+
+/**
+ * The product a questionnaire is about: its own "Product Name" value, else the one product or service
+ * offering it was uploaded for. Null when neither names one (then nothing is judged by product).
+ */
+export function questionnaireProduct(questions: AskedField[], offerings: { name: string; type: string }[]): string | null {
+  const named = fieldValue(questions, 'product');
+  if (named) return named;
+  const products = offerings.filter((o) => o.type !== 'module');
+  return products.length === 1 ? products[0]!.name : null;
+}
+
+/** The company answering: the questionnaire's own "Vendor Name" value, else the organisation's first name. */
+export function questionnaireCompany(questions: AskedField[], organisationNames: string[]): string | null {
+  return fieldValue(questions, 'organisation') ?? organisationNames.find((n) => n.trim() !== '')?.trim() ?? null;
+}
+
+/** A file's title as its words: the extension dropped, separators made spaces, a leading year or number dropped. */
+export function titleWords(title: string): string[] {
+  const words = title
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .replace(/[_]+/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  while (words.length > 0 && /^\d+$/.test(words[0]!)) words.shift();
+  return words;
+}
+
+const key = (w: string) => w.toLowerCase();
+
+/**
+ * The names documents are about, learned from the corpus' titles. A word after a title's first is part of
+ * a name unless it also follows a different first word in another title: then it names a kind of document.
+ */
+export class ProductNames {
+  private constructor(private readonly kinds: Set<string>) {}
+
+  static learn(titles: string[]): ProductNames {
+    const leaders = new Map<string, Set<string>>();
+    for (const words of titles.map(titleWords)) {
+      for (const w of words.slice(1)) {
+        const set = leaders.get(key(w)) ?? new Set<string>();
+        set.add(key(words[0]!));
+        leaders.set(key(w), set);
+      }
+    }
+    return new ProductNames(new Set([...leaders].filter(([, firsts]) => firsts.size >= 2).map(([w]) => w)));
+  }
+
+  /** The name a title leads with ("Canvas LMS" of "Canvas LMS Architecture"), or null for an empty title. */
+  nameOf(title: string): string | null {
+    const words = titleWords(title);
+    if (words.length === 0) return null;
+    const name = [words[0]!];
+    for (const w of words.slice(1)) {
+      if (this.kinds.has(key(w)) || !/^[\p{Lu}\p{N}]/u.test(w)) break;
+      name.push(w);
+    }
+    return name.join(' ');
+  }
+}
+
+const tokens = (s: string) => new Set((s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => t.length > 1));
+
+/**
+ * The other product a document is about (its title's name, e.g. "Canvas LMS" for a Portfolium
+ * questionnaire), or null when it is about this product, about the company as a whole, or names none.
+ */
+export function otherProduct(title: string, context: ProductContext, names: ProductNames): string | null {
+  const name = names.nameOf(title);
+  if (!name) return null;
+  const product = context.product.toLowerCase();
+  if (title.toLowerCase().includes(product)) return null;
+  const nameTokens = tokens(name);
+  // Company-wide: the title leads with the company's own name ("Instructure Security Overview").
+  if (context.company && [...tokens(context.company)].every((t) => nameTokens.has(t)) && tokens(context.company).size > 0) return null;
+  // This product under a longer or shorter name ("Canvas LMS" for "Canvas Learning Management System (LMS)").
+  const productTokens = tokens(context.product);
+  if ([...nameTokens].every((t) => productTokens.has(t))) return null;
+  return name;
+}
+
+/** A draft's score: low trust, as a decision holding only part of the claim (extractive.ts STATEMENT_DRAFT_SCORE). */
+const OTHER_PRODUCT_SCORE = 45;
+
+/** The other product each candidate's document is about, by candidate (library entries are judged by their own product label elsewhere). */
+export function otherProducts(candidates: Candidate[], context: ProductContext | undefined): Map<Candidate, string> {
+  const about = new Map<Candidate, string>();
+  if (!context) return about;
+  const names = ProductNames.learn(context.titles);
+  for (const c of candidates) {
+    if (c.evidence.type !== 'passage') continue;
+    const other = otherProduct(c.evidence.filename, context, names);
+    if (other) about.set(c, other);
+  }
+  return about;
+}
+
+/**
+ * The answer with the questionnaire's product in mind. The answer from this product's and the company's
+ * own documents comes first when it gives a list value; otherwise the answer from all of them, and when
+ * its deciding passage is about another product its list value is a draft ("about Canvas LMS, not
+ * Portfolium"): a statement true of another product is a lead for a person, not an answer.
+ */
+export function forProduct(
+  question: QuestionInput,
+  own: Candidate[],
+  context: ProductContext | undefined,
+  answer: (candidates: Candidate[]) => AnswerResult | null,
+): AnswerResult | null {
+  const about = otherProducts(own, context);
+  if (about.size === 0 || !context) return answer(own);
+  const lists = new Set(question.answer_slots.filter(isListSlot).map((s) => s.role));
+  const hasList = (r: AnswerResult | null) => !!r && r.slot_responses.some((s) => lists.has(s.slot_key) && s.content.trim() !== '');
+  const fit = own.filter((c) => !about.has(c));
+  const fitting = fit.length > 0 ? answer(fit) : null;
+  if (hasList(fitting)) return fitting;
+  const all = answer(own);
+  if (!all || !hasList(all)) return fitting ?? all;
+  const deciding = own.find((c) => sameEvidence(c.evidence, all.evidence[0]));
+  const other = deciding ? about.get(deciding) : undefined;
+  if (!other) return all;
+  const score = Math.min(all.score, OTHER_PRODUCT_SCORE);
+  const reason = `${all.evaluation.reason}; the deciding passage is about ${other}, not ${context.product}, so the answer is a draft: check it holds for ${context.product}`;
+  return { ...all, score, flagged_for_review: true, evaluation: { ...all.evaluation, ...evaluation(score, reason, all.method) } };
+}
+
+function sameEvidence(a: Evidence, b: Evidence | undefined): boolean {
+  return !!b && a.type === b.type && a.file_id === b.file_id && a.passage_id === b.passage_id && a.content === b.content;
+}
