@@ -76,7 +76,11 @@ const key = (w: string) => w.toLowerCase();
  * a name unless it also follows a different first word in another title: then it names a kind of document.
  */
 export class ProductNames {
-  private constructor(private readonly kinds: Set<string>) {}
+  private constructor(
+    private readonly kinds: Set<string>,
+    /** Titles leading with each name (lower-cased): a name several documents are about is a product's. */
+    private readonly titled: Map<string, number>,
+  ) {}
 
   static learn(titles: string[]): ProductNames {
     const leaders = new Map<string, Set<string>>();
@@ -87,7 +91,12 @@ export class ProductNames {
         leaders.set(key(w), set);
       }
     }
-    return new ProductNames(new Set([...leaders].filter(([, firsts]) => firsts.size >= 2).map(([w]) => w)));
+    const names = new ProductNames(new Set([...leaders].filter(([, firsts]) => firsts.size >= 2).map(([w]) => w)), new Map());
+    for (const title of titles) {
+      const name = names.nameOf(title);
+      if (name) names.titled.set(key(name), (names.titled.get(key(name)) ?? 0) + 1);
+    }
+    return names;
   }
 
   /** The name a title leads with ("Canvas LMS" of "Canvas LMS Architecture"), or null for an empty title. */
@@ -100,6 +109,11 @@ export class ProductNames {
       name.push(w);
     }
     return name.join(' ');
+  }
+
+  /** How many titles lead with this name. */
+  titles(name: string): number {
+    return this.titled.get(key(name)) ?? 0;
   }
 }
 
@@ -115,8 +129,11 @@ export function otherProduct(title: string, context: ProductContext, names: Prod
   const product = context.product.toLowerCase();
   if (title.toLowerCase().includes(product)) return null;
   const nameTokens = tokens(name);
-  // Company-wide: the title leads with the company's own name ("Instructure Security Overview").
-  if (context.company && [...tokens(context.company)].every((t) => nameTokens.has(t)) && tokens(context.company).size > 0) return null;
+  // Company-wide: the title leads with the company's own name ("Instructure Security Overview",
+  // "2024_Instructure_PCI_DSS_Summary"), unless several documents are about that longer name: a product
+  // named after its company ("Globex Classroom Architecture", "Globex Classroom SOC 3").
+  const company = context.company?.trim().toLowerCase() ?? '';
+  if (company !== '' && name.toLowerCase().startsWith(company) && (name.toLowerCase() === company || names.titles(name) < 2)) return null;
   // This product under a longer or shorter name ("Canvas LMS" for "Canvas Learning Management System (LMS)").
   const productTokens = tokens(context.product);
   if ([...nameTokens].every((t) => productTokens.has(t))) return null;
