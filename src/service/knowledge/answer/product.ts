@@ -13,6 +13,7 @@
 import type { AnswerSlot } from '../../../api/schemas';
 import type { Candidate } from '../retrieval';
 import type { AnswerResult, Evidence, QuestionInput } from '../types';
+import { KNOWN_PROVIDERS } from '../extract/subject';
 import { evaluation } from './evaluation';
 import { identityField } from './identity';
 import { isListSlot } from './slots';
@@ -111,6 +112,12 @@ export class ProductNames {
     return name.join(' ');
   }
 
+  /** Whether this first word leads two names or more: a brand of several products ("Canvas" of "Canvas LMS", "Canvas Studio"). */
+  isBrand(word: string): boolean {
+    const first = new Set([...this.titled.keys()].filter((n) => n.split(' ')[0] === key(word)));
+    return first.size >= 2;
+  }
+
   /** How many titles lead with this name. */
   titles(name: string): number {
     return this.titled.get(key(name)) ?? 0;
@@ -134,10 +141,48 @@ export function otherProduct(title: string, context: ProductContext, names: Prod
   // named after its company ("Globex Classroom Architecture", "Globex Classroom SOC 3").
   const company = context.company?.trim().toLowerCase() ?? '';
   if (company !== '' && name.toLowerCase().startsWith(company) && (name.toLowerCase() === company || names.titles(name) < 2)) return null;
+  // One family: products sharing their brand ("Canvas Catalog" and "Canvas LMS") run on one platform and
+  // are documented together; the brand's documents speak for each of them.
+  const productFirst = context.product.trim().split(/\s+/)[0] ?? '';
+  if (key(name.split(' ')[0]!) === key(productFirst) && names.isBrand(productFirst)) return null;
   // This product under a longer or shorter name ("Canvas LMS" for "Canvas Learning Management System (LMS)").
   const productTokens = tokens(context.product);
   if ([...nameTokens].every((t) => productTokens.has(t))) return null;
   return name;
+}
+
+/** Words of a name, for matching it in text. */
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The other products a passage may name, learned from the titles: every title's name that is not this
+ * product, not the company as a whole and not a provider whose reports are passed on; matched in full when
+ * it has two words or more ("Canvas LMS", "Mastery Connect"), and by its brand, the first word two such
+ * names share ("Canvas" of "Canvas LMS" and "Canvas Studio"). A one-word name ("Impact") is matched by
+ * its documents' titles only: as a word it is also ordinary text ("Business Impact Analysis").
+ */
+export function productMentions(context: ProductContext, names: ProductNames): { pattern: RegExp; name: string }[] {
+  const others = [...new Set(context.titles.map((t) => otherProduct(t, context, names)).filter((n): n is string => n !== null))].filter(
+    (n) => !KNOWN_PROVIDERS.some(([pattern]) => pattern.test(n)),
+  );
+  const own = new Set([...tokens(context.product), ...tokens(context.company ?? '')]);
+  const multi = others.filter((n) => n.split(' ').length >= 2);
+  const brands = new Map<string, number>();
+  for (const n of multi) brands.set(n.split(' ')[0]!, (brands.get(n.split(' ')[0]!) ?? 0) + 1);
+  return [
+    ...multi.map((name) => ({ name, pattern: new RegExp(`\\b${escape(name)}\\b`, 'i') })),
+    ...[...brands]
+      .filter(([brand, count]) => count >= 2 && !own.has(brand.toLowerCase()))
+      .map(([brand]) => ({ name: brand, pattern: new RegExp(`\\b${escape(brand)}\\b`) })),
+  ];
+}
+
+/** The other product a passage is about: named in its headings or its opening sentence, while this product is named nowhere in it. */
+function passageProduct(c: Candidate, context: ProductContext, mentions: { pattern: RegExp; name: string }[]): string | null {
+  const text = `${c.evidence.context_header}\n${c.evidence.content}`;
+  if (new RegExp(`\\b${escape(context.product)}\\b`, 'i').test(text)) return null;
+  const opening = `${c.evidence.section_path.join('\n')}\n${c.evidence.content.split(/(?<=[.!?])\s+|\n\s*\n/)[0] ?? ''}`;
+  return mentions.find((m) => m.pattern.test(opening))?.name ?? null;
 }
 
 /** A draft's score: low trust, as a decision holding only part of the claim (extractive.ts STATEMENT_DRAFT_SCORE). */
@@ -148,9 +193,10 @@ export function otherProducts(candidates: Candidate[], context: ProductContext |
   const about = new Map<Candidate, string>();
   if (!context) return about;
   const names = ProductNames.learn(context.titles);
+  const mentions = productMentions(context, names);
   for (const c of candidates) {
     if (c.evidence.type !== 'passage') continue;
-    const other = otherProduct(c.evidence.filename, context, names);
+    const other = otherProduct(c.evidence.filename, context, names) ?? passageProduct(c, context, mentions);
     if (other) about.set(c, other);
   }
   return about;

@@ -39,6 +39,17 @@ describe('product names learned from the titles', () => {
   });
 });
 
+describe('one family of products', () => {
+  it("a brand's products (sharing its first word) speak for each other; another product does not", () => {
+    const titles = ['Nimbus Classroom Architecture.md', 'Nimbus Catalog Architecture.md', 'Folio Architecture.md'];
+    const names = ProductNames.learn(titles);
+    const catalog: ProductContext = { product: 'Nimbus Catalog', company: 'Globex', titles };
+    expect(otherProduct('Nimbus Classroom Architecture.md', catalog, names)).toBeNull();
+    expect(otherProduct('Folio Architecture.md', catalog, names)).toBe('Folio');
+    expect(otherProduct('Nimbus Classroom Architecture.md', { ...catalog, product: 'Folio' }, names)).toBe('Nimbus Classroom');
+  });
+});
+
 describe("the questionnaire's product", () => {
   const field = (text: string, value: string | null) => ({ text, answer_slots: [{ value }] });
 
@@ -94,5 +105,21 @@ describe("answers for one product from another product's documents", () => {
     expect(result.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
     expect(result.evaluation.trust).not.toBe('low');
     expect(result.evidence[0]!.filename).toBe('Globex Security Policy.md');
+  });
+
+  it("a company-wide document's passage about another product (named in its opening) gives no written Yes", async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 2, filename: 'Globex Security Policy.md' }),
+      '# Globex Security Policy\n\n## Network security\n\nOn its hosting provider, Globex Classroom provides network monitoring of the production environment. ' +
+        'Customer data is encrypted at rest with AES-256 in every database of the service.',
+    );
+    const result = await t.kb.answerQuestion(1, question, {}, { product: FOR_PORTFOLIO });
+    expect(result.evaluation.trust).toBe('low');
+    expect(result.evaluation.reason).toMatch(/about Globex Classroom, not Portfolio/);
+    // Asked for Globex Classroom itself, the same passage decides.
+    const own = await t.kb.answerQuestion(1, question, {}, { product: { ...FOR_PORTFOLIO, product: 'Globex Classroom' } });
+    expect(own.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
+    expect(own.evaluation.trust).not.toBe('low');
   });
 });
