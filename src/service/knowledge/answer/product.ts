@@ -16,6 +16,7 @@ import type { AnswerResult, Evidence, QuestionInput } from '../types';
 import { KNOWN_PROVIDERS } from '../extract/subject';
 import { evaluation } from './evaluation';
 import { identityField } from './identity';
+import { quotableSentences } from './sentences';
 import { isListSlot } from './slots';
 
 /** What a fill knows about whose product it answers for. */
@@ -188,25 +189,39 @@ function passageProduct(c: Candidate, context: ProductContext, mentions: { patte
 /** A draft's score: low trust, as a decision holding only part of the claim (extractive.ts STATEMENT_DRAFT_SCORE). */
 const OTHER_PRODUCT_SCORE = 45;
 
-/** The other product each candidate's document is about, by candidate (library entries are judged by their own product label elsewhere). */
-export function otherProducts(candidates: Candidate[], context: ProductContext | undefined): Map<Candidate, string> {
-  const about = new Map<Candidate, string>();
-  if (!context) return about;
+/** How a fill judges its evidence by product: the other product a candidate or a sentence is about. */
+interface ProductJudge {
+  /** The other product each candidate's document or passage is about (library entries are judged by their own product label elsewhere). */
+  about: Map<Candidate, string>;
+  /** The other product a sentence names, while it does not name this one. */
+  named(sentence: string): string | null;
+}
+
+function judge(candidates: Candidate[], context: ProductContext): ProductJudge {
   const names = ProductNames.learn(context.titles);
   const mentions = productMentions(context, names);
+  const about = new Map<Candidate, string>();
   for (const c of candidates) {
     if (c.evidence.type !== 'passage') continue;
     const other = otherProduct(c.evidence.filename, context, names) ?? passageProduct(c, context, mentions);
     if (other) about.set(c, other);
   }
-  return about;
+  const product = new RegExp(`\\b${escape(context.product)}\\b`, 'i');
+  const named = (sentence: string) => (product.test(sentence) ? null : (mentions.find((m) => m.pattern.test(sentence))?.name ?? null));
+  return { about, named };
+}
+
+/** The other products each candidate's document or passage is about, when the fill knows its product. */
+export function otherProducts(candidates: Candidate[], context: ProductContext | undefined): Map<Candidate, string> {
+  return context ? judge(candidates, context).about : new Map();
 }
 
 /**
  * The answer with the questionnaire's product in mind. The answer from this product's and the company's
- * own documents comes first when it gives a list value; otherwise the answer from all of them, and when
- * its deciding passage is about another product its list value is a draft ("about Canvas LMS, not
- * Portfolium"): a statement true of another product is a lead for a person, not an answer.
+ * own documents comes first when it gives a list value; otherwise the answer from all of them. A list
+ * value whose deciding passage is about another product, or whose deciding sentence names one ("a Web
+ * Application Firewall for all Canvas instances"), is a draft ("about Canvas LMS, not Portfolium"): a
+ * statement true of another product is a lead for a person, not an answer.
  */
 export function forProduct(
   question: QuestionInput,
@@ -214,21 +229,29 @@ export function forProduct(
   context: ProductContext | undefined,
   answer: (candidates: Candidate[]) => AnswerResult | null,
 ): AnswerResult | null {
-  const about = otherProducts(own, context);
-  if (about.size === 0 || !context) return answer(own);
+  if (!context) return answer(own);
+  const judged = judge(own, context);
   const lists = new Set(question.answer_slots.filter(isListSlot).map((s) => s.role));
-  const hasList = (r: AnswerResult | null) => !!r && r.slot_responses.some((s) => lists.has(s.slot_key) && s.content.trim() !== '');
-  const fit = own.filter((c) => !about.has(c));
-  const fitting = fit.length > 0 ? answer(fit) : null;
-  if (hasList(fitting)) return fitting;
-  const all = answer(own);
-  if (!all || !hasList(all)) return fitting ?? all;
-  const deciding = own.find((c) => sameEvidence(c.evidence, all.evidence[0]));
-  const other = deciding ? about.get(deciding) : undefined;
-  if (!other) return all;
-  const score = Math.min(all.score, OTHER_PRODUCT_SCORE);
-  const reason = `${all.evaluation.reason}; the deciding passage is about ${other}, not ${context.product}, so the answer is a draft: check it holds for ${context.product}`;
-  return { ...all, score, flagged_for_review: true, evaluation: { ...all.evaluation, ...evaluation(score, reason, all.method) } };
+  const texts = new Set(question.answer_slots.filter((s) => !isListSlot(s)).map((s) => s.role));
+  const hasList = (r: AnswerResult | null): r is AnswerResult => !!r && r.slot_responses.some((s) => lists.has(s.slot_key) && s.content.trim() !== '');
+  // Whose statement decided: the deciding passage's product, else the one its quoted sentence names.
+  const otherOf = (r: AnswerResult): string | null => {
+    const deciding = own.find((c) => sameEvidence(c.evidence, r.evidence[0]));
+    const comment = r.slot_responses.find((s) => texts.has(s.slot_key))?.content ?? '';
+    const sentence = deciding ? quotableSentences(deciding.evidence.content).find((q) => comment.startsWith(q.text))?.text : undefined;
+    return (deciding && judged.about.get(deciding)) ?? (sentence ? judged.named(sentence) : null);
+  };
+  const fit = own.filter((c) => !judged.about.has(c));
+  const fitting = judged.about.size > 0 && fit.length > 0 ? answer(fit) : null;
+  if (hasList(fitting) && !otherOf(fitting)) return fitting;
+  const all = judged.about.size > 0 ? answer(own) : (fitting ?? answer(own));
+  if (hasList(all) && !otherOf(all)) return all;
+  const decided = [fitting, all].find(hasList);
+  if (!decided) return fitting ?? all;
+  const other = otherOf(decided)!;
+  const score = Math.min(decided.score, OTHER_PRODUCT_SCORE);
+  const reason = `${decided.evaluation.reason}; the deciding statement is about ${other}, not ${context.product}, so the answer is a draft: check it holds for ${context.product}`;
+  return { ...decided, score, flagged_for_review: true, evaluation: { ...decided.evaluation, ...evaluation(score, reason, decided.method) } };
 }
 
 function sameEvidence(a: Evidence, b: Evidence | undefined): boolean {

@@ -122,4 +122,16 @@ describe("answers for one product from another product's documents", () => {
     expect(own.slot_responses[0]).toEqual({ slot_key: 'answer', content: 'Yes' });
     expect(own.evaluation.trust).not.toBe('low');
   });
+
+  it('a company-wide sentence naming another product (and not this one) gives no written Yes', async () => {
+    await addText(
+      t.kb,
+      meta({ file_id: 2, filename: 'Globex Security Policy.md' }),
+      '# Globex Security Policy\n\n## Network security\n\nPort scans are logged and investigated by the security team. ' +
+        'Customer data is encrypted at rest with AES-256 for all Globex Classroom instances.',
+    );
+    const result = await t.kb.answerQuestion(1, question, {}, { product: FOR_PORTFOLIO });
+    expect(result.evaluation.trust).toBe('low');
+    expect(result.evaluation.reason).toMatch(/about Globex Classroom, not Portfolio/);
+  });
 });
