@@ -238,8 +238,7 @@ export function forProduct(
   const otherOf = (r: AnswerResult): string | null => {
     const deciding = own.find((c) => sameEvidence(c.evidence, r.evidence[0]));
     const comment = r.slot_responses.find((s) => texts.has(s.slot_key))?.content ?? '';
-    const sentence = deciding ? quotableSentences(deciding.evidence.content).find((q) => comment.startsWith(q.text))?.text : undefined;
-    return (deciding && judged.about.get(deciding)) ?? (sentence ? judged.named(sentence) : null);
+    return (deciding && judged.about.get(deciding)) ?? judged.named(leadingSentence(comment));
   };
   const fit = own.filter((c) => !judged.about.has(c));
   const fitting = judged.about.size > 0 && fit.length > 0 ? answer(fit) : null;
@@ -252,6 +251,14 @@ export function forProduct(
   const score = Math.min(decided.score, OTHER_PRODUCT_SCORE);
   const reason = `${decided.evaluation.reason}; the deciding statement is about ${other}, not ${context.product}, so the answer is a draft: check it holds for ${context.product}`;
   return { ...decided, score, flagged_for_review: true, evaluation: { ...decided.evaluation, ...evaluation(score, reason, decided.method) } };
+}
+
+/** The comment's first sentence, which is the deciding one (a label ending in a colon joins the sentence it introduces). */
+function leadingSentence(comment: string): string {
+  const sentences = quotableSentences(comment).map((q) => q.text);
+  let lead = sentences[0] ?? '';
+  for (let i = 1; i < sentences.length && lead.trim().endsWith(':'); i++) lead = `${lead} ${sentences[i]}`;
+  return lead;
 }
 
 function sameEvidence(a: Evidence, b: Evidence | undefined): boolean {
