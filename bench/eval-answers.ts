@@ -1314,9 +1314,9 @@ async function printTemplateFiles(api: ApiClient): Promise<void> {
  */
 const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: boolean; note: string }> = {
   'hecvat-full-2.11-portfolium-completed.xlsx|COMP-03': {
-    fingerprint: '5df079c165',
+    fingerprint: '0108f24bc9',
     onTopic: true,
-    note: 'ESG report: Higher Education institutions among more than 8,000 customers; guest lectures for higher education clients',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): ESG report: guest lectures for higher education clients; Higher Education customers in the business strategy',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|AAAI-15': {
     fingerprint: '9f777ddea0',
@@ -1329,14 +1329,14 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     note: 'no evidence shown; nothing on rights through an acquisition or bankruptcy in the documents',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-16': {
-    fingerprint: '7af5dafacc',
+    fingerprint: '6f58ae8b4f',
     onTopic: true,
-    note: 're-judged (third party discounted before the pool is cut): weak: the data centers’ power systems are fully redundant with UPS (Credentials and LMS architecture), after the badging overview; testing not stated',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): weak: the Security Overview’s physical security: the AWS data centers’ power systems fully redundant; testing not stated',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-07': {
-    fingerprint: '61d27d4cf6',
+    fingerprint: '7b71995739',
     onTopic: true,
-    note: 'products integrate with CAS and SAML identity providers (Security Overview, application security)',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): products integrate with CAS and SAML identity providers (Security Overview, application security)',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-19': {
     fingerprint: '640fdd9f1e',
@@ -1353,16 +1353,20 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     onTopic: true,
     note: 're-judged (third party discounted before the pool is cut): WCAG conformance testing of new and changed interfaces (Credentials), regular WCAG testing (Studio)',
   },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-05': { fingerprint: '156ec271fb', onTopic: true, note: 'a WAF for all Canvas instances' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-05': {
+    fingerprint: '97878a637a',
+    onTopic: true,
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): a WAF for all Canvas instances (Security Overview p.7)',
+  },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLSY-02': {
     fingerprint: 'be5cb3cf03',
     onTopic: false,
     note: 'incident and privacy-notice notifications; nothing on notice of changes to the environment in the documents',
   },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLDC-02': {
-    fingerprint: '97a2767941',
+    fingerprint: '2821908a52',
     onTopic: true,
-    note: 'data kept in locations in the customer’s region',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): data backed up to locations in the customer’s region; data centers in clusters in global regions',
   },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-04': {
     fingerprint: 'f493feeaf5',
@@ -1420,9 +1424,9 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     note: 'Asset Management Policy: media containing customer data managed to decommissioning; data destruction requirements',
   },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLFI-02': {
-    fingerprint: '1306515323',
+    fingerprint: 'ee27a946a3',
     onTopic: true,
-    note: 'Network Security Policy on firewall configuration (SOC 3 p.12)',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): Network Security Policy on firewall configuration (SOC 3 p.12)',
   },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLSY-02': {
     fingerprint: '460e487190',
@@ -1454,14 +1458,14 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     note: 'vendor risk programme and a GRI index; nothing says what the company is',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|AAAI-08': {
-    fingerprint: 'c5c8885ff8',
+    fingerprint: 'e05b5928b7',
     onTopic: true,
-    note: 'user passwords one-way encrypted with salt and SHA512',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): user passwords one-way encrypted with salt and SHA512',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|DATA-04': {
-    fingerprint: '40edbb5842',
+    fingerprint: '6f5be63bac',
     onTopic: true,
-    note: 'the data security section on the Data Classification, Handling and Encryption Policy; keys stored encrypted',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): the Data Classification, Handling and Encryption Policy; keys stored encrypted',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-04': {
     fingerprint: 'c3e690c279',
@@ -1525,9 +1529,9 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     note: 'network monitoring and AWS CloudTrail; not the organisation’s audit logs',
   },
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDA-05': {
-    fingerprint: 'd24f1cfbb2',
+    fingerprint: '69df54d76a',
     onTopic: true,
-    note: 'Studio backup and restore section (customers can extract data)',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): Studio backup and restore: instead of backups, customers extract full or partial data via the API',
   },
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLNT-05': {
     fingerprint: '4a2575c929',
@@ -1535,16 +1539,20 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     note: 're-judged (third party discounted before the pool is cut): weak: Mastery Connect integration with the LMS over LTI',
   },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|DOCU-03': {
-    fingerprint: '066b1c1d2a',
+    fingerprint: '51a9fecbb3',
     onTopic: false,
-    note: 'certifications list (CSA STAR only as AWS’s) and TX-RAMP',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): certifications list (no CSA STAR of Instructure’s) and TX-RAMP',
   },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAP-01': {
     fingerprint: '3f1cf1799b',
     onTopic: true,
     note: 'weak: role-based access control in the security practices',
   },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAA-03': { fingerprint: '31b2a81782', onTopic: true, note: 'LDAP authentication of internal personnel' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAA-03': {
+    fingerprint: 'd8c318875a',
+    onTopic: true,
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): LDAP authentication of internal personnel (SOC 3 p.13, the same passage)',
+  },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLDA-02': {
     fingerprint: '7bda8e85bc',
     onTopic: true,
