@@ -152,7 +152,7 @@ export function otherProduct(title: string, context: ProductContext, names: Prod
   return name;
 }
 
-/** Words of a name, for matching it in text. */
+/** A name as a regular expression's literal text. */
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -211,11 +211,6 @@ function judge(candidates: Candidate[], context: ProductContext): ProductJudge {
   return { about, named };
 }
 
-/** The other products each candidate's document or passage is about, when the fill knows its product. */
-export function otherProducts(candidates: Candidate[], context: ProductContext | undefined): Map<Candidate, string> {
-  return context ? judge(candidates, context).about : new Map();
-}
-
 /**
  * The answer with the questionnaire's product in mind. The answer from this product's and the company's
  * own documents comes first when it gives a list value; otherwise the answer from all of them. A list
@@ -243,7 +238,7 @@ export function forProduct(
   const fit = own.filter((c) => !judged.about.has(c));
   const fitting = judged.about.size > 0 && fit.length > 0 ? answer(fit) : null;
   if (hasList(fitting) && !otherOf(fitting)) return fitting;
-  const all = judged.about.size > 0 ? answer(own) : (fitting ?? answer(own));
+  const all = answer(own);
   if (hasList(all) && !otherOf(all)) return all;
   const decided = [fitting, all].find(hasList);
   if (!decided) return fitting ?? all;
