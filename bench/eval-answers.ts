@@ -50,6 +50,7 @@ import type { StorageOptions } from '../src/service/storage/open';
 import { detectQuestionnaire, type DetectedQuestion } from '../src/service/detect';
 import { extractDocument, NOT_FOUND_ANSWER } from '../src/service/knowledge';
 import { setCosine, stemmedTerms } from '../src/service/knowledge/text';
+import { identityField } from '../src/service/knowledge/answer/identity';
 import { libraryReplayEval } from './eval-library-replay';
 import { buildSyntheticKb, chatOverHttp, documentWords } from './retrieval';
 
@@ -83,16 +84,17 @@ interface KeyedQuestion {
 }
 
 /** The vendor's real answers (by slot role) and a blanked copy of the workbook. */
-async function answerKey(file: string): Promise<{ key: KeyedQuestion[]; blanked: Uint8Array }> {
+async function answerKey(file: string, keepNames = false): Promise<{ key: KeyedQuestion[]; blanked: Uint8Array }> {
   const bytes = new Uint8Array(readFileSync(join(questionnairesDir, file)));
   const detected = await detectQuestionnaire(bytes, file);
   const key = detected.questions.map((question) => ({
     question,
     answers: Object.fromEntries(question.answer_slots.filter((s) => s.value && s.value.trim() !== '').map((s) => [s.role, s.value!.trim()])),
   }));
-  const cells = detected.questions.flatMap((q) =>
-    q.answer_slots.filter((s) => s.value && !s.is_blocked).map((s) => ({ tab: q.tab_name, address: s.coordinate })),
-  );
+  // `keepNames`: the vendor's and product's names stay, as a vendor types them first; they say which product the questionnaire is about.
+  const cells = detected.questions
+    .filter((q) => !keepNames || identityField(q.original_question_text) === null)
+    .flatMap((q) => q.answer_slots.filter((s) => s.value && !s.is_blocked).map((s) => ({ tab: q.tab_name, address: s.coordinate })));
   return { key, blanked: blankCells(bytes, cells) };
 }
 
@@ -1157,7 +1159,7 @@ async function documentsOnlyMain(): Promise<void> {
     // More samples on request (EVAL_SAMPLE_AT=0.1,0.9: that far into each stride), for judging a change on questions it was not tuned on.
     const extra = sampleOffsets().map((at) => ({ at, sample: [] as { file: string; pair: Pair }[] }));
     for (const file of [...completed, CAIQ]) {
-      const keyed = file === CAIQ ? await caiqKey() : await answerKey(file);
+      const keyed = file === CAIQ ? await caiqKey() : await answerKey(file, true);
       const result = await fill(api, `blank-${file}`, keyed.blanked);
       const pairs = file === CAIQ ? caiqPairs(keyed.key, result.answers) : compare(keyed.key, result.answers).pairs;
       const score: DocScore = {
@@ -1332,9 +1334,9 @@ async function printTemplateFiles(api: ApiClient): Promise<void> {
  */
 const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: boolean; note: string }> = {
   'hecvat-full-2.11-portfolium-completed.xlsx|COMP-03': {
-    fingerprint: '5df079c165',
+    fingerprint: '0108f24bc9',
     onTopic: true,
-    note: 'ESG report: Higher Education institutions among more than 8,000 customers; guest lectures for higher education clients',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): ESG report: guest lectures for higher education clients; Higher Education customers in the business strategy',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|AAAI-15': {
     fingerprint: '9f777ddea0',
@@ -1347,14 +1349,14 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     note: 'no evidence shown; nothing on rights through an acquisition or bankruptcy in the documents',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-16': {
-    fingerprint: '7af5dafacc',
+    fingerprint: '6f58ae8b4f',
     onTopic: true,
-    note: 're-judged (third party discounted before the pool is cut): weak: the data centers’ power systems are fully redundant with UPS (Credentials and LMS architecture), after the badging overview; testing not stated',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): weak: the Security Overview’s physical security: the AWS data centers’ power systems fully redundant; testing not stated',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|MAPP-07': {
-    fingerprint: '61d27d4cf6',
+    fingerprint: '7b71995739',
     onTopic: true,
-    note: 'products integrate with CAS and SAML identity providers (Security Overview, application security)',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): products integrate with CAS and SAML identity providers (Security Overview, application security)',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|PPPR-19': {
     fingerprint: '640fdd9f1e',
@@ -1371,16 +1373,20 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     onTopic: true,
     note: 're-judged (third party discounted before the pool is cut): WCAG conformance testing of new and changed interfaces (Credentials), regular WCAG testing (Studio)',
   },
-  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-05': { fingerprint: '156ec271fb', onTopic: true, note: 'a WAF for all Canvas instances' },
+  'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLAP-05': {
+    fingerprint: '97878a637a',
+    onTopic: true,
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): a WAF for all Canvas instances (Security Overview p.7)',
+  },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLSY-02': {
     fingerprint: 'be5cb3cf03',
     onTopic: false,
     note: 'incident and privacy-notice notifications; nothing on notice of changes to the environment in the documents',
   },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLDC-02': {
-    fingerprint: '97a2767941',
+    fingerprint: '2821908a52',
     onTopic: true,
-    note: 'data kept in locations in the customer’s region',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): data backed up to locations in the customer’s region; data centers in clusters in global regions',
   },
   'hecvat-lite-3.04-canvas-catalog-completed.xlsx|HLIH-04': {
     fingerprint: 'f493feeaf5',
@@ -1438,9 +1444,9 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     note: 'Asset Management Policy: media containing customer data managed to decommissioning; data destruction requirements',
   },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLFI-02': {
-    fingerprint: '1306515323',
+    fingerprint: 'ee27a946a3',
     onTopic: true,
-    note: 'Network Security Policy on firewall configuration (SOC 3 p.12)',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): Network Security Policy on firewall configuration (SOC 3 p.12)',
   },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLSY-02': {
     fingerprint: '460e487190',
@@ -1472,14 +1478,14 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     note: 'vendor risk programme and a GRI index; nothing says what the company is',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|AAAI-08': {
-    fingerprint: 'c5c8885ff8',
+    fingerprint: 'e05b5928b7',
     onTopic: true,
-    note: 'user passwords one-way encrypted with salt and SHA512',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): user passwords one-way encrypted with salt and SHA512',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|DATA-04': {
-    fingerprint: '40edbb5842',
+    fingerprint: '6f5be63bac',
     onTopic: true,
-    note: 'the data security section on the Data Classification, Handling and Encryption Policy; keys stored encrypted',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): the Data Classification, Handling and Encryption Policy; keys stored encrypted',
   },
   'hecvat-full-2.11-portfolium-completed.xlsx|DCTR-04': {
     fingerprint: 'c3e690c279',
@@ -1543,9 +1549,9 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     note: 'network monitoring and AWS CloudTrail; not the organisation’s audit logs',
   },
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLDA-05': {
-    fingerprint: 'd24f1cfbb2',
+    fingerprint: '69df54d76a',
     onTopic: true,
-    note: 'Studio backup and restore section (customers can extract data)',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): Studio backup and restore: instead of backups, customers extract full or partial data via the API',
   },
   'hecvat-lite-3.04-canvas-studio-completed.xlsx|HLNT-05': {
     fingerprint: '4a2575c929',
@@ -1553,16 +1559,20 @@ const TEAM_TOPIC_JUDGEMENTS: Record<string, { fingerprint: string; onTopic: bool
     note: 're-judged (third party discounted before the pool is cut): weak: Mastery Connect integration with the LMS over LTI',
   },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|DOCU-03': {
-    fingerprint: '066b1c1d2a',
+    fingerprint: '51a9fecbb3',
     onTopic: false,
-    note: 'certifications list (CSA STAR only as AWS’s) and TX-RAMP',
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): certifications list (no CSA STAR of Instructure’s) and TX-RAMP',
   },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAP-01': {
     fingerprint: '3f1cf1799b',
     onTopic: true,
     note: 'weak: role-based access control in the security practices',
   },
-  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAA-03': { fingerprint: '31b2a81782', onTopic: true, note: 'LDAP authentication of internal personnel' },
+  'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLAA-03': {
+    fingerprint: 'd8c318875a',
+    onTopic: true,
+    note: 're-judged (product awareness: another product’s passages out of the evidence shown): LDAP authentication of internal personnel (SOC 3 p.13, the same passage)',
+  },
   'k12cvat-lite-4.1-canvas-lms-completed.xlsx|HLDA-02': {
     fingerprint: '7bda8e85bc',
     onTopic: true,

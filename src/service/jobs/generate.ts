@@ -15,6 +15,7 @@ import { domainSubjects, followedQuestions } from '../knowledge/question-identit
 import { StorageUnavailable } from '../storage/errors';
 import type { NewAnswer, QuestionRecord, QuestionnaireRecord } from '../storage/types';
 import type { JobContext, JobHandler } from './worker';
+import { questionnaireCompany, questionnaireProduct, type ProductContext } from '../knowledge/answer/product';
 
 type Log = (message: string, error?: unknown) => void;
 type Asked = AskedQuestion;
@@ -267,6 +268,7 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
 
     const ids = await repo.unansweredQuestionIds(q.id);
     const k = ctx.knowledge;
+    options.product = await productContext(ctx, q, all);
     // Every question searched first: which passages match the whole questionnaire is learned from them.
     if (ids.length > 0 && k.searchQuestionnaire) {
       options.questionnaire = await k.searchQuestionnaire(
@@ -288,4 +290,19 @@ export function generateAnswersHandler(ctx: ServiceContext, log?: (message: stri
     if (q.status === 'draft') await repo.setStatus(q.id, 'ready');
     return 'done';
   };
+}
+
+/** Titles read to learn product names: an organisation's repository, up to this many files. */
+const TITLES_READ = 1000;
+
+/**
+ * The product the questionnaire is about (its own "Product Name" value, or its offering), the company
+ * answering, and the repository's titles product names are learned from; undefined when it names no product.
+ */
+async function productContext(ctx: ServiceContext, q: QuestionnaireRecord, questions: QuestionRecord[]): Promise<ProductContext | undefined> {
+  const product = questionnaireProduct(questions, q.offerings);
+  if (!product) return undefined;
+  const company = questionnaireCompany(questions, await ctx.knowledge.organisationNames(q.org_id));
+  const files = await ctx.store.files.list(q.org_id, { purpose: 'repository', limit: TITLES_READ, offset: 0 });
+  return { product, company, titles: files.rows.map((f) => f.original_filename) };
 }

@@ -17,6 +17,7 @@ import { batchLimitsFrom, planBatches, type BatchLimits } from '../llm/batch';
 import type { TokenBudget } from '../llm/budget';
 import type { Meter } from '../llm/client';
 import { isThirdParty, labelOwners, notAnAnswer } from './answer/ownership';
+import { forProduct } from './answer/product';
 import { documentSubject } from './extract/subject';
 import { composeParts, followUpSubject, mentionsAny, partAnswer, questionParts, resolveFollowUp } from './answer/chat';
 import { Embedder, type EndpointConfig } from './embeddings';
@@ -267,7 +268,7 @@ export class KnowledgeBase {
     const extractive = async () => {
       const focus = await questionFocus(this.index, orgId, text, stats);
       return (
-        (own.length ? extractiveAnswer({ ...q, text, subject }, own, focus) : null) ??
+        (own.length ? forProduct(q, own, options.product, (evidence) => extractiveAnswer({ ...q, text, subject }, evidence, focus)) : null) ??
         withOwnEvidence(thirdPartyDraft({ ...q, text }, candidates.filter(isThirdParty), focus), own) ??
         evidenceOnly(candidates, 'Related evidence was found but no sentence in it says what the question asks; answer it manually (the evidence is cited)')
       );

@@ -3,6 +3,7 @@ import type { IndexEntries } from './entries';
 import type { AnswerSlot, DocumentType, Evaluation, FileFormat, TrustLevel } from '../../api/schemas';
 import type { IndexedFile } from '../storage/knowledge-index';
 import type { QuestionnaireSearch } from './retrieval';
+import type { ProductContext } from './answer/product';
 
 export interface ExtractedPage {
   page_number: number;
@@ -150,6 +151,8 @@ export interface AnswerOptions {
   prefer_recent?: boolean;
   /** The questionnaire's searches made up front (KnowledgeBase.searchQuestionnaire): its passage prior, and each question's search. */
   questionnaire?: QuestionnaireSearch;
+  /** The product the questionnaire is about and the corpus' titles (answer/product.ts): another product's statement is a draft. */
+  product?: ProductContext;
 }
 
 export interface AnswerResult {
