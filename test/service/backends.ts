@@ -72,4 +72,5 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'test/service/llm/generation.test.ts':
     "builds the app with a stub model's QFILL_LLM_* settings in its process environment (its restart case spawns qfill serve on a SQLite data folder)",
   'test/service/knowledge/retrieval.test.ts': 'the knowledge base over the index, no HTTP',
+  'test/service/llm/model-evidence.test.ts': "builds the app with a stub model's QFILL_LLM_* settings in its process environment",
 };
