@@ -28,6 +28,11 @@
  * free-text answers against the vendor's (same / differs with high trust) and how many filled
  * comments share the vendor's topic. EVAL_VERBOSE=1 prints every answer beside the vendor's.
  *
+ * `--documents-only` with a language model (`--model stub`, or the service's QFILL_LLM_* settings) runs the same
+ * fills through the model and records every request it was sent: what each question was given (the question
+ * and its evidence in the order sent) is printed for the first sample and written in full to
+ * $TMPDIR/qfill-documents-only-model-input.md (or EVAL_MODEL_INPUT); see ./model-recording.ts.
+ *
  * `--database URL` (or QFILL_DATABASE_URL) runs the service on PostgreSQL instead of SQLite: the URL names
  * an empty database (a throwaway one; the eval's organisations are created in it). The synthetic
  * knowledge base of part 3 is then built in a second database beside it, dropped at the end.
@@ -52,6 +57,7 @@ import { extractDocument, NOT_FOUND_ANSWER } from '../src/service/knowledge';
 import { setCosine, stemmedTerms } from '../src/service/knowledge/text';
 import { identityField } from '../src/service/knowledge/answer/identity';
 import { libraryReplayEval } from './eval-library-replay';
+import { evalModel, type GivenQuestion, givenMarkdown, givenPerQuestion } from './model-recording';
 import { buildSyntheticKb, chatOverHttp, documentWords } from './retrieval';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -1126,9 +1132,14 @@ async function documentsOnlyMain(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qfill-eval-'));
   const storage: StorageOptions = { dataDir, databaseUrl: databaseArg() };
   console.log(`Backend: ${storage.databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
+  // Before the app is built: the service reads its model settings when it starts.
+  const model = await evalModel(process.argv);
+  console.log(`Model: ${model.describe}`);
   const built = await buildApp({ ...storage, staticDir: null, logger: false });
   const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
   const csvPath = process.env.EVAL_CSV ?? join(tmpdir(), 'qfill-documents-only.csv');
+  const givenPath = process.env.EVAL_MODEL_INPUT ?? join(tmpdir(), 'qfill-documents-only-model-input.md');
+  const given: GivenQuestion[] = [];
   try {
     console.log('\n== Documents only: kb/instructure in the repository, no answer library; every completed questionnaire (blanked) and the CAIQ filled');
     const key = await createKey(storage, { org: 'eval-documents-only', user: 'eval', role: 'admin' });
@@ -1162,6 +1173,7 @@ async function documentsOnlyMain(): Promise<void> {
       const keyed = file === CAIQ ? await caiqKey() : await answerKey(file, true);
       const result = await fill(api, `blank-${file}`, keyed.blanked);
       const pairs = file === CAIQ ? caiqPairs(keyed.key, result.answers) : compare(keyed.key, result.answers).pairs;
+      if (model.kind !== 'none') given.push(...givenPerQuestion(file, keyed.key.map(givenKey), model.requests.splice(0)));
       const score: DocScore = {
         run: file.replace(/(-completed)?\.xlsx$/, ''),
         yesNo: 0,
@@ -1282,12 +1294,18 @@ async function documentsOnlyMain(): Promise<void> {
         'fill s': (s.ms / 1000).toFixed(1),
       })),
     );
+    if (model.kind === 'stub') console.log('  (stub model: the list values and agreement above are canned replies, not answers: meaningless)');
     printTopicSample(sample, 'Sample');
     printTopicSample(second, 'Second sample (other questions, a quarter of the way into each stride)');
     for (const { at, sample: more } of extra) printTopicSample(more, `Sample at ${at} of each stride (EVAL_SAMPLE_AT)`);
+    if (model.kind !== 'none') {
+      writeFileSync(givenPath, givenMarkdown(model, given));
+      printGiven(given, sample, givenPath);
+    }
     console.log(`\n  per-question CSV: ${csvPath}`);
   } finally {
     await built.close();
+    await model.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -1299,6 +1317,35 @@ function sampleOffsets(): number[] {
     .filter((v) => v.trim() !== '')
     .map((v) => Number(v.trim()))
     .filter((v, i, all) => all.indexOf(v) === i && Number.isFinite(v) && v >= 0 && v <= 1);
+}
+
+const givenKey = (k: KeyedQuestion) => ({
+  id: k.question.original_id ?? '',
+  section: k.question.section_path.join(' > '),
+  text: k.question.original_question_text,
+});
+
+/**
+ * What the model was given: how many questions went to it, and for the first sample the evidence sent
+ * (every question with EVAL_VERBOSE=1); the whole record is in the file.
+ */
+function printGiven(given: GivenQuestion[], sample: { file: string; pair: Pair }[], path: string): void {
+  const sent = given.filter((g) => g.request);
+  console.log(`\n  What the model was given: ${sent.length} of ${given.length} questions sent, ${new Set(sent.map((g) => g.request)).size} requests`);
+  const wanted = new Set(sample.map((s) => s.pair.k));
+  const byQuestion = new Map(given.map((g) => [`${g.file}|${g.id}|${g.question}`, g]));
+  const shown = process.env.EVAL_VERBOSE ? given : sample.flatMap((s) => byQuestion.get(`${s.file}|${givenKey(s.pair.k).id}|${givenKey(s.pair.k).text}`) ?? []);
+  if (!process.env.EVAL_VERBOSE) console.log(`  (the first sample's ${wanted.size} questions; EVAL_VERBOSE=1 prints all)`);
+  for (const g of shown) {
+    console.log(`\n  ${g.file}|${g.id} [${g.section}]: ${clip(g.question, 240)}`);
+    if (!g.request) {
+      console.log('     not sent to the model');
+      continue;
+    }
+    if (g.batch > 1) console.log(`     (sent with ${g.batch - 1} other question(s), evidence shared)`);
+    for (const e of g.request.evidence) console.log(`     ${e.id}) (${clip(e.label, 80)}) ${clip(e.text, 200)}`);
+  }
+  console.log(`\n  what the model was given, every question: ${path}`);
 }
 
 /** The CAIQ as it comes (blank): its questions with no vendor answers, the file itself to upload. */

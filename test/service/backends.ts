@@ -18,6 +18,7 @@ export const OWN_BACKEND: Record<string, string> = {
   'test/service/storage/postgres/executor.test.ts': "PostgreSQL by design: the pool's handling of a connection lost while checked out",
   'test/service/storage/postgres/knowledge-index.test.ts': "PostgreSQL by design: the index's own postings, their migration and one statement per search",
   'test/service/storage/ranking-backends.test.ts': 'compares SQLite and PostgreSQL: both by design',
+  'test/service/storage/sql/replays-schema.test.ts': "both backends' migration texts by design (it reads them, opens no database)",
   'test/service/storage/sqlite/knowledge-schema.test.ts': "SQLite by design: the FTS5 index's own schema migrations",
   'test/service/storage/sqlite/database.test.ts': 'SQLite by design: the page size of the database file',
   'test/service/storage/sqlite/checkpointer.test.ts': "SQLite by design: the thread that checkpoints SQLite's write-ahead log",
@@ -73,4 +74,5 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'test/service/llm/generation.test.ts':
     "builds the app with a stub model's QFILL_LLM_* settings in its process environment (its restart case spawns qfill serve on a SQLite data folder)",
   'test/service/knowledge/retrieval.test.ts': 'the knowledge base over the index, no HTTP',
+  'test/service/llm/model-evidence.test.ts': "builds the app with a stub model's QFILL_LLM_* settings in its process environment",
 };

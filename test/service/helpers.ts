@@ -10,6 +10,7 @@ import { ErrorBody } from '../../src/api/schemas';
 import { createKey, type CreateKeyOptions } from '../../src/service/admin';
 import { buildApp, type BuiltApp } from '../../src/service/app';
 import type { StorageOptions } from '../../src/service/storage/open';
+import { createWorkbook } from '../../src/xlsx/create';
 import { pdfFromObjects } from './hostile-inputs';
 import { createTestDatabase, TEST_BACKEND, type TestDatabase } from './postgres';
 import { spawnServe, type ServeProcess } from './serve-process';
@@ -260,6 +261,26 @@ export async function waitForComplete(c: ReturnType<typeof client>, id: number, 
 export interface SheetSpec {
   name: string;
   sections: { title?: string; questions: [id: string, text: string, answer?: string, comment?: string][] }[];
+}
+
+/**
+ * An "ID | Question | Answer" sheet ("Answers" unless named), with a fourth column when `comment` names
+ * its header: a completed questionnaire (each row's answer and comment, where given) or, with `yesNo`, one
+ * to fill, its Answer column a Yes/No list. The answer library suites' one workbook.
+ */
+export function answersWorkbook(
+  rows: [id: string, question: string, answer?: string, comment?: string][],
+  options: { comment?: string; yesNo?: boolean; sheet?: string } = {},
+): Uint8Array {
+  const cells: Record<string, string> = { A1: 'ID', B1: 'Question', C1: 'Answer' };
+  if (options.comment !== undefined) cells.D1 = options.comment;
+  rows.forEach(([id, question, answer, comment], i) => {
+    Object.assign(cells, { [`A${i + 2}`]: id, [`B${i + 2}`]: question });
+    if (answer !== undefined) cells[`C${i + 2}`] = answer;
+    if (comment !== undefined && options.comment !== undefined) cells[`D${i + 2}`] = comment;
+  });
+  const lists = options.yesNo ? [{ sqref: `C2:C${rows.length + 1}`, source: '"Yes,No"' }] : undefined;
+  return createWorkbook({ sheets: [{ name: options.sheet ?? 'Answers', cells, ...(lists ? { lists } : {}) }] });
 }
 
 /** A small questionnaire workbook: ID | Question | Answer | Comments, with optional section rows. */

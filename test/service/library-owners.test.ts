@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibraryConflict, LibraryConflictPage, LibraryEntryDetail, LibraryPage } from '../../src/api/library';
 import { createOffering } from '../../src/service/admin';
 import { createWorkbook } from '../../src/xlsx/create';
-import { call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
+import { answersWorkbook, call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
 
 let service: Service;
 let admin: string;
@@ -31,15 +31,9 @@ afterAll(async () => service.destroy());
 
 const api = (key: string, method: string, path: string, body?: unknown) => call(service.base, key, method, `/api/v2/answers/library/${path}`, body);
 
-function answeredSheet(rows: [id: string, question: string, answer: string][]): Uint8Array {
-  const cells: Record<string, string> = { A1: 'ID', B1: 'Question', C1: 'Answer' };
-  rows.forEach(([id, q, a], i) => Object.assign(cells, { [`A${i + 2}`]: id, [`B${i + 2}`]: q, [`C${i + 2}`]: a }));
-  return createWorkbook({ sheets: [{ name: 'Answers', cells }] });
-}
-
 async function upload(name: string, rows: [string, string, string][], offering?: number): Promise<number> {
   const c = client(service, admin);
-  const form = files([name, answeredSheet(rows)]);
+  const form = files([name, answersWorkbook(rows)]);
   if (offering !== undefined) {
     form.append('relevant_offerings', String(offering));
     form.append('scope_includes_company', 'false');
@@ -53,10 +47,7 @@ async function upload(name: string, rows: [string, string, string][], offering?:
 
 async function fill(rows: [string, string][], offering?: number): Promise<any> {
   const c = client(service, admin);
-  const cells: Record<string, string> = { A1: 'ID', B1: 'Question', C1: 'Answer' };
-  rows.forEach(([id, q], i) => Object.assign(cells, { [`A${i + 2}`]: id, [`B${i + 2}`]: q }));
-  const book = createWorkbook({ sheets: [{ name: 'Answers', cells, lists: [{ sqref: `C2:C${rows.length + 1}`, source: '"Yes,No"' }] }] });
-  const form = files([`q-${Date.now()}.xlsx`, book]);
+  const form = files([`q-${Date.now()}.xlsx`, answersWorkbook(rows, { yesNo: true })]);
   if (offering !== undefined) form.append('advanced_options', JSON.stringify({ offering_ids: [offering] }));
   const up = await c.post('/api/v2/filler/questionnaires/', form);
   expect(up.status, JSON.stringify(up.body)).toBe(200);

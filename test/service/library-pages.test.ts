@@ -13,7 +13,7 @@ type LibraryPage = ReturnType<typeof LibraryPage.parse>;
 type LibraryConflictPage = ReturnType<typeof LibraryConflictPage.parse>;
 import { createOffering } from '../../src/service/admin';
 import { createWorkbook, type NewCell } from '../../src/xlsx/create';
-import { call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
+import { answersWorkbook, call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
 
 let service: Service;
 beforeAll(async () => {
@@ -39,11 +39,7 @@ function sectionedSheet(sections: [title: string, rows: [question: string, answe
 }
 
 /** A plain Q&A sheet: ID | Question | Answer | Comment. */
-function qaSheet(rows: [id: string, question: string, answer: string, comment: string][]): Uint8Array {
-  const cells: Record<string, string> = { A1: 'ID', B1: 'Question', C1: 'Answer', D1: 'Comment' };
-  rows.forEach(([id, q, a, c], i) => Object.assign(cells, { [`A${i + 2}`]: id, [`B${i + 2}`]: q, [`C${i + 2}`]: a, [`D${i + 2}`]: c }));
-  return createWorkbook({ sheets: [{ name: 'Answers', cells }] });
-}
+const qaSheet = (rows: [id: string, question: string, answer: string, comment: string][]) => answersWorkbook(rows, { comment: 'Comment' });
 
 async function upload(key: string, name: string, bytes: Uint8Array): Promise<{ id: number; duplicate: boolean }> {
   const c = client(service, key);
@@ -287,15 +283,7 @@ describe('answer library: its export uploaded back', () => {
     expect(expectShape(LibraryConflictPage, (await library(key, 'conflicts/')).body).count).toBe(0);
 
     const c = client(service, key);
-    const blank = createWorkbook({
-      sheets: [
-        {
-          name: 'Answers',
-          cells: { A1: 'ID', B1: 'Question', C1: 'Answer', D1: 'Comment', A2: 'PT-01', B2: 'Do you perform annual penetration tests?' },
-          lists: [{ sqref: 'C2', source: '"Yes,No"' }],
-        },
-      ],
-    });
+    const blank = answersWorkbook([['PT-01', 'Do you perform annual penetration tests?']], { comment: 'Comment', yesNo: true });
     const up = await c.post('/api/v2/filler/questionnaires/', files(['to-fill.xlsx', blank]));
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const qid: number = up.body.questionnaire_ids[0];

@@ -6,8 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplayRun, ReplayRunPage } from '../../src/api/replay';
-import { createWorkbook } from '../../src/xlsx/create';
-import { call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
+import { answersWorkbook, call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
 
 let service: Service;
 let admin: string;
@@ -25,15 +24,9 @@ afterAll(async () => service.destroy());
 
 const api = (key: string, method: string, path: string, body?: unknown) => call(service.base, key, method, `/api/v2/answers/library/replay/${path}`, body);
 
-function answeredSheet(rows: [id: string, question: string, answer: string][]): Uint8Array {
-  const cells: Record<string, string> = { A1: 'ID', B1: 'Question', C1: 'Answer', D1: 'Additional Information' };
-  rows.forEach(([id, q, a], i) => Object.assign(cells, { [`A${i + 2}`]: id, [`B${i + 2}`]: q, [`C${i + 2}`]: a }));
-  return createWorkbook({ sheets: [{ name: 'Answers', cells }] });
-}
-
-async function upload(name: string, rows: Parameters<typeof answeredSheet>[0]): Promise<void> {
+async function upload(name: string, rows: [id: string, question: string, answer: string][]): Promise<void> {
   const c = client(service, admin);
-  const up = await c.post('/api/v2/repository/files/', files([name, answeredSheet(rows)]));
+  const up = await c.post('/api/v2/repository/files/', files([name, answersWorkbook(rows, { comment: 'Additional Information' })]));
   expect(up.status, JSON.stringify(up.body)).toBe(200);
   expect((await waitForFile(c, up.body.file_ids[0])).body.status).toBe('ready');
 }
@@ -67,16 +60,10 @@ describe('answer library replay', () => {
       [...MFA, 'Yes'],
     ]);
     // A recent questionnaire: one question the library answers, one nothing answers.
-    const cells: Record<string, string> = {
-      A1: 'ID',
-      B1: 'Question',
-      C1: 'Answer',
-      A2: ENCRYPT[0],
-      B2: ENCRYPT[1],
-      A3: 'PT-09',
-      B3: 'Do you rotate the keys of your hardware security modules every quarter?',
-    };
-    const blank = createWorkbook({ sheets: [{ name: 'Security', cells, lists: [{ sqref: 'C2:C3', source: '"Yes,No"' }] }] });
+    const blank = answersWorkbook([ENCRYPT, ['PT-09', 'Do you rotate the keys of your hardware security modules every quarter?']], {
+      yesNo: true,
+      sheet: 'Security',
+    });
     const c = client(service, admin);
     const up = await c.post('/api/v2/filler/questionnaires/', files(['vendor-review.xlsx', blank]));
     expect(up.status, JSON.stringify(up.body)).toBe(200);

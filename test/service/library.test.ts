@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api';
 import { LibraryConflict, LibraryConflictPage, LibraryEntryDetail, LibraryPage } from '../../src/api/library';
 import { LibraryClient } from '../../src/api/library-client';
-import { createWorkbook } from '../../src/xlsx/create';
-import { call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
+import { answersWorkbook, call, client, expectError, expectShape, files, startService, waitForComplete, waitForFile, type Service } from './helpers';
 
 let service: Service;
 let admin: string;
@@ -28,18 +27,10 @@ afterAll(async () => service.destroy());
 const api = (key: string, method: string, path: string, body?: unknown) => call(service.base, key, method, `/api/v2/answers/library/${path}`, body);
 
 /** A completed questionnaire: ID | Question | Answer | Additional Information. */
-function answeredSheet(rows: [id: string, question: string, answer: string, comment: string][]): Uint8Array {
-  const cells: Record<string, string> = { A1: 'ID', B1: 'Question', C1: 'Answer', D1: 'Additional Information' };
-  rows.forEach(([id, q, a, c], i) => Object.assign(cells, { [`A${i + 2}`]: id, [`B${i + 2}`]: q, [`C${i + 2}`]: a, [`D${i + 2}`]: c }));
-  return createWorkbook({ sheets: [{ name: 'Answers', cells }] });
-}
+const answeredSheet = (rows: [id: string, question: string, answer: string, comment: string][]) => answersWorkbook(rows, { comment: 'Additional Information' });
 
 /** A questionnaire to fill: its Answer column a Yes/No list. */
-function blankQuestionnaire(rows: [id: string, question: string][]): Uint8Array {
-  const cells: Record<string, string> = { A1: 'ID', B1: 'Question', C1: 'Answer', D1: 'Comments' };
-  rows.forEach(([id, q], i) => Object.assign(cells, { [`A${i + 2}`]: id, [`B${i + 2}`]: q }));
-  return createWorkbook({ sheets: [{ name: 'Answers', cells, lists: [{ sqref: `C2:C${rows.length + 1}`, source: '"Yes,No"' }] }] });
-}
+const blankQuestionnaire = (rows: [id: string, question: string][]) => answersWorkbook(rows, { comment: 'Comments', yesNo: true });
 
 async function uploadAnswers(name: string, rows: Parameters<typeof answeredSheet>[0]): Promise<number> {
   const c = client(service, admin);

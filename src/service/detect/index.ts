@@ -8,7 +8,7 @@ import { csvToGrid } from './csv';
 import { analyseSheet, type CellStyleLookup, type SheetQuestion } from './layout';
 import { DetectError, type DetectedQuestion, type DetectedQuestionnaire } from './types';
 import { validationLookup } from './validation';
-import { readWorkbook } from './workbook';
+import { readWorkbook, type Workbook } from './workbook';
 
 export * from './types';
 
@@ -17,8 +17,20 @@ const LANGUAGE_SAMPLE_CHARS = 4000;
 const NO_STYLES: CellStyleLookup = { locked: () => false, bold: () => false, look: () => '' };
 
 export async function detectQuestionnaire(bytes: Uint8Array, filename: string): Promise<DetectedQuestionnaire> {
+  return detecting(() => {
+    const kind = sniffSpreadsheet(bytes, `"${filename}"`, { csvName: filename });
+    return kind === 'csv' ? detectCsv(bytes, filename) : detectSheets(readWorkbook(bytes, filename), filename);
+  });
+}
+
+/** The same, in a workbook already read (a caller that reads the workbook for more than its questions). */
+export async function detectQuestionnaireIn(workbook: Workbook, filename: string): Promise<DetectedQuestionnaire> {
+  return detecting(() => detectSheets(workbook, filename));
+}
+
+function detecting(detect: () => DetectedQuestionnaire): DetectedQuestionnaire {
   try {
-    return detect(bytes, filename);
+    return detect();
   } catch (e) {
     // The package layer's messages already name the file and the problem.
     if (isXlsxError(e)) throw new DetectError(e.message);
@@ -26,62 +38,71 @@ export async function detectQuestionnaire(bytes: Uint8Array, filename: string): 
   }
 }
 
-function detect(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
-  const kind = sniffSpreadsheet(bytes, `"${filename}"`, { csvName: filename });
-  const warnings: string[] = [];
-  const perTab: { tab: string; questions: SheetQuestion[] }[] = [];
-  const rejected: string[] = [];
-  const skipped: { tab: string; reason: string }[] = [];
+/** What the sheets' analyses found: the questions of each questionnaire tab, and why the others are not one. */
+interface Found {
+  perTab: { tab: string; questions: SheetQuestion[] }[];
+  rejected: string[];
+  skipped: { tab: string; reason: string }[];
+  warnings: string[];
+}
 
-  if (kind === 'csv') {
-    const grid = csvToGrid(bytes, filename);
-    const analysis = analyseSheet(grid, validationLookup(grid, null, 0), NO_STYLES);
-    if (analysis.ok) perTab.push({ tab: grid.name, questions: analysis.questions });
-    else rejected.push(`the CSV: ${analysis.reason}`);
-  } else {
-    const workbook = readWorkbook(bytes, filename);
-    const styles: CellStyleLookup = {
-      locked: (s) => workbook.styles[s]?.locked ?? true,
-      bold: (s) => workbook.styles[s]?.bold ?? false,
-      look: (s) => workbook.styles[s]?.look ?? '',
-    };
-    const hidden = workbook.sheets.filter((s) => s.state !== 'visible').map((s) => s.name);
-    if (hidden.length > 0) warnings.push(`Hidden sheets are not questionnaires and were skipped: ${hidden.join(', ')}.`);
-    for (const sheet of workbook.sheets) {
-      if (sheet.state !== 'visible') continue;
-      const grid = workbook.grid(sheet);
-      const analysis = analyseSheet(grid, validationLookup(grid, workbook, sheet.index), styles);
-      if (analysis.ok) {
-        perTab.push({ tab: sheet.name, questions: analysis.questions });
-        const withdrawn = analysis.withdrawnRows.length;
-        if (withdrawn > 0) {
-          warnings.push(
-            `Sheet "${sheet.name}": ${withdrawn} withdrawn or deleted item${withdrawn > 1 ? 's are' : ' is'} not ${withdrawn > 1 ? 'questions' : 'a question'}.`,
-          );
-        }
-        if (analysis.templateDefault !== null) {
-          warnings.push(
-            `Sheet "${sheet.name}": every filled answer cell holds "${analysis.templateDefault}", a blank template's default; ` +
-              'they are read as unanswered, and a fill replaces them.',
-          );
-        }
-        const repeated = repeatedQuestions(analysis.questions);
-        if (repeated) warnings.push(`Sheet "${sheet.name}": ${repeated}.`);
-        const hiddenRows = analysis.hiddenQuestionRows;
-        if (hiddenRows.length > 0) {
-          const listed = hiddenRows.slice(0, 10).join(', ') + (hiddenRows.length > 10 ? ', ...' : '');
-          warnings.push(
-            `Sheet "${sheet.name}" has ${hiddenRows.length} hidden question row${hiddenRows.length > 1 ? 's' : ''} (${listed}); ` +
-              'they are included: unhide them in Excel to review their answers.',
-          );
-        }
-      } else {
-        rejected.push(`"${sheet.name}": ${analysis.reason}`);
-        skipped.push({ tab: sheet.name, reason: analysis.reason });
+function detectCsv(bytes: Uint8Array, filename: string): DetectedQuestionnaire {
+  const found: Found = { perTab: [], rejected: [], skipped: [], warnings: [] };
+  const grid = csvToGrid(bytes, filename);
+  const analysis = analyseSheet(grid, validationLookup(grid, null, 0), NO_STYLES);
+  if (analysis.ok) found.perTab.push({ tab: grid.name, questions: analysis.questions });
+  else found.rejected.push(`the CSV: ${analysis.reason}`);
+  return assemble(found, filename);
+}
+
+function detectSheets(workbook: Workbook, filename: string): DetectedQuestionnaire {
+  const found: Found = { perTab: [], rejected: [], skipped: [], warnings: [] };
+  const { perTab, rejected, skipped, warnings } = found;
+  const styles: CellStyleLookup = {
+    locked: (s) => workbook.styles[s]?.locked ?? true,
+    bold: (s) => workbook.styles[s]?.bold ?? false,
+    look: (s) => workbook.styles[s]?.look ?? '',
+  };
+  const hidden = workbook.sheets.filter((s) => s.state !== 'visible').map((s) => s.name);
+  if (hidden.length > 0) warnings.push(`Hidden sheets are not questionnaires and were skipped: ${hidden.join(', ')}.`);
+  for (const sheet of workbook.sheets) {
+    if (sheet.state !== 'visible') continue;
+    const grid = workbook.grid(sheet);
+    const analysis = analyseSheet(grid, validationLookup(grid, workbook, sheet.index), styles);
+    if (analysis.ok) {
+      perTab.push({ tab: sheet.name, questions: analysis.questions });
+      const withdrawn = analysis.withdrawnRows.length;
+      if (withdrawn > 0) {
+        warnings.push(
+          `Sheet "${sheet.name}": ${withdrawn} withdrawn or deleted item${withdrawn > 1 ? 's are' : ' is'} not ${withdrawn > 1 ? 'questions' : 'a question'}.`,
+        );
       }
+      if (analysis.templateDefault !== null) {
+        warnings.push(
+          `Sheet "${sheet.name}": every filled answer cell holds "${analysis.templateDefault}", a blank template's default; ` +
+            'they are read as unanswered, and a fill replaces them.',
+        );
+      }
+      const repeated = repeatedQuestions(analysis.questions);
+      if (repeated) warnings.push(`Sheet "${sheet.name}": ${repeated}.`);
+      const hiddenRows = analysis.hiddenQuestionRows;
+      if (hiddenRows.length > 0) {
+        const listed = hiddenRows.slice(0, 10).join(', ') + (hiddenRows.length > 10 ? ', ...' : '');
+        warnings.push(
+          `Sheet "${sheet.name}" has ${hiddenRows.length} hidden question row${hiddenRows.length > 1 ? 's' : ''} (${listed}); ` +
+            'they are included: unhide them in Excel to review their answers.',
+        );
+      }
+    } else {
+      rejected.push(`"${sheet.name}": ${analysis.reason}`);
+      skipped.push({ tab: sheet.name, reason: analysis.reason });
     }
   }
+  return assemble(found, filename);
+}
 
+/** The questionnaire from the sheets' analyses: its questions in order, blocks numbered across tabs. */
+function assemble({ perTab, rejected, skipped, warnings }: Found, filename: string): DetectedQuestionnaire {
   if (perTab.length === 0) {
     throw new DetectError(
       `No questionnaire found in "${filename}". Looked on every visible sheet for a column of questions ` +

@@ -2,8 +2,9 @@
  * A loopback OpenAI-compatible chat server that answers batched questionnaire prompts (the `[qN] text`
  * lines of src/service/knowledge/answer/llm.ts) after a set latency: every question gets the first allowed
  * value of each list slot and a comment, citing evidence 1. It counts requests, tokens and how often each
- * question (by its text) was asked, and can hold requests unanswered from some point on (to kill the
- * service while they are in flight). Used by tests and by `npm run bench`.
+ * question (by its text) was asked, and records every request's questions and evidence in the order sent
+ * (`requests`, read with `modelInput`); it can hold requests unanswered from some point on (to kill the
+ * service while they are in flight). Used by tests, by `npm run bench` and by the documents-only eval.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,9 +30,47 @@ export interface StubModel {
   answered: Set<string>;
   /** Question texts of each held request. */
   held: string[][];
+  /** Every request received, in arrival order: what the model was given. */
+  requests: ModelInput[];
   /** Stops holding: held requests are dropped (their connections closed), new ones are answered. */
   release(): void;
   close(): Promise<void>;
+}
+
+/** What one chat request gave the model: its questions and its evidence blocks, in the order sent. */
+export interface ModelInput {
+  model: string;
+  questions: { id: string; text: string }[];
+  evidence: { id: number; label: string; text: string }[];
+  /** The whole user prompt, as sent. */
+  prompt: string;
+}
+
+/** The user prompt of an OpenAI chat request body. */
+export function userPrompt(body: Record<string, unknown>): string {
+  const messages = (body.messages as { role: string; content: string }[] | undefined) ?? [];
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n');
+}
+
+/**
+ * A questionnaire request read back: the `[qN] text` questions of a batch (or the `Question:` of a single
+ * one) and the `<evidence id=N>` blocks (src/service/llm/grounding.ts `evidenceBlocks`: a label line in
+ * parentheses, then the passage).
+ */
+export function modelInput(body: Record<string, unknown>): ModelInput {
+  const prompt = userPrompt(body);
+  const batch = [...prompt.matchAll(/^\[(q\d+)\] (.*)$/gm)].map((m) => ({ id: m[1]!, text: m[2]!.trim() }));
+  const single = /^Question: (.*)$/m.exec(prompt);
+  const questions = batch.length ? batch : single ? [{ id: 'q1', text: single[1]!.trim() }] : [];
+  const evidence = [...prompt.matchAll(/<evidence id=(\d+)>\n\((.*)\)\n([\s\S]*?)\n<\/evidence>/g)].map((m) => ({
+    id: Number(m[1]),
+    label: m[2]!,
+    text: m[3]!,
+  }));
+  return { model: String(body.model ?? ''), questions, evidence, prompt };
 }
 
 interface SlotSchema {
@@ -61,6 +100,7 @@ export async function startStubModel(options: StubModelOptions = {}): Promise<St
     asked: new Map(),
     answered: new Set(),
     held: [],
+    requests: [],
     release() {
       holding = false;
       for (const res of heldResponses.splice(0)) res.destroy();
@@ -76,12 +116,10 @@ export async function startStubModel(options: StubModelOptions = {}): Promise<St
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
       const body = JSON.parse(raw || '{}') as Record<string, unknown>;
-      const messages = (body.messages as { role: string; content: string }[] | undefined) ?? [];
-      const prompt = messages
-        .filter((m) => m.role === 'user')
-        .map((m) => m.content)
-        .join('\n');
-      const questions = [...prompt.matchAll(/^\[(q\d+)\] (.*)$/gm)].map((m) => ({ id: m[1]!, text: m[2]!.trim() }));
+      const input = modelInput(body);
+      // Replies (and counts) are for batched questionnaire prompts only, as before recording.
+      const questions = [...input.prompt.matchAll(/^\[(q\d+)\] (.*)$/gm)].map((m) => ({ id: m[1]!, text: m[2]!.trim() }));
+      stub.requests.push(input);
       stub.received++;
       for (const q of questions) stub.asked.set(q.text, (stub.asked.get(q.text) ?? 0) + 1);
       if (holding && stub.received > (options.holdAfter ?? 0)) {

@@ -5,7 +5,8 @@
  * instruction sheets and columns (the detector's own notion of a reference column), and text that
  * addresses the reader (guidance-text.ts).
  */
-import { detectQuestionnaire, DetectError } from '../../detect';
+import { detectQuestionnaire, detectQuestionnaireIn, DetectError } from '../../detect';
+import type { Workbook } from '../../detect/workbook';
 import { headerKind } from '../../detect/text';
 import type { AnswerSlot } from '../../../api/schemas';
 import { primarySlot } from '../../../fill/answer';
@@ -13,10 +14,11 @@ import { isGuidanceText } from '../guidance-text';
 import { followedQuestions, questionSubject } from '../question-identity';
 import type { QaPair } from '../types';
 
-export async function qaFromQuestionnaire(bytes: Uint8Array, filename: string): Promise<QaPair[]> {
+/** From a file's bytes (a CSV), or from a workbook its caller has already read (an xlsx: read once). */
+export async function qaFromQuestionnaire(source: Uint8Array | Workbook, filename: string): Promise<QaPair[]> {
   let detected;
   try {
-    detected = await detectQuestionnaire(bytes, filename);
+    detected = ArrayBuffer.isView(source) ? await detectQuestionnaire(source, filename) : await detectQuestionnaireIn(source, filename);
   } catch (error) {
     // Not a questionnaire: the caller tries a plain Q&A table next.
     if (error instanceof DetectError) return [];

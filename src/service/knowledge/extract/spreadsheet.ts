@@ -6,7 +6,7 @@
 import { isXlsxError } from '../../../xlsx';
 import { csvToGrid } from '../../detect/csv';
 import { DetectError } from '../../detect/types';
-import { readWorkbook } from '../../detect/workbook';
+import { readWorkbook, type Workbook } from '../../detect/workbook';
 import { ExtractError, type QaPair } from '../types';
 import { LIBRARY_EXPORT_SHEET, qaFromLibraryExport } from './library-export';
 import { qaFromGrid } from './qa-table';
@@ -28,24 +28,23 @@ export async function csvQa(bytes: Uint8Array, filename: string): Promise<QaPair
   return pairs;
 }
 
-type Workbook = ReturnType<typeof readWorkbook>;
-
 /**
  * A workbook's answered questions and the text of its top rows (where a questionnaire states when it was
  * completed), from one reading of the workbook.
  */
 export async function xlsxQa(bytes: Uint8Array, filename: string): Promise<{ qa: QaPair[]; topText: string }> {
   const workbook = readable(filename, () => readWorkbook(bytes, filename));
-  return { qa: await answeredQuestions(workbook, bytes, filename), topText: topRowsText(workbook) };
+  return { qa: await answeredQuestions(workbook, filename), topText: topRowsText(workbook) };
 }
 
-async function answeredQuestions(workbook: Workbook, bytes: Uint8Array, filename: string): Promise<QaPair[]> {
+async function answeredQuestions(workbook: Workbook, filename: string): Promise<QaPair[]> {
   // The answer library's own export: its entries as they were, under their question keys.
   const exported = workbook.sheets.find((sheet) => sheet.name === LIBRARY_EXPORT_SHEET);
   const fromExport = exported ? qaFromLibraryExport(workbook.grid(exported)) : null;
   if (fromExport) return fromExport;
-  // A completed questionnaire (detected questions with existing answers) is the richest source.
-  const fromQuestionnaire = await qaFromQuestionnaire(bytes, filename);
+  // A completed questionnaire (detected questions with existing answers) is the richest source; the
+  // detector reads the workbook already read here, not the bytes again.
+  const fromQuestionnaire = await qaFromQuestionnaire(workbook, filename);
   if (fromQuestionnaire.length > 0) return fromQuestionnaire;
   return workbook.sheets
     .filter((sheet) => sheet.state === 'visible')

@@ -1,4 +1,6 @@
 /** Numbered schema migrations. Append new ones; never edit one that has shipped. */
+import { libraryReplaysSql } from '../sql/replays-schema';
+
 export interface Migration {
   version: number;
   name: string;
@@ -288,22 +290,6 @@ ALTER TABLE jobs ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
   {
     version: 5,
     name: 'answer library replay runs',
-    sql: `
--- The answer library replayed on past questionnaires (src/service/storage/replays.ts): every run kept.
-CREATE TABLE library_replays (
-  id INTEGER PRIMARY KEY,
-  org_id INTEGER NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
-  status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'done', 'failed')),
-  started_by TEXT NOT NULL,
-  max_questionnaires INTEGER NOT NULL,
-  created_at TEXT NOT NULL,
-  finished_at TEXT,
-  error TEXT,
-  overall TEXT,
-  gap_count INTEGER,
-  detail TEXT
-);
-CREATE INDEX library_replays_by_org ON library_replays (org_id, id);
-`,
+    sql: libraryReplaysSql('sqlite'),
   },
 ];
