@@ -70,6 +70,7 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'test/service/knowledge/answer/library.test.ts': 'the knowledge base over the index, no HTTP',
   'test/service/knowledge/answer/identity.test.ts': 'the knowledge base over the index, no HTTP',
   'test/service/knowledge/answer/ownership.test.ts': 'the knowledge base over the index, no HTTP',
+  'test/service/knowledge/answer/product.test.ts': 'the knowledge base over the index, no HTTP',
   'test/service/knowledge/llm.test.ts': 'the knowledge base over the index with a stub model, no HTTP',
   'test/service/llm/generation.test.ts':
     "builds the app with a stub model's QFILL_LLM_* settings in its process environment (its restart case spawns qfill serve on a SQLite data folder)",
