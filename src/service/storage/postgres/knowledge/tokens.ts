@@ -1,8 +1,7 @@
 /**
  * The tokens SQLite's FTS5 `porter unicode61` tokenizer makes of a text, made in JavaScript so the
- * PostgreSQL index holds the same terms (tsvector of ready-made lexemes, 'simple' configuration): runs
- * of letters and digits, lower-cased, diacritics removed, Porter-stemmed. BM25 over them then ranks as
- * FTS5 does.
+ * PostgreSQL index's postings hold the same terms: runs of letters and digits, lower-cased, diacritics
+ * removed, Porter-stemmed. BM25 over them then ranks as FTS5 does.
  */
 import { porterStem } from '../../../knowledge/porter';
 
@@ -12,7 +11,8 @@ export function indexTokens(text: string): string[] {
     .replace(/\p{M}+/gu, '')
     .toLowerCase();
   const words = folded.match(/[\p{L}\p{N}]+/gu) ?? [];
-  // PostgreSQL refuses a lexeme over 2047 bytes ("word is too long"); no real word is that long.
+  // A postings key holds the lexeme, and a btree key must fit a third of a page: lexemes over 2,046
+  // bytes are left out (as the tsvector that came before refused them); no real word is that long.
   return words.map(stemToken).filter(fitsLexeme);
 }
 
@@ -36,23 +36,12 @@ function stemToken(word: string): string {
   return stemmed;
 }
 
-/** A row's text as the index stores it: the tsvector literal, and each lexeme's occurrences by weight. */
-export interface IndexVector {
-  /**
-   * The row's distinct lexemes, without positions or weights: searches only ask which rows hold a
-   * lexeme (BM25's counts are in `tf`), and positions would double the tsvector a row stores and parses.
-   */
-  literal: string;
-  /** Per lexeme, the positions a tsvector keeps: `a` weighted 'A' (heading, question), `d` the rest. */
-  counts: Map<string, { a: number; d: number }>;
-}
-
 /**
- * The tsvector literal and, from the token positions, the counts BM25 needs: what PostgreSQL would keep
- * of a tsvector with positions (at most 256 per lexeme, one per position, at most 16383), so rows
- * indexed before the literal lost its positions (whose `tf` came from their tsvector) rank alike.
+ * Per lexeme of a row, the occurrences BM25 counts: `a` weighted 'A' (heading, question), `d` the rest,
+ * as a tsvector with positions held them (at most 256 positions a lexeme, one per position, none past
+ * 16,383), so rows indexed when their frequencies came from a tsvector rank alike.
  */
-export function indexVector(parts: { tokens: string[]; weight: 'A' | '' }[]): IndexVector {
+export function indexCounts(parts: { tokens: string[]; weight: 'A' | '' }[]): Map<string, { a: number; d: number }> {
   const positions = new Map<string, Map<number, 'A' | ''>>();
   let position = 0;
   for (const { tokens, weight } of parts) {
@@ -66,21 +55,10 @@ export function indexVector(parts: { tokens: string[]; weight: 'A' | '' }[]): In
     }
   }
   const counts = new Map<string, { a: number; d: number }>();
-  const literal = [...positions]
-    .map(([token, list]) => {
-      let a = 0;
-      for (const w of list.values()) if (w === 'A') a++;
-      counts.set(token, { a, d: list.size - a });
-      return `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-    })
-    .join(' ');
-  return { literal, counts };
-}
-
-/** A tsquery of lexemes joined by `|` (any) or `&` (all). */
-export function tsqueryLiteral(lexemes: string[], match: 'any' | 'all'): string {
-  return lexemes
-    .filter(fitsLexeme)
-    .map((l) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`)
-    .join(match === 'all' ? ' & ' : ' | ');
+  for (const [token, list] of positions) {
+    let a = 0;
+    for (const w of list.values()) if (w === 'A') a++;
+    counts.set(token, { a, d: list.size - a });
+  }
+  return counts;
 }
