@@ -1,10 +1,9 @@
 /**
  * What the knowledge index stores for a document, before any embedding: its passages and answer-library
- * entries with their stems, full-text forms and index terms. Pure and CPU-heavy (splitting, stemming), so the reader's
+ * entries with their stems and full-text forms. Pure and CPU-heavy (splitting, stemming), so the reader's
  * worker thread computes them beside the extraction (`ExtractedDocument.prepared_index`).
  */
 import type { FileDates, PassageEntry, QaEntry } from '../storage/knowledge-index';
-import { indexTerms } from '../storage/index-terms';
 import { documentDates } from './extract/document-dates';
 import { libraryQuestionKey } from './question-identity';
 import { splitIntoPassages, type Passage } from './passages';
@@ -60,7 +59,6 @@ export function passageEntry(p: Passage): PreparedPassage {
     stems: texts.stems,
     index_header: texts.indexHead,
     index_body: texts.indexBody,
-    index_terms: indexTerms(texts.indexHead, texts.indexBody),
   };
 }
 
@@ -81,6 +79,5 @@ export function qaEntry(pair: QaPair): PreparedQa {
     stems: texts.stems,
     index_question: texts.indexHead,
     index_answer: texts.indexBody,
-    index_terms: indexTerms(texts.indexHead, texts.indexBody),
   };
 }

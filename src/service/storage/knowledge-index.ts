@@ -5,7 +5,6 @@
  * full-text syntax. Every method is async so a networked backend fits; every read is scoped to one
  * organisation and never returns another's rows.
  */
-import type { IndexTerms } from './index-terms';
 
 /** Which index: document passages or the answer library. */
 export type IndexKind = 'passages' | 'qa';
@@ -30,8 +29,6 @@ export interface PassageEntry {
   /** Normalised text for the full-text index (acronyms added), heading trail and body. */
   index_header: string;
   index_body: string;
-  /** `indexTerms(index_header, index_body)` when the reader made them; a backend that needs them makes them otherwise. */
-  index_terms?: IndexTerms;
   embedding: Float32Array | null;
 }
 
@@ -60,8 +57,6 @@ export interface QaEntry extends QaFields {
   /** Normalised text for the full-text index: the question and the readable answer. */
   index_question: string;
   index_answer: string;
-  /** `indexTerms(index_question, index_answer)` when the reader made them (see PassageEntry). */
-  index_terms?: IndexTerms;
   embedding: Float32Array | null;
 }
 

@@ -12,7 +12,7 @@ import type { IndexedFile, IndexQuery } from '../../../../src/service/storage/kn
 import { PostgresKnowledgeIndex } from '../../../../src/service/storage/postgres/knowledge';
 import { KNOWLEDGE_INDEX_MIGRATIONS, tfFromTsv } from '../../../../src/service/storage/postgres/knowledge/schema';
 import { decodePostings } from '../../../../src/service/storage/postgres/knowledge/postings';
-import { indexTerms, indexTokens } from '../../../../src/service/storage/index-terms';
+import { indexTokens } from '../../../../src/service/storage/postgres/knowledge/tokens';
 import { createTestDatabase, type TestDatabase } from '../../postgres';
 import { passageOf, qaOf } from '../entries';
 import { libraryQuestionKey } from '../../../../src/service/knowledge/question-identity';
@@ -105,27 +105,6 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     const qaRows = { rows: [...(await tfOfRows(pool, 'qa')).entries()].sort(([a], [b]) => a - b).map(([, tf]) => ({ tf })) };
     // In the library the question weighs 1 and the answer 0.3: "encrypt" once in each.
     expect(qaRows.rows[0]!.tf.encrypt).toBe(10 + 3);
-  });
-
-  it("stores the same postings from the terms a reader thread made as from the entry's texts", async () => {
-    const postingsOf = async (fileId: number) =>
-      (
-        await pool.query<{ kind: string; term: string; postings: Buffer; first_id: string }>(
-          'SELECT kind, term, postings, first_id FROM kb_postings WHERE org_id = 1 AND file_id = $1 ORDER BY kind, term',
-          [fileId],
-        )
-      ).rows.map((r) => ({ kind: r.kind, term: r.term, postings: decodePostings(Number(r.first_id), r.postings).map((p) => [p.tf, p.len]) }));
-    // As the reader thread sends them: made beside the entry, and through a structured clone.
-    const withTerms = structuredClone({
-      passages: PASSAGES.map((p) => ({ ...p, index_terms: indexTerms(p.index_header, p.index_body) })),
-      qa: QA.map((q) => ({ ...q, index_terms: indexTerms(q.index_question, q.index_answer) })),
-    });
-    expect(withTerms.passages[0]!.index_terms.counts).toBeInstanceOf(Uint16Array);
-    await index.replaceFile({ ...FILE, file_id: 8 }, withTerms.passages, withTerms.qa);
-    const fromTexts = await postingsOf(1);
-    expect(fromTexts.length).toBeGreaterThan(20);
-    expect(await postingsOf(8)).toEqual(fromTexts);
-    await index.deleteFile(1, 8);
   });
 
   it('upgrades rows that kept their term frequencies as a tf object to postings, and ranks them as before', async () => {

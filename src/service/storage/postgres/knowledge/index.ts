@@ -13,7 +13,7 @@ import type pg from 'pg';
 import type * as K from '../../knowledge-index';
 import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
 import { PostgresVectorLists } from './vectors';
-import { indexTerms, indexTokens, type IndexTerms } from '../../index-terms';
+import { indexCounts, indexTokens } from './tokens';
 import { IndexUpkeep } from './upkeep';
 import { newestHoldingAll, PostingsBuilder, scorePostings, type PostingsChunk } from './postings';
 import { numbered } from '../executor';
@@ -36,9 +36,8 @@ const POSTINGS_ROWS = 8000;
 
 interface Prepared {
   row: Record<string, unknown>;
-  /** The row's distinct lexemes, and each one's 10 × weighted occurrences (see TF_TENTHS), in one order. */
-  lexemes: string[];
-  tf: Int32Array;
+  /** Lexeme → 10 × weighted occurrences (see TF_TENTHS), in the row's lexeme order. */
+  tf: Map<string, number>;
   doclen: number;
 }
 
@@ -567,17 +566,22 @@ class FileStats {
     this.rows += batch.length;
     for (const p of batch) {
       this.tokens += p.doclen;
-      for (const l of p.lexemes) this.docs.set(l, (this.docs.get(l) ?? 0) + 1);
+      for (const l of p.tf.keys()) this.docs.set(l, (this.docs.get(l) ?? 0) + 1);
     }
   }
 }
 
-function prepare(kind: K.IndexKind, row: Record<string, unknown>, terms: IndexTerms): Prepared {
-  const lexemes = terms.lexemes === '' ? [] : terms.lexemes.split(' ');
+function prepare(kind: K.IndexKind, row: Record<string, unknown>, head: string, body: string): Prepared {
+  const headTokens = indexTokens(head);
+  const bodyTokens = indexTokens(body);
+  const counts = indexCounts([
+    { tokens: headTokens, weight: 'A' },
+    { tokens: bodyTokens, weight: '' },
+  ]);
   const tenths = TF_TENTHS[kind];
-  const tf = new Int32Array(lexemes.length);
-  for (let i = 0; i < lexemes.length; i++) tf[i] = tenths.a * terms.counts[2 * i]! + tenths.d * terms.counts[2 * i + 1]!;
-  return { row, lexemes, tf, doclen: terms.tokens + SCOPE_TOKENS };
+  const tf = new Map<string, number>();
+  for (const [l, { a, d }] of counts) tf.set(l, tenths.a * a + tenths.d * d);
+  return { row, tf, doclen: headTokens.length + bodyTokens.length + SCOPE_TOKENS };
 }
 
 function preparePassage(p: K.PassageEntry, list: number | null): Prepared {
@@ -592,7 +596,8 @@ function preparePassage(p: K.PassageEntry, list: number | null): Prepared {
       embedding: p.embedding ? toBlob(p.embedding) : null,
       list_id: list,
     },
-    p.index_terms ?? indexTerms(p.index_header, p.index_body),
+    p.index_header,
+    p.index_body,
   );
 }
 
@@ -612,7 +617,8 @@ function prepareQa(q: K.QaEntry, list: number | null): Prepared {
       embedding: q.embedding ? toBlob(q.embedding) : null,
       list_id: list,
     },
-    q.index_terms ?? indexTerms(q.index_question, q.index_answer),
+    q.index_question,
+    q.index_answer,
   );
 }
 

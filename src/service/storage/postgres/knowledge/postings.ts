@@ -25,18 +25,16 @@ export class PostingsBuilder {
   private firstId: number | null = null;
   rows = 0;
 
-  add(rows: { lexemes: string[]; tf: Int32Array; doclen: number }[], ids: number[]): void {
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r]!;
-      const id = ids[r]!;
+  add(rows: { tf: Map<string, number>; doclen: number }[], ids: number[]): void {
+    rows.forEach((row, i) => {
+      const id = ids[i]!;
       this.firstId ??= id;
-      for (let i = 0; i < row.lexemes.length; i++) {
-        const term = row.lexemes[i]!;
+      for (const [term, tf] of row.tf) {
         let list = this.byTerm.get(term);
         if (!list) this.byTerm.set(term, (list = []));
-        list.push(id, row.tf[i]!, row.doclen);
+        list.push(id, tf, row.doclen);
       }
-    }
+    });
     this.rows += rows.length;
   }
 

@@ -4,7 +4,7 @@
  * with positions keeps (at most 256 positions, none past 16,383, the highest weight at a shared one).
  */
 import { describe, expect, it } from 'vitest';
-import { indexCounts, indexTokens } from '../../../src/service/storage/index-terms';
+import { indexCounts, indexTokens } from '../../../../src/service/storage/postgres/knowledge/tokens';
 
 describe('PostgreSQL index tokens', () => {
   it('splits, folds and stems ASCII and non-ASCII text alike', () => {

@@ -1,10 +1,9 @@
 /**
  * The tokens SQLite's FTS5 `porter unicode61` tokenizer makes of a text, made in JavaScript so the
  * PostgreSQL index's postings hold the same terms: runs of letters and digits, lower-cased, diacritics
- * removed, Porter-stemmed. BM25 over them then ranks as FTS5 does. A reader thread makes an entry's
- * terms (`indexTerms`) beside its other index forms, so the request thread that writes it does not.
+ * removed, Porter-stemmed. BM25 over them then ranks as FTS5 does.
  */
-import { porterStem } from '../knowledge/porter';
+import { porterStem } from '../../../knowledge/porter';
 
 /** Text of ASCII characters only: no diacritics to remove, and its letters and digits are [a-z0-9] once lower-cased. */
 const ASCII = /^[\x00-\x7f]*$/;
@@ -80,34 +79,4 @@ export function indexCounts(parts: { tokens: string[]; weight: 'A' | '' }[]): Ma
   const out = new Map<string, { a: number; d: number }>();
   for (const [token, { a, d }] of counts) out.set(token, { a, d });
   return out;
-}
-
-/**
- * An index entry's lexemes as the reader thread sends them: compact, so passing them to the request
- * thread costs little (a string and a typed array, no object per lexeme).
- */
-export interface IndexTerms {
-  /** The distinct lexemes, space-separated (a lexeme is letters and digits). */
-  lexemes: string;
-  /** Per lexeme, in order: its occurrences weighted 'A' (heading, question), then the rest (see indexCounts). */
-  counts: Uint16Array;
-  /** Tokens of the head and body (their length, as BM25 counts it, without the scope's). */
-  tokens: number;
-}
-
-/** The terms of an entry's head (heading trail or question) and body (passage or answer), as the index texts hold them. */
-export function indexTerms(head: string, body: string): IndexTerms {
-  const headTokens = indexTokens(head);
-  const bodyTokens = indexTokens(body);
-  const counts = indexCounts([
-    { tokens: headTokens, weight: 'A' },
-    { tokens: bodyTokens, weight: '' },
-  ]);
-  const packed = new Uint16Array(counts.size * 2);
-  let i = 0;
-  for (const { a, d } of counts.values()) {
-    packed[i++] = a;
-    packed[i++] = d;
-  }
-  return { lexemes: [...counts.keys()].join(' '), counts: packed, tokens: headTokens.length + bodyTokens.length };
 }
