@@ -246,6 +246,28 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     await index.deleteFile(1, 5);
   });
 
+  it("finds the newest rows holding every term across many small files, reading older files' postings only while the pool is short", async () => {
+    // 50 files of org 2, each holding both lexemes (so each file's batch is a chunk they share), but only
+    // every third one in a single row: the 10 newest such rows lie beyond the first chunks read.
+    for (let i = 0; i < 50; i++) {
+      const rows = i % 3 === 0 ? [passage('Both', 'Backups are encrypted.')] : [passage('One', 'Backups daily.'), passage('Other', 'Encrypted disks.')];
+      await index.replaceFile({ ...FILE, org_id: 2, file_id: 100 + i, filename: `small-${i}.md` }, rows, []);
+    }
+    const tf = await tfOfRows(pool, 'passages');
+    const { rows: org2 } = await pool.query<{ id: string }>('SELECT id FROM kb_passages WHERE org_id = 2');
+    const holding = org2
+      .map((r) => Number(r.id))
+      .filter((id) => tf.get(id)?.backup !== undefined && tf.get(id)?.encrypt !== undefined)
+      .sort((a, b) => b - a);
+    expect(holding.length).toBe(17);
+    for (const pooled of [10, 40]) {
+      const found = await index.search({ kind: 'passages', scope: { org_id: 2 }, terms: ['backups', 'encrypted'], match: 'all', limit: 50, pool: pooled });
+      expect(found.pool_size).toBe(Math.min(pooled, 17));
+      expect(found.hits.map((h) => h.id).sort((a, b) => b - a)).toEqual(holding.slice(0, pooled));
+    }
+    for (let i = 0; i < 50; i++) await index.deleteFile(2, 100 + i);
+  });
+
   it('analyses a table that has grown, in the background of the write', async () => {
     const upkept = new PostgresKnowledgeIndex(pool, { firstAnalyzeRows: 3 });
     const analysed = async () =>
