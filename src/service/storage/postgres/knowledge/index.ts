@@ -33,16 +33,6 @@ const WRITE_BATCH = 1000;
  * large file are a few rows, not one per batch), while what is gathered stays a few megabytes.
  */
 const POSTINGS_ROWS = 8000;
-/** Chunks an 'all' search reads first (then twice as many each time): a few files' batches, one statement. */
-const HOLDING_ALL_FIRST_READ = 16;
-
-/** A postings row as a search reads it: the query lexeme's position (1-based), its chunk and bytes. */
-interface ChunkRow {
-  i: string | null;
-  file_id: string;
-  first_id: string;
-  postings: Buffer | null;
-}
 
 interface Prepared {
   row: Record<string, unknown>;
@@ -300,50 +290,21 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
   }
 
   /**
-   * The newest `pool` rows holding every one of `lexemes`, from their postings (see newestHoldingAll).
-   * One statement lists the chunks every lexeme has from the postings' primary key, newest first, and reads
-   * the first few's postings; more are read (twice as many each time) only until the pool is full. With
-   * many small files a lexeme has a chunk per file, and reading every shared one cost tens of milliseconds
-   * for a pool the newest few hold.
+   * The newest `pool` rows holding every one of `lexemes`, from their postings (see newestHoldingAll):
+   * every postings row of the lexemes, in one index scan, intersected here. With many small files a lexeme
+   * has a postings row per file; grouping the chunks the lexemes share in SQL first, then joining back for
+   * their postings (or reading them newest first until the pool is full, when few rows hold them all)
+   * cost several times this scan's few milliseconds.
    */
   private async holdingAllPool(kind: K.IndexKind, orgId: number, fileId: number | null, lexemes: string[], pool: number) {
-    const { rows: listed } = await this.db.query<ChunkRow & { n: string }>(
-      `WITH shared AS (
-         SELECT p.file_id, p.first_id, row_number() OVER (ORDER BY p.first_id DESC, p.file_id DESC) AS n FROM kb_postings p
-         WHERE p.kind = $1 AND p.org_id = $2 AND p.term = ANY($3::text[]) AND ($4::bigint IS NULL OR p.file_id = $4)
-         GROUP BY p.file_id, p.first_id HAVING count(*) = cardinality($3::text[]))
-       SELECT s.n, s.file_id, s.first_id, c.i, c.postings FROM shared s LEFT JOIN LATERAL (
-         SELECT q.i, p.postings FROM unnest($3::text[]) WITH ORDINALITY AS q(term, i)
-           JOIN kb_postings p ON p.kind = $1 AND p.org_id = $2 AND p.term = q.term AND p.file_id = s.file_id AND p.first_id = s.first_id
-         WHERE s.n <= $5
-       ) c ON TRUE
-       ORDER BY s.n`,
-      [kind, orgId, lexemes, fileId, HOLDING_ALL_FIRST_READ],
-    );
-    const shared = listed.filter((r) => r.i === null || r.i === '1');
-    let chunks: ChunkRow[] = listed.filter((r) => r.postings !== null);
-    let found: Scored[] = [];
-    for (let at = 0, step = HOLDING_ALL_FIRST_READ; at < shared.length; at += step, step *= 2) {
-      if (at > 0) chunks = await this.readChunks(kind, orgId, lexemes, shared.slice(at, at + step));
-      const read = chunks.map((r) => ({ term: Number(r.i) - 1, fileId: Number(r.file_id), firstId: Number(r.first_id), bytes: r.postings! }));
-      found = [...found, ...newestHoldingAll(read, lexemes.length, pool).best].sort((a, b) => b.id - a.id).slice(0, pool);
-      const following = shared[at + step];
-      // An older chunk's rows are older than the newer chunks' first ids (a file's batches, and files written
-      // one after another, draw ascending ids): once the pool is full, none of them could displace a row.
-      if (found.length >= pool && (!following || Number(following.first_id) < found[found.length - 1]!.id)) break;
-    }
-    return found;
-  }
-
-  /** The postings of these chunks (file, first id) for each of `lexemes`. */
-  private async readChunks(kind: K.IndexKind, orgId: number, lexemes: string[], keys: { file_id: string; first_id: string }[]) {
-    const { rows } = await this.db.query<ChunkRow>(
+    const { rows } = await this.db.query<{ i: string; file_id: string; first_id: string; postings: Buffer }>(
       `SELECT q.i, p.file_id, p.first_id, p.postings
-       FROM unnest($4::bigint[], $5::bigint[]) AS s(file_id, first_id) CROSS JOIN unnest($3::text[]) WITH ORDINALITY AS q(term, i)
-         JOIN kb_postings p ON p.kind = $1 AND p.org_id = $2 AND p.term = q.term AND p.file_id = s.file_id AND p.first_id = s.first_id`,
-      [kind, orgId, lexemes, keys.map((c) => c.file_id), keys.map((c) => c.first_id)],
+       FROM unnest($3::text[]) WITH ORDINALITY AS q(term, i)
+         JOIN kb_postings p ON p.kind = $1 AND p.org_id = $2 AND p.term = q.term AND ($4::bigint IS NULL OR p.file_id = $4)`,
+      [kind, orgId, lexemes, fileId],
     );
-    return rows;
+    const chunks: PostingsChunk[] = rows.map((r) => ({ term: Number(r.i) - 1, fileId: Number(r.file_id), firstId: Number(r.first_id), bytes: r.postings }));
+    return newestHoldingAll(chunks, lexemes.length, pool).best;
   }
 
   async byIds<K extends K.IndexKind>(kind: K, scope: K.IndexScope, ids: number[]): Promise<K.HitOf<K>[]> {
