@@ -246,9 +246,9 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     await index.deleteFile(1, 5);
   });
 
-  it("finds the newest rows holding every term across many small files, reading older files' postings only while the pool is short", async () => {
+  it("finds the newest rows holding every term across many small files, each file's postings a chunk of its own", async () => {
     // 50 files of org 2, each holding both lexemes (so each file's batch is a chunk they share), but only
-    // every third one in a single row: the 10 newest such rows lie beyond the first chunks read.
+    // every third one in a single row: only those are found, the newest first.
     for (let i = 0; i < 50; i++) {
       const rows = i % 3 === 0 ? [passage('Both', 'Backups are encrypted.')] : [passage('One', 'Backups daily.'), passage('Other', 'Encrypted disks.')];
       await index.replaceFile({ ...FILE, org_id: 2, file_id: 100 + i, filename: `small-${i}.md` }, rows, []);
