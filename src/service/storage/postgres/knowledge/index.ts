@@ -15,7 +15,7 @@ import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
 import { PostgresVectorLists } from './vectors';
 import { indexCounts, indexTokens } from './tokens';
 import { IndexUpkeep } from './upkeep';
-import { newestHoldingAll, PostingsBuilder, scorePostings, type PostingsChunk, type Scored } from './postings';
+import { newestHoldingAll, PostingsBuilder, scorePostings, type PostingsChunk } from './postings';
 import { numbered } from '../executor';
 import { refreshConflictsSql, textInArg } from '../../sql/library-schema';
 
