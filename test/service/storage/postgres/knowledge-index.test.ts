@@ -1,9 +1,9 @@
 /**
  * The PostgreSQL knowledge index's own representation (the shared contract is in ../knowledge-index.test.ts):
  * each row's term frequencies, in its lexemes' postings, equal what a tsvector with positions of its text
- * holds, while the stored tsvector keeps only its lexemes; rows indexed when each kept its frequencies as
- * a `tf` object get postings from the migration and rank as before, and a search is two statements at
- * most; entries written before the answer library kept question keys get them from the migration, with
+ * holds, and rows keep no tsvector; rows indexed when each kept its frequencies as a `tf` object get
+ * postings from the migration and rank as before, and a search is two statements at most, ranked or not;
+ * a database of the schema before 1010 loses its tsvector and GIN index and answers alike; entries written before the answer library kept question keys get them from the migration, with
  * the keys in conflict.
  */
 import pg from 'pg';
@@ -77,16 +77,14 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     await database?.drop();
   });
 
-  it("stores each row's term frequencies as a tsvector with positions would hold them, and only lexemes in its tsvector", async () => {
+  it("stores each row's term frequencies as a tsvector with positions would hold them, and no tsvector", async () => {
     const texts = { passages: PASSAGES.map((p) => [p.index_header, p.index_body]), qa: QA.map((q) => [q.index_question, q.index_answer]) };
     for (const [table, kind] of [
       ['kb_passages', 'passages'],
       ['kb_qa', 'qa'],
     ] as const) {
       const tfs = await tfOfRows(pool, kind);
-      const { rows } = await pool.query<{ id: string; lexemes: string[]; stripped: boolean }>(
-        `SELECT t.id, tsvector_to_array(t.tsv) AS lexemes, t.tsv = strip(t.tsv) AS stripped FROM ${table} t ORDER BY t.id`,
-      );
+      const { rows } = await pool.query<{ id: string }>(`SELECT t.id FROM ${table} t ORDER BY t.id`);
       expect(rows.length).toBe(kind === 'passages' ? PASSAGES.length : QA.length);
       for (const [i, row] of rows.entries()) {
         const [head, body] = texts[kind][i]!;
@@ -95,10 +93,10 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
         ]);
         const tf = tfs.get(Number(row.id))!;
         expect(tf).toEqual(positional.rows[0]!.tf);
-        expect(row.stripped).toBe(true);
-        expect(row.lexemes.sort()).toEqual(Object.keys(tf).sort());
       }
     }
+    const tsv = await pool.query("SELECT 1 FROM information_schema.columns WHERE table_name IN ('kb_passages', 'kb_qa') AND column_name = 'tsv'");
+    expect(tsv.rows).toEqual([]);
     const rows = [...(await tfOfRows(pool, 'passages')).entries()].sort(([a], [b]) => a - b).map(([, tf]) => ({ tf }));
     // "backup": twice in the heading (weight 0.5 each), twice in the body (1 each), in tenths.
     expect(rows[2]!.tf.backup).toBe(2 * 5 + 2 * 10);
@@ -174,6 +172,66 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     }
   });
 
+  it('drops the tsvector and its GIN index of a database at 1008, and finds what the GIN index found', async () => {
+    const old = await createTestDatabase();
+    const oldPool = new pg.Pool({ connectionString: old.url, max: 2 });
+    try {
+      const before1010 = KNOWLEDGE_INDEX_MIGRATIONS.filter((m) => m.version < 1010);
+      for (const m of before1010) await oldPool.query(m.sql);
+      await oldPool.query('CREATE TABLE kb_schema_versions (version INTEGER PRIMARY KEY)');
+      await oldPool.query('INSERT INTO kb_schema_versions SELECT unnest($1::int[])', [before1010.map((m) => m.version)]);
+      // Rows as version 1008 wrote them: each with a tsvector of its lexemes (its postings' terms).
+      for (const table of ['kb_passages', 'kb_qa']) await oldPool.query(`ALTER TABLE ${table} ALTER COLUMN tsv SET DEFAULT ''`);
+      const upgraded = new PostgresKnowledgeIndex(oldPool);
+      const many = Array.from({ length: 300 }, (_, i) => passage(`Part ${i % 3}`, `Backups ${i % 2 ? 'encrypted' : 'kept'} daily, ${'audit '.repeat(i % 5)}`));
+      await upgraded.replaceFile(FILE, [...PASSAGES, ...many], QA);
+      await upgraded.replaceFile({ ...FILE, file_id: 2 }, many.slice(0, 100), []);
+      for (const [table, kind] of [
+        ['kb_passages', 'passages'],
+        ['kb_qa', 'qa'],
+      ] as const) {
+        for (const [id, tf] of await tfOfRows(oldPool, kind)) {
+          await oldPool.query(`UPDATE ${table} SET tsv = array_to_tsvector($1::text[]) WHERE id = $2`, [Object.keys(tf), id]);
+        }
+      }
+      const queries: IndexQuery[] = [
+        { kind: 'passages', scope: { org_id: 1 }, terms: ['encrypted', 'backups', 'audit'], match: 'all', limit: 30, pool: 40 },
+        { kind: 'passages', scope: { org_id: 1, file_id: 2 }, terms: ['backups', 'kept'], match: 'all', limit: 10, pool: 40 },
+        { kind: 'passages', scope: { org_id: 1 }, terms: ['encryption', 'keys'], match: 'all', limit: 10, pool: 40 },
+        { kind: 'qa', scope: { org_id: 1 }, terms: ['MFA', 'access'], match: 'all', limit: 10, pool: 40 },
+      ];
+      // What the search found through the GIN index: the newest `pool` rows holding every lexeme, of
+      // which (all unranked alike) the first `limit` by id.
+      const ginFound = [];
+      for (const q of queries) {
+        const lexemes = [...new Set(q.terms.flatMap((t) => indexTokens(t)))];
+        const table = q.kind === 'passages' ? 'kb_passages' : 'kb_qa';
+        const { rows } = await oldPool.query<{ id: string }>(
+          `SELECT id FROM (SELECT id FROM ${table} WHERE tsv @@ array_to_string($1::text[], ' & ')::tsquery AND org_id = 1
+             AND ($2::bigint IS NULL OR file_id = $2) ORDER BY id DESC LIMIT $3) newest ORDER BY id LIMIT $4`,
+          [lexemes, q.scope.file_id ?? null, q.pool, q.limit],
+        );
+        ginFound.push(rows.map((r) => Number(r.id)));
+      }
+      expect(ginFound.map((ids) => ids.length)).toEqual([30, 10, 1, 1]);
+      const ranked = await upgraded.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['encryption', 'audit'], limit: 10, pool: 50 });
+      await upgraded.migrate();
+      const left = await oldPool.query(
+        "SELECT column_name AS name FROM information_schema.columns WHERE table_name IN ('kb_passages', 'kb_qa') AND column_name = 'tsv' UNION ALL SELECT indexname FROM pg_indexes WHERE indexname IN ('kb_passages_tsv', 'kb_qa_tsv')",
+      );
+      expect(left.rows).toEqual([]);
+      for (const [i, q] of queries.entries()) expect((await upgraded.search(q)).hits.map((h) => h.id)).toEqual(ginFound[i]);
+      expect(await upgraded.search({ kind: 'passages', scope: { org_id: 1 }, terms: ['encryption', 'audit'], limit: 10, pool: 50 })).toEqual(ranked);
+      // Written after the upgrade, without a tsvector, and found alike.
+      await upgraded.replaceFile({ ...FILE, file_id: 3 }, [passage('Later', 'Backups encrypted with audit trail.')], []);
+      const newest = await upgraded.search({ ...queries[0]!, kind: 'passages', limit: 40 });
+      expect(newest.hits.at(-1)!.content).toBe('Backups encrypted with audit trail.');
+    } finally {
+      await oldPool.end();
+      await old.drop();
+    }
+  });
+
   it("splits a large file's postings into several rows per lexeme, and ranks as with one", async () => {
     const many = Array.from({ length: 2500 }, (_, i) => passage('Split', `Encryption backups number ${i} ${'audit '.repeat(i % 7)}`));
     const split = new PostgresKnowledgeIndex(pool, { postingsRows: 1000 });
@@ -188,7 +246,29 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     await index.deleteFile(1, 5);
   });
 
-  it('analyses a table that has grown and merges its GIN pending list, in the background of the write', async () => {
+  it("finds the newest rows holding every term across many small files, each file's postings a chunk of its own", async () => {
+    // 50 files of org 2, each holding both lexemes (so each file's batch is a chunk they share), but only
+    // every third one in a single row: only those are found, the newest first.
+    for (let i = 0; i < 50; i++) {
+      const rows = i % 3 === 0 ? [passage('Both', 'Backups are encrypted.')] : [passage('One', 'Backups daily.'), passage('Other', 'Encrypted disks.')];
+      await index.replaceFile({ ...FILE, org_id: 2, file_id: 100 + i, filename: `small-${i}.md` }, rows, []);
+    }
+    const tf = await tfOfRows(pool, 'passages');
+    const { rows: org2 } = await pool.query<{ id: string }>('SELECT id FROM kb_passages WHERE org_id = 2');
+    const holding = org2
+      .map((r) => Number(r.id))
+      .filter((id) => tf.get(id)?.backup !== undefined && tf.get(id)?.encrypt !== undefined)
+      .sort((a, b) => b - a);
+    expect(holding.length).toBe(17);
+    for (const pooled of [10, 40]) {
+      const found = await index.search({ kind: 'passages', scope: { org_id: 2 }, terms: ['backups', 'encrypted'], match: 'all', limit: 50, pool: pooled });
+      expect(found.pool_size).toBe(Math.min(pooled, 17));
+      expect(found.hits.map((h) => h.id).sort((a, b) => b - a)).toEqual(holding.slice(0, pooled));
+    }
+    for (let i = 0; i < 50; i++) await index.deleteFile(2, 100 + i);
+  });
+
+  it('analyses a table that has grown, in the background of the write', async () => {
     const upkept = new PostgresKnowledgeIndex(pool, { firstAnalyzeRows: 3 });
     const analysed = async () =>
       (await pool.query<{ n: number }>("SELECT (analyze_count + autoanalyze_count)::int AS n FROM pg_stat_user_tables WHERE relname = 'kb_passages'")).rows[0]!
@@ -203,7 +283,7 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     expect(await upkept.upkeepSettled()).toBeNull();
     // Statistics views are updated by the backend when its statement ends; poll briefly.
     for (let i = 0; i < 20 && (await analysed()) === before; i++) await new Promise((r) => setTimeout(r, 100));
-    // ANALYZE and the pending list's merge both ran (a failure of either would be its lastError).
+    // ANALYZE ran (a failure would be its lastError).
     expect(await analysed()).toBe(before + 1);
     await upkept.deleteFile(1, 2);
     await upkept.deleteFile(1, 3);
@@ -230,9 +310,9 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
         pool: 20,
       });
       expect(result.hits.length).toBeGreaterThan(0);
-      // Ranked: the statistics and the postings, scored in the process, then the pool's filters and
-      // contents; unranked ('all'): one statement.
-      expect(statements.length).toBe(match === 'any' ? 2 : 1);
+      // The statistics and the postings, scored (or intersected, for 'all') in the process, then the
+      // pool's filters and contents.
+      expect(statements.length).toBe(2);
     }
     // A scope that hides every pooled row still reports the pool, so the caller can widen it.
     await pool.query('UPDATE kb_files SET use_as_source = FALSE');
@@ -271,7 +351,10 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     expect((await pool.query('SELECT question, section FROM kb_qa WHERE org_id = 4')).rows).toEqual([{ question: 'Is MFA enforced?', section: null }]);
     await index.replaceFile({ ...FILE, org_id: 4, file_id: 2, filename: 'b.xlsx' }, [], [{ ...qa('Is SSO offered?', 'Yes'), section: 'Access > Identity' }]);
     expect((await pool.query('SELECT section FROM kb_qa WHERE org_id = 4 AND file_id = 2')).rows).toEqual([{ section: 'Access > Identity' }]);
-    expect((await pool.query('SELECT MAX(version) AS v FROM kb_schema_versions')).rows).toEqual([{ v: 1009 }]);
+    expect((await pool.query('SELECT version FROM kb_schema_versions WHERE version >= 1009 ORDER BY version')).rows).toEqual([
+      { version: 1009 },
+      { version: 1010 },
+    ]);
   });
 
   it('adds owners, review intervals, settlements per offering and file dates (1008) beside the decisions of a database at 1007', async () => {
@@ -291,6 +374,6 @@ describe('PostgreSQL knowledge index: term frequencies and search statements', (
     );
     expect(columns.rows.map((r) => r.column_name)).toEqual(['as_of', 'valid_said', 'valid_until']);
     expect((await pool.query("SELECT to_regclass('library_settlements') IS NOT NULL AS present")).rows).toEqual([{ present: true }]);
-    expect((await pool.query('SELECT MAX(version) AS v FROM kb_schema_versions')).rows).toEqual([{ v: 1009 }]);
+    expect((await pool.query('SELECT MAX(version) AS v FROM kb_schema_versions')).rows).toEqual([{ v: 1010 }]);
   });
 });

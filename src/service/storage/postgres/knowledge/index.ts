@@ -1,20 +1,21 @@
 /**
- * The knowledge index on PostgreSQL: tsvector + GIN finds the rows, and BM25 is computed as SQLite's
- * FTS5 computes it (k1 1.2, b 0.75, the same column weights, document frequencies and lengths over the
- * same lexemes, see ./tokens), so both backends rank alike. Statistics are kept in tables as rows change.
+ * The knowledge index on PostgreSQL: each lexeme's postings (per batch of a file's rows: ids, term
+ * frequencies, lengths, see ./postings.ts) find the rows, and BM25 is computed as SQLite's FTS5 computes
+ * it (k1 1.2, b 0.75, the same column weights, document frequencies and lengths over the same lexemes,
+ * see ./tokens), so both backends rank alike. Statistics are kept in tables as rows change.
  *
- * A ranked search is two statements: the statistics it needs and its lexemes' postings (scored here, see
- * ./postings.ts; never the matching rows), then the scope's filters and the best rows' contents. An
- * unranked one ('all' terms, newest first) is one, through the GIN index.
+ * A search is two statements: the statistics it needs and its lexemes' postings (scored here, or for
+ * 'all' terms, newest first, intersected here; never the matching rows), then the scope's filters and the
+ * best rows' contents.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type * as K from '../../knowledge-index';
 import { migratePostgresKnowledgeIndex, TF_TENTHS } from './schema';
 import { PostgresVectorLists } from './vectors';
-import { indexTokens, indexVector, tsqueryLiteral } from './tokens';
+import { indexCounts, indexTokens } from './tokens';
 import { IndexUpkeep } from './upkeep';
-import { PostingsBuilder, scorePostings, type PostingsChunk } from './postings';
+import { newestHoldingAll, PostingsBuilder, scorePostings, type PostingsChunk } from './postings';
 import { numbered } from '../executor';
 import { refreshConflictsSql, textInArg } from '../../sql/library-schema';
 
@@ -35,7 +36,6 @@ const POSTINGS_ROWS = 8000;
 
 interface Prepared {
   row: Record<string, unknown>;
-  tsv: string;
   /** Lexeme → 10 × weighted occurrences (see TF_TENTHS), in the row's lexeme order. */
   tf: Map<string, number>;
   doclen: number;
@@ -200,40 +200,32 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     const fileId = query.scope.file_id;
     const oneFile = fileId !== undefined && fileId !== null && Number.isInteger(fileId);
     const offerings = query.scope.offering_ids?.length ? query.scope.offering_ids : null;
-    // $1 query (or the ranked pool's ids), $2 org, $3 file (or null), $4 offerings (or null), $5 pool, $6 limit, then the ranked pool's.
+    const scopeFile = oneFile ? fileId : null;
+    // Ranked: scored from the lexemes' postings (see rankedPool); unranked ('all' terms, newest first):
+    // the newest rows their postings hold together (see holdingAllPool). Either is then sent back.
+    const ranked =
+      match === 'all'
+        ? await this.holdingAllPool(kind, query.scope.org_id, scopeFile, distinct, Math.floor(query.pool))
+        : await this.rankedPool(
+            kind,
+            query.scope.org_id,
+            scopeFile,
+            distinct,
+            distinct.map((l) => multiplicity.get(l)!),
+            Math.floor(query.pool),
+          );
+    // $1 the pool's ids, $2 org, $3 file (or null), $4 offerings (or null), $5 pool, $6 limit, $7 files, $8 scores.
     const args: unknown[] = [
-      tsqueryLiteral(distinct, match),
+      ranked.map((r) => r.id),
       query.scope.org_id,
-      oneFile ? fileId : null,
+      scopeFile,
       offerings,
       Math.floor(query.pool),
       Math.floor(query.limit),
+      ranked.map((r) => r.fileId),
+      ranked.map((r) => r.bm),
     ];
-    let pool: string;
-    if (match === 'all') {
-      // Unranked: newest first. The matching rows come from the GIN index, then are sorted (OFFSET 0 keeps
-      // the ORDER BY out of the subquery): walking the primary key backwards and testing each row's
-      // tsvector until the pool is full, which the planner picks when it believes the terms common
-      // together, read 11,000 rows' tsvectors (4 s) for 40 matches among 40,000 rows.
-      const matching = `t.tsv @@ $1::tsquery AND t.org_id = $2${oneFile ? ' AND t.file_id = $3' : ''}`;
-      pool = `SELECT m.id, m.file_id, 1::float8 AS bm FROM (SELECT t.id, t.file_id FROM ${table} t WHERE ${matching} OFFSET 0) m ORDER BY m.id DESC LIMIT $5`;
-    } else {
-      // Ranked: the pool is scored from the lexemes' postings first (see rankedPool), then sent back.
-      const ranked = await this.rankedPool(
-        kind,
-        query.scope.org_id,
-        oneFile ? fileId : null,
-        distinct,
-        distinct.map((l) => multiplicity.get(l)!),
-        Math.floor(query.pool),
-      );
-      args[0] = ranked.map((r) => r.id);
-      args.push(
-        ranked.map((r) => r.fileId),
-        ranked.map((r) => r.bm),
-      );
-      pool = 'SELECT p.id, p.file_id, p.bm FROM unnest($1::bigint[], $7::bigint[], $8::float8[]) AS p(id, file_id, bm) LIMIT $5';
-    }
+    const pool = 'SELECT p.id, p.file_id, p.bm FROM unnest($1::bigint[], $7::bigint[], $8::float8[]) AS p(id, file_id, bm) LIMIT $5';
     const columns = HIT_COLUMNS[kind].map((c) => `t.${c}`).join(', ');
     // The pool is ranked before the scope's mutable filters (as in SQLite); only the best `limit` rows
     // that pass them are read whole. The first row always comes, carrying the pool's size.
@@ -248,7 +240,7 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
          SELECT p.bm, t.id, t.file_id, f.filename, ${columns}
          FROM passed p JOIN ${table} t ON t.id = p.id JOIN kb_files f ON f.org_id = t.org_id AND f.file_id = t.file_id
        ) h ON TRUE`;
-    const { rows } = await this.db.query(match === 'all' ? { text, values: args } : prepared(text, args));
+    const { rows } = await this.db.query(prepared(text, args));
     const poolSize = Number(rows[0]?.pool_size ?? 0);
     const hits = rows
       .filter((r) => r.id !== null && r.id !== undefined)
@@ -295,6 +287,24 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
       .filter((r) => r.postings !== null)
       .map((r) => ({ term: Number(r.i) - 1, fileId: Number(r.file_id), firstId: Number(r.first_id), bytes: r.postings! }));
     return scorePostings(chunks, first.w.map(Number), Number(first.avgdl), pool).best;
+  }
+
+  /**
+   * The newest `pool` rows holding every one of `lexemes`, from their postings (see newestHoldingAll):
+   * every postings row of the lexemes, in one index scan, intersected here. With many small files a lexeme
+   * has a postings row per file; grouping the chunks the lexemes share in SQL first, then joining back for
+   * their postings (or reading them newest first until the pool is full, when few rows hold them all)
+   * cost several times this scan's few milliseconds.
+   */
+  private async holdingAllPool(kind: K.IndexKind, orgId: number, fileId: number | null, lexemes: string[], pool: number) {
+    const { rows } = await this.db.query<{ i: string; file_id: string; first_id: string; postings: Buffer }>(
+      `SELECT q.i, p.file_id, p.first_id, p.postings
+       FROM unnest($3::text[]) WITH ORDINALITY AS q(term, i)
+         JOIN kb_postings p ON p.kind = $1 AND p.org_id = $2 AND p.term = q.term AND ($4::bigint IS NULL OR p.file_id = $4)`,
+      [kind, orgId, lexemes, fileId],
+    );
+    const chunks: PostingsChunk[] = rows.map((r) => ({ term: Number(r.i) - 1, fileId: Number(r.file_id), firstId: Number(r.first_id), bytes: r.postings }));
+    return newestHoldingAll(chunks, lexemes.length, pool).best;
   }
 
   async byIds<K extends K.IndexKind>(kind: K, scope: K.IndexScope, ids: number[]): Promise<K.HitOf<K>[]> {
@@ -505,21 +515,14 @@ export class PostgresKnowledgeIndex implements K.KnowledgeIndex {
     ]);
     const ids = drawn.map((r) => r.id);
     const columns = Object.keys(batch[0]!.row);
-    const all = ['id', ...columns, 'tsv', 'doclen'];
-    // Sent as arrays (text for tsvector, cast per row): one parameter per column, whatever the batch.
-    const types: Record<string, [string, string]> = {
-      id: ['bigint', ''],
-      page_number: ['int', ''],
-      embedding: ['bytea', ''],
-      list_id: ['int', ''],
-      tsv: ['text', '::tsvector'],
-      doclen: ['int', ''],
-    };
-    const args = all.map((col) => batch.map((p, i) => (col === 'id' ? ids[i] : col === 'tsv' ? p.tsv : col === 'doclen' ? p.doclen : p.row[col])));
+    const all = ['id', ...columns, 'doclen'];
+    // Sent as arrays: one parameter per column, whatever the batch.
+    const types: Record<string, string> = { id: 'bigint', page_number: 'int', embedding: 'bytea', list_id: 'int', doclen: 'int' };
+    const args = all.map((col) => batch.map((p, i) => (col === 'id' ? ids[i] : col === 'doclen' ? p.doclen : p.row[col])));
     await c.query(
       `INSERT INTO ${table} (org_id, file_id, ${all.join(', ')})
-       SELECT $1, $2, ${all.map((col) => `u.${col}${types[col]?.[1] ?? ''}`).join(', ')}
-       FROM unnest(${all.map((col, i) => `$${i + 3}::${types[col]?.[0] ?? 'text'}[]`).join(', ')}) AS u(${all.join(', ')})`,
+       SELECT $1, $2, ${all.map((col) => `u.${col}`).join(', ')}
+       FROM unnest(${all.map((col, i) => `$${i + 3}::${types[col] ?? 'text'}[]`).join(', ')}) AS u(${all.join(', ')})`,
       [file.org_id, file.file_id, ...args],
     );
     return ids.map(Number);
@@ -570,14 +573,14 @@ class FileStats {
 function prepare(kind: K.IndexKind, row: Record<string, unknown>, head: string, body: string): Prepared {
   const headTokens = indexTokens(head);
   const bodyTokens = indexTokens(body);
-  const vector = indexVector([
+  const counts = indexCounts([
     { tokens: headTokens, weight: 'A' },
     { tokens: bodyTokens, weight: '' },
   ]);
   const tenths = TF_TENTHS[kind];
   const tf = new Map<string, number>();
-  for (const [l, { a, d }] of vector.counts) tf.set(l, tenths.a * a + tenths.d * d);
-  return { row, tsv: vector.literal, tf, doclen: headTokens.length + bodyTokens.length + SCOPE_TOKENS };
+  for (const [l, { a, d }] of counts) tf.set(l, tenths.a * a + tenths.d * d);
+  return { row, tf, doclen: headTokens.length + bodyTokens.length + SCOPE_TOKENS };
 }
 
 function preparePassage(p: K.PassageEntry, list: number | null): Prepared {

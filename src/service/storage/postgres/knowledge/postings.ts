@@ -130,3 +130,57 @@ function topOf(all: Scored[], limit: number): Scored[] {
   }
   return kept.sort(better).slice(0, limit);
 }
+
+/** A row's offsets from its chunk's first id, as the chunk's bytes list them (ascending). */
+function offsetsOf(bytes: Buffer): Int32Array {
+  const out = new Int32Array(Math.floor(bytes.length / ENTRY_BYTES));
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readInt32BE(i * ENTRY_BYTES);
+  return out;
+}
+
+/** The values both ascending lists hold. */
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let n = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      out[n++] = a[i]!;
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+/**
+ * The newest `limit` rows (highest ids first) holding every one of `terms` lexemes, from their postings:
+ * a file's rows written together share one chunk (file, first id) across lexemes (PostingsBuilder packs
+ * every lexeme of a batch at once), so a row holding them all is in a chunk every lexeme has, and the
+ * chunks' offsets are intersected there; and how many rows hold them all.
+ */
+export function newestHoldingAll(chunks: PostingsChunk[], terms: number, limit: number): { best: Scored[]; matched: number } {
+  const groups = new Map<string, PostingsChunk[]>();
+  for (const chunk of chunks) {
+    const key = `${chunk.fileId}:${chunk.firstId}`;
+    const group = groups.get(key);
+    if (group) group.push(chunk);
+    else groups.set(key, [chunk]);
+  }
+  const found: Scored[] = [];
+  for (const group of groups.values()) {
+    if (new Set(group.map((c) => c.term)).size < terms) continue;
+    // The rarest lexeme first, so every intersection after it is of short lists.
+    const lists = group.map((c) => offsetsOf(c.bytes)).sort((a, b) => a.length - b.length);
+    let common = lists[0]!;
+    for (const list of lists.slice(1)) {
+      if (common.length === 0) break;
+      common = intersect(common, list);
+    }
+    const { fileId, firstId } = group[0]!;
+    for (const offset of common) found.push({ id: firstId + offset, fileId, bm: 1 });
+  }
+  found.sort((a, b) => b.id - a.id);
+  return { best: found.slice(0, limit), matched: found.length };
+}

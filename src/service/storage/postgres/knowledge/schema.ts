@@ -1,14 +1,14 @@
 /**
- * The knowledge index's PostgreSQL tables: passages and answer-library entries with a tsvector of
- * FTS5-equal lexemes (header/question positions weighted 'A') under a GIN index, each row's token count
- * for BM25's length normalisation, and the statistics BM25 needs kept as rows change (document frequency
- * per lexeme, rows and tokens per organisation), so no query counts anything.
+ * The knowledge index's PostgreSQL tables: passages and answer-library entries with each row's token
+ * count for BM25's length normalisation, their lexemes' postings, and the statistics BM25 needs kept as
+ * rows change (document frequency per lexeme, rows and tokens per organisation), so no query counts
+ * anything.
  *
- * BM25's term frequencies (each lexeme's occurrences weighted by column) are in postings (1006): per
- * lexeme and batch of a file's rows, their ids, frequencies and lengths, so a ranked search reads a few
- * rows per query lexeme and no matched row. Each row once kept them as a JSON object `tf` (1002 to
- * 1005), and before that in its tsvector's positions; the tsvector now holds only the lexemes, for the
- * GIN index an unranked search ('all' of its terms, newest first) reads.
+ * Postings (1006): per lexeme and batch of a file's rows, their ids, term frequencies (each lexeme's
+ * occurrences weighted by column) and lengths, so a search reads a few rows per query lexeme and no
+ * matched row, ranked (BM25) or not ('all' of its terms, newest first). Each row once kept its
+ * frequencies as a JSON object `tf` (1002 to 1005), before that in a tsvector's positions; the tsvector
+ * and its GIN index went in 1010.
  *
  * Versions 1001+ so they can run in the core migration table and under its advisory lock
  * (`openPostgres({ extraMigrations: KNOWLEDGE_INDEX_MIGRATIONS })`); every statement is idempotent.
@@ -226,6 +226,19 @@ END $$;
     version: 1009,
     name: "answer library: each entry's section within its sheet",
     sql: librarySectionsSql('postgres'),
+  },
+  {
+    version: 1010,
+    name: 'knowledge index: no tsvector',
+    // Every search reads postings now, an unranked one too (the rows its lexemes' postings hold
+    // together): the tsvector and its GIN index, written with every row and read by nothing, go.
+    // Dropping a column only marks it dropped; rows keep its bytes until they are rewritten.
+    sql: `
+DROP INDEX IF EXISTS kb_passages_tsv;
+DROP INDEX IF EXISTS kb_qa_tsv;
+ALTER TABLE kb_passages DROP COLUMN IF EXISTS tsv;
+ALTER TABLE kb_qa DROP COLUMN IF EXISTS tsv;
+`,
   },
 ];
 

@@ -1,18 +1,25 @@
 /**
  * The tokens SQLite's FTS5 `porter unicode61` tokenizer makes of a text, made in JavaScript so the
- * PostgreSQL index holds the same terms (tsvector of ready-made lexemes, 'simple' configuration): runs
- * of letters and digits, lower-cased, diacritics removed, Porter-stemmed. BM25 over them then ranks as
- * FTS5 does.
+ * PostgreSQL index's postings hold the same terms: runs of letters and digits, lower-cased, diacritics
+ * removed, Porter-stemmed. BM25 over them then ranks as FTS5 does.
  */
 import { porterStem } from '../../../knowledge/porter';
 
+/** Text of ASCII characters only: no diacritics to remove, and its letters and digits are [a-z0-9] once lower-cased. */
+const ASCII = /^[\x00-\x7f]*$/;
+
 export function indexTokens(text: string): string[] {
-  const folded = text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-  const words = folded.match(/[\p{L}\p{N}]+/gu) ?? [];
-  // PostgreSQL refuses a lexeme over 2047 bytes ("word is too long"); no real word is that long.
+  // Most text is ASCII, where Unicode folding changes nothing and costs most of the time.
+  const ascii = ASCII.test(text);
+  const folded = ascii
+    ? text.toLowerCase()
+    : text
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase();
+  const words = (ascii ? folded.match(/[a-z0-9]+/g) : folded.match(/[\p{L}\p{N}]+/gu)) ?? [];
+  // A postings key holds the lexeme, and a btree key must fit a third of a page: lexemes over 2,046
+  // bytes are left out (as the tsvector that came before refused them); no real word is that long.
   return words.map(stemToken).filter(fitsLexeme);
 }
 
@@ -36,51 +43,40 @@ function stemToken(word: string): string {
   return stemmed;
 }
 
-/** A row's text as the index stores it: the tsvector literal, and each lexeme's occurrences by weight. */
-export interface IndexVector {
-  /**
-   * The row's distinct lexemes, without positions or weights: searches only ask which rows hold a
-   * lexeme (BM25's counts are in `tf`), and positions would double the tsvector a row stores and parses.
-   */
-  literal: string;
-  /** Per lexeme, the positions a tsvector keeps: `a` weighted 'A' (heading, question), `d` the rest. */
-  counts: Map<string, { a: number; d: number }>;
-}
+/** A tsvector's last position, and the positions it keeps of a lexeme. */
+const LAST_POSITION = 16383;
+const MAX_POSITIONS = 256;
 
 /**
- * The tsvector literal and, from the token positions, the counts BM25 needs: what PostgreSQL would keep
- * of a tsvector with positions (at most 256 per lexeme, one per position, at most 16383), so rows
- * indexed before the literal lost its positions (whose `tf` came from their tsvector) rank alike.
+ * Per lexeme of a row, the occurrences BM25 counts: `a` weighted 'A' (heading, question), `d` the rest,
+ * as a tsvector with positions held them (at most 256 positions a lexeme, one per position, none past
+ * 16,383), so rows indexed when their frequencies came from a tsvector rank alike.
  */
-export function indexVector(parts: { tokens: string[]; weight: 'A' | '' }[]): IndexVector {
-  const positions = new Map<string, Map<number, 'A' | ''>>();
+export function indexCounts(parts: { tokens: string[]; weight: 'A' | '' }[]): Map<string, { a: number; d: number }> {
+  // Below the last position every occurrence has a position of its own; at the last, occurrences share
+  // it, and `last` is the weight it holds (PostgreSQL keeps the highest).
+  const counts = new Map<string, { a: number; d: number; last: 'A' | '' | null }>();
   let position = 0;
   for (const { tokens, weight } of parts) {
     for (const token of tokens) {
-      position = Math.min(16383, position + 1);
-      let list = positions.get(token);
-      if (!list) positions.set(token, (list = new Map()));
-      const had = list.get(position);
-      // A repeated position (past 16383) is one position; PostgreSQL keeps its highest weight.
-      if (had === undefined ? list.size < 256 : had === '') list.set(position, weight === 'A' ? 'A' : (had ?? ''));
+      position = Math.min(LAST_POSITION, position + 1);
+      let c = counts.get(token);
+      if (!c) counts.set(token, (c = { a: 0, d: 0, last: null }));
+      if (position === LAST_POSITION && c.last !== null) {
+        if (c.last === '' && weight === 'A') {
+          c.last = 'A';
+          c.a++;
+          c.d--;
+        }
+        continue;
+      }
+      if (c.a + c.d >= MAX_POSITIONS) continue;
+      if (position === LAST_POSITION) c.last = weight;
+      if (weight === 'A') c.a++;
+      else c.d++;
     }
   }
-  const counts = new Map<string, { a: number; d: number }>();
-  const literal = [...positions]
-    .map(([token, list]) => {
-      let a = 0;
-      for (const w of list.values()) if (w === 'A') a++;
-      counts.set(token, { a, d: list.size - a });
-      return `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-    })
-    .join(' ');
-  return { literal, counts };
-}
-
-/** A tsquery of lexemes joined by `|` (any) or `&` (all). */
-export function tsqueryLiteral(lexemes: string[], match: 'any' | 'all'): string {
-  return lexemes
-    .filter(fitsLexeme)
-    .map((l) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`)
-    .join(match === 'all' ? ' & ' : ' | ');
+  const out = new Map<string, { a: number; d: number }>();
+  for (const [token, { a, d }] of counts) out.set(token, { a, d });
+  return out;
 }

@@ -2,9 +2,8 @@
  * The index's upkeep after bulk writes, in the background of the process that wrote, never inside a
  * search: ANALYZE once a table (and the postings with it) has grown by a fifth since this process last
  * analysed it (a planner that still believes an organisation has a few hundred rows reads the
- * organisation's whole row list for a search of a million), and the GIN index's pending list merged into the index (a search reads all of
- * the pending list, up to 4 MB, besides the index). Autovacuum does both too, but only after a minute
- * and a tenth of the table: during and right after an ingestion of a million passages, that is late.
+ * organisation's whole row list for a search of a million). Autovacuum does it too, but only after a
+ * minute and a tenth of the table: during and right after an ingestion of a million passages, that is late.
  */
 import type { IndexKind } from '../../knowledge-index';
 
@@ -16,10 +15,7 @@ interface Queryable {
 const FIRST_ANALYZE_ROWS = 5_000;
 const GROWTH = 0.2;
 
-const TABLES: Record<IndexKind, { table: string; gin: string }> = {
-  passages: { table: 'kb_passages', gin: 'kb_passages_tsv' },
-  qa: { table: 'kb_qa', gin: 'kb_qa_tsv' },
-};
+const TABLES: Record<IndexKind, string> = { passages: 'kb_passages', qa: 'kb_qa' };
 
 export class IndexUpkeep {
   private readonly written: Record<IndexKind, number> = { passages: 0, qa: 0 };
@@ -60,9 +56,7 @@ export class IndexUpkeep {
   }
 
   private async run(kind: IndexKind): Promise<void> {
-    const { table, gin } = TABLES[kind];
     // The postings grow with the rows (both kinds share the table; ANALYZE samples, so this stays cheap).
-    await this.db.query(`ANALYZE ${table}, kb_postings`);
-    await this.db.query(`SELECT gin_clean_pending_list('${gin}'::regclass)`);
+    await this.db.query(`ANALYZE ${TABLES[kind]}, kb_postings`);
   }
 }
