@@ -17,6 +17,7 @@ export const OWN_BACKEND: Record<string, string> = {
   'test/service/storage/migrate.test.ts': 'copies SQLite into PostgreSQL: both by design',
   'test/service/storage/postgres/executor.test.ts': "PostgreSQL by design: the pool's handling of a connection lost while checked out",
   'test/service/storage/postgres/knowledge-index.test.ts': "PostgreSQL by design: the index's own postings, their migration and one statement per search",
+  'test/service/storage/postgres/tokens.test.ts': "the PostgreSQL index's tokenizer alone: pure functions, no database",
   'test/service/storage/ranking-backends.test.ts': 'compares SQLite and PostgreSQL: both by design',
   'test/service/storage/sql/replays-schema.test.ts': "both backends' migration texts by design (it reads them, opens no database)",
   'test/service/storage/sqlite/knowledge-schema.test.ts': "SQLite by design: the FTS5 index's own schema migrations",
