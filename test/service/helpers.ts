@@ -368,3 +368,29 @@ export async function qaXlsx(rows: [question: string, answer: string][]): Promis
   for (const r of rows) ws.addRow(r);
   return new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer);
 }
+
+/** Enough distinct subjects for a questionnaire's questions that the prior learns which passage or word matches all of them (PassagePrior, QuestionnaireTerms). */
+export const QUESTIONNAIRE_TOPICS = [
+  'backup',
+  'logging',
+  'firewall',
+  'password',
+  'vendor',
+  'training',
+  'incident',
+  'change',
+  'asset',
+  'retention',
+  'physical',
+  'network',
+  'patch',
+  'monitoring',
+  'privacy',
+  'wireless',
+  'cloud',
+  'audit',
+  'mobile',
+  'email',
+  'malware',
+  'access',
+];

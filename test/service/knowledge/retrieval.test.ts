@@ -4,6 +4,7 @@ import { extractDocument, KnowledgeBase, type Evidence, type ExtractedDocument }
 import { PassagePrior, QuestionnaireTerms, ranked, retrieve, standingOf } from '../../../src/service/knowledge/retrieval';
 import { ftsQuery, stem, stemmedTerms, textForIndex } from '../../../src/service/knowledge/text';
 import type { PassageEntry } from '../../../src/service/storage/knowledge-index';
+import { QUESTIONNAIRE_TOPICS } from '../helpers';
 import { addText, meta, tempKb, YES_NO_SLOTS, type TempKb } from './helpers';
 
 let t: TempKb;
@@ -246,30 +247,7 @@ describe('ranking rules for a questionnaire question', () => {
   });
 
   it('weighs down the words the questionnaire asks every question with, learned from its questions', async () => {
-    const topics = [
-      'backup',
-      'logging',
-      'firewall',
-      'password',
-      'vendor',
-      'training',
-      'incident',
-      'change',
-      'asset',
-      'retention',
-      'physical',
-      'network',
-      'patch',
-      'monitoring',
-      'privacy',
-      'wireless',
-      'cloud',
-      'audit',
-      'mobile',
-      'email',
-      'malware',
-      'access',
-    ];
+    const topics = QUESTIONNAIRE_TOPICS;
     await addText(
       t.kb,
       meta({ file_id: 1, filename: 'list.md' }),
@@ -317,30 +295,7 @@ describe('ranking rules for a questionnaire question', () => {
   });
 
   it('learns the prior from every question of a questionnaire: the passage first for all of them gives way to the one on the subject (and does not without the prior)', async () => {
-    const topics = [
-      'backup',
-      'logging',
-      'firewall',
-      'password',
-      'vendor',
-      'training',
-      'incident',
-      'change',
-      'asset',
-      'retention',
-      'physical',
-      'network',
-      'patch',
-      'monitoring',
-      'privacy',
-      'wireless',
-      'cloud',
-      'audit',
-      'mobile',
-      'email',
-      'malware',
-      'access',
-    ];
+    const topics = QUESTIONNAIRE_TOPICS;
     // Each question's own subject word ("backupplan"), so each has passages of its own after the one on every subject.
     const own = (topic: string) => `${topic}plan`;
     await addText(
@@ -367,30 +322,7 @@ describe('ranking rules for a questionnaire question', () => {
   });
 
   it('fills a questionnaire with the prior learned from all its searches', async () => {
-    const topics = [
-      'backup',
-      'logging',
-      'firewall',
-      'password',
-      'vendor',
-      'training',
-      'incident',
-      'change',
-      'asset',
-      'retention',
-      'physical',
-      'network',
-      'patch',
-      'monitoring',
-      'privacy',
-      'wireless',
-      'cloud',
-      'audit',
-      'mobile',
-      'email',
-      'malware',
-      'access',
-    ];
+    const topics = QUESTIONNAIRE_TOPICS;
     await addText(t.kb, meta({ file_id: 1, filename: 'everything.md' }), `# Controls\n\nThe security team reviews ${topics.join(', ')} controls every year.`);
     for (const [i, topic] of topics.entries()) {
       await addText(t.kb, meta({ file_id: 10 + i, filename: `${topic}.md` }), `# ${topic}\n\nThe ${topic} controls are owned by a named engineer.`);

@@ -5,34 +5,10 @@
  * model recorded during a fill.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, client, files, questionnaireXlsx, startService, waitForComplete, waitForFile, type Service } from '../helpers';
+import { call, client, files, QUESTIONNAIRE_TOPICS, questionnaireXlsx, startService, waitForComplete, waitForFile, type Service } from '../helpers';
 import { startStubModel, type ModelInput, type StubModel } from './stub-model';
 
-// Enough questions for the prior to learn which passage matches all of them (PassagePrior, QuestionnaireTerms).
-const TOPICS = [
-  'backup',
-  'logging',
-  'firewall',
-  'password',
-  'vendor',
-  'training',
-  'incident',
-  'change',
-  'asset',
-  'retention',
-  'physical',
-  'network',
-  'patch',
-  'monitoring',
-  'privacy',
-  'wireless',
-  'cloud',
-  'audit',
-  'mobile',
-  'email',
-  'malware',
-  'access',
-];
+const TOPICS = QUESTIONNAIRE_TOPICS;
 const plan = (topic: string) => `${topic}plan`;
 const OWN_BACKUP = 'The backupplan is reviewed for security by a named engineer.';
 
