@@ -1248,19 +1248,6 @@ async function documentsOnlyMain(): Promise<void> {
     const header: (keyof DocRow)[] = ['file', 'id', 'section', 'question', 'vendor', 'ours', 'kind', 'trust', 'score', 'method', 'agree', 'top', 'reason'];
     writeFileSync(csvPath, [header.join(','), ...rows.map((r) => header.map((h) => csvCell(r[h])).join(','))].join('\n'));
 
-    const total = scores.reduce(
-      (t, s) => ({
-        ...t,
-        yesNo: t.yesNo + s.yesNo,
-        written: t.written + s.written,
-        writtenAgree: t.writtenAgree + s.writtenAgree,
-        draft: t.draft + s.draft,
-        draftAgree: t.draftAgree + s.draftAgree,
-        textOnly: t.textOnly + s.textOnly,
-        ms: t.ms + s.ms,
-      }),
-      { run: 'all with a key', yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: 0 } as DocScore,
-    );
     const keyedScores = scores.filter((s) => s.run !== CAIQ.replace(/\.xlsx$/, ''));
     const sum = keyedScores.reduce(
       (t, s) => ({
@@ -1273,7 +1260,7 @@ async function documentsOnlyMain(): Promise<void> {
         textOnly: t.textOnly + s.textOnly,
         ms: t.ms + s.ms,
       }),
-      { ...total, yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: 0 },
+      { run: 'all with a key', yesNo: 0, written: 0, writtenAgree: 0, draft: 0, draftAgree: 0, textOnly: 0, ms: 0 } as DocScore,
     );
     const caiq = CAIQ.replace(/\.xlsx$/, '');
     console.log('\n  Yes/No questions: list values written (medium/high trust) and drafts (low trust), agreement with the vendor');
